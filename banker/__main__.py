@@ -1,0 +1,3 @@
+from banker.cli import main
+
+raise SystemExit(main())

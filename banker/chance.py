@@ -1,0 +1,63 @@
+"""The seeded source of chance: dice, shuffled decks and the opening deal.
+
+The engine never draws a random number. A game script with a ``seed`` lets
+actions leave their chance inputs unsaid; ``SeededChance.complete`` fills
+them in before the engine sees the action, and the completed action is what
+gets recorded, so an exported script never depends on this generator.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from banker.game import Game
+from banker.ruleset import Ruleset
+
+
+class SeededChance:
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def deck_order(self, ruleset: Ruleset) -> dict[str, list[str]]:
+        """Shuffle every deck once, at the start of the game."""
+        order = {}
+        for deck, ids in ruleset.deck_cards.items():
+            cards = list(ids)
+            self.rng.shuffle(cards)
+            order[deck] = cards
+        return order
+
+    def dice(self, count: int) -> list[int]:
+        return [self.rng.randint(1, 6) for _ in range(count)]
+
+    def deal(self, game: Game) -> dict[str, list[int]]:
+        """Shuffle the title deeds and deal them one at a time round the table."""
+        deeds = [i for i in game.ruleset.property_indices if game.owner[i] < 0]
+        self.rng.shuffle(deeds)
+        each = int(game.options["deal_deeds"])
+        players = [p for p in game.players if not p.bankrupt]
+        hands: dict[str, list[int]] = {p.name: [] for p in players}
+        for k in range(each * len(players)):
+            hands[players[k % len(players)].name].append(deeds[k])
+        return hands
+
+    def complete(self, game: Game, action: Mapping[str, Any]) -> dict[str, Any]:
+        """The action with its missing chance inputs filled in."""
+        return complete_action(game, action, self)
+
+
+def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance | None) -> dict[str, Any]:
+    """Fill in dice, card and deeds an action leaves out; the deck's top card needs no seed."""
+    verb = action.get("do")
+    filled = dict(action)
+    if verb == "roll" and "dice" not in action and source is not None:
+        filled["dice"] = source.dice(game.ruleset.dice)
+    elif verb == "draw" and "card" not in action and source is not None:
+        d = game.decision
+        if d is not None and d[0] == "draw":
+            filled["card"] = game.next_card(d[1])
+    elif verb == "deal" and "deeds" not in action and source is not None and game.deal_owed:
+        filled["deeds"] = source.deal(game)
+    return filled

@@ -1,0 +1,1797 @@
+"""The game: state, the rules that change it, and the questions the app asks.
+
+``Game.apply(action)`` is the one checked entry point. An action is a dict in
+the game script format (docs/game-script.md): ``{"do": "roll", "dice": [3, 4]}``.
+It either happens whole, or raises ``InvalidAction`` / ``IllegalAction`` and
+changes nothing. Chance never comes from inside: dice, card draws and the
+opening deal arrive in the action (``banker.chance`` fills them in for a
+caller that wants a seeded source).
+
+Internally every rule is a pair of methods: ``_check_<verb>`` raises when the
+action is not allowed now, ``_do_<verb>`` changes the state and cannot fail
+by the rules (what cannot be paid becomes a debt). ``can(action)`` runs only
+the check; ``legal_actions()`` lists what passes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from banker.errors import IllegalAction, InvalidAction, SetupError
+from banker.messages import render
+from banker.ruleset import OPTION_DEFAULTS, Ruleset, check_option_value
+
+BANK = -1  # creditor / payee meaning the bank
+POT = -2  # the free-parking pot (house rule)
+
+COMMON_FIELDS = frozenset({"do", "player", "t"})
+VERB_FIELDS: dict[str, frozenset[str]] = {
+    "deal": frozenset({"deeds"}),
+    "roll": frozenset({"dice"}),
+    "buy": frozenset(),
+    "decline": frozenset(),
+    "bid": frozenset({"amount"}),
+    "pass": frozenset(),
+    "close_auction": frozenset(),
+    "building_auction": frozenset({"kind"}),
+    "draw": frozenset({"card"}),
+    "tax": frozenset({"choice"}),
+    "build": frozenset({"space"}),
+    "sell": frozenset({"space"}),
+    "sell_all": frozenset({"space"}),
+    "mortgage": frozenset({"space"}),
+    "unmortgage": frozenset({"space"}),
+    "keep_mortgage": frozenset({"space"}),
+    "pay_fine": frozenset(),
+    "use_card": frozenset(),
+    "trade": frozenset({"from", "to", "give", "get"}),
+    "end_turn": frozenset(),
+    "concede": frozenset(),
+    "adjust": frozenset({"cash", "position", "reason"}),
+    "end_game": frozenset(),
+    "undo": frozenset(),
+}
+VERBS = tuple(VERB_FIELDS)
+# Verbs whose actor is the owner of the named space when no player is given.
+SPACE_VERBS = frozenset({"build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgage"})
+
+
+@dataclass(slots=True)
+class Debt:
+    amount: int
+    creditor: int  # player index, or BANK
+    to_pot: bool = False  # with the free-parking house rule, paid into the pot
+    code: str = "debt"
+
+
+@dataclass(slots=True)
+class Player:
+    name: str
+    index: int
+    cash: int
+    position: int = 0
+    in_jail: bool = False
+    jail_turns: int = 0
+    jail_cards: list[str] = field(default_factory=list)
+    bankrupt: bool = False
+    debts: list[Debt] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Auction:
+    space: int  # -1 for a building auction
+    kind: str  # "property", "house" or "hotel"
+    bidders: list[int]
+    high_bid: int = 0
+    high_bidder: int = -1
+    min_bid: int = 1
+    by_bank: bool = False  # a bankrupt's property sold by the bank: it goes unmortgaged
+
+
+@dataclass(slots=True)
+class Entry:
+    """One money movement: who paid whom, how much and why."""
+
+    seq: int  # number of the action that caused it (0-based, effective actions)
+    payer: str  # player name, "bank" or "pot"
+    payee: str
+    amount: int
+    code: str
+    params: dict[str, Any]
+
+    @property
+    def text(self) -> str:
+        return render("log." + self.code, {"payer": self.payer, "payee": self.payee,
+                                           "amount": self.amount, **self.params})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "from": self.payer, "to": self.payee, "amount": self.amount,
+                "code": self.code, "params": dict(self.params), "text": self.text}
+
+
+@dataclass(slots=True)
+class Event:
+    """Something that happened, for the app to show: moved, drew a card, paid."""
+
+    code: str
+    params: dict[str, Any]
+
+    @property
+    def text(self) -> str:
+        return render("event." + self.code, self.params)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": dict(self.params), "text": self.text}
+
+
+class Game:
+    """One game under one ruleset. See the module docstring."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
+        deck_order: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self._init_args = (list(players), dict(options or {}), setup, dict(deck_order or {}))
+        opts = dict(ruleset.options)
+        for key, value in (options or {}).items():
+            if key not in OPTION_DEFAULTS:
+                raise SetupError("setup.unknown_option", option=key)
+            opts[key] = check_option_value(
+                key, value, lambda problem, k=key: SetupError("setup.bad_option", option=k, problem=problem))
+        self.options: dict[str, Any] = opts
+        names = list(players)
+        if not ruleset.players_min <= len(names) <= ruleset.players_max:
+            raise SetupError("setup.player_count", count=len(names), least=ruleset.players_min,
+                             most=ruleset.players_max, rules=ruleset.name)
+        for name in names:
+            if not isinstance(name, str) or not name.strip():
+                raise SetupError("setup.bad_name", name=name)
+            if name == "bank":
+                raise SetupError("setup.bank_name")
+        if len(set(names)) != len(names):
+            raise SetupError("setup.duplicate_name")
+        hotel_houses = int(opts["hotel_houses"])
+        for s in ruleset.spaces:
+            if s.kind == "lot" and len(s.rents) < hotel_houses + 2:
+                raise SetupError("setup.short_rents", space=s.name, need=hotel_houses + 2)
+
+        spaces = ruleset.spaces
+        self.n_spaces = len(spaces)
+        self.kinds = [s.kind for s in spaces]
+        self.prices = [s.price for s in spaces]
+        self.groups = [s.group for s in spaces]
+        self.group_members = ruleset.group_members
+        self.hotel_houses = hotel_houses
+        self.hotel_level = hotel_houses + 1
+        self.jail_index = ruleset.jail_index
+
+        self.players = [Player(name, i, int(opts["start_cash"])) for i, name in enumerate(names)]
+        self.index_of = {name: i for i, name in enumerate(names)}
+        self.owner = [-1] * self.n_spaces
+        self.level = [0] * self.n_spaces  # houses 0..hotel_houses, hotel_level for a hotel
+        self.mortgaged = [False] * self.n_spaces
+        self.bank_houses = int(opts["houses"])
+        self.bank_hotels = int(opts["hotels"])
+        self.pot = 0
+        self.decks: dict[str, list[str]] = {}
+        for deck, ids in ruleset.deck_cards.items():
+            order = list(deck_order.get(deck, ids)) if deck_order else list(ids)
+            if sorted(order) != sorted(ids):
+                raise SetupError("setup.bad_deck_order", deck=deck)
+            self.decks[deck] = order
+
+        # Turn state.
+        self.turn = 0
+        self.roll_owed = True
+        self.doubles = 0
+        self.last_roll = 0
+        self.decision: tuple[Any, ...] | None = None  # ("buy", i) ("draw", deck) ("tax", i) ("card_roll", i, mult)
+        self.auction: Auction | None = None
+        self.auction_queue: list[int] = []
+        self.turn_over_after_auctions = False
+        self.mortgage_owed: list[tuple[int, int]] = []  # (player, space)
+        self.build_owed: list[tuple[int, str]] = []  # (player, "house"|"hotel") won at a building auction
+        self.deal_owed = int(opts["deal_deeds"]) > 0 and not setup
+        self.ended = False
+        self.end_reason: str | None = None
+        self.winner: str | list[str] | None = None
+        self.bankruptcies = 0
+        self.clock = 0.0
+
+        self.seq = 0
+        self.log: list[Entry] = []
+        self.events: list[Event] = []
+        self.history: list[dict[str, Any]] = []  # effective actions (undos applied)
+        self.script: list[dict[str, Any]] = []  # every accepted action, undos included
+        self.rolls = 0
+        self.debtors = 0  # number of players with debts: a fast "any debts?"
+
+        if setup:
+            self._apply_setup(setup)
+
+    # ------------------------------------------------------------------
+    # Setup
+
+    def _apply_setup(self, setup: Mapping[str, Any]) -> None:
+        if not isinstance(setup, Mapping):
+            raise SetupError("setup.bad", problem="setup must be an object")
+        for key in setup:
+            if key not in ("players", "spaces"):
+                raise SetupError("setup.bad", problem=f"unknown key {key!r}")
+        players = setup.get("players", {})
+        spaces = setup.get("spaces", {})
+        if not isinstance(players, Mapping) or not isinstance(spaces, Mapping):
+            raise SetupError("setup.bad", problem="players and spaces must be objects")
+        jail_free_cards = [c.id for c in self.ruleset.cards if c.effect == "jail_free"]
+        for name, entry in players.items():
+            if name not in self.index_of:
+                raise SetupError("setup.bad", problem=f"no player {name!r}")
+            p = self.players[self.index_of[name]]
+            if not isinstance(entry, Mapping):
+                raise SetupError("setup.bad", problem=f"players.{name} must be an object")
+            for key, value in entry.items():
+                where = f"players.{name}.{key}"
+                if key == "cash":
+                    p.cash = _setup_int(value, where, 0)
+                elif key == "position":
+                    p.position = _setup_int(value, where, 0, self.n_spaces - 1)
+                elif key == "in_jail":
+                    p.in_jail = _setup_bool(value, where)
+                elif key == "jail_turns":
+                    p.jail_turns = _setup_int(value, where, 0, 2)
+                elif key == "jail_cards":
+                    count = _setup_int(value, where, 0, len(jail_free_cards))
+                    p.jail_cards = []
+                    for _ in range(count):
+                        free = [c for c in jail_free_cards
+                                if not any(c in q.jail_cards for q in self.players)]
+                        if not free:
+                            raise SetupError("setup.bad", problem=f"{where}: no Get Out of Jail Free card is left")
+                        p.jail_cards.append(free[0])
+                        self._remove_from_deck(free[0])
+                else:
+                    raise SetupError("setup.bad", problem=f"unknown key {where}")
+            if p.in_jail:
+                p.position = self.jail_index
+            elif p.jail_turns:
+                raise SetupError("setup.bad", problem=f"players.{name}.jail_turns needs in_jail")
+        for key, entry in spaces.items():
+            i = self._setup_space(key)
+            if not isinstance(entry, Mapping):
+                raise SetupError("setup.bad", problem=f"spaces.{key} must be an object")
+            houses = 0
+            hotel = False
+            for field_name, value in entry.items():
+                where = f"spaces.{key}.{field_name}"
+                if field_name == "owner":
+                    if value is None:
+                        self.owner[i] = -1
+                    elif value not in self.index_of:
+                        raise SetupError("setup.bad", problem=f"{where}: no player {value!r}")
+                    else:
+                        self.owner[i] = self.index_of[value]
+                elif field_name == "houses":
+                    houses = _setup_int(value, where, 0, self.hotel_houses)
+                elif field_name == "hotel":
+                    hotel = _setup_bool(value, where)
+                elif field_name == "mortgaged":
+                    self.mortgaged[i] = _setup_bool(value, where)
+                else:
+                    raise SetupError("setup.bad", problem=f"unknown key {where}")
+            if hotel and houses:
+                raise SetupError("setup.bad", problem=f"spaces.{key}: a lot with a hotel has no houses")
+            level = self.hotel_level if hotel else houses
+            if level and self.kinds[i] != "lot":
+                raise SetupError("setup.bad", problem=f"spaces.{key}: only lots take buildings")
+            self.level[i] = level
+        # Check the whole position like any other state.
+        for i in self.ruleset.property_indices:
+            name = self.ruleset.spaces[i].name
+            if self.owner[i] < 0 and (self.level[i] or self.mortgaged[i]):
+                raise SetupError("setup.rule", problem=f"{name} has no owner but has buildings or a mortgage")
+            if self.mortgaged[i] and self.level[i]:
+                raise SetupError("setup.rule", problem=f"{name} is mortgaged and has buildings")
+        for group, members in self.group_members.items():
+            levels = [self.level[i] for i in members]
+            if max(levels) == 0:
+                continue
+            owners = {self.owner[i] for i in members}
+            first = self.ruleset.spaces[members[0]].name
+            if len(owners) != 1:
+                raise SetupError("setup.rule", problem=f"buildings on {first}'s group need one owner of the whole group")
+            if any(self.mortgaged[i] for i in members):
+                raise SetupError("setup.rule", problem=f"buildings in {first}'s group with a lot mortgaged")
+            if max(levels) - min(levels) > 1:
+                raise SetupError("setup.rule", problem=f"buildings in {first}'s group are not even")
+        self.bank_houses -= sum(lv for lv in self.level if lv <= self.hotel_houses)
+        self.bank_hotels -= sum(1 for lv in self.level if lv == self.hotel_level)
+        if self.bank_houses < 0 or self.bank_hotels < 0:
+            raise SetupError("setup.rule", problem=(
+                f"more buildings on the board than the bank holds ({self.options['houses']} houses, "
+                f"{self.options['hotels']} hotels)"))
+
+    def _setup_space(self, key: Any) -> int:
+        try:
+            return self._space_index(key)
+        except InvalidAction:
+            raise SetupError("setup.bad", problem=f"no space {key!r}") from None
+
+    # ------------------------------------------------------------------
+    # Lookups
+
+    def _space_index(self, value: Any) -> int:
+        if isinstance(value, bool):
+            raise InvalidAction("action.unknown_space", space=value)
+        if isinstance(value, int):
+            if 0 <= value < self.n_spaces:
+                return value
+            raise InvalidAction("action.unknown_space", space=value)
+        if isinstance(value, str):
+            if value.isdigit() and int(value) < self.n_spaces:
+                return int(value)
+            found = self.ruleset.space_index(value)
+            if found is not None:
+                return found
+        raise InvalidAction("action.unknown_space", space=value)
+
+    def _player_index(self, value: Any) -> int:
+        if isinstance(value, str) and value in self.index_of:
+            return self.index_of[value]
+        raise InvalidAction("action.unknown_player", player=value)
+
+    def space_name(self, i: int) -> str:
+        return self.ruleset.spaces[i].name
+
+    def name(self, p: int) -> str:
+        if p == BANK:
+            return "bank"
+        if p == POT:
+            return "pot"
+        return self.players[p].name
+
+    @property
+    def current(self) -> Player:
+        return self.players[self.turn]
+
+    # ------------------------------------------------------------------
+    # The checked entry point
+
+    def apply(self, action: Mapping[str, Any]) -> list[Event]:
+        """Apply one action; return what happened. Raises and changes nothing when refused."""
+        if not isinstance(action, Mapping):
+            raise InvalidAction("action.not_object")
+        verb = action.get("do")
+        if verb not in VERB_FIELDS:
+            raise InvalidAction("action.unknown_verb", verb=verb)
+        allowed = VERB_FIELDS[verb]
+        for key in action:
+            if key not in COMMON_FIELDS and key not in allowed:
+                raise InvalidAction("action.unknown_field", verb=verb, field=key)
+        t = action.get("t")
+        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0):
+            raise InvalidAction("action.bad_time", value=t)
+        if verb == "undo":
+            self.undo(record=dict(action))
+            return []
+        if self.ended:
+            raise IllegalAction("rule.game_over", verb=verb)
+        record = dict(action)
+        start_events = len(self.events)
+        limit = self.options["time_limit"]
+        if limit and t is not None and t >= limit * 60:
+            self._end_by_time(t)
+        else:
+            actor = self._actor(verb, action)
+            handler = self._handlers[verb]
+            handler[0](self, actor, action)  # check: raises, changes nothing
+            try:
+                handler[1](self, actor, action)
+                self._after_action()
+            except Exception:
+                # A rule's effect must never fail halfway; if it does anyway,
+                # rebuild the state as it was before this action and re-raise.
+                self._rebuild(self.history)
+                raise
+        if t is not None:
+            self.clock = float(t)
+        self.history.append(record)
+        self.script.append(record)
+        self.seq += 1
+        return self.events[start_events:]
+
+    def can(self, action: Mapping[str, Any]) -> str | None:
+        """None when `action` would be accepted now, else the reason it would be refused."""
+        try:
+            self.check(action)
+        except (InvalidAction, IllegalAction) as exc:
+            return str(exc)
+        return None
+
+    def check(self, action: Mapping[str, Any]) -> None:
+        """Raise as `apply` would, without changing anything."""
+        if not isinstance(action, Mapping):
+            raise InvalidAction("action.not_object")
+        verb = action.get("do")
+        if verb not in VERB_FIELDS:
+            raise InvalidAction("action.unknown_verb", verb=verb)
+        for key in action:
+            if key not in COMMON_FIELDS and key not in VERB_FIELDS[verb]:
+                raise InvalidAction("action.unknown_field", verb=verb, field=key)
+        if verb == "undo":
+            if not self.history:
+                raise IllegalAction("rule.nothing_to_undo")
+            return
+        if self.ended:
+            raise IllegalAction("rule.game_over", verb=verb)
+        actor = self._actor(verb, action)
+        self._handlers[verb][0](self, actor, action)
+
+    def undo(self, record: dict[str, Any] | None = None) -> None:
+        """Take back the latest action not yet taken back."""
+        if not self.history:
+            raise IllegalAction("rule.nothing_to_undo")
+        script = self.script
+        self._rebuild(self.history[:-1])
+        self.script = script
+        self.script.append(record or {"do": "undo"})
+
+    def _rebuild(self, actions: list[dict[str, Any]]) -> None:
+        players, options, setup, deck_order = self._init_args
+        fresh = Game(self.ruleset, players, options, setup, deck_order)
+        for a in actions:
+            fresh.apply(a)
+        script = self.script
+        self.__dict__.update(fresh.__dict__)
+        self.script = script
+
+    # ------------------------------------------------------------------
+    # Who acts
+
+    def _actor(self, verb: str, action: Mapping[str, Any]) -> int:
+        given = action.get("player")
+        if given is not None:
+            p = self._player_index(given)
+            if self.players[p].bankrupt:
+                raise IllegalAction("rule.bankrupt_player", player=self.players[p].name)
+            return p
+        if verb in SPACE_VERBS and "space" in action:
+            i = self._space_index(action["space"])
+            if self.owner[i] >= 0:
+                return self.owner[i]
+            raise IllegalAction("rule.not_owned", space=self.space_name(i))
+        if verb in ("bid", "pass"):
+            a = self.auction
+            if a is not None and len([b for b in a.bidders if b != a.high_bidder]) == 1 and verb == "pass":
+                return next(b for b in a.bidders if b != a.high_bidder)
+            raise InvalidAction("action.player_needed", verb=verb)
+        if verb == "concede":
+            debtors = [p.index for p in self.players if p.debts]
+            if len(debtors) == 1:
+                return debtors[0]
+        if verb == "adjust":
+            raise InvalidAction("action.player_needed", verb=verb)
+        if verb in ("keep_mortgage",) and self.mortgage_owed:
+            return self.mortgage_owed[0][0]
+        return self.turn
+
+    # ------------------------------------------------------------------
+    # After every action
+
+    def _after_action(self) -> None:
+        if self.debtors:
+            for p in self.players:
+                if p.debts:
+                    self._settle(p)
+        if self.turn_over_after_auctions and self.auction is None and not self.auction_queue and not self.ended:
+            self.turn_over_after_auctions = False
+            self._next_turn()
+
+    def _settle(self, p: Player) -> None:
+        """Pay debts in order while cash covers the next one."""
+        while p.debts and p.cash >= p.debts[0].amount:
+            debt = p.debts.pop(0)
+            payee = POT if debt.to_pot else debt.creditor
+            self._transfer(p.index, payee, debt.amount, "debt_paid", {"reason": debt.code})
+        if not p.debts:
+            self._recount_debtors()
+
+    def _recount_debtors(self) -> None:
+        self.debtors = sum(1 for p in self.players if p.debts)
+
+    # ------------------------------------------------------------------
+    # Money
+
+    def _transfer(self, payer: int, payee: int, amount: int, code: str, params: dict[str, Any]) -> None:
+        if amount <= 0:
+            return
+        if payer >= 0:
+            self.players[payer].cash -= amount
+        elif payer == POT:
+            self.pot -= amount
+        if payee >= 0:
+            self.players[payee].cash += amount
+        elif payee == POT:
+            self.pot += amount
+        self.log.append(Entry(self.seq, self.name(payer), self.name(payee), amount, code, params))
+
+    def _charge(self, payer: int, payee: int, amount: int, code: str, params: dict[str, Any],
+                pot: bool = False) -> None:
+        """A payment the rules impose: paid at once, or a debt for the whole amount."""
+        if amount <= 0:
+            return
+        if pot and payee == BANK and self.options["free_parking_pot"]:
+            target = POT
+        else:
+            target = payee
+            pot = False
+        p = self.players[payer]
+        if not p.debts and p.cash >= amount:
+            self._transfer(payer, target, amount, code, params)
+            return
+        p.debts.append(Debt(amount, payee, pot, code))
+        self.debtors = sum(1 for q in self.players if q.debts)
+        self.events.append(Event("debt", {"player": p.name, "amount": amount, "to": self.name(payee),
+                                          "reason": code}))
+
+    def _pay_bank(self, p: int, amount: int, code: str, params: dict[str, Any]) -> None:
+        """A voluntary payment to the bank; the caller has checked the cash."""
+        self._transfer(p, BANK, amount, code, params)
+
+    # ------------------------------------------------------------------
+    # Values
+
+    def building_value(self, i: int) -> int:
+        """What the buildings on lot i cost (a hotel with the houses it replaced)."""
+        lv = self.level[i]
+        return lv * self.ruleset.spaces[i].building_cost if lv else 0
+
+    def net_worth(self, p: int) -> int:
+        """Cash + price of unmortgaged properties + half price of mortgaged ones + buildings - debts."""
+        player = self.players[p]
+        worth = player.cash - sum(d.amount for d in player.debts)
+        for i in self.ruleset.property_indices:
+            if self.owner[i] == p:
+                worth += self.prices[i] // 2 if self.mortgaged[i] else self.prices[i]
+                worth += self.building_value(i)
+        return worth
+
+    def total_worth(self, p: int) -> int:
+        """The income-tax base: cash + printed price of every property + cost of every building."""
+        worth = self.players[p].cash
+        for i in self.ruleset.property_indices:
+            if self.owner[i] == p:
+                worth += self.prices[i] + self.building_value(i)
+        return worth
+
+    def owns_group(self, p: int, group: str) -> bool:
+        return all(self.owner[i] == p for i in self.group_members[group])
+
+    def mortgage_value(self, i: int) -> int:
+        return self.ruleset.spaces[i].mortgage
+
+    def interest(self, i: int) -> int:
+        """10% of the mortgage value, rounded up."""
+        pct = self.options["mortgage_interest_percent"]
+        return -(-self.mortgage_value(i) * pct // 100)
+
+    def unmortgage_cost(self, i: int) -> int:
+        return self.mortgage_value(i) + self.interest(i)
+
+    def rent_due(self, i: int, dice_total: int, rent_multiplier: int = 1, dice_multiplier: int = 0) -> int:
+        """The rent a visitor to space i owes its owner now."""
+        owner = self.owner[i]
+        if owner < 0 or self.mortgaged[i]:
+            return 0
+        space = self.ruleset.spaces[i]
+        kind = space.kind
+        if kind == "lot":
+            lv = self.level[i]
+            if lv == 0:
+                rent = space.rents[0]
+                members = self.group_members[space.group]  # type: ignore[index]
+                if all(self.owner[j] == owner for j in members) and (
+                        self.options["double_rent_with_mortgaged"]
+                        or not any(self.mortgaged[j] for j in members)):
+                    rent *= 2
+                return rent * rent_multiplier
+            if lv == self.hotel_level:
+                return space.rents[-1] * rent_multiplier
+            return space.rents[lv] * rent_multiplier
+        members = self.group_members[space.group]  # type: ignore[index]
+        count = sum(1 for j in members if self.owner[j] == owner)
+        if kind == "railroad":
+            return space.rents[count - 1] * rent_multiplier
+        multiplier = dice_multiplier or space.multipliers[count - 1]
+        return multiplier * dice_total
+
+    # ------------------------------------------------------------------
+    # Turn flow helpers
+
+    def _require_current(self, p: int, verb: str) -> None:
+        if p != self.turn:
+            raise IllegalAction("rule.not_your_turn", player=self.players[p].name, verb=verb,
+                                current=self.current.name)
+
+    def _blocking(self) -> str | None:
+        """What must be settled before the current player rolls or ends the turn."""
+        if self.deal_owed:
+            return "deal"
+        if self.auction is not None:
+            return "auction"
+        if self.mortgage_owed:
+            return "mortgage_decision"
+        if self.build_owed:
+            return "building_owed"
+        if self.decision is not None:
+            return "decision"
+        if self.debtors:
+            return "debt"
+        return None
+
+    def _refuse_blocked(self, verb: str, p: int) -> None:
+        blocker = self._blocking()
+        if blocker is None:
+            return
+        name = self.players[p].name
+        if blocker == "decision":
+            raise IllegalAction("rule.decision_owed", player=name, verb=verb,
+                                owed=self._decision_verbs_text())
+        if blocker == "debt":
+            debtor = next(q for q in self.players if q.debts)
+            raise IllegalAction("rule.debt_blocks", player=name, verb=verb, debtor=debtor.name,
+                                amount=sum(d.amount for d in debtor.debts))
+        if blocker == "mortgage_decision":
+            who, i = self.mortgage_owed[0]
+            raise IllegalAction("rule.mortgage_decision_owed", verb=verb, player=self.players[who].name,
+                                space=self.space_name(i))
+        raise IllegalAction("rule.blocked_" + blocker, verb=verb, player=name)
+
+    def _decision_verbs_text(self) -> str:
+        d = self.decision
+        if d is None:
+            return ""
+        return {"buy": "buy or decline", "draw": "draw a card", "tax": "choose the tax",
+                "card_roll": "roll for the card"}[d[0]]
+
+    def _free_window(self) -> bool:
+        """True when the only thing owed is the current player's roll or end of turn."""
+        return self._blocking() is None
+
+    def _next_turn(self) -> None:
+        n = len(self.players)
+        i = self.turn
+        for _ in range(n):
+            i = (i + 1) % n
+            if not self.players[i].bankrupt:
+                break
+        self.turn = i
+        self.roll_owed = True
+        self.doubles = 0
+        self.decision = None
+        self.events.append(Event("turn", {"player": self.players[i].name}))
+
+    def _send_to_jail(self, p: Player) -> None:
+        p.position = self.jail_index
+        p.in_jail = True
+        p.jail_turns = 0
+        self.doubles = 0
+        self.decision = None
+        if p.index == self.turn:
+            self.roll_owed = False
+        self.events.append(Event("jail", {"player": p.name}))
+
+    def _move_forward(self, p: Player, steps: int) -> None:
+        pos = p.position + steps
+        if pos >= self.n_spaces:
+            pos %= self.n_spaces
+            self._salary(p)
+        p.position = pos
+        self._land(p, pos)
+
+    def _move_to(self, p: Player, target: int, salary: bool = True) -> None:
+        """Advance (forward) to `target`, paying the salary on passing or landing on GO."""
+        if salary and target <= p.position:
+            self._salary(p)
+        p.position = target
+        self._land(p, target)
+
+    def _salary(self, p: Player) -> None:
+        amount = int(self.options["salary"])
+        self._transfer(BANK, p.index, amount, "salary", {})
+        if p.debts:
+            self._settle(p)
+
+    def _land(self, p: Player, i: int) -> None:
+        kind = self.kinds[i]
+        self.events.append(Event("moved", {"player": p.name, "space": self.space_name(i), "index": i}))
+        if kind in ("lot", "railroad", "utility"):
+            owner = self.owner[i]
+            if owner < 0:
+                self.decision = ("buy", i)
+            elif owner != p.index and not self.mortgaged[i]:
+                rent = self.rent_due(i, self.last_roll)
+                self._charge(p.index, owner, rent, "rent", {"space": self.space_name(i)})
+        elif kind == "card":
+            self.decision = ("draw", self.ruleset.spaces[i].deck)
+        elif kind == "tax_choice":
+            self.decision = ("tax", i)
+        elif kind == "tax":
+            amount = int(self.options[self.ruleset.spaces[i].amount_option])  # type: ignore[index]
+            self._charge(p.index, BANK, amount, "tax", {"space": self.space_name(i)}, pot=True)
+        elif kind == "go_to_jail":
+            self._send_to_jail(p)
+        elif kind == "free_parking":
+            if self.options["free_parking_pot"] and self.pot > 0:
+                self._transfer(POT, p.index, self.pot, "pot", {})
+
+    def _remove_from_deck(self, card_id: str) -> None:
+        for deck in self.decks.values():
+            if card_id in deck:
+                deck.remove(card_id)
+                return
+
+    def _return_card(self, card_id: str) -> None:
+        """A used or returned Get Out of Jail Free card goes under its deck."""
+        self.decks[self.ruleset.card_by_id[card_id].deck].append(card_id)
+
+    # ------------------------------------------------------------------
+    # deal
+
+    def _check_deal(self, p: int, a: Mapping[str, Any]) -> None:
+        if not self.deal_owed:
+            raise IllegalAction("rule.no_deal")
+        deeds = a.get("deeds")
+        if deeds is None:
+            raise IllegalAction("rule.chance_needed", verb="deal", what="deeds")
+        self._parse_deeds(deeds)
+
+    def _parse_deeds(self, deeds: Any) -> dict[int, list[int]]:
+        if not isinstance(deeds, Mapping):
+            raise InvalidAction("action.bad_field", field="deeds", problem="must map players to lists of spaces")
+        want = int(self.options["deal_deeds"])
+        result: dict[int, list[int]] = {}
+        seen: set[int] = set()
+        for name, spaces in deeds.items():
+            p = self._player_index(name)
+            if not isinstance(spaces, list):
+                raise InvalidAction("action.bad_field", field="deeds", problem=f"{name}: must be a list of spaces")
+            idx = [self._space_index(s) for s in spaces]
+            for i in idx:
+                if self.kinds[i] not in ("lot", "railroad", "utility"):
+                    raise IllegalAction("rule.deal_not_property", space=self.space_name(i))
+                if i in seen or self.owner[i] >= 0:
+                    raise IllegalAction("rule.deal_twice", space=self.space_name(i))
+                seen.add(i)
+            result[p] = idx
+        for player in self.players:
+            if player.bankrupt:
+                continue
+            if len(result.get(player.index, [])) != want:
+                raise IllegalAction("rule.deal_count", player=player.name, count=want)
+        return result
+
+    def _do_deal(self, p: int, a: Mapping[str, Any]) -> None:
+        for q, spaces in self._parse_deeds(a["deeds"]).items():
+            for i in spaces:
+                self.owner[i] = q
+                self._charge(q, BANK, self.prices[i], "deal", {"space": self.space_name(i)})
+        self.deal_owed = False
+        self.events.append(Event("dealt", {}))
+
+    # ------------------------------------------------------------------
+    # roll
+
+    def _parse_dice(self, a: Mapping[str, Any], verb: str = "roll") -> tuple[int, ...]:
+        dice = a.get("dice")
+        if dice is None:
+            raise IllegalAction("rule.chance_needed", verb=verb, what="dice")
+        n = self.ruleset.dice
+        if (not isinstance(dice, (list, tuple)) or len(dice) != n
+                or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
+            raise InvalidAction("action.bad_dice", dice=dice, count=n)
+        return tuple(dice)
+
+    def _check_roll(self, p: int, a: Mapping[str, Any]) -> None:
+        self._require_current(p, "roll")
+        self._parse_dice(a)
+        d = self.decision
+        if d is not None and d[0] == "card_roll":
+            if self.auction is not None or self.mortgage_owed or self.build_owed:
+                self._refuse_blocked("roll", p)
+            return
+        self._refuse_blocked("roll", p)
+        if not self.roll_owed:
+            raise IllegalAction("rule.no_roll_owed", player=self.current.name)
+
+    def _do_roll(self, p: int, a: Mapping[str, Any]) -> None:
+        dice = self._parse_dice(a)
+        total = sum(dice)
+        self.rolls += 1
+        player = self.players[p]
+        self.events.append(Event("rolled", {"player": player.name, "dice": list(dice)}))
+        d = self.decision
+        if d is not None and d[0] == "card_roll":
+            self.decision = None
+            i, multiplier = d[1], d[2]
+            owner = self.owner[i]
+            if owner >= 0 and owner != p and not self.mortgaged[i]:
+                self._charge(p, owner, multiplier * total, "rent", {"space": self.space_name(i)})
+            return
+        self.last_roll = total
+        double = len(dice) > 1 and len(set(dice)) == 1
+        if player.in_jail:
+            self.roll_owed = False
+            if double:
+                player.in_jail = False
+                player.jail_turns = 0
+                self.events.append(Event("left_jail", {"player": player.name, "how": "double"}))
+                self._move_forward(player, total)
+                return
+            player.jail_turns += 1
+            if player.jail_turns >= 3:
+                player.in_jail = False
+                player.jail_turns = 0
+                self._charge(p, BANK, int(self.options["jail_fine"]), "jail_fine", {}, pot=True)
+                self.events.append(Event("left_jail", {"player": player.name, "how": "forced_fine"}))
+                self._move_forward(player, total)
+            return
+        if double:
+            self.doubles += 1
+            if self.doubles >= 3:
+                self._send_to_jail(player)
+                return
+            self.roll_owed = True
+        else:
+            self.roll_owed = False
+        self._move_forward(player, total)
+
+    # ------------------------------------------------------------------
+    # buy / decline
+
+    def _check_buy(self, p: int, a: Mapping[str, Any]) -> None:
+        self._require_current(p, "buy")
+        d = self.decision
+        if d is None or d[0] != "buy":
+            raise IllegalAction("rule.nothing_to_buy", player=self.players[p].name)
+        player = self.players[p]
+        if player.debts:
+            raise IllegalAction("rule.in_debt", player=player.name, verb="buy")
+        if player.cash < self.prices[d[1]]:
+            raise IllegalAction("rule.cannot_afford", player=player.name, space=self.space_name(d[1]),
+                                price=self.prices[d[1]], cash=player.cash)
+
+    def _do_buy(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self.decision[1]  # type: ignore[index]
+        self._pay_bank(p, self.prices[i], "buy", {"space": self.space_name(i)})
+        self.owner[i] = p
+        self.decision = None
+
+    def _check_decline(self, p: int, a: Mapping[str, Any]) -> None:
+        self._require_current(p, "decline")
+        d = self.decision
+        if d is None or d[0] != "buy":
+            raise IllegalAction("rule.nothing_to_buy", player=self.players[p].name)
+
+    def _do_decline(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self.decision[1]  # type: ignore[index]
+        self.decision = None
+        self.events.append(Event("declined", {"player": self.players[p].name, "space": self.space_name(i)}))
+        if self.options["auction_on_decline"]:
+            self._start_property_auction(i, by_bank=False)
+
+    # ------------------------------------------------------------------
+    # auctions
+
+    def _bidders_from_current(self) -> list[int]:
+        n = len(self.players)
+        order = [(self.turn + k) % n for k in range(n)]
+        return [q for q in order if not self.players[q].bankrupt]
+
+    def _start_property_auction(self, i: int, by_bank: bool) -> None:
+        self.auction = Auction(space=i, kind="property", bidders=self._bidders_from_current(), by_bank=by_bank)
+        self.events.append(Event("auction", {"space": self.space_name(i)}))
+
+    def _check_bid(self, p: int, a: Mapping[str, Any]) -> None:
+        auction = self.auction
+        name = self.players[p].name
+        if auction is None:
+            raise IllegalAction("rule.no_auction", player=name)
+        if p not in auction.bidders:
+            raise IllegalAction("rule.not_bidding", player=name)
+        if p == auction.high_bidder:
+            raise IllegalAction("rule.already_high", player=name, amount=auction.high_bid)
+        player = self.players[p]
+        if player.debts:
+            raise IllegalAction("rule.in_debt", player=name, verb="bid")
+        amount = a.get("amount")
+        if amount is None:
+            raise InvalidAction("action.amount_needed", player=name)
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise InvalidAction("action.bad_field", field="amount", problem="must be a whole number")
+        if amount < auction.min_bid:
+            raise IllegalAction("rule.bid_too_low", player=name, amount=amount, least=auction.min_bid)
+        if amount > player.cash:
+            raise IllegalAction("rule.bid_over_cash", player=name, amount=amount, cash=player.cash)
+
+    def _do_bid(self, p: int, a: Mapping[str, Any]) -> None:
+        auction = self.auction
+        assert auction is not None
+        amount = int(a["amount"])
+        auction.high_bid = amount
+        auction.high_bidder = p
+        auction.min_bid = amount + 1
+        self.events.append(Event("bid", {"player": self.players[p].name, "amount": amount}))
+        self._auction_maybe_over()
+
+    def _check_pass(self, p: int, a: Mapping[str, Any]) -> None:
+        auction = self.auction
+        name = self.players[p].name
+        if auction is None:
+            raise IllegalAction("rule.no_auction", player=name)
+        if p not in auction.bidders:
+            raise IllegalAction("rule.not_bidding", player=name)
+        if p == auction.high_bidder:
+            raise IllegalAction("rule.high_bidder_cannot_pass", player=name, amount=auction.high_bid)
+
+    def _do_pass(self, p: int, a: Mapping[str, Any]) -> None:
+        auction = self.auction
+        assert auction is not None
+        auction.bidders.remove(p)
+        self.events.append(Event("passed", {"player": self.players[p].name}))
+        self._auction_maybe_over()
+
+    def _check_close_auction(self, p: int, a: Mapping[str, Any]) -> None:
+        if self.auction is None:
+            raise IllegalAction("rule.no_auction", player=self.players[p].name)
+
+    def _do_close_auction(self, p: int, a: Mapping[str, Any]) -> None:
+        self._finish_auction()
+
+    def _auction_maybe_over(self) -> None:
+        auction = self.auction
+        assert auction is not None
+        if auction.high_bidder >= 0:
+            if auction.bidders == [auction.high_bidder]:
+                self._finish_auction()
+        elif not auction.bidders:
+            self._finish_auction()
+
+    def _finish_auction(self) -> None:
+        auction = self.auction
+        assert auction is not None
+        self.auction = None
+        winner = auction.high_bidder
+        if auction.kind == "property":
+            i = auction.space
+            if winner >= 0:
+                self._charge(winner, BANK, auction.high_bid, "auction", {"space": self.space_name(i)})
+                self.owner[i] = winner
+                self.mortgaged[i] = False
+                self.events.append(Event("sold", {"player": self.players[winner].name,
+                                                  "space": self.space_name(i), "amount": auction.high_bid}))
+            else:
+                self.events.append(Event("unsold", {"space": self.space_name(i)}))
+        elif winner >= 0:
+            self._charge(winner, BANK, auction.high_bid, "building_auction", {"kind": auction.kind})
+            self.build_owed.append((winner, auction.kind))
+            self.events.append(Event("building_won", {"player": self.players[winner].name,
+                                                      "kind": auction.kind, "amount": auction.high_bid}))
+        if self.auction_queue:
+            self._start_property_auction(self.auction_queue.pop(0), by_bank=True)
+
+    def _check_building_auction(self, p: int, a: Mapping[str, Any]) -> None:
+        kind = a.get("kind")
+        if kind not in ("house", "hotel"):
+            raise InvalidAction("action.bad_field", field="kind", problem='must be "house" or "hotel"')
+        if not self._free_window():
+            self._refuse_blocked("building_auction", p)
+            raise IllegalAction("rule.blocked_auction", verb="building_auction", player=self.players[p].name)
+        left = self.bank_houses if kind == "house" else self.bank_hotels
+        if left == 0:
+            raise IllegalAction("rule.bank_out_of", kind=kind)
+        if len(self._building_bidders(kind)) < 2:
+            raise IllegalAction("rule.no_building_shortage", kind=kind)
+
+    def _building_bidders(self, kind: str) -> list[int]:
+        result = []
+        for q in self._bidders_from_current():
+            for i in self.ruleset.property_indices:
+                if self.owner[i] == q and self.kinds[i] == "lot" and self._build_problem(q, i, kind, True) is None:
+                    result.append(q)
+                    break
+        return result
+
+    def _do_building_auction(self, p: int, a: Mapping[str, Any]) -> None:
+        kind = str(a["kind"])
+        bidders = self._building_bidders(kind)
+        cheapest = min(self.ruleset.spaces[i].building_cost for i in self.ruleset.property_indices
+                       if self.owner[i] in bidders and self.kinds[i] == "lot"
+                       and self._build_problem(self.owner[i], i, kind, True) is None)
+        self.auction = Auction(space=-1, kind=kind, bidders=bidders, min_bid=cheapest)
+        self.events.append(Event("building_auction", {"kind": kind, "start": cheapest}))
+
+    # ------------------------------------------------------------------
+    # draw
+
+    def _check_draw(self, p: int, a: Mapping[str, Any]) -> None:
+        self._require_current(p, "draw")
+        d = self.decision
+        if d is None or d[0] != "draw":
+            raise IllegalAction("rule.no_draw_owed", player=self.players[p].name)
+        card = a.get("card")
+        if card is None:
+            raise IllegalAction("rule.chance_needed", verb="draw", what="card")
+        found = self.ruleset.card_by_id.get(card) if isinstance(card, str) else None
+        if found is None:
+            raise InvalidAction("action.unknown_card", card=card)
+        if found.deck != d[1]:
+            raise IllegalAction("rule.wrong_deck", card=card, deck=self.ruleset.decks[d[1]]["name"])
+        if card not in self.decks[found.deck]:
+            holder = next((q.name for q in self.players if card in q.jail_cards), "?")
+            raise IllegalAction("rule.card_held", card=card, holder=holder)
+
+    def next_card(self, deck: str) -> str:
+        """The top card of a deck (what a draw without a card takes)."""
+        return self.decks[deck][0]
+
+    def _do_draw(self, p: int, a: Mapping[str, Any]) -> None:
+        card = self.ruleset.card_by_id[a["card"]]
+        player = self.players[p]
+        self.decision = None
+        deck = self.decks[card.deck]
+        deck.remove(card.id)
+        self.events.append(Event("card", {"player": player.name, "card": card.id, "text": card.text}))
+        effect = card.effect
+        if effect == "jail_free":
+            player.jail_cards.append(card.id)
+            return
+        deck.append(card.id)
+        if effect == "money":
+            if card.amount >= 0:
+                self._transfer(BANK, p, card.amount, "card", {"card": card.id})
+                if player.debts:
+                    self._settle(player)
+            else:
+                self._charge(p, BANK, -card.amount, "card", {"card": card.id}, pot=True)
+        elif effect == "collect_each":
+            for q in self.players:
+                if q.index != p and not q.bankrupt:
+                    if card.amount >= 0:
+                        self._charge(q.index, p, card.amount, "card", {"card": card.id})
+                    else:
+                        self._charge(p, q.index, -card.amount, "card", {"card": card.id})
+        elif effect == "repairs":
+            houses = hotels = 0
+            for i in self.ruleset.property_indices:
+                if self.owner[i] == p and self.level[i]:
+                    if self.level[i] == self.hotel_level:
+                        hotels += 1
+                    else:
+                        houses += self.level[i]
+            amount = houses * card.per_house + hotels * card.per_hotel
+            self._charge(p, BANK, amount, "card", {"card": card.id}, pot=True)
+        elif effect == "go_to_jail":
+            self._send_to_jail(player)
+        elif effect == "advance":
+            self._move_to(player, card.to)
+        elif effect == "back":
+            target = (player.position - card.steps) % self.n_spaces
+            player.position = target
+            self._land(player, target)
+        elif effect == "nearest":
+            n = self.n_spaces
+            target = next((player.position + k) % n for k in range(1, n + 1)
+                          if self.kinds[(player.position + k) % n] == card.kind)
+            if target <= player.position:
+                self._salary(player)
+            player.position = target
+            self.events.append(Event("moved", {"player": player.name, "space": self.space_name(target),
+                                               "index": target}))
+            owner = self.owner[target]
+            if owner < 0:
+                self.decision = ("buy", target)
+            elif owner != p and not self.mortgaged[target]:
+                if card.dice_multiplier:
+                    self.decision = ("card_roll", target, card.dice_multiplier)
+                else:
+                    rent = self.rent_due(target, self.last_roll, rent_multiplier=card.rent_multiplier)
+                    self._charge(p, owner, rent, "rent", {"space": self.space_name(target)})
+
+    # ------------------------------------------------------------------
+    # tax
+
+    def _check_tax(self, p: int, a: Mapping[str, Any]) -> None:
+        self._require_current(p, "tax")
+        d = self.decision
+        if d is None or d[0] != "tax":
+            raise IllegalAction("rule.no_tax_owed", player=self.players[p].name)
+        if a.get("choice") not in ("flat", "percent"):
+            raise InvalidAction("action.bad_field", field="choice", problem='must be "flat" or "percent"')
+
+    def income_tax(self, p: int, choice: str) -> int:
+        if choice == "flat":
+            return int(self.options["income_tax_flat"])
+        return self.total_worth(p) * int(self.options["income_tax_percent"]) // 100
+
+    def _do_tax(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self.decision[1]  # type: ignore[index]
+        self.decision = None
+        amount = self.income_tax(p, a["choice"])
+        self._charge(p, BANK, amount, "tax", {"space": self.space_name(i), "choice": a["choice"]}, pot=True)
+
+    # ------------------------------------------------------------------
+    # buildings
+
+    def _space_arg(self, a: Mapping[str, Any], verb: str) -> int:
+        if "space" not in a:
+            raise InvalidAction("action.space_needed", verb=verb)
+        return self._space_index(a["space"])
+
+    def _may_manage(self, p: int, verb: str, raising: bool) -> None:
+        """Building, mortgages and trades: between decisions, or a debtor raising money."""
+        player = self.players[p]
+        if player.debts and raising:
+            return
+        if player.debts:
+            raise IllegalAction("rule.in_debt", player=player.name, verb=verb)
+        if not self._free_window():
+            self._refuse_blocked(verb, p)
+
+    def _build_problem(self, p: int, i: int, kind: str | None, ignore_cash: bool = False) -> IllegalAction | None:
+        """Why player p cannot add a building to lot i now (None when they can)."""
+        name = self.players[p].name
+        space = self.ruleset.spaces[i]
+        if space.kind != "lot":
+            return IllegalAction("rule.not_buildable", player=name, space=space.name)
+        if self.owner[i] != p:
+            return IllegalAction("rule.not_owner", player=name, space=space.name)
+        members = self.group_members[space.group]  # type: ignore[index]
+        for j in members:
+            if self.owner[j] != p:
+                return IllegalAction("rule.build_group", player=name, space=space.name,
+                                     missing=self.space_name(j))
+        for j in members:
+            if self.mortgaged[j]:
+                return IllegalAction("rule.build_mortgaged", player=name, space=space.name,
+                                     mortgaged=self.space_name(j))
+        lv = self.level[i]
+        if lv == self.hotel_level:
+            return IllegalAction("rule.build_max", player=name, space=space.name)
+        low = min(self.level[j] for j in members)
+        if lv > low:
+            behind = next(j for j in members if self.level[j] == low)
+            return IllegalAction("rule.build_even", player=name, space=space.name,
+                                 other=self.space_name(behind), houses=low)
+        hotel = lv == self.hotel_houses
+        if kind is not None and (kind == "hotel") != hotel:
+            return IllegalAction("rule.build_kind", player=name, space=space.name, kind=kind)
+        if hotel:
+            if self.bank_hotels - self._reserved("hotel", p) <= 0:
+                return IllegalAction("rule.bank_out_of", kind="hotel")
+        elif self.bank_houses - self._reserved("house", p) <= 0:
+            return IllegalAction("rule.bank_out_of", kind="house")
+        if (self.options["build_only_on_visit"] and self.players[p].position != i
+                and not any(q == p for q, _ in self.build_owed)):
+            return IllegalAction("rule.build_on_visit", player=name, space=space.name)
+        if not ignore_cash and not self._owed_build(p, "hotel" if hotel else "house"):
+            if self.players[p].cash < space.building_cost:
+                return IllegalAction("rule.cannot_afford", player=name, space=space.name,
+                                     price=space.building_cost, cash=self.players[p].cash)
+        return None
+
+    def _reserved(self, kind: str, p: int) -> int:
+        """Buildings won at auction by others and not yet built: not for sale."""
+        return sum(1 for q, k in self.build_owed if k == kind and q != p)
+
+    def _owed_build(self, p: int, kind: str) -> bool:
+        return (p, kind) in self.build_owed
+
+    def _check_build(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_arg(a, "build")
+        won = any(q == p for q, _ in self.build_owed)
+        if not won:  # the winner of a building auction builds what they won at once
+            self._may_manage(p, "build", raising=False)
+        problem = self._build_problem(p, i, None)
+        if problem is not None:
+            raise problem
+        if won:
+            kind = "hotel" if self.level[i] == self.hotel_houses else "house"
+            if not self._owed_build(p, kind):
+                owed_kind = next(k for q, k in self.build_owed if q == p)
+                raise IllegalAction("rule.build_kind", player=self.players[p].name,
+                                    space=self.space_name(i), kind=owed_kind)
+
+    def _do_build(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_index(a["space"])
+        space = self.ruleset.spaces[i]
+        hotel = self.level[i] == self.hotel_houses
+        kind = "hotel" if hotel else "house"
+        if self._owed_build(p, kind):
+            self.build_owed.remove((p, kind))
+        else:
+            self._pay_bank(p, space.building_cost, "build", {"space": space.name, "kind": kind})
+        if hotel:
+            self.bank_hotels -= 1
+            self.bank_houses += self.hotel_houses
+            self.level[i] = self.hotel_level
+        else:
+            self.bank_houses -= 1
+            self.level[i] += 1
+        self.events.append(Event("built", {"player": self.players[p].name, "space": space.name, "kind": kind}))
+
+    def _check_sell(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_arg(a, "sell")
+        self._may_manage(p, "sell", raising=True)
+        name = self.players[p].name
+        space = self.ruleset.spaces[i]
+        if self.owner[i] != p:
+            raise IllegalAction("rule.not_owner", player=name, space=space.name)
+        lv = self.level[i]
+        if lv == 0:
+            raise IllegalAction("rule.no_building", player=name, space=space.name)
+        members = self.group_members[space.group]  # type: ignore[index]
+        high = max(self.level[j] for j in members)
+        if lv < high:
+            ahead = next(j for j in members if self.level[j] == high)
+            raise IllegalAction("rule.sell_even", player=name, space=space.name, other=self.space_name(ahead))
+        if lv == self.hotel_level and self.bank_houses - self._reserved("house", p) < self.hotel_houses:
+            raise IllegalAction("rule.hotel_breakdown", player=name, space=space.name,
+                                need=self.hotel_houses, left=self.bank_houses)
+
+    def _do_sell(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_index(a["space"])
+        space = self.ruleset.spaces[i]
+        if self.level[i] == self.hotel_level:
+            self.level[i] = self.hotel_houses
+            self.bank_hotels += 1
+            self.bank_houses -= self.hotel_houses
+            kind = "hotel"
+        else:
+            self.level[i] -= 1
+            self.bank_houses += 1
+            kind = "house"
+        self._transfer(BANK, p, space.building_cost // 2, "sell", {"space": space.name, "kind": kind})
+        self.events.append(Event("sold_building", {"player": self.players[p].name, "space": space.name,
+                                                   "kind": kind}))
+
+    def _check_sell_all(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_arg(a, "sell_all")
+        self._may_manage(p, "sell_all", raising=True)
+        name = self.players[p].name
+        space = self.ruleset.spaces[i]
+        if self.owner[i] != p:
+            raise IllegalAction("rule.not_owner", player=name, space=space.name)
+        if space.kind != "lot" or not any(self.level[j] for j in self.group_members[space.group]):  # type: ignore[index]
+            raise IllegalAction("rule.no_building", player=name, space=space.name)
+
+    def sell_all_value(self, i: int) -> int:
+        """What selling every building of lot i's group at once brings."""
+        space = self.ruleset.spaces[i]
+        total = 0
+        for j in self.group_members[space.group]:  # type: ignore[index]
+            total += self.level[j] * (self.ruleset.spaces[j].building_cost // 2) if self.level[j] else 0
+        return total
+
+    def _do_sell_all(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_index(a["space"])
+        space = self.ruleset.spaces[i]
+        total = 0
+        for j in self.group_members[space.group]:  # type: ignore[index]
+            lv = self.level[j]
+            if lv == self.hotel_level:
+                self.bank_hotels += 1
+            else:
+                self.bank_houses += lv
+            total += lv * (self.ruleset.spaces[j].building_cost // 2)
+            self.level[j] = 0
+        self._transfer(BANK, p, total, "sell_all", {"space": space.name})
+        self.events.append(Event("sold_all", {"player": self.players[p].name, "space": space.name}))
+
+    # ------------------------------------------------------------------
+    # mortgages
+
+    def _check_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_arg(a, "mortgage")
+        self._may_manage(p, "mortgage", raising=True)
+        name = self.players[p].name
+        space = self.ruleset.spaces[i]
+        if self.owner[i] != p:
+            raise IllegalAction("rule.not_owner", player=name, space=space.name)
+        if self.mortgaged[i]:
+            raise IllegalAction("rule.already_mortgaged", player=name, space=space.name)
+        if space.group is not None and space.kind == "lot":
+            for j in self.group_members[space.group]:
+                if self.level[j]:
+                    raise IllegalAction("rule.mortgage_buildings", player=name, space=space.name,
+                                        other=self.space_name(j))
+
+    def _do_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_index(a["space"])
+        self.mortgaged[i] = True
+        self._transfer(BANK, p, self.mortgage_value(i), "mortgage", {"space": self.space_name(i)})
+
+    def _check_unmortgage(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_arg(a, "unmortgage")
+        player = self.players[p]
+        owed = (p, i) in self.mortgage_owed
+        if not owed:
+            self._may_manage(p, "unmortgage", raising=False)
+        if player.debts:
+            raise IllegalAction("rule.in_debt", player=player.name, verb="unmortgage")
+        if self.owner[i] != p:
+            raise IllegalAction("rule.not_owner", player=player.name, space=self.space_name(i))
+        if not self.mortgaged[i]:
+            raise IllegalAction("rule.not_mortgaged", player=player.name, space=self.space_name(i))
+        cost = self.unmortgage_cost(i)
+        if player.cash < cost:
+            raise IllegalAction("rule.cannot_afford", player=player.name, space=self.space_name(i),
+                                price=cost, cash=player.cash)
+
+    def _do_unmortgage(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_index(a["space"])
+        if (p, i) in self.mortgage_owed:
+            self.mortgage_owed.remove((p, i))
+        self.mortgaged[i] = False
+        self._pay_bank(p, self.unmortgage_cost(i), "unmortgage", {"space": self.space_name(i)})
+
+    def _check_keep_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_arg(a, "keep_mortgage")
+        if (p, i) not in self.mortgage_owed:
+            raise IllegalAction("rule.no_mortgage_decision", player=self.players[p].name,
+                                space=self.space_name(i))
+
+    def _do_keep_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_index(a["space"])
+        self.mortgage_owed.remove((p, i))
+        self._charge(p, BANK, self.interest(i), "keep_mortgage", {"space": self.space_name(i)})
+
+    # ------------------------------------------------------------------
+    # jail
+
+    def _check_pay_fine(self, p: int, a: Mapping[str, Any]) -> None:
+        self._require_current(p, "pay_fine")
+        player = self.players[p]
+        self._jail_exit_window(player, "pay_fine")
+        fine = int(self.options["jail_fine"])
+        if player.cash < fine:
+            raise IllegalAction("rule.cannot_afford_fine", player=player.name, fine=fine, cash=player.cash)
+
+    def _jail_exit_window(self, player: Player, verb: str) -> None:
+        if not player.in_jail:
+            raise IllegalAction("rule.not_in_jail", player=player.name)
+        self._refuse_blocked(verb, player.index)
+        if not self.roll_owed:
+            raise IllegalAction("rule.jail_before_roll", player=player.name)
+
+    def _do_pay_fine(self, p: int, a: Mapping[str, Any]) -> None:
+        player = self.players[p]
+        fine = int(self.options["jail_fine"])
+        target = POT if self.options["free_parking_pot"] else BANK
+        self._transfer(p, target, fine, "jail_fine", {})
+        player.in_jail = False
+        player.jail_turns = 0
+        self.events.append(Event("left_jail", {"player": player.name, "how": "fine"}))
+
+    def _check_use_card(self, p: int, a: Mapping[str, Any]) -> None:
+        self._require_current(p, "use_card")
+        player = self.players[p]
+        self._jail_exit_window(player, "use_card")
+        if not player.jail_cards:
+            raise IllegalAction("rule.no_jail_card", player=player.name)
+
+    def _do_use_card(self, p: int, a: Mapping[str, Any]) -> None:
+        player = self.players[p]
+        card = player.jail_cards.pop(0)
+        self._return_card(card)
+        player.in_jail = False
+        player.jail_turns = 0
+        self.events.append(Event("left_jail", {"player": player.name, "how": "card"}))
+
+    # ------------------------------------------------------------------
+    # trades
+
+    def _parse_side(self, value: Any, where: str) -> tuple[int, list[int], int]:
+        if value is None:
+            return 0, [], 0
+        if not isinstance(value, Mapping):
+            raise InvalidAction("action.bad_field", field=where, problem="must be an object")
+        for key in value:
+            if key not in ("cash", "spaces", "jail_cards"):
+                raise InvalidAction("action.unknown_field", verb="trade", field=f"{where}.{key}")
+        cash = value.get("cash", 0)
+        cards = value.get("jail_cards", 0)
+        spaces = value.get("spaces", [])
+        for v, f in ((cash, "cash"), (cards, "jail_cards")):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise InvalidAction("action.bad_field", field=f"{where}.{f}", problem="must be a whole number of at least 0")
+        if not isinstance(spaces, list):
+            raise InvalidAction("action.bad_field", field=f"{where}.spaces", problem="must be a list")
+        idx = [self._space_index(s) for s in spaces]
+        if len(set(idx)) != len(idx):
+            raise InvalidAction("action.bad_field", field=f"{where}.spaces", problem="names a space twice")
+        return cash, idx, cards
+
+    def _trade_parties(self, a: Mapping[str, Any]) -> tuple[int, int]:
+        if "from" not in a or "to" not in a:
+            raise InvalidAction("action.bad_field", field="from/to", problem="a trade names both players")
+        giver = self._player_index(a["from"])
+        taker = self._player_index(a["to"])
+        return giver, taker
+
+    def _check_trade(self, p: int, a: Mapping[str, Any]) -> None:
+        giver, taker = self._trade_parties(a)
+        g, t = self.players[giver], self.players[taker]
+        if giver == taker:
+            raise IllegalAction("rule.trade_self", player=g.name)
+        for q in (g, t):
+            if q.bankrupt:
+                raise IllegalAction("rule.bankrupt_player", player=q.name)
+        give = self._parse_side(a.get("give"), "give")
+        get = self._parse_side(a.get("get"), "get")
+        if not (give[0] or give[1] or give[2] or get[0] or get[1] or get[2]):
+            raise IllegalAction("rule.trade_empty")
+        debtor_trade = bool(g.debts or t.debts)
+        if not debtor_trade and not self._free_window():
+            self._refuse_blocked("trade", giver)
+        for (cash, spaces, cards), q in ((give, g), (get, t)):
+            if cash > q.cash:
+                raise IllegalAction("rule.trade_cash", player=q.name, amount=cash, cash=q.cash)
+            if cards > len(q.jail_cards):
+                raise IllegalAction("rule.trade_cards", player=q.name, count=cards)
+            for i in spaces:
+                if self.owner[i] != q.index:
+                    raise IllegalAction("rule.not_owner", player=q.name, space=self.space_name(i))
+                group = self.groups[i]
+                if group is not None and any(self.level[j] for j in self.group_members[group]):
+                    raise IllegalAction("rule.trade_buildings", space=self.space_name(i))
+
+    def _do_trade(self, p: int, a: Mapping[str, Any]) -> None:
+        giver, taker = self._trade_parties(a)
+        give = self._parse_side(a.get("give"), "give")
+        get = self._parse_side(a.get("get"), "get")
+        for (cash, spaces, cards), src, dst in ((give, giver, taker), (get, taker, giver)):
+            self._transfer(src, dst, cash, "trade", {})
+            for i in spaces:
+                self.owner[i] = dst
+                if self.mortgaged[i]:
+                    self.mortgage_owed.append((dst, i))
+            for _ in range(cards):
+                self.players[dst].jail_cards.append(self.players[src].jail_cards.pop(0))
+        self.events.append(Event("traded", {"from": self.players[giver].name, "to": self.players[taker].name}))
+
+    # ------------------------------------------------------------------
+    # end of turn
+
+    def _check_end_turn(self, p: int, a: Mapping[str, Any]) -> None:
+        self._require_current(p, "end_turn")
+        self._refuse_blocked("end_turn", p)
+        if self.roll_owed:
+            raise IllegalAction("rule.roll_owed", player=self.players[p].name)
+
+    def _do_end_turn(self, p: int, a: Mapping[str, Any]) -> None:
+        self._next_turn()
+
+    # ------------------------------------------------------------------
+    # bankruptcy
+
+    def _check_concede(self, p: int, a: Mapping[str, Any]) -> None:
+        auction = self.auction
+        if auction is not None and auction.high_bidder == p:
+            raise IllegalAction("rule.concede_high_bidder", player=self.players[p].name)
+
+    def _do_concede(self, p: int, a: Mapping[str, Any]) -> None:
+        player = self.players[p]
+        creditor = player.debts[0].creditor if player.debts else BANK
+        self.events.append(Event("bankrupt", {"player": player.name, "to": self.name(creditor)}))
+        player.debts.clear()
+        self._recount_debtors()
+        owned = [i for i in self.ruleset.property_indices if self.owner[i] == p]
+        if creditor >= 0:
+            to_creditor = bool(self.options["bankrupt_buildings_to_creditor"])
+            for i in owned:
+                lv = self.level[i]
+                if lv and not to_creditor:
+                    self._transfer(BANK, p, lv * (self.ruleset.spaces[i].building_cost // 2), "sell",
+                                   {"space": self.space_name(i), "kind": "all"})
+                    if lv == self.hotel_level:
+                        self.bank_hotels += 1
+                    else:
+                        self.bank_houses += lv
+                    self.level[i] = 0
+            self._transfer(p, creditor, player.cash, "bankruptcy", {})
+            for i in owned:
+                self.owner[i] = creditor
+                if self.mortgaged[i]:
+                    self.mortgage_owed.append((creditor, i))
+            self.players[creditor].jail_cards.extend(player.jail_cards)
+        else:
+            self._transfer(p, BANK, player.cash, "bankruptcy", {})
+            for i in owned:
+                lv = self.level[i]
+                if lv == self.hotel_level:
+                    self.bank_hotels += 1
+                else:
+                    self.bank_houses += lv
+                self.level[i] = 0
+                self.owner[i] = -1
+                self.mortgaged[i] = False
+            for card in player.jail_cards:
+                self._return_card(card)
+        player.jail_cards = []
+        player.bankrupt = True
+        player.in_jail = False
+        player.jail_turns = 0
+        # Debts owed to the bankrupt pass to whoever took their assets.
+        for q in self.players:
+            for d in q.debts:
+                if d.creditor == p:
+                    d.creditor = creditor
+        self.mortgage_owed = [(q, i) for q, i in self.mortgage_owed if q != p]
+        self.build_owed = [(q, k) for q, k in self.build_owed if q != p]
+        if self.auction is not None and p in self.auction.bidders:
+            self.auction.bidders.remove(p)
+            self._auction_maybe_over()
+        self.bankruptcies += 1
+        remaining = [q for q in self.players if not q.bankrupt]
+        limit = int(self.options["end_after_bankruptcies"])
+        if len(remaining) == 1:
+            self._end("last_standing", remaining[0].name)
+            return
+        if limit and self.bankruptcies >= limit:
+            self._end("bankruptcies", self._richest())
+            return
+        if creditor < 0:
+            self.auction_queue.extend(i for i in owned if i not in self.auction_queue)
+        if p == self.turn:
+            self.decision = None
+            self.roll_owed = False
+            self.doubles = 0
+            self.turn_over_after_auctions = True
+        if self.auction is None and self.auction_queue:
+            self._start_property_auction(self.auction_queue.pop(0), by_bank=True)
+
+    # ------------------------------------------------------------------
+    # corrections and the end
+
+    def _check_adjust(self, p: int, a: Mapping[str, Any]) -> None:
+        cash = a.get("cash", 0)
+        if isinstance(cash, bool) or not isinstance(cash, int):
+            raise InvalidAction("action.bad_field", field="cash", problem="must be a whole number (a change, + or -)")
+        if "position" in a and a["position"] is not None:
+            self._space_index(a["position"])
+        reason = a.get("reason", "")
+        if not isinstance(reason, str):
+            raise InvalidAction("action.bad_field", field="reason", problem="must be text")
+        player = self.players[p]
+        if player.cash + cash < 0:
+            raise IllegalAction("rule.adjust_negative", player=player.name, cash=player.cash, change=cash)
+
+    def _do_adjust(self, p: int, a: Mapping[str, Any]) -> None:
+        cash = int(a.get("cash", 0))
+        reason = a.get("reason", "")
+        if cash > 0:
+            self._transfer(BANK, p, cash, "adjust", {"reason": reason})
+        elif cash < 0:
+            self._transfer(p, BANK, -cash, "adjust", {"reason": reason})
+        if a.get("position") is not None:
+            self.players[p].position = self._space_index(a["position"])
+        self.events.append(Event("adjusted", {"player": self.players[p].name, "cash": cash, "reason": reason}))
+
+    def _check_end_game(self, p: int, a: Mapping[str, Any]) -> None:
+        return None
+
+    def _do_end_game(self, p: int, a: Mapping[str, Any]) -> None:
+        self._end("ended", self._richest())
+
+    def _end_by_time(self, t: float) -> None:
+        self._end("time", self._richest())
+
+    def _richest(self) -> str | list[str]:
+        remaining = [q for q in self.players if not q.bankrupt]
+        worth = {q.name: self.net_worth(q.index) for q in remaining}
+        best = max(worth.values())
+        top = [name for name, w in worth.items() if w == best]
+        return top[0] if len(top) == 1 else top
+
+    def _end(self, reason: str, winner: str | list[str]) -> None:
+        self.ended = True
+        self.end_reason = reason
+        self.winner = winner
+        self.auction = None
+        self.auction_queue = []
+        self.turn_over_after_auctions = False
+        self.events.append(Event("game_over", {"reason": reason, "winner": winner}))
+
+    def ranking(self) -> list[tuple[str, int]]:
+        """Players still in, richest first, with their net worth; then the bankrupt."""
+        alive = sorted((q for q in self.players if not q.bankrupt), key=lambda q: -self.net_worth(q.index))
+        out = [(q.name, self.net_worth(q.index)) for q in alive]
+        out += [(q.name, 0) for q in self.players if q.bankrupt]
+        return out
+
+    # ------------------------------------------------------------------
+    # Questions
+
+    def owed(self) -> list[dict[str, Any]]:
+        """The decisions the game is waiting for, as in the state's `owed`."""
+        if self.ended:
+            return []
+        out: list[dict[str, Any]] = []
+        if self.deal_owed:
+            return [{"player": "bank", "verbs": ["deal"]}]
+        a = self.auction
+        if a is not None:
+            for b in a.bidders:
+                if b != a.high_bidder:
+                    out.append({"player": self.players[b].name, "verbs": ["bid", "pass"]})
+            out.append({"player": "bank", "verbs": ["close_auction"]})
+        seen: set[int] = set()
+        for q, _ in self.mortgage_owed:
+            if q not in seen:
+                seen.add(q)
+                out.append({"player": self.players[q].name, "verbs": ["keep_mortgage", "unmortgage"]})
+        for q, _ in self.build_owed:
+            out.append({"player": self.players[q].name, "verbs": ["build"]})
+        for q in self.players:
+            if q.debts:
+                verbs = [v for v in ("sell", "sell_all", "mortgage") if self._has_any(q.index, v)]
+                out.append({"player": q.name, "verbs": verbs + ["trade", "concede"]})
+        d = self.decision
+        cur = self.current
+        if d is not None and a is None:
+            if d[0] == "buy":
+                verbs = ["buy", "decline"] if not cur.debts and cur.cash >= self.prices[d[1]] else ["decline"]
+            elif d[0] == "card_roll":
+                verbs = ["roll"]
+            else:
+                verbs = [d[0]]
+            out.append({"player": cur.name, "verbs": verbs})
+        if not out:
+            if self.roll_owed:
+                verbs = ["roll"]
+                if cur.in_jail:
+                    if cur.cash >= int(self.options["jail_fine"]):
+                        verbs.append("pay_fine")
+                    if cur.jail_cards:
+                        verbs.append("use_card")
+                out.append({"player": cur.name, "verbs": verbs})
+            else:
+                out.append({"player": cur.name, "verbs": ["end_turn"]})
+        return out
+
+    def _has_any(self, p: int, verb: str) -> bool:
+        for i in self.ruleset.property_indices:
+            if self.owner[i] == p and self.can({"do": verb, "space": i, "player": self.players[p].name}) is None:
+                return True
+        return False
+
+    def legal_actions(self, player: str | None = None) -> list[dict[str, Any]]:
+        """Concrete actions that would be accepted now (trades aside: those are composed).
+
+        Chance inputs are left out: a roll is listed as {"do": "roll"}.
+        """
+        if self.ended:
+            return [{"do": "undo"}] if self.history else []
+        candidates: list[dict[str, Any]] = []
+        cur = self.current.name
+        for q in self.players:
+            if q.bankrupt:
+                continue
+            for verb in ("build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgage"):
+                for i in self.ruleset.property_indices:
+                    if self.owner[i] == q.index:
+                        candidates.append({"do": verb, "player": q.name, "space": i})
+            if self.auction is not None and q.index in self.auction.bidders:
+                candidates.append({"do": "bid", "player": q.name, "amount": self.auction.min_bid})
+                candidates.append({"do": "pass", "player": q.name})
+            candidates.append({"do": "concede", "player": q.name})
+        for verb in ("buy", "decline", "pay_fine", "use_card", "end_turn"):
+            candidates.append({"do": verb, "player": cur})
+        if self.auction is not None:
+            candidates.append({"do": "close_auction"})
+        for kind in ("house", "hotel"):
+            candidates.append({"do": "building_auction", "kind": kind})
+        legal = [c for c in candidates if self.can(c) is None]
+        d = self.decision
+        if (self.roll_owed or (d is not None and d[0] == "card_roll")) and self.can(
+                {"do": "roll", "dice": [1] * self.ruleset.dice}) is None:
+            legal.append({"do": "roll", "player": cur})
+        if d is not None and d[0] == "draw" and self.can({"do": "draw", "card": self.decks[d[1]][0]}) is None:
+            legal.append({"do": "draw", "player": cur})
+        if d is not None and d[0] == "tax":
+            legal += [{"do": "tax", "player": cur, "choice": c} for c in ("flat", "percent")]
+        if self.deal_owed:
+            legal.append({"do": "deal"})
+        if self.history:
+            legal.append({"do": "undo"})
+        legal.append({"do": "end_game"})
+        if player is not None:
+            legal = [c for c in legal if c.get("player") == player]
+        return legal
+
+    # ------------------------------------------------------------------
+    # State
+
+    def to_json(self) -> dict[str, Any]:
+        """The state exactly as `banker replay --json` prints it (docs/game-script.md)."""
+        players = []
+        for q in self.players:
+            players.append({
+                "name": q.name, "cash": q.cash, "position": q.position, "in_jail": q.in_jail,
+                "jail_turns": q.jail_turns, "jail_cards": len(q.jail_cards), "bankrupt": q.bankrupt,
+                "debts": [{"amount": d.amount, "to": self.name(d.creditor)} for d in q.debts],
+            })
+        spaces = {}
+        for i in self.ruleset.property_indices:
+            lv = self.level[i]
+            owner = self.owner[i]
+            spaces[str(i)] = {
+                "name": self.space_name(i),
+                "owner": self.players[owner].name if owner >= 0 else None,
+                "houses": lv if lv <= self.hotel_houses else 0,
+                "hotel": lv == self.hotel_level,
+                "mortgaged": self.mortgaged[i],
+            }
+        bank: dict[str, Any] = {"houses": self.bank_houses, "hotels": self.bank_hotels}
+        if self.options["free_parking_pot"]:
+            bank["pot"] = self.pot
+        auction = None
+        if self.auction is not None:
+            a = self.auction
+            auction = {
+                "space": a.space if a.space >= 0 else None,
+                "kind": a.kind,
+                "high_bid": a.high_bid,
+                "high_bidder": self.players[a.high_bidder].name if a.high_bidder >= 0 else None,
+                "bidders": [self.players[b].name for b in a.bidders],
+                "min_bid": a.min_bid,
+                "next_bidder": None,
+            }
+        state: dict[str, Any] = {
+            "rules": self.ruleset.name,
+            "turn": self.current.name,
+            "ended": self.ended,
+            "winner": self.winner,
+            "players": players,
+            "spaces": spaces,
+            "bank": bank,
+            "auction": auction,
+            "owed": self.owed(),
+        }
+        if self.ended:
+            state["end_reason"] = self.end_reason
+            state["ranking"] = [{"name": n, "net_worth": w} for n, w in self.ranking()]
+        return state
+
+    def money_log(self) -> list[Entry]:
+        return list(self.log)
+
+    def iter_properties(self, p: int) -> Iterator[int]:
+        return (i for i in self.ruleset.property_indices if self.owner[i] == p)
+
+    _handlers: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {}
+
+
+def _setup_int(value: Any, where: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        bound = f"{low} to {high}" if high is not None else f"at least {low}"
+        raise SetupError("setup.bad", problem=f"{where} must be a whole number, {bound}, not {value!r}")
+    return value
+
+
+def _setup_bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise SetupError("setup.bad", problem=f"{where} must be true or false, not {value!r}")
+    return value
+
+
+Game._handlers = {
+    verb: (getattr(Game, f"_check_{verb}"), getattr(Game, f"_do_{verb}"))
+    for verb in VERBS if verb != "undo"
+}

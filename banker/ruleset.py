@@ -1,0 +1,543 @@
+"""Rulesets: the board, prices, cards and options of one edition, as data.
+
+A ruleset is a TOML (or JSON) file. The shipped ones live in
+``banker/rulesets/``; a family may copy one, edit it and play it by path.
+Every key is checked on load, and a problem is reported as
+``RulesetError(file, key, problem)``: never a traceback, never a half-loaded
+ruleset. docs/rulesets.md describes the schema.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+from banker.errors import RulesetError
+
+FORMAT = 1
+
+# Every option a ruleset or a game script header may set, with its type.
+# Integers are never negative. The defaults are those of the classic game.
+OPTION_DEFAULTS: dict[str, int | bool] = {
+    "start_cash": 1500,
+    "salary": 200,
+    "income_tax_flat": 200,
+    "income_tax_percent": 10,
+    "luxury_tax": 75,
+    "jail_fine": 50,
+    "houses": 32,
+    "hotels": 12,
+    "double_rent_with_mortgaged": True,
+    "build_only_on_visit": False,
+    "end_after_bankruptcies": 0,
+    "auction_on_decline": True,
+    "free_parking_pot": False,
+    "hotel_houses": 4,
+    "deal_deeds": 0,
+    "bankrupt_buildings_to_creditor": False,
+    "time_limit": 0,
+    "mortgage_interest_percent": 10,
+}
+
+# Named mechanics and the values each may take.
+MECHANICS: dict[str, tuple[str, ...]] = {
+    "auction": ("open",),
+    "building": ("even",),
+    "debt": ("whole",),
+    "doubles": ("classic",),
+}
+
+PROPERTY_KINDS = ("lot", "railroad", "utility")
+SPACE_KINDS = PROPERTY_KINDS + (
+    "go",
+    "jail",
+    "go_to_jail",
+    "free_parking",
+    "card",
+    "tax",
+    "tax_choice",
+)
+CARD_EFFECTS = (
+    "money",
+    "advance",
+    "back",
+    "jail_free",
+    "go_to_jail",
+    "collect_each",
+    "repairs",
+    "nearest",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    index: int
+    name: str
+    kind: str
+    group: str | None = None
+    price: int = 0
+    rents: tuple[int, ...] = ()
+    building_cost: int = 0
+    mortgage: int = 0
+    multipliers: tuple[int, ...] = ()
+    deck: str | None = None
+    amount_option: str | None = None
+
+    @property
+    def is_property(self) -> bool:
+        return self.kind in PROPERTY_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    id: str
+    deck: str
+    text: str
+    effect: str
+    amount: int = 0
+    to: int = -1
+    steps: int = 0
+    per_house: int = 0
+    per_hotel: int = 0
+    kind: str | None = None
+    rent_multiplier: int = 1
+    dice_multiplier: int = 0
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    title: str
+    description: str
+    players_min: int
+    players_max: int
+    dice: int
+    mechanics: Mapping[str, str]
+    options: Mapping[str, int | bool]
+    groups: Mapping[str, Mapping[str, str]]
+    decks: Mapping[str, Mapping[str, str]]
+    cards: tuple[Card, ...]
+    spaces: tuple[Space, ...]
+    source: str
+    data: Mapping[str, Any] = field(repr=False)
+    # Derived lookups, filled in __post_init__.
+    group_members: Mapping[str, tuple[int, ...]] = field(init=False, repr=False)
+    deck_cards: Mapping[str, tuple[str, ...]] = field(init=False, repr=False)
+    card_by_id: Mapping[str, Card] = field(init=False, repr=False)
+    property_indices: tuple[int, ...] = field(init=False, repr=False)
+    jail_index: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        members: dict[str, list[int]] = {}
+        for space in self.spaces:
+            if space.group is not None:
+                members.setdefault(space.group, []).append(space.index)
+        decks: dict[str, list[str]] = {name: [] for name in self.decks}
+        for card in self.cards:
+            decks[card.deck].append(card.id)
+        set_ = object.__setattr__
+        set_(self, "group_members", {g: tuple(v) for g, v in members.items()})
+        set_(self, "deck_cards", {d: tuple(v) for d, v in decks.items()})
+        set_(self, "card_by_id", {c.id: c for c in self.cards})
+        set_(self, "property_indices", tuple(s.index for s in self.spaces if s.is_property))
+        set_(self, "jail_index", next(s.index for s in self.spaces if s.kind == "jail"))
+
+    def space_index(self, name: str) -> int | None:
+        """The index of the space with this exact name, if exactly one has it."""
+        found = [s.index for s in self.spaces if s.name == name]
+        return found[0] if len(found) == 1 else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The full ruleset as plain data: what `banker rules NAME --json` prints."""
+        spaces = []
+        for s in self.spaces:
+            entry: dict[str, Any] = {"index": s.index, "name": s.name, "kind": s.kind}
+            if s.group is not None:
+                entry["group"] = s.group
+            if s.is_property:
+                entry["price"] = s.price
+                entry["mortgage"] = s.mortgage
+            if s.rents:
+                entry["rents"] = list(s.rents)
+            if s.kind == "lot":
+                entry["building_cost"] = s.building_cost
+            if s.multipliers:
+                entry["multipliers"] = list(s.multipliers)
+            if s.deck is not None:
+                entry["deck"] = s.deck
+            if s.amount_option is not None:
+                entry["amount_option"] = s.amount_option
+                entry["amount"] = self.options[s.amount_option]
+            spaces.append(entry)
+        cards = []
+        for c in self.cards:
+            raw = next(r for r in self.data["cards"] if r["id"] == c.id)
+            cards.append(dict(raw))
+        return {
+            "format": FORMAT,
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "players": [self.players_min, self.players_max],
+            "dice": self.dice,
+            "mechanics": dict(self.mechanics),
+            "options": dict(self.options),
+            "groups": {k: dict(v) for k, v in self.groups.items()},
+            "decks": {k: dict(v) for k, v in self.decks.items()},
+            "cards": cards,
+            "spaces": spaces,
+        }
+
+    def source_data(self) -> dict[str, Any]:
+        """The merged ruleset data (no `extends`), loadable on its own."""
+        return copy.deepcopy(dict(self.data))
+
+
+# --------------------------------------------------------------------------
+# Loading
+
+
+def builtin_names() -> list[str]:
+    """Names of the rulesets shipped with the package, sorted."""
+    folder = resources.files("banker.rulesets")
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+_cache: dict[str, Ruleset] = {}
+
+
+def load_ruleset(name_or_path: str) -> Ruleset:
+    """Load a shipped ruleset by name, or a ruleset file by path."""
+    if name_or_path in _cache:
+        return _cache[name_or_path]
+    if name_or_path in builtin_names():
+        data = _read_builtin(name_or_path)
+        ruleset = ruleset_from_data(data, f"{name_or_path}.toml")
+        _cache[name_or_path] = ruleset
+        return ruleset
+    path = Path(name_or_path)
+    looks_like_path = path.suffix in (".toml", ".json") or "/" in name_or_path or path.exists()
+    if not looks_like_path:
+        known = ", ".join(builtin_names())
+        raise RulesetError(name_or_path, "", f"no such ruleset (shipped: {known}; or give a file path)")
+    return ruleset_from_data(_read_file(path), str(path))
+
+
+def _read_builtin(name: str) -> dict[str, Any]:
+    text = resources.files("banker.rulesets").joinpath(f"{name}.toml").read_text("utf-8")
+    return _parse_text(text, f"{name}.toml", toml=True)
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        raise RulesetError(str(path), "", "file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesetError(str(path), "", f"cannot read the file ({exc})") from None
+    return _parse_text(text, str(path), toml=path.suffix != ".json")
+
+
+def _parse_text(text: str, source: str, toml: bool) -> dict[str, Any]:
+    try:
+        if toml:
+            return tomllib.loads(text)
+        data = json.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesetError(source, "", f"not valid TOML: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise RulesetError(source, "", f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise RulesetError(source, "", "the top level must be a table of keys")
+    return data
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    merged = copy.deepcopy(base)
+    for key, value in over.items():
+        if key == "extends":
+            continue
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def ruleset_from_data(data: Mapping[str, Any], source: str, _depth: int = 0) -> Ruleset:
+    """Validate ruleset data (as read from a file or a script header)."""
+    if not isinstance(data, Mapping):
+        raise RulesetError(source, "", "a ruleset must be a table of keys")
+    data = dict(data)
+    if "extends" in data:
+        parent = data["extends"]
+        if not isinstance(parent, str) or parent not in builtin_names():
+            raise RulesetError(source, "extends", f"must name a shipped ruleset, not {parent!r}")
+        if _depth > 4:
+            raise RulesetError(source, "extends", "too many levels of extends")
+        data = _merge(_read_builtin(parent), data)
+        data.pop("extends", None)
+        return ruleset_from_data(data, source, _depth + 1)
+    return _Validator(source, data).ruleset()
+
+
+class _Validator:
+    def __init__(self, source: str, data: dict[str, Any]) -> None:
+        self.source = source
+        self.data = data
+
+    def fail(self, key: str, problem: str) -> RulesetError:
+        return RulesetError(self.source, key, problem)
+
+    def get(self, table: Mapping[str, Any], key: str, path: str, kind: type | tuple[type, ...],
+            default: Any = ...) -> Any:
+        if key not in table:
+            if default is ...:
+                raise self.fail(path, "missing")
+            return default
+        value = table[key]
+        if kind is int or kind == (int,):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self.fail(path, f"must be a whole number, not {value!r}")
+        elif not isinstance(value, kind):
+            want = {str: "text", bool: "true or false", list: "a list", dict: "a table"}.get(
+                kind if isinstance(kind, type) else kind[0], str(kind))
+            raise self.fail(path, f"must be {want}, not {value!r}")
+        return value
+
+    def count(self, table: Mapping[str, Any], key: str, path: str, default: Any = ...,
+              minimum: int = 0) -> int:
+        value = self.get(table, key, path, int, default)
+        if value < minimum:
+            raise self.fail(path, f"must be at least {minimum}, not {value}")
+        return int(value)
+
+    def check_keys(self, table: Mapping[str, Any], allowed: set[str], path: str) -> None:
+        for key in table:
+            if key not in allowed:
+                where = f"{path}.{key}" if path else key
+                raise self.fail(where, "unknown key")
+
+    def ruleset(self) -> Ruleset:
+        d = self.data
+        self.check_keys(d, {"format", "name", "title", "description", "players", "dice",
+                            "mechanics", "options", "groups", "decks", "cards", "spaces"}, "")
+        fmt = self.count(d, "format", "format")
+        if fmt != FORMAT:
+            raise self.fail("format", f"this version reads format {FORMAT}, not {fmt}")
+        name = self.get(d, "name", "name", str)
+        if not name.strip():
+            raise self.fail("name", "must not be empty")
+        title = self.get(d, "title", "title", str, name)
+        description = self.get(d, "description", "description", str, "")
+        players = self.get(d, "players", "players", list)
+        if (len(players) != 2 or not all(isinstance(p, int) and not isinstance(p, bool) for p in players)
+                or not 2 <= players[0] <= players[1] <= 8):
+            raise self.fail("players", f"must be [least, most] with 2 <= least <= most <= 8, not {players!r}")
+        dice = self.count(d, "dice", "dice", 2, minimum=1)
+        if dice > 3:
+            raise self.fail("dice", f"must be 1, 2 or 3, not {dice}")
+        mechanics = self.mechanics(self.get(d, "mechanics", "mechanics", dict, {}))
+        options = self.options(self.get(d, "options", "options", dict, {}))
+        groups = self.named_tables(self.get(d, "groups", "groups", dict, {}), "groups", {"color", "name"})
+        decks = self.named_tables(self.get(d, "decks", "decks", dict, {}), "decks", {"name"})
+        spaces = self.spaces(self.get(d, "spaces", "spaces", list), groups, decks, options)
+        cards = self.cards(self.get(d, "cards", "cards", list, []), decks, spaces)
+        used_decks = {s.deck for s in spaces if s.deck}
+        for deck in used_decks:
+            if not any(c.deck == deck for c in cards):
+                raise self.fail("cards", f"deck {deck!r} is used by a space but has no cards")
+        return Ruleset(
+            name=name, title=title, description=description,
+            players_min=players[0], players_max=players[1], dice=dice,
+            mechanics=mechanics, options=options, groups=groups, decks=decks,
+            cards=tuple(cards), spaces=tuple(spaces), source=self.source, data=d,
+        )
+
+    def mechanics(self, table: Mapping[str, Any]) -> dict[str, str]:
+        result = {k: v[0] for k, v in MECHANICS.items()}
+        for key, value in table.items():
+            if key not in MECHANICS:
+                raise self.fail(f"mechanics.{key}", f"unknown mechanic (known: {', '.join(MECHANICS)})")
+            if value not in MECHANICS[key]:
+                raise self.fail(f"mechanics.{key}",
+                                f"must be one of {', '.join(MECHANICS[key])}, not {value!r}")
+            result[key] = value
+        return result
+
+    def options(self, table: Mapping[str, Any]) -> dict[str, int | bool]:
+        result = dict(OPTION_DEFAULTS)
+        for key, value in table.items():
+            path = f"options.{key}"
+            if key not in OPTION_DEFAULTS:
+                raise self.fail(path, "unknown option")
+            result[key] = check_option_value(key, value, lambda problem, p=path: self.fail(p, problem))
+        return result
+
+    def named_tables(self, table: Mapping[str, Any], path: str, keys: set[str]) -> dict[str, dict[str, str]]:
+        result = {}
+        for name, entry in table.items():
+            where = f"{path}.{name}"
+            if not isinstance(entry, dict):
+                raise self.fail(where, "must be a table")
+            self.check_keys(entry, keys, where)
+            for k, v in entry.items():
+                if not isinstance(v, str):
+                    raise self.fail(f"{where}.{k}", f"must be text, not {v!r}")
+            result[name] = {"name": entry.get("name", name), **entry}
+        return result
+
+    def spaces(self, raw: list[Any], groups: Mapping[str, Any], decks: Mapping[str, Any],
+               options: Mapping[str, int | bool]) -> list[Space]:
+        if not 12 <= len(raw) <= 60:
+            raise self.fail("spaces", f"a board needs 12 to 60 spaces, not {len(raw)}")
+        spaces: list[Space] = []
+        names: dict[str, int] = {}
+        common = {"name", "kind"}
+        allowed = {
+            "lot": common | {"group", "price", "rents", "building_cost", "mortgage"},
+            "railroad": common | {"group", "price", "rents", "mortgage"},
+            "utility": common | {"group", "price", "multipliers", "mortgage"},
+            "card": common | {"deck"},
+            "tax": common | {"amount_option"},
+        }
+        for i, entry in enumerate(raw):
+            path = f"spaces[{i}]"
+            if not isinstance(entry, dict):
+                raise self.fail(path, "must be a table")
+            name = self.get(entry, "name", f"{path}.name", str)
+            kind = self.get(entry, "kind", f"{path}.kind", str)
+            if kind not in SPACE_KINDS:
+                raise self.fail(f"{path}.kind", f"must be one of {', '.join(SPACE_KINDS)}, not {kind!r}")
+            self.check_keys(entry, allowed.get(kind, common), path)
+            fields: dict[str, Any] = {"index": i, "name": name, "kind": kind}
+            if kind in PROPERTY_KINDS:
+                if name in names:
+                    raise self.fail(f"{path}.name", f"{name!r} is already the name of space {names[name]}")
+                names[name] = i
+                group = self.get(entry, "group", f"{path}.group", str)
+                if group not in groups:
+                    raise self.fail(f"{path}.group", f"no group {group!r} in [groups]")
+                price = self.count(entry, "price", f"{path}.price", minimum=1)
+                fields.update(group=group, price=price,
+                              mortgage=self.count(entry, "mortgage", f"{path}.mortgage", price // 2))
+                if kind == "lot":
+                    fields["rents"] = self.money_list(entry, "rents", f"{path}.rents", 6)
+                    fields["building_cost"] = self.count(entry, "building_cost", f"{path}.building_cost",
+                                                         minimum=1)
+                elif kind == "railroad":
+                    fields["rents"] = self.money_list(entry, "rents", f"{path}.rents", 1)
+                else:
+                    fields["multipliers"] = self.money_list(entry, "multipliers", f"{path}.multipliers", 1)
+            elif kind == "card":
+                deck = self.get(entry, "deck", f"{path}.deck", str)
+                if deck not in decks:
+                    raise self.fail(f"{path}.deck", f"no deck {deck!r} in [decks]")
+                fields["deck"] = deck
+            elif kind == "tax":
+                option = self.get(entry, "amount_option", f"{path}.amount_option", str)
+                if option not in options or isinstance(options[option], bool):
+                    raise self.fail(f"{path}.amount_option", f"must name a whole-number option, not {option!r}")
+                fields["amount_option"] = option
+            spaces.append(Space(**fields))
+        kinds = [s.kind for s in spaces]
+        if kinds[0] != "go":
+            raise self.fail("spaces[0].kind", "the first space must be the start (kind \"go\")")
+        if kinds.count("go") != 1:
+            raise self.fail("spaces", "exactly one space must be of kind \"go\"")
+        if kinds.count("jail") != 1:
+            raise self.fail("spaces", "exactly one space must be of kind \"jail\"")
+        members: dict[str, list[Space]] = {}
+        for s in spaces:
+            if s.group is not None:
+                members.setdefault(s.group, []).append(s)
+        for group, group_spaces in members.items():
+            if len({s.kind for s in group_spaces}) != 1:
+                raise self.fail(f"groups.{group}", "a group must hold spaces of one kind")
+            first = group_spaces[0]
+            if first.kind == "railroad" and any(len(s.rents) < len(group_spaces) for s in group_spaces):
+                raise self.fail(f"spaces[{first.index}].rents",
+                                f"needs a rent for each of the {len(group_spaces)} spaces of group {group!r}")
+            if first.kind == "utility" and any(len(s.multipliers) < len(group_spaces) for s in group_spaces):
+                raise self.fail(f"spaces[{first.index}].multipliers",
+                                f"needs a multiplier for each of the {len(group_spaces)} spaces of group {group!r}")
+        return spaces
+
+    def money_list(self, table: Mapping[str, Any], key: str, path: str, least: int) -> tuple[int, ...]:
+        values = self.get(table, key, path, list)
+        if len(values) < least:
+            raise self.fail(path, f"needs at least {least} numbers, not {len(values)}")
+        for j, v in enumerate(values):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise self.fail(f"{path}[{j}]", f"must be a whole number of at least 0, not {v!r}")
+        return tuple(values)
+
+    def cards(self, raw: list[Any], decks: Mapping[str, Any], spaces: list[Space]) -> list[Card]:
+        cards: list[Card] = []
+        seen: set[str] = set()
+        params = {
+            "money": {"amount"}, "advance": {"to"}, "back": {"steps"}, "jail_free": set(),
+            "go_to_jail": set(), "collect_each": {"amount"}, "repairs": {"per_house", "per_hotel"},
+            "nearest": {"kind", "rent_multiplier", "dice_multiplier"},
+        }
+        for i, entry in enumerate(raw):
+            path = f"cards[{i}]"
+            if not isinstance(entry, dict):
+                raise self.fail(path, "must be a table")
+            card_id = self.get(entry, "id", f"{path}.id", str)
+            if card_id in seen:
+                raise self.fail(f"{path}.id", f"{card_id!r} is used twice")
+            seen.add(card_id)
+            deck = self.get(entry, "deck", f"{path}.deck", str)
+            if deck not in decks:
+                raise self.fail(f"{path}.deck", f"no deck {deck!r} in [decks]")
+            effect = self.get(entry, "effect", f"{path}.effect", str)
+            if effect not in CARD_EFFECTS:
+                raise self.fail(f"{path}.effect", f"must be one of {', '.join(CARD_EFFECTS)}, not {effect!r}")
+            self.check_keys(entry, {"id", "deck", "text", "effect"} | params[effect], path)
+            fields: dict[str, Any] = {"id": card_id, "deck": deck, "effect": effect,
+                                      "text": self.get(entry, "text", f"{path}.text", str, card_id)}
+            if effect in ("money", "collect_each"):
+                fields["amount"] = self.get(entry, "amount", f"{path}.amount", int)
+            elif effect == "advance":
+                to = self.count(entry, "to", f"{path}.to")
+                if to >= len(spaces):
+                    raise self.fail(f"{path}.to", f"no space {to} on a board of {len(spaces)}")
+                fields["to"] = to
+            elif effect == "back":
+                fields["steps"] = self.count(entry, "steps", f"{path}.steps", minimum=1)
+            elif effect == "repairs":
+                fields["per_house"] = self.count(entry, "per_house", f"{path}.per_house")
+                fields["per_hotel"] = self.count(entry, "per_hotel", f"{path}.per_hotel")
+            elif effect == "nearest":
+                kind = self.get(entry, "kind", f"{path}.kind", str)
+                if kind not in ("railroad", "utility") or not any(s.kind == kind for s in spaces):
+                    raise self.fail(f"{path}.kind", f"must be a kind of space on this board (railroad or utility), not {kind!r}")
+                fields["kind"] = kind
+                fields["rent_multiplier"] = self.count(entry, "rent_multiplier", f"{path}.rent_multiplier", 1, 1)
+                fields["dice_multiplier"] = self.count(entry, "dice_multiplier", f"{path}.dice_multiplier", 0)
+            cards.append(Card(**fields))
+        return cards
+
+
+def check_option_value(key: str, value: Any, fail: Any) -> int | bool:
+    """Check one option's value against its default's type; `fail(problem)` makes the error."""
+    default = OPTION_DEFAULTS[key]
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise fail(f"must be true or false, not {value!r}")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise fail(f"must be a whole number, not {value!r}")
+    if value < 0:
+        raise fail(f"must not be negative, not {value}")
+    if key == "hotel_houses" and not 1 <= value <= 4:
+        raise fail(f"must be 1 to 4, not {value}")
+    if key == "income_tax_percent" and value > 100:
+        raise fail(f"must be 0 to 100, not {value}")
+    return int(value)
