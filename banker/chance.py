@@ -30,7 +30,10 @@ class SeededChance:
         return order
 
     def dice(self, count: int) -> list[int]:
-        return [self.rng.randint(1, 6) for _ in range(count)]
+        r = self.rng.random
+        if count == 2:  # the common case, kept quick for the simulator
+            return [int(r() * 6) + 1, int(r() * 6) + 1]
+        return [int(r() * 6) + 1 for _ in range(count)]
 
     def deal(self, game: Game) -> dict[str, list[int]]:
         """Shuffle the title deeds and deal them one at a time round the table."""
@@ -49,15 +52,22 @@ class SeededChance:
 
 
 def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance | None) -> dict[str, Any]:
-    """Fill in dice, card and deeds an action leaves out; the deck's top card needs no seed."""
+    """Fill in the dice, card or deeds an action leaves out (a copy; the action itself is untouched).
+
+    Without a source nothing is filled in, and the engine refuses the action.
+    """
+    if source is None:
+        return dict(action)
     verb = action.get("do")
     filled = dict(action)
-    if verb == "roll" and "dice" not in action and source is not None:
-        filled["dice"] = source.dice(game.ruleset.dice)
-    elif verb == "draw" and "card" not in action and source is not None:
+    if verb == "roll":
+        if "dice" not in action:
+            filled["dice"] = source.dice(game.ruleset.dice)
+    elif verb == "draw":
         d = game.decision
-        if d is not None and d[0] == "draw":
+        if "card" not in action and d is not None and d[0] == "draw":
             filled["card"] = game.next_card(d[1])
-    elif verb == "deal" and "deeds" not in action and source is not None and game.deal_owed:
-        filled["deeds"] = source.deal(game)
+    elif verb == "deal":
+        if "deeds" not in action and game.deal_owed:
+            filled["deeds"] = source.deal(game)
     return filled

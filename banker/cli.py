@@ -79,10 +79,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
     print(ruleset.description)
     print(f"players {ruleset.players_min}-{ruleset.players_max}, {ruleset.dice} dice")
     print("options: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in ruleset.options.items()))
-    for s in ruleset.spaces:
-        price = f" {s.price}" if s.is_property else ""
-        group = f" [{s.group}]" if s.group else ""
-        print(f"{s.index:3} {s.name}{group}{price}")
+    for space in ruleset.spaces:
+        price = f" {space.price}" if space.is_property else ""
+        group = f" [{space.group}]" if space.group else ""
+        print(f"{space.index:3} {space.name}{group}{price}")
     return 0
 
 

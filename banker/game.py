@@ -22,6 +22,7 @@ from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.messages import render
 from banker.ruleset import OPTION_DEFAULTS, Ruleset, check_option_value
 
+NO_PARAMS: dict[str, Any] = {}  # shared by log entries without parameters; never mutated
 BANK = -1  # creditor / payee meaning the bank
 POT = -2  # the free-parking pot (house rule)
 
@@ -164,16 +165,26 @@ class Game:
         spaces = ruleset.spaces
         self.n_spaces = len(spaces)
         self.kinds = [s.kind for s in spaces]
+        self.space_names = [s.name for s in spaces]
+        self.is_property = [s.is_property for s in spaces]
+        # Shared, never-mutated parameter dicts for log entries naming a space.
+        self.space_params = [{"space": s.name} for s in spaces]
         self.prices = [s.price for s in spaces]
         self.groups = [s.group for s in spaces]
         self.group_members = ruleset.group_members
+        # Colour groups of lots with their building cost, for quick scans.
+        self.lot_groups = [(members, spaces[members[0]].building_cost)
+                           for members in ruleset.group_members.values() if spaces[members[0]].kind == "lot"]
         self.hotel_houses = hotel_houses
+        self.salary = int(opts["salary"])
         self.hotel_level = hotel_houses + 1
         self.jail_index = ruleset.jail_index
 
         self.players = [Player(name, i, int(opts["start_cash"])) for i, name in enumerate(names)]
         self.index_of = {name: i for i, name in enumerate(names)}
         self.owner = [-1] * self.n_spaces
+        self.owner_version = 0  # bumped whenever a deed changes hands (caches key on it)
+        self._groups_cache: tuple[int, list[list[tuple[int, ...]]]] = (-1, [])
         self.level = [0] * self.n_spaces  # houses 0..hotel_houses, hotel_level for a hotel
         self.mortgaged = [False] * self.n_spaces
         self.bank_houses = int(opts["houses"])
@@ -205,11 +216,18 @@ class Game:
         self.clock = 0.0
 
         self.seq = 0
-        self.log: list[Entry] = []
-        self.events: list[Event] = []
+        # Money movements and events are kept as plain tuples (cheap to record);
+        # money_log() and apply() hand them out as Entry and Event objects.
+        self.log: list[tuple[int, int, int, int, str, dict[str, Any]]] = []
+        self.events: list[tuple[str, dict[str, Any]]] = []
+        # The simulator turns off the most frequent events (rolled, moved,
+        # turn), as a table never shows them; every other event and the
+        # money log are always kept.
+        self.record_events = True
         self.history: list[dict[str, Any]] = []  # effective actions (undos applied)
         self.script: list[dict[str, Any]] = []  # every accepted action, undos included
         self.rolls = 0
+        self.turns = 0  # turns handed on so far
         self.debtors = 0  # number of players with debts: a fast "any debts?"
 
         if setup:
@@ -346,7 +364,7 @@ class Game:
         raise InvalidAction("action.unknown_player", player=value)
 
     def space_name(self, i: int) -> str:
-        return self.ruleset.spaces[i].name
+        return self.space_names[i]
 
     def name(self, p: int) -> str:
         if p == BANK:
@@ -364,14 +382,14 @@ class Game:
 
     def apply(self, action: Mapping[str, Any]) -> list[Event]:
         """Apply one action; return what happened. Raises and changes nothing when refused."""
-        if not isinstance(action, Mapping):
+        if type(action) is not dict and not isinstance(action, Mapping):
             raise InvalidAction("action.not_object")
         verb = action.get("do")
-        if verb not in VERB_FIELDS:
+        if not isinstance(verb, str) or verb not in VERB_FIELDS:
             raise InvalidAction("action.unknown_verb", verb=verb)
         allowed = VERB_FIELDS[verb]
         for key in action:
-            if key not in COMMON_FIELDS and key not in allowed:
+            if key not in allowed and key not in COMMON_FIELDS:
                 raise InvalidAction("action.unknown_field", verb=verb, field=key)
         t = action.get("t")
         if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0):
@@ -381,29 +399,46 @@ class Game:
             return []
         if self.ended:
             raise IllegalAction("rule.game_over", verb=verb)
-        record = dict(action)
-        start_events = len(self.events)
+        start = len(self.events)
         limit = self.options["time_limit"]
         if limit and t is not None and t >= limit * 60:
             self._end_by_time(t)
+            self._record(dict(action), t)
         else:
             actor = self._actor(verb, action)
-            handler = self._handlers[verb]
-            handler[0](self, actor, action)  # check: raises, changes nothing
+            self._handlers[verb][0](self, actor, action)  # check: raises, changes nothing
             try:
-                handler[1](self, actor, action)
-                self._after_action()
+                self.push(verb, actor, dict(action))
             except Exception:
-                # A rule's effect must never fail halfway; if it does anyway,
-                # rebuild the state as it was before this action and re-raise.
+                # A rule's effect must never fail halfway; if one does anyway,
+                # put the state back as it was before this action and re-raise.
                 self._rebuild(self.history)
                 raise
+        return [Event(code, params) for code, params in self.events[start:]]
+
+    def push(self, verb: str, actor: int, action: dict[str, Any]) -> None:
+        """The unchecked core: apply an action already known to be legal.
+
+        For callers that have checked it themselves (the computer players of
+        `banker simulate`, whose every game is also replayed through `apply`
+        by the tests). Anything else must call `apply`.
+        """
+        self._doers[verb](self, actor, action)
+        if self.debtors or self.turn_over_after_auctions:
+            self._after_action()
+        t = action.get("t")
         if t is not None:
             self.clock = float(t)
-        self.history.append(record)
-        self.script.append(record)
+        self.history.append(action)
+        self.script.append(action)
         self.seq += 1
-        return self.events[start_events:]
+
+    def _record(self, action: dict[str, Any], t: Any) -> None:
+        if t is not None:
+            self.clock = float(t)
+        self.history.append(action)
+        self.script.append(action)
+        self.seq += 1
 
     def can(self, action: Mapping[str, Any]) -> str | None:
         """None when `action` would be accepted now, else the reason it would be refused."""
@@ -518,7 +553,7 @@ class Game:
             self.players[payee].cash += amount
         elif payee == POT:
             self.pot += amount
-        self.log.append(Entry(self.seq, self.name(payer), self.name(payee), amount, code, params))
+        self.log.append((self.seq, payer, payee, amount, code, params))
 
     def _charge(self, payer: int, payee: int, amount: int, code: str, params: dict[str, Any],
                 pot: bool = False) -> None:
@@ -536,7 +571,7 @@ class Game:
             return
         p.debts.append(Debt(amount, payee, pot, code))
         self.debtors = sum(1 for q in self.players if q.debts)
-        self.events.append(Event("debt", {"player": p.name, "amount": amount, "to": self.name(payee),
+        self.events.append(("debt", {"player": p.name, "amount": amount, "to": self.name(payee),
                                           "reason": code}))
 
     def _pay_bank(self, p: int, amount: int, code: str, params: dict[str, Any]) -> None:
@@ -572,12 +607,25 @@ class Game:
     def owns_group(self, p: int, group: str) -> bool:
         return all(self.owner[i] == p for i in self.group_members[group])
 
+    def complete_lot_groups(self, p: int) -> list[tuple[int, ...]]:
+        """The colour groups of lots that player p owns whole (members of each)."""
+        version, per_player = self._groups_cache
+        if version != self.owner_version:
+            owner = self.owner
+            per_player = [[] for _ in self.players]
+            for members, _cost in self.lot_groups:
+                first = owner[members[0]]
+                if first >= 0 and all(owner[j] == first for j in members):
+                    per_player[first].append(members)
+            self._groups_cache = (self.owner_version, per_player)
+        return per_player[p]
+
     def mortgage_value(self, i: int) -> int:
         return self.ruleset.spaces[i].mortgage
 
     def interest(self, i: int) -> int:
         """10% of the mortgage value, rounded up."""
-        pct = self.options["mortgage_interest_percent"]
+        pct = int(self.options["mortgage_interest_percent"])
         return -(-self.mortgage_value(i) * pct // 100)
 
     def unmortgage_cost(self, i: int) -> int:
@@ -664,17 +712,19 @@ class Game:
         return self._blocking() is None
 
     def _next_turn(self) -> None:
-        n = len(self.players)
-        i = self.turn
-        for _ in range(n):
-            i = (i + 1) % n
-            if not self.players[i].bankrupt:
-                break
+        players = self.players
+        i = self.turn + 1
+        if i == len(players):
+            i = 0
+        while players[i].bankrupt:  # at least two players are left while the game runs
+            i = i + 1 if i + 1 < len(players) else 0
         self.turn = i
+        self.turns += 1
         self.roll_owed = True
         self.doubles = 0
         self.decision = None
-        self.events.append(Event("turn", {"player": self.players[i].name}))
+        if self.record_events:
+            self.events.append(("turn", {"player": self.players[i].name}))
 
     def _send_to_jail(self, p: Player) -> None:
         p.position = self.jail_index
@@ -684,7 +734,7 @@ class Game:
         self.decision = None
         if p.index == self.turn:
             self.roll_owed = False
-        self.events.append(Event("jail", {"player": p.name}))
+        self.events.append(("jail", {"player": p.name}))
 
     def _move_forward(self, p: Player, steps: int) -> None:
         pos = p.position + steps
@@ -702,28 +752,29 @@ class Game:
         self._land(p, target)
 
     def _salary(self, p: Player) -> None:
-        amount = int(self.options["salary"])
-        self._transfer(BANK, p.index, amount, "salary", {})
+        self._transfer(BANK, p.index, self.salary, "salary", NO_PARAMS)
         if p.debts:
             self._settle(p)
 
     def _land(self, p: Player, i: int) -> None:
-        kind = self.kinds[i]
-        self.events.append(Event("moved", {"player": p.name, "space": self.space_name(i), "index": i}))
-        if kind in ("lot", "railroad", "utility"):
+        if self.record_events:
+            self.events.append(("moved", {"player": p.name, "space": self.space_names[i], "index": i}))
+        if self.is_property[i]:
             owner = self.owner[i]
             if owner < 0:
                 self.decision = ("buy", i)
             elif owner != p.index and not self.mortgaged[i]:
                 rent = self.rent_due(i, self.last_roll)
-                self._charge(p.index, owner, rent, "rent", {"space": self.space_name(i)})
-        elif kind == "card":
+                self._charge(p.index, owner, rent, "rent", self.space_params[i])
+            return
+        kind = self.kinds[i]
+        if kind == "card":
             self.decision = ("draw", self.ruleset.spaces[i].deck)
         elif kind == "tax_choice":
             self.decision = ("tax", i)
         elif kind == "tax":
             amount = int(self.options[self.ruleset.spaces[i].amount_option])  # type: ignore[index]
-            self._charge(p.index, BANK, amount, "tax", {"space": self.space_name(i)}, pot=True)
+            self._charge(p.index, BANK, amount, "tax", self.space_params[i], pot=True)
         elif kind == "go_to_jail":
             self._send_to_jail(p)
         elif kind == "free_parking":
@@ -780,9 +831,10 @@ class Game:
         for q, spaces in self._parse_deeds(a["deeds"]).items():
             for i in spaces:
                 self.owner[i] = q
-                self._charge(q, BANK, self.prices[i], "deal", {"space": self.space_name(i)})
+                self.owner_version += 1
+                self._charge(q, BANK, self.prices[i], "deal", self.space_params[i])
         self.deal_owed = False
-        self.events.append(Event("dealt", {}))
+        self.events.append(("dealt", {}))
 
     # ------------------------------------------------------------------
     # roll
@@ -810,27 +862,28 @@ class Game:
             raise IllegalAction("rule.no_roll_owed", player=self.current.name)
 
     def _do_roll(self, p: int, a: Mapping[str, Any]) -> None:
-        dice = self._parse_dice(a)
-        total = sum(dice)
+        dice = a["dice"]
+        total = dice[0] + dice[1] if len(dice) == 2 else sum(dice)
         self.rolls += 1
         player = self.players[p]
-        self.events.append(Event("rolled", {"player": player.name, "dice": list(dice)}))
+        if self.record_events:
+            self.events.append(("rolled", {"player": player.name, "dice": dice}))
         d = self.decision
         if d is not None and d[0] == "card_roll":
             self.decision = None
             i, multiplier = d[1], d[2]
             owner = self.owner[i]
             if owner >= 0 and owner != p and not self.mortgaged[i]:
-                self._charge(p, owner, multiplier * total, "rent", {"space": self.space_name(i)})
+                self._charge(p, owner, multiplier * total, "rent", self.space_params[i])
             return
         self.last_roll = total
-        double = len(dice) > 1 and len(set(dice)) == 1
+        double = len(dice) == 2 and dice[0] == dice[1] or len(dice) > 2 and len(set(dice)) == 1
         if player.in_jail:
             self.roll_owed = False
             if double:
                 player.in_jail = False
                 player.jail_turns = 0
-                self.events.append(Event("left_jail", {"player": player.name, "how": "double"}))
+                self.events.append(("left_jail", {"player": player.name, "how": "double"}))
                 self._move_forward(player, total)
                 return
             player.jail_turns += 1
@@ -838,7 +891,7 @@ class Game:
                 player.in_jail = False
                 player.jail_turns = 0
                 self._charge(p, BANK, int(self.options["jail_fine"]), "jail_fine", {}, pot=True)
-                self.events.append(Event("left_jail", {"player": player.name, "how": "forced_fine"}))
+                self.events.append(("left_jail", {"player": player.name, "how": "forced_fine"}))
                 self._move_forward(player, total)
             return
         if double:
@@ -849,7 +902,12 @@ class Game:
             self.roll_owed = True
         else:
             self.roll_owed = False
-        self._move_forward(player, total)
+        pos = player.position + total
+        if pos >= self.n_spaces:
+            pos -= self.n_spaces
+            self._salary(player)
+        player.position = pos
+        self._land(player, pos)
 
     # ------------------------------------------------------------------
     # buy / decline
@@ -868,8 +926,9 @@ class Game:
 
     def _do_buy(self, p: int, a: Mapping[str, Any]) -> None:
         i = self.decision[1]  # type: ignore[index]
-        self._pay_bank(p, self.prices[i], "buy", {"space": self.space_name(i)})
+        self._pay_bank(p, self.prices[i], "buy", self.space_params[i])
         self.owner[i] = p
+        self.owner_version += 1
         self.decision = None
 
     def _check_decline(self, p: int, a: Mapping[str, Any]) -> None:
@@ -881,7 +940,7 @@ class Game:
     def _do_decline(self, p: int, a: Mapping[str, Any]) -> None:
         i = self.decision[1]  # type: ignore[index]
         self.decision = None
-        self.events.append(Event("declined", {"player": self.players[p].name, "space": self.space_name(i)}))
+        self.events.append(("declined", {"player": self.players[p].name, "space": self.space_name(i)}))
         if self.options["auction_on_decline"]:
             self._start_property_auction(i, by_bank=False)
 
@@ -895,7 +954,7 @@ class Game:
 
     def _start_property_auction(self, i: int, by_bank: bool) -> None:
         self.auction = Auction(space=i, kind="property", bidders=self._bidders_from_current(), by_bank=by_bank)
-        self.events.append(Event("auction", {"space": self.space_name(i)}))
+        self.events.append(("auction", self.space_params[i]))
 
     def _check_bid(self, p: int, a: Mapping[str, Any]) -> None:
         auction = self.auction
@@ -926,7 +985,7 @@ class Game:
         auction.high_bid = amount
         auction.high_bidder = p
         auction.min_bid = amount + 1
-        self.events.append(Event("bid", {"player": self.players[p].name, "amount": amount}))
+        self.events.append(("bid", {"player": self.players[p].name, "amount": amount}))
         self._auction_maybe_over()
 
     def _check_pass(self, p: int, a: Mapping[str, Any]) -> None:
@@ -943,7 +1002,7 @@ class Game:
         auction = self.auction
         assert auction is not None
         auction.bidders.remove(p)
-        self.events.append(Event("passed", {"player": self.players[p].name}))
+        self.events.append(("passed", {"player": self.players[p].name}))
         self._auction_maybe_over()
 
     def _check_close_auction(self, p: int, a: Mapping[str, Any]) -> None:
@@ -970,17 +1029,18 @@ class Game:
         if auction.kind == "property":
             i = auction.space
             if winner >= 0:
-                self._charge(winner, BANK, auction.high_bid, "auction", {"space": self.space_name(i)})
+                self._charge(winner, BANK, auction.high_bid, "auction", self.space_params[i])
                 self.owner[i] = winner
+                self.owner_version += 1
                 self.mortgaged[i] = False
-                self.events.append(Event("sold", {"player": self.players[winner].name,
+                self.events.append(("sold", {"player": self.players[winner].name,
                                                   "space": self.space_name(i), "amount": auction.high_bid}))
             else:
-                self.events.append(Event("unsold", {"space": self.space_name(i)}))
+                self.events.append(("unsold", self.space_params[i]))
         elif winner >= 0:
             self._charge(winner, BANK, auction.high_bid, "building_auction", {"kind": auction.kind})
             self.build_owed.append((winner, auction.kind))
-            self.events.append(Event("building_won", {"player": self.players[winner].name,
+            self.events.append(("building_won", {"player": self.players[winner].name,
                                                       "kind": auction.kind, "amount": auction.high_bid}))
         if self.auction_queue:
             self._start_property_auction(self.auction_queue.pop(0), by_bank=True)
@@ -1014,7 +1074,7 @@ class Game:
                        if self.owner[i] in bidders and self.kinds[i] == "lot"
                        and self._build_problem(self.owner[i], i, kind, True) is None)
         self.auction = Auction(space=-1, kind=kind, bidders=bidders, min_bid=cheapest)
-        self.events.append(Event("building_auction", {"kind": kind, "start": cheapest}))
+        self.events.append(("building_auction", {"kind": kind, "start": cheapest}))
 
     # ------------------------------------------------------------------
     # draw
@@ -1046,7 +1106,7 @@ class Game:
         self.decision = None
         deck = self.decks[card.deck]
         deck.remove(card.id)
-        self.events.append(Event("card", {"player": player.name, "card": card.id, "text": card.text}))
+        self.events.append(("card", {"player": player.name, "card": card.id, "text": card.text}))
         effect = card.effect
         if effect == "jail_free":
             player.jail_cards.append(card.id)
@@ -1091,7 +1151,7 @@ class Game:
             if target <= player.position:
                 self._salary(player)
             player.position = target
-            self.events.append(Event("moved", {"player": player.name, "space": self.space_name(target),
+            self.events.append(("moved", {"player": player.name, "space": self.space_name(target),
                                                "index": target}))
             owner = self.owner[target]
             if owner < 0:
@@ -1101,7 +1161,7 @@ class Game:
                     self.decision = ("card_roll", target, card.dice_multiplier)
                 else:
                     rent = self.rent_due(target, self.last_roll, rent_multiplier=card.rent_multiplier)
-                    self._charge(p, owner, rent, "rent", {"space": self.space_name(target)})
+                    self._charge(p, owner, rent, "rent", self.space_params[target])
 
     # ------------------------------------------------------------------
     # tax
@@ -1223,7 +1283,7 @@ class Game:
         else:
             self.bank_houses -= 1
             self.level[i] += 1
-        self.events.append(Event("built", {"player": self.players[p].name, "space": space.name, "kind": kind}))
+        self.events.append(("built", {"player": self.players[p].name, "space": space.name, "kind": kind}))
 
     def _check_sell(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_arg(a, "sell")
@@ -1257,7 +1317,7 @@ class Game:
             self.bank_houses += 1
             kind = "house"
         self._transfer(BANK, p, space.building_cost // 2, "sell", {"space": space.name, "kind": kind})
-        self.events.append(Event("sold_building", {"player": self.players[p].name, "space": space.name,
+        self.events.append(("sold_building", {"player": self.players[p].name, "space": space.name,
                                                    "kind": kind}))
 
     def _check_sell_all(self, p: int, a: Mapping[str, Any]) -> None:
@@ -1291,7 +1351,7 @@ class Game:
             total += lv * (self.ruleset.spaces[j].building_cost // 2)
             self.level[j] = 0
         self._transfer(BANK, p, total, "sell_all", {"space": space.name})
-        self.events.append(Event("sold_all", {"player": self.players[p].name, "space": space.name}))
+        self.events.append(("sold_all", {"player": self.players[p].name, "space": space.name}))
 
     # ------------------------------------------------------------------
     # mortgages
@@ -1314,7 +1374,7 @@ class Game:
     def _do_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_index(a["space"])
         self.mortgaged[i] = True
-        self._transfer(BANK, p, self.mortgage_value(i), "mortgage", {"space": self.space_name(i)})
+        self._transfer(BANK, p, self.mortgage_value(i), "mortgage", self.space_params[i])
 
     def _check_unmortgage(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_arg(a, "unmortgage")
@@ -1338,7 +1398,7 @@ class Game:
         if (p, i) in self.mortgage_owed:
             self.mortgage_owed.remove((p, i))
         self.mortgaged[i] = False
-        self._pay_bank(p, self.unmortgage_cost(i), "unmortgage", {"space": self.space_name(i)})
+        self._pay_bank(p, self.unmortgage_cost(i), "unmortgage", self.space_params[i])
 
     def _check_keep_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_arg(a, "keep_mortgage")
@@ -1349,7 +1409,7 @@ class Game:
     def _do_keep_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_index(a["space"])
         self.mortgage_owed.remove((p, i))
-        self._charge(p, BANK, self.interest(i), "keep_mortgage", {"space": self.space_name(i)})
+        self._charge(p, BANK, self.interest(i), "keep_mortgage", self.space_params[i])
 
     # ------------------------------------------------------------------
     # jail
@@ -1376,7 +1436,7 @@ class Game:
         self._transfer(p, target, fine, "jail_fine", {})
         player.in_jail = False
         player.jail_turns = 0
-        self.events.append(Event("left_jail", {"player": player.name, "how": "fine"}))
+        self.events.append(("left_jail", {"player": player.name, "how": "fine"}))
 
     def _check_use_card(self, p: int, a: Mapping[str, Any]) -> None:
         self._require_current(p, "use_card")
@@ -1391,7 +1451,7 @@ class Game:
         self._return_card(card)
         player.in_jail = False
         player.jail_turns = 0
-        self.events.append(Event("left_jail", {"player": player.name, "how": "card"}))
+        self.events.append(("left_jail", {"player": player.name, "how": "card"}))
 
     # ------------------------------------------------------------------
     # trades
@@ -1459,11 +1519,12 @@ class Game:
             self._transfer(src, dst, cash, "trade", {})
             for i in spaces:
                 self.owner[i] = dst
+                self.owner_version += 1
                 if self.mortgaged[i]:
                     self.mortgage_owed.append((dst, i))
             for _ in range(cards):
                 self.players[dst].jail_cards.append(self.players[src].jail_cards.pop(0))
-        self.events.append(Event("traded", {"from": self.players[giver].name, "to": self.players[taker].name}))
+        self.events.append(("traded", {"from": self.players[giver].name, "to": self.players[taker].name}))
 
     # ------------------------------------------------------------------
     # end of turn
@@ -1488,7 +1549,7 @@ class Game:
     def _do_concede(self, p: int, a: Mapping[str, Any]) -> None:
         player = self.players[p]
         creditor = player.debts[0].creditor if player.debts else BANK
-        self.events.append(Event("bankrupt", {"player": player.name, "to": self.name(creditor)}))
+        self.events.append(("bankrupt", {"player": player.name, "to": self.name(creditor)}))
         player.debts.clear()
         self._recount_debtors()
         owned = [i for i in self.ruleset.property_indices if self.owner[i] == p]
@@ -1507,6 +1568,7 @@ class Game:
             self._transfer(p, creditor, player.cash, "bankruptcy", {})
             for i in owned:
                 self.owner[i] = creditor
+                self.owner_version += 1
                 if self.mortgaged[i]:
                     self.mortgage_owed.append((creditor, i))
             self.players[creditor].jail_cards.extend(player.jail_cards)
@@ -1520,6 +1582,7 @@ class Game:
                     self.bank_houses += lv
                 self.level[i] = 0
                 self.owner[i] = -1
+                self.owner_version += 1
                 self.mortgaged[i] = False
             for card in player.jail_cards:
                 self._return_card(card)
@@ -1581,7 +1644,7 @@ class Game:
             self._transfer(p, BANK, -cash, "adjust", {"reason": reason})
         if a.get("position") is not None:
             self.players[p].position = self._space_index(a["position"])
-        self.events.append(Event("adjusted", {"player": self.players[p].name, "cash": cash, "reason": reason}))
+        self.events.append(("adjusted", {"player": self.players[p].name, "cash": cash, "reason": reason}))
 
     def _check_end_game(self, p: int, a: Mapping[str, Any]) -> None:
         return None
@@ -1606,7 +1669,7 @@ class Game:
         self.auction = None
         self.auction_queue = []
         self.turn_over_after_auctions = False
-        self.events.append(Event("game_over", {"reason": reason, "winner": winner}))
+        self.events.append(("game_over", {"reason": reason, "winner": winner}))
 
     def ranking(self) -> list[tuple[str, int]]:
         """Players still in, richest first, with their net worth; then the bankrupt."""
@@ -1638,10 +1701,10 @@ class Game:
                 out.append({"player": self.players[q].name, "verbs": ["keep_mortgage", "unmortgage"]})
         for q, _ in self.build_owed:
             out.append({"player": self.players[q].name, "verbs": ["build"]})
-        for q in self.players:
-            if q.debts:
-                verbs = [v for v in ("sell", "sell_all", "mortgage") if self._has_any(q.index, v)]
-                out.append({"player": q.name, "verbs": verbs + ["trade", "concede"]})
+        for debtor in self.players:
+            if debtor.debts:
+                verbs = [v for v in ("sell", "sell_all", "mortgage") if self._has_any(debtor.index, v)]
+                out.append({"player": debtor.name, "verbs": verbs + ["trade", "concede"]})
         d = self.decision
         cur = self.current
         if d is not None and a is None:
@@ -1770,12 +1833,17 @@ class Game:
         return state
 
     def money_log(self) -> list[Entry]:
-        return list(self.log)
+        """Every money movement so far: who paid whom, how much and why."""
+        name = self.name
+        return [Entry(seq, name(a), name(b), amount, code, params) for seq, a, b, amount, code, params in self.log]
 
-    def iter_properties(self, p: int) -> Iterator[int]:
-        return (i for i in self.ruleset.property_indices if self.owner[i] == p)
+    def iter_properties(self, p: int) -> list[int]:
+        """The properties player p owns, by index."""
+        owner = self.owner
+        return [i for i in self.ruleset.property_indices if owner[i] == p]
 
     _handlers: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {}
+    _doers: dict[str, Callable[..., None]] = {}
 
 
 def _setup_int(value: Any, where: str, low: int, high: int | None = None) -> int:
@@ -1795,3 +1863,4 @@ Game._handlers = {
     verb: (getattr(Game, f"_check_{verb}"), getattr(Game, f"_do_{verb}"))
     for verb in VERBS if verb != "undo"
 }
+Game._doers = {verb: pair[1] for verb, pair in Game._handlers.items()}

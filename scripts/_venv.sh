@@ -1,0 +1,38 @@
+# Shared by run.sh and test.sh: make sure .venv exists with the project installed.
+# Usage: source scripts/_venv.sh EXTRAS   (EXTRAS: "" or "[test]")
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${BANKER_VENV:-$ROOT/.venv}"
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# The apt packages a fresh Debian 12 / Raspberry Pi OS needs: venv support,
+# and the GL/EGL and mtdev libraries Kivy loads.
+need_apt=()
+python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
+for lib in libGL.so.1 libEGL.so.1 libmtdev.so.1; do
+    ldconfig -p 2>/dev/null | grep -q "$lib" || need_apt+=("$(case $lib in libGL*) echo libgl1;; libEGL*) echo libegl1;; *) echo libmtdev1;; esac)")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "Installing system packages: ${need_apt[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+python3 - <<'PY' || { echo "Board Banker needs Python 3.11 or newer" >&2; exit 1; }
+import sys
+sys.exit(0 if sys.version_info >= (3, 11) else 1)
+PY
+
+stamp="$VENV/.installed$1"
+if [ ! -x "$VENV/bin/python" ]; then
+    python3 -m venv "$VENV"
+fi
+# Reinstall when pyproject.toml changed since the last install.
+if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+    "$VENV/bin/python" -m pip install -q -e "$ROOT$1"
+    touch "$stamp"
+fi

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Install Board Banker with its test tools into .venv and run the whole suite:
+# the type check, then every test.
+set -euo pipefail
+source "$(dirname "$0")/_venv.sh" "[test]"
+cd "$ROOT"
+echo "== mypy"
+"$VENV/bin/python" -m mypy
+echo "== pytest"
+exec "$VENV/bin/python" -m pytest "$@"

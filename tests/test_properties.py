@@ -1,0 +1,43 @@
+"""Property tests: random legal games keep every promise after every step.
+
+300 seeded games per run (a seeded loop: whole games are too large to be
+hypothesis examples), plus hypothesis drawing further seeds and options.
+See randomplay.py for the invariants.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from banker.ruleset import load_ruleset
+from randomplay import play_random_game
+
+SEEDED = [("classic", 120), ("classic-short", 90), ("classic-timed", 90)]
+
+
+@pytest.mark.parametrize("rules,chunk", [(r, c) for r, n in SEEDED for c in range(n // 30)])
+def test_seeded_random_games(rules: str, chunk: int) -> None:
+    ruleset = load_ruleset(rules)
+    for seed in range(chunk * 30, chunk * 30 + 30):
+        players = 2 + seed % 5
+        play_random_game(rules, ruleset, seed, players=players)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    players=st.integers(min_value=2, max_value=6),
+    options=st.fixed_dictionaries({
+        "free_parking_pot": st.booleans(),
+        "auction_on_decline": st.booleans(),
+        "double_rent_with_mortgaged": st.booleans(),
+        "build_only_on_visit": st.booleans(),
+        "houses": st.integers(min_value=4, max_value=32),
+        "hotels": st.integers(min_value=1, max_value=12),
+        "end_after_bankruptcies": st.integers(min_value=0, max_value=2),
+    }),
+)
+def test_random_games_with_house_rules(seed: int, players: int, options: dict[str, object]) -> None:
+    play_random_game("classic", load_ruleset("classic"), seed, players=players, options=options)
