@@ -41,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="end a game that lasts longer than this many turns (default 1000)")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument("--save-scripts", metavar="DIR", help="write each game as a game script into DIR")
+    sim.add_argument("--checked", action="store_true",
+                     help="re-check every computer move through Game.apply (slower; same games)")
     return parser
 
 
@@ -124,7 +126,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     summary = simulate(args.rules, ruleset, games=args.games, players=args.players, seed=args.seed,
-                       max_turns=args.max_turns, save_dir=args.save_scripts)
+                       max_turns=args.max_turns, save_dir=args.save_scripts, checked=args.checked)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:

@@ -406,7 +406,7 @@ class Game:
             self._record(dict(action), t)
         else:
             actor = self._actor(verb, action)
-            self._handlers[verb][0](self, actor, action)  # check: raises, changes nothing
+            _HANDLERS[verb][0](self, actor, action)  # check: raises, changes nothing
             try:
                 self.push(verb, actor, dict(action))
             except Exception:
@@ -423,7 +423,7 @@ class Game:
         `banker simulate`, whose every game is also replayed through `apply`
         by the tests). Anything else must call `apply`.
         """
-        self._doers[verb](self, actor, action)
+        _DOERS[verb](self, actor, action)
         if self.debtors or self.turn_over_after_auctions:
             self._after_action()
         t = action.get("t")
@@ -465,7 +465,7 @@ class Game:
         if self.ended:
             raise IllegalAction("rule.game_over", verb=verb)
         actor = self._actor(verb, action)
-        self._handlers[verb][0](self, actor, action)
+        _HANDLERS[verb][0](self, actor, action)
 
     def undo(self, record: dict[str, Any] | None = None) -> None:
         """Take back the latest action not yet taken back."""
@@ -481,9 +481,8 @@ class Game:
         fresh = Game(self.ruleset, players, options, setup, deck_order)
         for a in actions:
             fresh.apply(a)
-        script = self.script
-        self.__dict__.update(fresh.__dict__)
-        self.script = script
+        for name in _STATE:
+            setattr(self, name, getattr(fresh, name))
 
     # ------------------------------------------------------------------
     # Who acts
@@ -1842,8 +1841,19 @@ class Game:
         owner = self.owner
         return [i for i in self.ruleset.property_indices if owner[i] == p]
 
-    _handlers: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {}
-    _doers: dict[str, Callable[..., None]] = {}
+
+
+
+# Everything an action can change, copied over by _rebuild (the compiled build
+# has no __dict__ to copy); the rest is fixed at creation. A test checks that
+# this list and the constructor agree.
+_STATE = (
+    "players", "owner", "owner_version", "_groups_cache", "level", "mortgaged", "bank_houses",
+    "bank_hotels", "pot", "decks", "turn", "roll_owed", "doubles", "last_roll", "decision", "auction",
+    "auction_queue", "turn_over_after_auctions", "mortgage_owed", "build_owed", "deal_owed", "ended",
+    "end_reason", "winner", "bankruptcies", "clock", "seq", "log", "events", "history", "rolls",
+    "turns", "debtors",
+)
 
 
 def _setup_int(value: Any, where: str, low: int, high: int | None = None) -> int:
@@ -1859,8 +1869,9 @@ def _setup_bool(value: Any, where: str) -> bool:
     return value
 
 
-Game._handlers = {
+# verb -> (check, do); module-level so that the compiled build (mypyc) can hold it.
+_HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {
     verb: (getattr(Game, f"_check_{verb}"), getattr(Game, f"_do_{verb}"))
     for verb in VERBS if verb != "undo"
 }
-Game._doers = {verb: pair[1] for verb, pair in Game._handlers.items()}
+_DOERS: dict[str, Callable[..., None]] = {verb: pair[1] for verb, pair in _HANDLERS.items()}

@@ -12,6 +12,11 @@ as_root() {
 # and the GL/EGL and mtdev libraries Kivy loads.
 need_apt=()
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
+# A C compiler and the Python headers let pip compile the engine (setup.py);
+# without them it installs as pure Python, slower but the same.
+command -v gcc >/dev/null || need_apt+=(gcc)
+python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+    || need_apt+=(python3-dev)
 for lib in libGL.so.1 libEGL.so.1 libmtdev.so.1; do
     ldconfig -p 2>/dev/null | grep -q "$lib" || need_apt+=("$(case $lib in libGL*) echo libgl1;; libEGL*) echo libegl1;; *) echo libmtdev1;; esac)")
 done
@@ -30,9 +35,12 @@ stamp="$VENV/.installed$1"
 if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
-# Reinstall when pyproject.toml changed since the last install.
-if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
+# A regular (not editable) install, so that the compiled engine lands in the
+# venv and never shadows the sources; reinstall whenever a source changed.
+changed=$(find "$ROOT/pyproject.toml" "$ROOT/setup.py" "$ROOT/banker" "$ROOT/hardware" "$ROOT/ui" \
+               -newer "$stamp" -type f 2>/dev/null | head -1 || true)
+if [ ! -f "$stamp" ] || [ -n "$changed" ]; then
     "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q -e "$ROOT$1"
+    "$VENV/bin/python" -m pip install -q "$ROOT$1"
     touch "$stamp"
 fi

@@ -126,7 +126,8 @@ def test_a_failing_effect_is_rolled_back(game: Game, monkeypatch: pytest.MonkeyP
         self.players[p].cash -= 60  # half done...
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setitem(Game._doers, "buy", broken)
+    import banker.game
+    monkeypatch.setitem(banker.game._DOERS, "buy", broken)
     with pytest.raises(RuntimeError):
         game.apply({"do": "buy"})
     assert state(game) == before
@@ -145,3 +146,15 @@ def test_net_worth_and_end_game() -> None:
     assert s["ranking"] == [{"name": "Ann", "net_worth": 320}, {"name": "Ben", "net_worth": 200}]
     with pytest.raises(IllegalAction, match="game is over"):
         g.apply({"do": "roll", "dice": [1, 2]})
+
+
+def test_rebuild_copies_every_changing_attribute() -> None:
+    """Undo rebuilds the state into the same object: _STATE must name all that can change."""
+    import banker.game
+    g = Game(load_ruleset("classic"), ["Ann", "Ben"])
+    if not hasattr(g, "__dict__"):
+        pytest.skip("compiled build: checked on the pure-Python source")
+    fixed = {"ruleset", "_init_args", "options", "n_spaces", "kinds", "space_names", "is_property",
+             "space_params", "prices", "groups", "group_members", "lot_groups", "hotel_houses",
+             "hotel_level", "salary", "jail_index", "index_of", "record_events", "script"}
+    assert set(vars(g)) == fixed | set(banker.game._STATE)

@@ -1,0 +1,49 @@
+"""Build hook: compile the engine's hot modules with mypyc when possible.
+
+mypyc (part of mypy) compiles type-annotated Python to C extensions; for the
+engine it plays about 2.5 times as many games a second as the same source
+interpreted (README, "Speed"). It is only an optimisation: the modules stay
+plain Python, and without a C compiler or Python headers, or with
+BANKER_PURE=1 set, the package installs and runs as pure Python.
+Everything else is configured in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+COMPILED = ["banker/game.py", "banker/ai.py", "banker/simulate.py"]
+
+
+def compiled_extensions() -> list[Any]:
+    if os.environ.get("BANKER_PURE"):
+        return []
+    try:
+        from mypyc.build import mypycify
+
+        return list(mypycify(COMPILED, opt_level="3"))
+    except Exception as exc:  # mypyc missing or unable to translate: pure Python it is
+        print(f"board-banker: installing the pure-Python engine ({exc})", file=sys.stderr)
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """All or nothing: if any compiled module fails to build, install none of them."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:
+            for path in self.get_outputs():
+                if os.path.exists(path):
+                    os.remove(path)
+            print(f"board-banker: no C compiler or headers ({exc}); installing the pure-Python engine",
+                  file=sys.stderr)
+
+
+setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})
