@@ -476,6 +476,33 @@ class Game:
         self.script = script
         self.script.append(record or {"do": "undo"})
 
+    def restore(self, script: Sequence[Mapping[str, Any]]) -> None:
+        """Replay a whole recorded script (undos included) into this fresh game, in one pass.
+
+        Each undo takes back the latest action still in effect, so the actions
+        in effect are found first and applied once: loading a long game with
+        many undos costs one replay, not one per undo. Raises like `apply` on
+        an action that does not fit, leaving the game as it was.
+        """
+        if self.script:
+            raise ValueError("restore() needs a game with no actions yet")
+        effective: list[dict[str, Any]] = []
+        for action in script:
+            if isinstance(action, Mapping) and action.get("do") == "undo":
+                if not effective:
+                    raise IllegalAction("rule.nothing_to_undo")
+                effective.pop()
+            else:
+                effective.append(dict(action))
+        try:
+            for action in effective:
+                self.apply(action)
+        except Exception:
+            self._rebuild([])
+            self.script = []
+            raise
+        self.script = [dict(a) for a in script]
+
     def _rebuild(self, actions: list[dict[str, Any]]) -> None:
         players, options, setup, deck_order = self._init_args
         fresh = Game(self.ruleset, players, options, setup, deck_order)
@@ -1225,8 +1252,8 @@ class Game:
         low = min(self.level[j] for j in members)
         if lv > low:
             behind = next(j for j in members if self.level[j] == low)
-            return IllegalAction("rule.build_even", player=name, space=space.name,
-                                 other=self.space_name(behind), houses=low)
+            return IllegalAction("rule.build_even_first" if low == 0 else "rule.build_even", player=name,
+                                 space=space.name, other=self.space_name(behind), houses=low)
         hotel = lv == self.hotel_houses
         if kind is not None and (kind == "hotel") != hotel:
             return IllegalAction("rule.build_kind", player=name, space=space.name, kind=kind)

@@ -40,8 +40,8 @@ def test_build_evenly_message_matches_the_spec_example() -> None:
              setup={"spaces": {"37": {"owner": "Ann"}, "39": {"owner": "Ann", "houses": 1}}})
     with pytest.raises(IllegalAction) as info:
         g.apply({"do": "build", "space": "Boardwalk"})
-    assert str(info.value) == "Ann cannot build on Boardwalk: Park Place has only 0 (build evenly)"
-    assert info.value.code == "rule.build_even"
+    assert str(info.value) == "Ann cannot build on Boardwalk: Park Place has no house yet (build evenly)"
+    assert info.value.code == "rule.build_even_first"
     assert g.can({"do": "build", "space": "Park Place"}) is None
 
 
