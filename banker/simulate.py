@@ -18,7 +18,7 @@ from banker.game import Game
 from banker.ruleset import Ruleset
 from banker.script import Header, new_game, script_lines
 
-SECONDS_PER_ROLL = 10  # the simulated table clock, for rulesets that read it
+SECONDS_PER_ROLL = 30  # the simulated table clock (about a roll every half minute), for rulesets that read it
 
 
 def player_names(count: int) -> list[str]:
