@@ -177,6 +177,7 @@ class Game:
                            for members in ruleset.group_members.values() if spaces[members[0]].kind == "lot"]
         self.hotel_houses = hotel_houses
         self.salary = int(opts["salary"])
+        self.time_limit = int(opts["time_limit"]) * 60  # seconds; 0 = no limit
         self.hotel_level = hotel_houses + 1
         self.jail_index = ruleset.jail_index
 
@@ -400,10 +401,8 @@ class Game:
         if self.ended:
             raise IllegalAction("rule.game_over", verb=verb)
         start = len(self.events)
-        limit = self.options["time_limit"]
-        if limit and t is not None and t >= limit * 60:
-            self._end_by_time(t)
-            self._record(dict(action), t)
+        if self.time_limit and t is not None and t >= self.time_limit:
+            self.push(verb, self.turn, dict(action))  # time is up: this action ends the game
         else:
             actor = self._actor(verb, action)
             _HANDLERS[verb][0](self, actor, action)  # check: raises, changes nothing
@@ -423,19 +422,17 @@ class Game:
         `banker simulate`, whose every game is also replayed through `apply`
         by the tests). Anything else must call `apply`.
         """
-        _DOERS[verb](self, actor, action)
-        if self.debtors or self.turn_over_after_auctions:
-            self._after_action()
         t = action.get("t")
         if t is not None:
+            if self.time_limit and t >= self.time_limit:
+                self._end_by_time(t)  # the agreed end time has come: the action is not carried out
+            else:
+                _DOERS[verb](self, actor, action)
             self.clock = float(t)
-        self.history.append(action)
-        self.script.append(action)
-        self.seq += 1
-
-    def _record(self, action: dict[str, Any], t: Any) -> None:
-        if t is not None:
-            self.clock = float(t)
+        else:
+            _DOERS[verb](self, actor, action)
+        if self.debtors or self.turn_over_after_auctions:
+            self._after_action()
         self.history.append(action)
         self.script.append(action)
         self.seq += 1

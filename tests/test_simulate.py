@@ -1,0 +1,43 @@
+"""`banker simulate`'s computer players: legal, sensible, and the same through both entry points."""
+
+from __future__ import annotations
+
+import pytest
+
+from banker.ruleset import load_ruleset
+from banker.simulate import play_game, simulate
+
+
+@pytest.mark.parametrize("rules", ["classic", "classic-short", "classic-timed"])
+def test_fast_and_checked_games_are_identical(rules: str) -> None:
+    ruleset = load_ruleset(rules)
+    for seed in range(15):
+        fast, _, fast_reason = play_game(rules, ruleset, 2 + seed % 5, seed, checked=False)
+        checked, _, checked_reason = play_game(rules, ruleset, 2 + seed % 5, seed, checked=True)
+        assert fast.to_json() == checked.to_json()
+        assert fast.script == checked.script
+        assert fast_reason == checked_reason
+
+
+def test_games_end_the_way_their_ruleset_says() -> None:
+    ended = {rules: simulate(rules, load_ruleset(rules), games=20, players=4, seed=5)["ended"]
+             for rules in ("classic", "classic-short", "classic-timed")}
+    assert set(ended["classic"]) <= {"last_standing", "turn_cap"}
+    assert set(ended["classic-short"]) == {"bankruptcies"}
+    assert "time" in ended["classic-timed"]
+
+
+def test_turn_cap_ends_endless_games() -> None:
+    game, _, reason = play_game("classic", load_ruleset("classic"), 4, 1, max_turns=10)
+    assert reason == "turn_cap" and game.ended and game.end_reason == "ended"
+    assert game.turns == 10
+
+
+def test_computer_players_do_everything_a_family_does() -> None:
+    verbs: set[str] = set()
+    ruleset = load_ruleset("classic")
+    for seed in range(30):
+        game, _, _ = play_game("classic", ruleset, 4, seed)
+        verbs |= {a["do"] for a in game.script}
+    assert {"roll", "buy", "decline", "bid", "pass", "build", "sell", "mortgage", "unmortgage", "trade",
+            "draw", "tax", "pay_fine", "use_card", "concede", "end_turn"} <= verbs
