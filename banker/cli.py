@@ -3,9 +3,10 @@
     banker rules [NAME|FILE] [--json]
     banker replay FILE [--json]
     banker simulate --rules NAME --games N --players P --seed S [--json] [--save-scripts DIR]
+    banker replay FILE --journal DB [--progress]
+    banker games|export|state|undo|delete [DB] [--game ID]
 
-Later issues add `banker app`, `banker hw ...`, `banker export` and
-`banker games`; they are loaded lazily so that the engine's commands never
+Later issues add `banker app` and `banker hw ...`; commands are loaded lazily so that the engine's commands never
 import Kivy or the hardware libraries.
 """
 
@@ -17,6 +18,7 @@ import sys
 from typing import Sequence
 
 from banker.errors import RulesetError
+from banker.game import Game
 from banker.ruleset import builtin_names, load_ruleset
 
 
@@ -31,6 +33,33 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="apply a game script and print where the game stands")
     replay.add_argument("file", help="the game script")
     replay.add_argument("--json", action="store_true", help="print the state as JSON")
+    replay.add_argument("--journal", metavar="DB", help="journal the game into this file, one transaction per action")
+    replay.add_argument("--progress", action="store_true",
+                        help="with --journal: write 'committed N' to standard error after each commit")
+
+    journal_help = "the journal file (default: %(default)s)"
+    games = sub.add_parser("games", help="list the games in a journal")
+    games.add_argument("db", nargs="?", default=None, help=journal_help)
+    games.add_argument("--json", action="store_true")
+
+    export = sub.add_parser("export", help="print a journaled game as a game script")
+    export.add_argument("db", nargs="?", default=None, help=journal_help)
+    export.add_argument("--game", type=int, help="the game's id (default: the latest game)")
+
+    show = sub.add_parser("state", help="resume a journaled game and print where it stands")
+    show.add_argument("db", nargs="?", default=None, help=journal_help)
+    show.add_argument("--game", type=int, help="the game's id (default: the game the app would resume)")
+    show.add_argument("--json", action="store_true")
+
+    undo = sub.add_parser("undo", help="take back the latest actions of a journaled game")
+    undo.add_argument("db", nargs="?", default=None, help=journal_help)
+    undo.add_argument("--game", type=int, help="the game's id (default: the game the app would resume)")
+    undo.add_argument("--steps", type=int, default=1, help="how many actions (default 1)")
+
+    delete = sub.add_parser("delete", help="delete a whole game from a journal")
+    delete.add_argument("db", nargs="?", default=None, help=journal_help)
+    delete.add_argument("--game", type=int, required=True, help="the game's id")
+    delete.add_argument("--yes", action="store_true", help="confirm: the game cannot be brought back")
 
     sim = sub.add_parser("simulate", help="play whole games between computer players")
     sim.add_argument("--rules", default="classic", help="ruleset name or file (default classic)")
@@ -55,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cmd_replay(args)
     if args.command == "simulate":
         return cmd_simulate(args)
+    if args.command in ("games", "export", "state", "undo", "delete"):
+        return cmd_journal(args)
     parser.print_help()
     return 0 if args.command is None else 2
 
@@ -96,7 +127,23 @@ def _summary(name: str) -> dict[str, str]:
 def cmd_replay(args: argparse.Namespace) -> int:
     from banker.script import describe, replay_file
 
-    result = replay_file(args.file)
+    if args.journal is None:
+        result = replay_file(args.file)
+    else:
+        from banker.journal import Journal, JournalError
+
+        try:
+            journal = Journal(args.journal)
+        except JournalError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
+        on_action = None
+        if args.progress:
+            def on_action(game: Game, action: object) -> None:
+                print(f"committed {len(game.script) - 1}", file=sys.stderr, flush=True)
+        with journal:
+            result = replay_file(args.file, on_action=on_action,
+                                 begin=lambda header, ruleset: journal.start(header, ruleset))
     state = result.state
     if state is not None:
         if args.json:
@@ -106,6 +153,60 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if result.error is not None:
         print(str(result.error), file=sys.stderr)
         return result.error.status
+    return 0
+
+
+def cmd_journal(args: argparse.Namespace) -> int:
+    from banker.journal import Journal, JournalError, default_path
+    from banker.script import describe
+
+    path = args.db if args.db is not None else str(default_path())
+    try:
+        with Journal(path, create=False) as journal:
+            if args.command == "games":
+                infos = journal.games()
+                if args.json:
+                    print(json.dumps([i.to_json() for i in infos], ensure_ascii=False))
+                elif not infos:
+                    print(f"no games in {path}")
+                else:
+                    import datetime
+
+                    for i in infos:
+                        when = datetime.datetime.fromtimestamp(i.updated).strftime("%Y-%m-%d %H:%M")
+                        print(f"{i.id:4}  {i.status:8}  {i.rules:14}  {i.actions:6} actions  {when}  "
+                              + ", ".join(i.players))
+                return 0
+            game_id = args.game
+            if game_id is None:
+                infos = journal.games()
+                game_id = journal.latest_active() if args.command in ("state", "undo") else None
+                if game_id is None and infos:
+                    game_id = infos[-1].id
+                if game_id is None:
+                    print(f"no games in {path}", file=sys.stderr)
+                    return 1
+            if args.command == "export":
+                print("\n".join(journal.export(game_id)))
+            elif args.command == "state":
+                state = journal.load(game_id).game.to_json()
+                print(json.dumps(state, ensure_ascii=False) if args.json else describe(state))
+            elif args.command == "undo":
+                live = journal.load(game_id)
+                live.undo(args.steps)
+                print(describe(live.game.to_json()))
+            elif args.command == "delete":
+                if not args.yes:
+                    print(f"this deletes game {game_id} for good; add --yes to confirm", file=sys.stderr)
+                    return 1
+                journal.delete_game(game_id)
+                print(f"deleted game {game_id}")
+    except JournalError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except (ValueError, KeyError) as exc:  # an undo with nothing left to take back
+        print(str(exc), file=sys.stderr)
+        return 1
     return 0
 
 

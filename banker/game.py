@@ -500,6 +500,15 @@ class Game:
             raise
         self.script = [dict(a) for a in script]
 
+    def truncate(self, length: int) -> None:
+        """Go back to the state after the first `length` recorded actions (undos count as actions)."""
+        players, options, setup, deck_order = self._init_args
+        fresh = Game(self.ruleset, players, options, setup, deck_order)
+        fresh.restore(self.script[:length])
+        for name in _STATE:
+            setattr(self, name, getattr(fresh, name))
+        self.script = fresh.script
+
     def _rebuild(self, actions: list[dict[str, Any]]) -> None:
         players, options, setup, deck_order = self._init_args
         fresh = Game(self.ruleset, players, options, setup, deck_order)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from banker.chance import SeededChance, complete_action
 from banker.errors import ActionError, BankerError, RulesetError, SetupError
@@ -138,11 +138,24 @@ def iter_lines(text: str) -> Iterable[tuple[int, str]]:
             yield number, stripped
 
 
-def replay_text(text: str, base_dir: Path | None = None, on_action: Any = None) -> ReplayResult:
+class PlainRunner:
+    """Plays a script's actions on a bare Game, filling in chance from the header's seed."""
+
+    def __init__(self, header: Header, ruleset: Ruleset) -> None:
+        self.game, self.chance = new_game(header, ruleset)
+
+    def apply(self, action: Mapping[str, Any]) -> Any:
+        return self.game.apply(complete_action(self.game, action, self.chance))
+
+
+def replay_text(text: str, base_dir: Path | None = None, on_action: Any = None,
+                begin: Callable[[Header, Ruleset], Any] = PlainRunner) -> ReplayResult:
     """Replay a whole script; never raises for a bad script (see ReplayResult.error).
 
-    `on_action(game, action)` is called after each accepted action with the
-    completed action (chance inputs filled in): the journal hooks in here.
+    `begin(header, ruleset)` makes the runner that applies the actions (it has
+    `.game` and `.apply(action)`): the journal passes one that commits each
+    action. `on_action(game, action)` is called after each accepted action
+    with the completed action (chance inputs filled in).
     """
     lines = iter_lines(text)
     first = next(iter(lines), None)
@@ -155,10 +168,13 @@ def replay_text(text: str, base_dir: Path | None = None, on_action: Any = None) 
         return ReplayResult(None, None, ScriptError(number, 2, f"the header is not valid JSON ({exc.msg})"))
     try:
         header, ruleset = parse_header(obj, base_dir)
-        game, chance = new_game(header, ruleset)
+        runner = begin(header, ruleset)
     except ScriptError as exc:
         exc.line = number
         return ReplayResult(None, None, exc)
+    except BankerError as exc:
+        return ReplayResult(None, None, ScriptError(number, 2, str(exc)))
+    game = runner.game
     count = 0
     for number, raw in lines:
         try:
@@ -166,24 +182,25 @@ def replay_text(text: str, base_dir: Path | None = None, on_action: Any = None) 
         except json.JSONDecodeError as exc:
             return ReplayResult(game, header, ScriptError(number, 1, f"not valid JSON ({exc.msg})"), count)
         try:
-            if isinstance(action, dict):
-                action = complete_action(game, action, chance)
-            game.apply(action)
+            runner.apply(action)
         except ActionError as exc:
             return ReplayResult(game, header, ScriptError(number, 1, str(exc), exc.code, exc.params), count)
+        except BankerError as exc:  # the journal could not save it
+            return ReplayResult(game, header, ScriptError(number, 2, str(exc)), count)
         count += 1
         if on_action is not None:
             on_action(game, game.script[-1])
     return ReplayResult(game, header, None, count)
 
 
-def replay_file(path: Path | str, on_action: Any = None) -> ReplayResult:
+def replay_file(path: Path | str, on_action: Any = None,
+                begin: Callable[[Header, Ruleset], Any] = PlainRunner) -> ReplayResult:
     path = Path(path)
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return ReplayResult(None, None, ScriptError(None, 2, f"{path}: cannot read the file ({exc})"))
-    return replay_text(text, path.parent, on_action)
+    return replay_text(text, path.parent, on_action, begin)
 
 
 def script_lines(header: Header, actions: Iterable[Mapping[str, Any]]) -> list[str]:

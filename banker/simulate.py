@@ -28,7 +28,7 @@ def player_names(count: int) -> list[str]:
 
 def play_game(rules: str, ruleset: Ruleset, players: int, seed: int, max_turns: int = 1000,
               observe: Callable[[Game, dict[str, Any]], None] | None = None,
-              checked: bool = True) -> tuple[Game, Header, str]:
+              checked: bool = True, options: dict[str, Any] | None = None) -> tuple[Game, Header, str]:
     """Play one game to its end or the turn cap; return the game, its header and how it ended.
 
     `checked=False` hands the computer players' actions to the engine's
@@ -36,7 +36,7 @@ def play_game(rules: str, ruleset: Ruleset, players: int, seed: int, max_turns: 
     the players already know to be legal. The tests play the same seeds
     checked and compare.
     """
-    header = Header(rules=rules, players=player_names(players), seed=seed)
+    header = Header(rules=rules, players=player_names(players), seed=seed, options=dict(options or {}))
     if not _is_builtin(rules):
         header.ruleset_data = ruleset.source_data()  # the saved script stands on its own
     game, chance = new_game(header, ruleset)
