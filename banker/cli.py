@@ -4,7 +4,7 @@
     banker replay FILE [--json]
     banker simulate --rules NAME --games N --players P --seed S [--json] [--save-scripts DIR]
     banker replay FILE --journal DB [--progress]
-    banker games|export|state|undo|delete [DB] [--game ID]
+    banker games|export|state|undo|finish|delete [DB] [--game ID]
 
 Later issues add `banker app` and `banker hw ...`; commands are loaded lazily so that the engine's commands never
 import Kivy or the hardware libraries.
@@ -56,6 +56,10 @@ def _parser() -> argparse.ArgumentParser:
     undo.add_argument("--game", type=int, help="the game's id (default: the game the app would resume)")
     undo.add_argument("--steps", type=int, default=1, help="how many actions (default 1)")
 
+    finish = sub.add_parser("finish", help="end a journaled game now: the richest by net worth wins")
+    finish.add_argument("db", nargs="?", default=None, help=journal_help)
+    finish.add_argument("--game", type=int, help="the game's id (default: the game the app would resume)")
+
     delete = sub.add_parser("delete", help="delete a whole game from a journal")
     delete.add_argument("db", nargs="?", default=None, help=journal_help)
     delete.add_argument("--game", type=int, required=True, help="the game's id")
@@ -84,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cmd_replay(args)
     if args.command == "simulate":
         return cmd_simulate(args)
-    if args.command in ("games", "export", "state", "undo", "delete"):
+    if args.command in ("games", "export", "state", "undo", "finish", "delete"):
         return cmd_journal(args)
     parser.print_help()
     return 0 if args.command is None else 2
@@ -180,7 +184,7 @@ def cmd_journal(args: argparse.Namespace) -> int:
             game_id = args.game
             if game_id is None:
                 infos = journal.games()
-                game_id = journal.latest_active() if args.command in ("state", "undo") else None
+                game_id = journal.latest_active() if args.command in ("state", "undo", "finish") else None
                 if game_id is None and infos:
                     game_id = infos[-1].id
                 if game_id is None:
@@ -194,6 +198,11 @@ def cmd_journal(args: argparse.Namespace) -> int:
             elif args.command == "undo":
                 live = journal.load(game_id)
                 live.undo(args.steps)
+                print(describe(live.game.to_json()))
+            elif args.command == "finish":
+                live = journal.load(game_id)
+                if not live.game.ended:
+                    live.apply({"do": "end_game"})
                 print(describe(live.game.to_json()))
             elif args.command == "delete":
                 if not args.yes:

@@ -216,8 +216,9 @@ def describe(state: Mapping[str, Any]) -> str:
     if state["ended"]:
         winner = state["winner"]
         if isinstance(winner, list):
-            winner = " and ".join(winner) + " (tie)"
-        lines.append(f"game over: {winner} wins")
+            lines.append(f"game over: {' and '.join(winner)} tie for the win")
+        else:
+            lines.append(f"game over: {winner} wins")
     else:
         lines.append(f"turn: {state['turn']}")
     for p in state["players"]:

@@ -381,6 +381,9 @@ def test_command_line(tmp_path: Path) -> None:
     assert cash(json.loads(state.stdout)) == [1444, 1496]
     assert banker("undo", str(db), "--steps", "2").returncode == 0
     assert cash(json.loads(banker("state", str(db), "--json").stdout)) == [1440, 1500]
+    finished = banker("finish", str(db))
+    assert finished.returncode == 0 and "game over: Ann and Ben tie for the win" in finished.stdout
+    assert json.loads(banker("games", str(db), "--json").stdout)[0]["status"] == "finished"
     assert banker("delete", str(db), "--game", "1").returncode == 1  # needs --yes
     assert banker("delete", str(db), "--game", "1", "--yes").returncode == 0
     assert "no games" in banker("games", str(db)).stdout
