@@ -6,16 +6,20 @@
     banker replay FILE --journal DB [--progress]
     banker games|export|state|undo|finish|delete [DB] [--game ID]
 
-Later issues add `banker app` and `banker hw ...`; commands are loaded lazily so that the engine's commands never
+`banker hw ...` (hardware/cli.py) and `banker app` (ui/cli.py) come from the
+project's other packages: they are found by module name and imported only
+when asked for, so the engine's own commands never load Kivy, pyserial or
+gpiozero, and banker/ has no import of hardware/ or ui/. so that the engine's commands never
 import Kivy or the hardware libraries.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 from banker.errors import RulesetError
 from banker.game import Game
@@ -79,9 +83,42 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Commands other packages of the project add: name -> module with
+# register(subparsers) and run(args) -> exit status.
+PLUGINS = {"hw": "hardware.cli", "app": "ui.cli"}
+
+
+def _plugin(name: str) -> Any:
+    try:
+        return importlib.import_module(PLUGINS[name])
+    except ModuleNotFoundError as exc:
+        if exc.name and PLUGINS[name].startswith(exc.name.split(".")[0]):
+            return None  # that part of the product is not installed here
+        raise
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name in PLUGINS:
+        try:
+            plugin = _plugin(name) if argv[:1] == [name] else None
+        except ModuleNotFoundError as exc:
+            print(f"banker {name}: needs the Python package {exc.name!r}; install with ./scripts/run.sh",
+                  file=sys.stderr)
+            return 2
+        if plugin is not None:
+            plugin.register(sub)
+        elif argv[:1] == [name]:
+            print(f"banker {name}: not available in this installation", file=sys.stderr)
+            return 2
+        else:
+            sub.add_parser(name, help={"hw": "card readers and the dice button: ports, cards, dice, emulate",
+                                       "app": "start the touchscreen app"}[name], add_help=False)
     args = parser.parse_args(argv)
+    if args.command in PLUGINS:
+        return int(_plugin(args.command).run(args))
     if args.command == "rules":
         return cmd_rules(args)
     if args.command == "replay":

@@ -1,0 +1,157 @@
+"""`banker hw ...`: what a family runs while wiring the box.
+
+    banker hw ports                                    serial ports on this machine
+    banker hw cards [--port URL] [--protocol pn532|line]   "tap UID" per tap, "connected"/"disconnected"
+    banker hw dice [--pin PIN] [--count N]             each roll as the button is pressed
+    banker hw emulate --protocol pn532|line [--link PATH]  a fake reader: UIDs typed on stdin become taps
+
+`cards` and `dice` run until interrupted (Ctrl-C) and keep going across
+unplugs. Defaults come from the hardware config file (--config PATH, see
+docs/hardware.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import signal
+import sys
+import threading
+from typing import Any
+
+from hardware.events import CardTapped, ConfigError, DiceRolled, HardwareError, ReaderStatus
+
+PROTOCOLS = ("pn532", "line")
+
+
+def register(sub: Any) -> None:
+    hw = sub.add_parser("hw", help="card readers and the dice button: ports, cards, dice, emulate",
+                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    hw_sub = hw.add_subparsers(dest="hw_command", metavar="WHAT", required=True)
+    hw_sub.add_parser("ports", help="list the serial ports")
+    cards = hw_sub.add_parser("cards", help="print each card tap, across unplugs, until Ctrl-C")
+    cards.add_argument("--port", help="pyserial URL or device path (default: the config's reader.url)")
+    cards.add_argument("--protocol", choices=PROTOCOLS, help="default: the config's reader.protocol")
+    cards.add_argument("--retap", type=float, help="seconds a card must be away before it taps again")
+    cards.add_argument("--config", help="hardware config file")
+    dice = hw_sub.add_parser("dice", help="print each roll as the dice button is pressed, until Ctrl-C")
+    dice.add_argument("--pin", help="GPIO pin of the button (default: the config's dice.pin)")
+    dice.add_argument("--count", type=int, choices=(1, 2, 3), help="dice per roll (default: the config's)")
+    dice.add_argument("--config", help="hardware config file")
+    emulate = hw_sub.add_parser("emulate", help="a fake reader on a pseudo-terminal; type UIDs to tap")
+    emulate.add_argument("--protocol", choices=PROTOCOLS, required=True)
+    emulate.add_argument("--link", help="also make this stable path (a symlink) point to the device")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.hw_command == "ports":
+            return ports()
+        if args.hw_command == "cards":
+            return cards(args)
+        if args.hw_command == "dice":
+            return dice(args)
+        return emulate(args)
+    except (ConfigError, HardwareError) as exc:  # a bad config, or no GPIO on this machine
+        print(f"banker hw: {exc}", file=sys.stderr)
+        return 2
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+def wait_for_interrupt() -> None:
+    """Block until Ctrl-C or SIGTERM (systemd's stop)."""
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    while not stop.wait(0.5):
+        pass
+
+
+def ports() -> int:
+    from serial.tools import list_ports
+
+    found = sorted(list_ports.comports(include_links=True), key=lambda p: p.device)
+    if not found:
+        say("no serial ports found")
+    for port in found:
+        say(f"{port.device}\t{port.description}\t{port.hwid}")
+    return 0
+
+
+def make_protocol(name: str, baudrate: int = 115200) -> Any:
+    if name == "line":
+        from hardware.line import LineProtocol
+
+        return LineProtocol(baudrate)
+    from hardware.pn532 import PN532Protocol
+
+    return PN532Protocol(baudrate)
+
+
+def cards(args: argparse.Namespace) -> int:
+    from hardware.config import load_config
+    from hardware.reader import CardReader
+
+    config = load_config(args.config).reader
+    url = args.port or config.url
+    if not url:
+        print("banker hw cards: no reader: give --port URL or set reader.url in the config", file=sys.stderr)
+        return 2
+    protocol = make_protocol(args.protocol or config.protocol, config.baudrate)
+    retap = config.retap_window if args.retap is None else args.retap
+
+    def on_tap(event: CardTapped) -> None:
+        say(f"tap {event.uid}")
+
+    def on_status(event: ReaderStatus) -> None:
+        say(event.word if not event.detail or event.connected else f"{event.word} ({event.detail})")
+
+    with CardReader(url, protocol, on_tap, on_status, retap_window=retap):
+        wait_for_interrupt()
+    return 0
+
+
+def dice(args: argparse.Namespace) -> int:
+    from hardware.config import load_config
+    from hardware.dice import DiceButton
+
+    config = load_config(args.config).dice
+    pin: Any = args.pin if args.pin is not None else config.pin
+    if isinstance(pin, str) and pin.isdigit():
+        pin = int(pin)
+    config = dataclasses.replace(config, pin=pin, count=args.count or config.count)
+
+    def on_roll(event: DiceRolled) -> None:
+        say("roll " + " ".join(map(str, event.dice)))
+
+    with DiceButton.from_config(config, on_roll=on_roll):
+        say(f"press the button on {pin} (Ctrl-C to stop)")
+        wait_for_interrupt()
+    return 0
+
+
+def emulate(args: argparse.Namespace) -> int:
+    from hardware.emulate import LineReaderEmulator
+
+    device: Any
+    if args.protocol == "line":
+        device = LineReaderEmulator(link=args.link)
+    else:
+        from hardware.pn532_emulator import PN532Emulator
+
+        device = PN532Emulator(link=args.link)
+    with device:
+        say(device.url)
+        for line in sys.stdin:
+            uid = line.strip().replace(" ", "").upper()
+            if not uid:
+                continue
+            if len(uid) not in (8, 14, 20) or any(c not in "0123456789ABCDEF" for c in uid):
+                print(f"not a UID (4, 7 or 10 bytes in hex): {line.strip()}", file=sys.stderr, flush=True)
+                continue
+            device.tap(uid)
+            say(f"tapped {uid}")
+    return 0

@@ -1,0 +1,468 @@
+"""The hardware config file: one TOML file for the card reader, the dice button and the screen.
+
+Where it is read from, first match wins:
+
+1. the path given on the command line (``--config PATH``), passed in as `path`;
+2. ``$BANKER_CONFIG``;
+3. ``$XDG_CONFIG_HOME/board-banker/config.toml`` (``~/.config/board-banker/config.toml``
+   when ``XDG_CONFIG_HOME`` is unset or not absolute, as the XDG spec says);
+4. ``/etc/board-banker/config.toml``, which the Pi installer writes.
+
+Steps 3 and 4 are a search: a file that is not there is skipped, and with
+neither file every value is its default. Steps 1 and 2 name one file on
+purpose, so a missing file there is an error rather than a silent fall back
+to defaults (a typo in ``--config`` would otherwise go unnoticed).
+
+Every problem is a `ConfigError` whose message names the file, the key and
+the problem, one line per problem, e.g.
+``config.toml: reader.protocol: must be "pn532" or "line", not "pn533"``.
+All problems in a file are reported at once, so one edit can fix them all.
+``hardware/config.example.toml`` documents every key and is what the
+installer copies to /etc.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Mapping, Sequence, TypeAlias, cast
+
+from hardware.events import ConfigError
+
+Pin: TypeAlias = int | str
+"""A GPIO pin as gpiozero takes it: a BCM number (17) or a name ("GPIO17", "BCM17", "BOARD11", "J8:11")."""
+
+SYSTEM_CONFIG = Path("/etc/board-banker/config.toml")
+ENV_VAR = "BANKER_CONFIG"
+APP_DIR = "board-banker"
+EXAMPLE_CONFIG = Path(__file__).with_name("config.example.toml")
+
+PROTOCOLS = ("pn532", "line")
+DISPLAY_KINDS = ("none", "digits", "pips")
+ROTATIONS = (0, 90, 180, 270)
+TOUCH_SCREENS = ("official-7in", "touch-display-2", "hdmi")
+PIPS_PER_DIE = (4, 7)
+MAX_DICE = 3
+
+# The 40-pin header (identical on every 40-pin Pi): physical pin -> BCM GPIO number.
+# Lets the file's checks see that "BOARD11" and 17 are the same pin.
+HEADER_GPIO = {
+    3: 2, 5: 3, 7: 4, 8: 14, 10: 15, 11: 17, 12: 18, 13: 27, 15: 22, 16: 23,
+    18: 24, 19: 10, 21: 9, 22: 25, 23: 11, 24: 8, 26: 7, 27: 0, 28: 1, 29: 5,
+    31: 6, 32: 12, 33: 13, 35: 19, 36: 16, 37: 26, 38: 20, 40: 21,
+}
+LAST_GPIO = 27
+# Case and leading zeros matter to gpiozero ("gpio17" and "GPIO017" are refused), so they do here too.
+_PIN_NAME = re.compile(r"^(?:(?P<scheme>GPIO|BCM|BOARD|J8:)?(?P<number>0|[1-9][0-9]?))$")
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderConfig:
+    """[reader]: the NFC card reader. `url` "" means no reader (on-screen buttons only)."""
+
+    url: str = ""
+    protocol: Literal["pn532", "line"] = "pn532"
+    baudrate: int = 115200
+    retap_window: float = 1.5
+
+
+@dataclass(frozen=True, slots=True)
+class DiceDisplayConfig:
+    """[dice.display]: optional 7-segment digits or pip LEDs that show the roll.
+
+    digits: `pins` are the segment pins a..g (7) or a..g and dp (8); `digit_pins`
+    switch each digit's common pin through a transistor (empty: one digit whose
+    common pin is wired straight to GND or 3V3). pips: `pins` are the LEDs, 4 or 7
+    per die (see docs/hardware-dice.md). `active_high` is false for common-anode parts.
+    """
+
+    kind: Literal["none", "digits", "pips"] = "none"
+    pins: tuple[Pin, ...] = ()
+    digit_pins: tuple[Pin, ...] = ()
+    active_high: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class BuzzerConfig:
+    """[dice.buzzer]: an optional active buzzer that clicks while the dice tumble."""
+
+    pin: Pin | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DiceConfig:
+    """[dice]: the push button that rolls the dice."""
+
+    pin: Pin = 17
+    pull_up: bool = True
+    count: int = 2
+    debounce: float = 0.05
+    enabled: bool = True
+    display: DiceDisplayConfig = field(default_factory=DiceDisplayConfig)
+    buzzer: BuzzerConfig = field(default_factory=BuzzerConfig)
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenConfig:
+    """[display]: the touchscreen, for the Pi installer."""
+
+    rotation: int = 0
+    touch: Literal["official-7in", "touch-display-2", "hdmi"] = "official-7in"
+
+
+@dataclass(frozen=True, slots=True)
+class HardwareConfig:
+    """The whole file. `source` is the file the values came from, None when no file was found."""
+
+    reader: ReaderConfig = field(default_factory=ReaderConfig)
+    dice: DiceConfig = field(default_factory=DiceConfig)
+    display: ScreenConfig = field(default_factory=ScreenConfig)
+    source: str | None = None
+
+
+# ----------------------------------------------------------------------
+# Finding and reading the file
+
+
+def user_config_path(environ: Mapping[str, str] | None = None) -> Path:
+    """$XDG_CONFIG_HOME/board-banker/config.toml, or ~/.config/board-banker/config.toml."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_CONFIG_HOME", "")
+    if not os.path.isabs(base):
+        home = env.get("HOME") or str(Path.home())
+        base = os.path.join(home, ".config")
+    return Path(base) / APP_DIR / "config.toml"
+
+
+def find_config(path: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None,
+                system_path: str | os.PathLike[str] = SYSTEM_CONFIG) -> Path | None:
+    """The file `load_config` reads, or None when there is none (all defaults).
+
+    An explicit `path` or $BANKER_CONFIG is returned even if the file is missing, so that
+    reading it reports the mistake; the user and system locations count only if they exist.
+    """
+    env = os.environ if environ is None else environ
+    if path is not None and str(path) != "":
+        return Path(path).expanduser()
+    named = env.get(ENV_VAR, "")
+    if named:
+        return Path(named).expanduser()
+    for candidate in (user_config_path(env), Path(system_path)):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def load_config(path: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None,
+                system_path: str | os.PathLike[str] = SYSTEM_CONFIG) -> HardwareConfig:
+    """Find, read and check the hardware config file. Raises ConfigError, never anything else."""
+    found = find_config(path, environ=environ, system_path=system_path)
+    if found is None:
+        return HardwareConfig()
+    return parse_config(read_toml(found), source=str(found))
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The parsed TOML document; ConfigError naming the file (and line, for syntax) otherwise."""
+    name = str(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{name}: is a directory, not a config file") from None
+    except OSError as exc:
+        raise ConfigError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{name}: line {line}: not UTF-8 text (byte {data[exc.start]:#04x})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{name}: {_syntax_problem(str(exc))}") from None
+
+
+def _syntax_problem(message: str) -> str:
+    # tomllib (3.11) puts the position only into the message: "Invalid value (at line 3, column 11)".
+    match = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+    if match:
+        what = message[:match.start()]
+        return f"line {match.group(1)}, column {match.group(2)}: not valid TOML: {what}"
+    match = re.search(r"\s*\(at end of document\)$", message)
+    if match:
+        return f"at the end of the file: not valid TOML: {message[:match.start()]}"
+    return f"not valid TOML: {message}"
+
+
+# ----------------------------------------------------------------------
+# Checking the values
+
+
+class _Problems:
+    """Collects "file: key: problem" lines so that one ConfigError reports them all."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.lines: list[str] = []
+
+    def add(self, key: str, problem: str) -> None:
+        self.lines.append(f"{self.source}: {key}: {problem}")
+
+    def raise_any(self) -> None:
+        if self.lines:
+            raise ConfigError("\n".join(self.lines))
+
+
+def _show(value: Any) -> str:
+    """A value as it would be written in TOML, for messages."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(item) for item in value) + "]"
+    return str(value)
+
+
+def _choices(options: Sequence[Any]) -> str:
+    shown = [_show(option) for option in options]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+class _Table:
+    """One table of the file: hands out checked values and reports the keys nobody asked for."""
+
+    def __init__(self, problems: _Problems, name: str, data: Mapping[str, Any]) -> None:
+        self.problems = problems
+        self.name = name
+        self.data = data
+        self.known: list[str] = []
+
+    def key(self, key: str) -> str:
+        return f"{self.name}.{key}" if self.name else key
+
+    def raw(self, key: str) -> tuple[bool, Any]:
+        self.known.append(key)
+        if key in self.data:
+            return True, self.data[key]
+        return False, None
+
+    def sub(self, key: str) -> _Table:
+        present, value = self.raw(key)
+        if present and not isinstance(value, dict):
+            self.problems.add(self.key(key), f"must be a table ([{self.key(key)}]), not {_show(value)}")
+            value = {}
+        return _Table(self.problems, self.key(key), value if present else {})
+
+    def choice(self, key: str, options: Sequence[str], default: str) -> str:
+        present, value = self.raw(key)
+        if not present:
+            return default
+        if not isinstance(value, str) or value not in options:
+            self.problems.add(self.key(key), f"must be {_choices(options)}, not {_show(value)}")
+            return default
+        return value
+
+    def string(self, key: str, default: str) -> str:
+        present, value = self.raw(key)
+        if not present:
+            return default
+        if not isinstance(value, str):
+            self.problems.add(self.key(key), f"must be a string, not {_show(value)}")
+            return default
+        return value
+
+    def boolean(self, key: str, default: bool) -> bool:
+        present, value = self.raw(key)
+        if not present:
+            return default
+        if not isinstance(value, bool):
+            self.problems.add(self.key(key), f"must be true or false, not {_show(value)}")
+            return default
+        return value
+
+    def integer(self, key: str, default: int, low: int, high: int | None, wanted: str) -> int:
+        present, value = self.raw(key)
+        if not present:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+            self.problems.add(self.key(key), f"must be {wanted}, not {_show(value)}")
+            return default
+        return value
+
+    def seconds(self, key: str, default: float, low: float, high: float) -> float:
+        present, value = self.raw(key)
+        if not present:
+            return default
+        number_ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not number_ok or not math.isfinite(value) or not low <= value <= high:
+            self.problems.add(self.key(key), f"must be a number of seconds from {low:g} to {high:g}, not {_show(value)}")
+            return default
+        return float(value)
+
+    def pin(self, key: str, default: Pin | None) -> Pin | None:
+        present, value = self.raw(key)
+        if not present:
+            return default
+        problem = _pin_problem(value)
+        if problem:
+            self.problems.add(self.key(key), problem)
+            return default
+        return cast(Pin, value)
+
+    def pins(self, key: str) -> tuple[Pin, ...] | None:
+        """The list of pins ((), when absent), or None when a problem was reported."""
+        present, value = self.raw(key)
+        if not present:
+            return ()
+        if not isinstance(value, list):
+            self.problems.add(self.key(key), f"must be a list of pins such as [5, 6, 13], not {_show(value)}")
+            return None
+        good = True
+        for index, item in enumerate(value):
+            problem = _pin_problem(item)
+            if problem:
+                self.problems.add(f"{self.key(key)}[{index}]", problem)
+                good = False
+        return tuple(value) if good else None
+
+    def report_unknown(self) -> None:
+        for key, value in self.data.items():
+            if key in self.known:
+                continue
+            what = "section" if isinstance(value, dict) else "key"
+            self.problems.add(self.key(key), f"unknown {what} (known: {', '.join(self.known)})")
+
+
+def bcm_number(pin: Pin) -> int | None:
+    """The BCM GPIO number a pin stands for (17 for 17, "GPIO17", "BOARD11"), None if it is no GPIO."""
+    if isinstance(pin, bool):
+        return None
+    if isinstance(pin, int):
+        return pin if 0 <= pin <= LAST_GPIO else None
+    match = _PIN_NAME.match(pin)
+    if not match:
+        return None
+    number = int(match.group("number"))
+    if match.group("scheme") in ("BOARD", "J8:"):
+        return HEADER_GPIO.get(number)
+    return number if number <= LAST_GPIO else None
+
+
+def _pin_problem(value: Any) -> str | None:
+    wanted = f'must be a GPIO number from 0 to {LAST_GPIO} or a pin name such as "GPIO17" or "BOARD11"'
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return f"{wanted}, not {_show(value)}"
+    if bcm_number(value) is not None:
+        return None
+    if isinstance(value, str):
+        match = _PIN_NAME.match(value)
+        if match and match.group("scheme") in ("BOARD", "J8:"):
+            return f"{_show(value)} is not a GPIO pin of the 40-pin header (it is power, ground or out of range)"
+    return f"{wanted}, not {_show(value)}"
+
+
+def parse_config(data: Mapping[str, Any], source: str = "config.toml") -> HardwareConfig:
+    """Check a parsed TOML document; `source` names the file in messages."""
+    problems = _Problems(source)
+    root = _Table(problems, "", data)
+
+    reader = root.sub("reader")
+    reader_config = ReaderConfig(
+        url=reader.string("url", ""),
+        protocol=cast(Literal["pn532", "line"], reader.choice("protocol", PROTOCOLS, "pn532")),
+        baudrate=reader.integer("baudrate", 115200, 1, None, "a positive integer"),
+        retap_window=reader.seconds("retap_window", 1.5, 0, 10),
+    )
+    reader.report_unknown()
+
+    dice = root.sub("dice")
+    dice_pin = dice.pin("pin", 17)
+    pull_up = dice.boolean("pull_up", True)
+    count = dice.integer("count", 2, 1, MAX_DICE, f"an integer from 1 to {MAX_DICE}")
+    debounce = dice.seconds("debounce", 0.05, 0, 1)
+    enabled = dice.boolean("enabled", True)
+    display = dice.sub("display")
+    display_config = _dice_display(display)
+    display.report_unknown()
+    buzzer = dice.sub("buzzer")
+    buzzer_config = BuzzerConfig(pin=buzzer.pin("pin", None))
+    buzzer.report_unknown()
+    dice.report_unknown()
+    dice_config = DiceConfig(pin=dice_pin if dice_pin is not None else 17, pull_up=pull_up, count=count,
+                             debounce=debounce, enabled=enabled, display=display_config, buzzer=buzzer_config)
+
+    screen = root.sub("display")
+    screen_config = ScreenConfig(
+        rotation=_rotation(screen),
+        touch=cast(Literal["official-7in", "touch-display-2", "hdmi"],
+                   screen.choice("touch", TOUCH_SCREENS, "official-7in")),
+    )
+    screen.report_unknown()
+    root.report_unknown()
+
+    if dice_config.enabled:
+        _check_pins_shared(problems, dice_config)
+    problems.raise_any()
+    return HardwareConfig(reader=reader_config, dice=dice_config, display=screen_config, source=source)
+
+
+def _rotation(screen: _Table) -> int:
+    present, value = screen.raw("rotation")
+    if not present:
+        return 0
+    if isinstance(value, bool) or value not in ROTATIONS:
+        screen.problems.add(screen.key("rotation"), f"must be {_choices(ROTATIONS)} (degrees), not {_show(value)}")
+        return 0
+    return int(value)
+
+
+def _dice_display(table: _Table) -> DiceDisplayConfig:
+    kind = table.choice("kind", DISPLAY_KINDS, "none")
+    pins = table.pins("pins")
+    digit_pins = table.pins("digit_pins")
+    active_high = table.boolean("active_high", True)
+    if kind == "digits" and pins is not None and len(pins) not in (7, 8):
+        table.problems.add(table.key("pins"), 'kind = "digits" needs 7 segment pins (a to g) '
+                           f"or 8 (a to g and dp), not {len(pins)}")
+    if kind == "pips":
+        allowed = sorted({per_die * dice for per_die in PIPS_PER_DIE for dice in range(1, MAX_DICE + 1)})
+        if pins is not None and len(pins) not in allowed:
+            table.problems.add(table.key("pins"), 'kind = "pips" needs 4 or 7 LED pins per die '
+                               f"({', '.join(map(str, allowed))} pins), not {len(pins)}")
+        if digit_pins != ():
+            table.problems.add(table.key("digit_pins"), 'only for kind = "digits"; leave it out or make it []')
+    return DiceDisplayConfig(kind=cast(Literal["none", "digits", "pips"], kind), pins=pins or (),
+                             digit_pins=digit_pins or (), active_high=active_high)
+
+
+def _check_pins_shared(problems: _Problems, dice: DiceConfig) -> None:
+    """One pin, one job: a pin used twice would fight itself (an output shorting the button)."""
+    used: dict[int, str] = {}
+
+    def claim(key: str, pin: Pin | None) -> None:
+        if pin is None:
+            return
+        number = bcm_number(pin)
+        if number is None:
+            return
+        if number in used:
+            problems.add(key, f"GPIO{number} is already used by {used[number]}")
+        else:
+            used[number] = key
+
+    claim("dice.pin", dice.pin)
+    if dice.display.kind != "none":
+        for index, pin in enumerate(dice.display.pins):
+            claim(f"dice.display.pins[{index}]", pin)
+        for index, pin in enumerate(dice.display.digit_pins):
+            claim(f"dice.display.digit_pins[{index}]", pin)
+    claim("dice.buzzer.pin", dice.buzzer.pin)

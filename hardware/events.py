@@ -1,0 +1,47 @@
+"""The events hardware hands to the app, and the package's exceptions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class HardwareError(Exception):
+    """Root of every error this package raises on purpose."""
+
+
+class ConfigError(HardwareError, ValueError):
+    """The hardware config file is unreadable or has a bad value; the message names file and key."""
+
+
+class ProtocolError(HardwareError, IOError):
+    """A reader answered something its protocol does not allow (bad checksum, error frame, no answer)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardTapped:
+    """A card was put on a reader. `uid` is upper-case hex without spaces, e.g. "04A32B1C"."""
+
+    uid: str
+    reader: str  # the reader's port URL
+    at: float  # time.monotonic() when the UID's last byte was read
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderStatus:
+    """A reader came or went: "connected" or "disconnected", with a reason for people."""
+
+    reader: str
+    connected: bool
+    detail: str = ""
+
+    @property
+    def word(self) -> str:
+        return "connected" if self.connected else "disconnected"
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRolled:
+    """The dice button was pressed and these dice came up (1 to 6 each)."""
+
+    dice: tuple[int, ...]
+    at: float

@@ -1,0 +1,169 @@
+"""A card reader on a serial port: one thread per device, taps and status out.
+
+`CardReader(url, protocol, on_tap, on_status)` opens the pyserial URL (a
+device path such as /dev/serial0 or /dev/serial/by-id/..., or loop://,
+socket://...), lets the protocol greet the device, and polls it for cards
+until closed. Whatever the port does (garbage, silence, vanishing, coming
+back under the same name), the thread keeps going: an unplug gives a
+"disconnected" status and reconnect attempts with a short backoff, then
+"connected" again. A card resting on the reader is one tap: a UID seen again
+within `retap_window` seconds of the last time it was seen is not a new tap.
+
+Callbacks run on the reader's thread. The app hands them to Kivy's main
+thread (ui/); a callback that raises is logged and never stops the reader.
+Shaped after pyserial's `serial.threaded.ReaderThread`: errors go to the
+status callback instead of killing the thread silently.
+"""
+
+from __future__ import annotations
+
+import abc
+import logging
+import termios
+import threading
+from typing import Any, Callable
+
+import serial
+
+from hardware.events import CardTapped, ProtocolError, ReaderStatus
+
+log = logging.getLogger(__name__)
+
+RETAP_WINDOW = 1.5  # seconds; configurable
+# What a vanishing device raises: pyserial's own error, the OS's, and termios's
+# (which is not an OSError) from flushing a port that is gone.
+PORT_ERRORS = (serial.SerialException, OSError, termios.error)
+BACKOFF_FIRST = 0.05  # seconds before the first reconnect attempt
+BACKOFF_MOST = 0.5  # the longest wait between attempts, so a re-plug is noticed within a second
+
+
+class CardProtocol(abc.ABC):
+    """How one kind of reader talks. Subclasses: LineProtocol, PN532Protocol."""
+
+    name = "base"
+    baudrate = 115200
+
+    def start(self, port: Any) -> None:
+        """Greet the device after the port opened (raise ProtocolError or SerialException if it won't talk)."""
+
+    @abc.abstractmethod
+    def poll(self, port: Any) -> list[tuple[str, float]]:
+        """Wait briefly (about 0.1 s at most) and return the UIDs seen, each with the
+        monotonic time its last byte arrived. Raise SerialException/OSError when the
+        port is gone, ProtocolError when the device stopped answering."""
+
+
+def open_serial(url: str, baudrate: int) -> Any:
+    """Open a pyserial URL with a short read timeout, so polls never block for long."""
+    return serial.serial_for_url(url, baudrate=baudrate, timeout=0.05, write_timeout=0.5)
+
+
+class CardReader:
+    """Reads one device on its own thread. Use as a context manager, or start() and close()."""
+
+    def __init__(self, url: str, protocol: CardProtocol, on_tap: Callable[[CardTapped], None],
+                 on_status: Callable[[ReaderStatus], None] | None = None,
+                 retap_window: float = RETAP_WINDOW,
+                 open_port: Callable[[str, int], Any] = open_serial) -> None:
+        if retap_window < 0:
+            raise ValueError("retap_window must not be negative")
+        self.url = url
+        self.protocol = protocol
+        self.on_tap = on_tap
+        self.on_status = on_status
+        self.retap_window = retap_window
+        self.open_port = open_port
+        self.connected = False
+        self._last_seen: dict[str, float] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._port: Any = None
+
+    def start(self) -> "CardReader":
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=f"card reader {self.url}", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop the thread and close the port; safe to call twice."""
+        self._stop.set()
+        port = self._port
+        if port is not None:
+            try:
+                port.cancel_read()
+            except Exception:  # not every port type can cancel; the short timeout ends the read anyway
+                pass
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> "CardReader":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------
+
+    def _run(self) -> None:
+        delay = BACKOFF_FIRST
+        reason = "not opened yet"
+        first = True
+        while not self._stop.is_set():
+            try:
+                port = self.open_port(self.url, self.protocol.baudrate)
+            except (*PORT_ERRORS, ValueError) as exc:
+                reason = f"cannot open: {exc}"
+                if first:  # say once why there is no reader yet; then retry quietly
+                    self._status(False, reason)
+                    first = False
+                self._stop.wait(delay)
+                delay = min(delay * 2, BACKOFF_MOST)
+                continue
+            self._port = port
+            try:
+                self.protocol.start(port)
+                first = False
+                self._status(True, "ready")
+                delay = BACKOFF_FIRST
+                while not self._stop.is_set():
+                    for uid, at in self.protocol.poll(port):
+                        self._seen(uid, at)
+                reason = "closed"
+            except (*PORT_ERRORS, ProtocolError) as exc:
+                reason = str(exc) or type(exc).__name__
+            except Exception as exc:  # a bug must not stop the table's reader: log it, start over
+                log.exception("card reader %s failed", self.url)
+                reason = f"unexpected error: {exc}"
+            finally:
+                self._port = None
+                try:
+                    port.close()
+                except Exception:
+                    pass
+            if self.connected or first:
+                self._status(False, reason)
+            first = False
+            self._stop.wait(delay)
+            delay = min(delay * 2, BACKOFF_MOST)
+
+    def _seen(self, uid: str, at: float) -> None:
+        last = self._last_seen.get(uid)
+        if len(self._last_seen) > 64:  # forget cards long gone, so the table stays small
+            self._last_seen = {u: t for u, t in self._last_seen.items() if at - t < self.retap_window}
+        self._last_seen[uid] = at
+        if last is not None and at - last < self.retap_window:
+            return  # still resting on the reader, or bounced back within the window
+        try:
+            self.on_tap(CardTapped(uid, self.url, at))
+        except Exception:
+            log.exception("tap callback failed for %s", uid)
+
+    def _status(self, connected: bool, detail: str) -> None:
+        self.connected = connected
+        if self.on_status is None:
+            return
+        try:
+            self.on_status(ReaderStatus(self.url, connected, detail))
+        except Exception:
+            log.exception("status callback failed")

@@ -1,0 +1,264 @@
+"""Line readers (Arduino/ESP32 + MFRC522, USB serial readers) and the reader thread,
+on real pseudo-terminals."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hardware.emulate import LineReaderEmulator
+from hardware.events import CardTapped, ReaderStatus
+from hardware.line import MAX_LINE, LineFramer, LineProtocol, parse_uid_line
+from hardware.reader import CardReader
+
+
+@pytest.mark.parametrize("line,uid", [
+    (b"Card UID: 04 A3 2B 1C", "04A32B1C"),
+    (b"card uid: 04 a3 2b 1c", "04A32B1C"),
+    (b"UID: 04A32B1C", "04A32B1C"),
+    (b"uid:04a32b1c", "04A32B1C"),
+    (b"04A32B1C", "04A32B1C"),
+    (b"04b7771a2c5e80", "04B7771A2C5E80"),
+    (b"Card UID: 04 B7 77 1A 2C 5E 80", "04B7771A2C5E80"),
+    (b"UID: 0102030405060708090A", "0102030405060708090A"),
+    (b"  04A32B1C\t", "04A32B1C"),
+])
+def test_accepted_lines(line: bytes, uid: str) -> None:
+    assert parse_uid_line(line) == uid
+
+
+@pytest.mark.parametrize("line", [
+    b"", b"MFRC522 firmware version: 0x92", b"Board Banker card reader 1.0", b"04A32B", b"04A32B1C55",
+    b"Card UID: 04 A3 2B", b"Card UID: 04 A3 2B 1C 55", b"04A32B1C11223344556677", b"UID: 04:A3:2B:1C",
+    b"04 A32B1C", b"Hello 04A32B1C", b"04A32B1G", b"Card UID: 04  A3 2B 1C", b"\xff\xfe\x00",
+    b"UID: 04A32B1C extra", b"card 04A32B1C",
+])
+def test_rejected_lines(line: bytes) -> None:
+    assert parse_uid_line(line) is None
+
+
+def test_framer_line_ends_first_line_and_overlong_runs() -> None:
+    framer = LineFramer()
+    assert framer.feed(b"32B1C\r\n") == []  # the tail of a line cut by opening the port
+    assert framer.feed(b"UID: 04A3") == []
+    assert framer.feed(b"2B1C\r\nUID: 11223344\n\rUID: 55667788\r") == [
+        b"UID: 04A32B1C", b"UID: 11223344", b"UID: 55667788"]
+    assert framer.feed(b"x" * (MAX_LINE + 5) + b"04A32B1C\n") == []  # a flood, then its line end: dropped
+    assert framer.feed(b"04A32B1C\n") == [b"04A32B1C"]
+
+
+# An independent statement of the accepted format, for the property test.
+ORACLE = re.compile(r"^\s*(?:(?:card\s+)?uid\s*:\s*)?((?:[0-9a-f]{2} ){3}[0-9a-f]{2}|(?:[0-9a-f]{2} ){6}[0-9a-f]{2}|"
+                    r"(?:[0-9a-f]{2} ){9}[0-9a-f]{2}|[0-9a-f]{8}|[0-9a-f]{14}|[0-9a-f]{20})\s*$", re.IGNORECASE)
+
+
+def expected_uids(stream: bytes) -> list[str]:
+    segments = re.split(rb"[\r\n]", stream)[1:-1]  # the first may be a tail; the last has no line end yet
+    out = []
+    for segment in segments:
+        if not segment or len(segment) > MAX_LINE:
+            continue
+        try:
+            match = ORACLE.match(segment.decode("ascii"))
+        except UnicodeDecodeError:
+            continue
+        if match:
+            out.append(match.group(1).replace(" ", "").upper())
+    return out
+
+
+valid_lines = st.sampled_from([b"Card UID: 04 A3 2B 1C", b"UID: 04B7771A2C5E80", b"0102030405060708090a"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=40), valid_lines, st.sampled_from([b"\r", b"\n", b"\r\n"])),
+                max_size=30),
+       st.integers(min_value=1, max_value=17))
+def test_random_bytes_give_exactly_the_well_formed_lines(parts: list[bytes], chunk: int) -> None:
+    stream = b"".join(parts)
+    if any(len(s) > MAX_LINE for s in re.split(rb"[\r\n]", stream)):
+        return  # overlong runs resynchronise on the next line end: covered above
+    framer = LineFramer()
+    got: list[str] = []
+    for k in range(0, len(stream), chunk):  # however the bytes are split across reads
+        for line in framer.feed(stream[k:k + chunk]):
+            uid = parse_uid_line(line)
+            if uid is not None:
+                got.append(uid)
+    assert got == expected_uids(stream)
+    for uid in got:
+        assert re.fullmatch(r"[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20}", uid)
+
+
+# ---------------------------------------------------------------------------
+# The reader thread on a real pseudo-terminal
+
+
+class Collector:
+    """Taps and status changes, with events to wait on (tests never sleep to wait)."""
+
+    def __init__(self) -> None:
+        self.taps: list[CardTapped] = []
+        self.statuses: list[ReaderStatus] = []
+        self.changed = threading.Condition()
+
+    def on_tap(self, event: CardTapped) -> None:
+        with self.changed:
+            self.taps.append(event)
+            self.changed.notify_all()
+
+    def on_status(self, event: ReaderStatus) -> None:
+        with self.changed:
+            self.statuses.append(event)
+            self.changed.notify_all()
+
+    def wait(self, predicate: object, timeout: float = 3.0) -> bool:
+        with self.changed:
+            return self.changed.wait_for(predicate, timeout)  # type: ignore[arg-type]
+
+    def words(self) -> list[str]:
+        return [s.word for s in self.statuses]
+
+
+def connected_reader(url: str, collector: Collector, retap: float = 1.5) -> CardReader:
+    reader = CardReader(url, LineProtocol(), collector.on_tap, collector.on_status, retap_window=retap).start()
+    assert collector.wait(lambda: collector.words()[-1:] == ["connected"])
+    time.sleep(0.25)  # past the settling time after opening, so the next line counts
+    return reader
+
+
+def test_taps_arrive_with_their_uid() -> None:
+    collector = Collector()
+    with LineReaderEmulator() as device, connected_reader(device.url, collector):
+        device.tap("04A32B1C")
+        device.tap("04B7771A2C5E80", style="UID: ")
+        device.tap("0102030405060708090A", style="")
+        assert collector.wait(lambda: len(collector.taps) == 3)
+        assert [t.uid for t in collector.taps] == ["04A32B1C", "04B7771A2C5E80", "0102030405060708090A"]
+        assert all(t.reader == device.url for t in collector.taps)
+
+
+def test_a_card_resting_on_the_reader_is_one_tap() -> None:
+    collector = Collector()
+    with LineReaderEmulator() as device, connected_reader(device.url, collector, retap=0.5):
+        for _ in range(8):  # some firmwares report a resting card again and again
+            device.tap("04A32B1C")
+            time.sleep(0.1)
+        device.tap("11223344")  # a different card taps at once
+        assert collector.wait(lambda: len(collector.taps) == 2)
+        time.sleep(0.7)  # the card was lifted for longer than the window
+        device.tap("04A32B1C")
+        assert collector.wait(lambda: len(collector.taps) == 3)
+        assert [t.uid for t in collector.taps] == ["04A32B1C", "11223344", "04A32B1C"]
+
+
+def test_garbage_gives_no_tap_and_no_crash() -> None:
+    collector = Collector()
+    rng = random.Random(3)
+    with LineReaderEmulator() as device, connected_reader(device.url, collector):
+        for _ in range(60):
+            junk = bytes(rng.randrange(256) for _ in range(rng.randint(1, 200)))
+            device.write(junk.replace(b"\n", b"").replace(b"\r", b"") + b"\r\n")
+        device.write(b"\x00" * 500 + b"\r\n")
+        device.tap("04A32B1C")
+        assert collector.wait(lambda: len(collector.taps) >= 1)
+        time.sleep(0.1)
+        assert [t.uid for t in collector.taps] == ["04A32B1C"]
+        assert collector.words() == ["connected"]
+
+
+def test_unplug_and_replug_under_a_stable_name(tmp_path: Path) -> None:
+    link = tmp_path / "usb-Arduino_reader-if00"
+    collector = Collector()
+    first = LineReaderEmulator(link=link)
+    reader = connected_reader(str(link), collector)
+    try:
+        first.unplug()  # the cable comes out: /dev/pts/N is gone
+        assert collector.wait(lambda: collector.words()[-1:] == ["disconnected"], timeout=2)
+        link.unlink()  # and the by-id name vanishes with it...
+        time.sleep(0.3)
+        second = LineReaderEmulator(link=link)  # ...until it is plugged back in
+        started = time.monotonic()
+        assert collector.wait(lambda: collector.words()[-1:] == ["connected"], timeout=2)
+        assert time.monotonic() - started < 2
+        time.sleep(0.25)
+        second.tap("04A32B1C")
+        assert collector.wait(lambda: len(collector.taps) == 1)
+        assert collector.words() == ["connected", "disconnected", "connected"]
+        second.close()
+    finally:
+        reader.close()
+
+
+def test_callbacks_that_raise_do_not_stop_the_reader() -> None:
+    collector = Collector()
+    calls = []
+
+    def bad_tap(event: CardTapped) -> None:
+        calls.append(event.uid)
+        if len(calls) == 1:
+            raise RuntimeError("the app had a bad moment")
+        collector.on_tap(event)
+
+    with LineReaderEmulator() as device:
+        reader = CardReader(device.url, LineProtocol(), bad_tap, collector.on_status).start()
+        assert collector.wait(lambda: collector.words() == ["connected"])
+        time.sleep(0.25)
+        device.tap("04A32B1C")
+        device.tap("11223344")
+        assert collector.wait(lambda: len(collector.taps) == 1)
+        assert calls == ["04A32B1C", "11223344"]
+        reader.close()
+        reader.close()  # idempotent
+        assert not reader._thread.is_alive()  # type: ignore[union-attr]
+
+
+def test_a_missing_device_is_reported_once_then_retried_quietly(tmp_path: Path) -> None:
+    collector = Collector()
+    link = tmp_path / "reader"
+    with CardReader(str(link), LineProtocol(), collector.on_tap, collector.on_status):
+        assert collector.wait(lambda: collector.words() == ["disconnected"])
+        assert "cannot open" in collector.statuses[0].detail
+        time.sleep(0.3)
+        assert collector.words() == ["disconnected"]  # retried quietly
+        device = LineReaderEmulator(link=link)
+        assert collector.wait(lambda: collector.words() == ["disconnected", "connected"], timeout=2)
+        device.close()
+        assert collector.wait(lambda: collector.words() == ["disconnected", "connected", "disconnected"], timeout=2)
+
+
+def test_banker_hw_cards_prints_taps_and_status(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    link = tmp_path / "reader"
+    empty_config = tmp_path / "config.toml"
+    empty_config.write_text("# defaults\n")  # not the machine's own config
+    device = LineReaderEmulator(link=link)
+    proc = subprocess.Popen([sys.executable, "-m", "banker", "hw", "cards", "--port", str(link), "--protocol",
+                             "line"], stdout=subprocess.PIPE, text=True, cwd=root,
+                            env={**os.environ, "PYTHONPATH": str(root), "BANKER_CONFIG": str(empty_config)})
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "connected"
+        time.sleep(0.3)
+        device.tap("04A32B1C")
+        assert proc.stdout.readline().strip() == "tap 04A32B1C"
+        device.unplug()
+        assert proc.stdout.readline().startswith("disconnected")
+        device = LineReaderEmulator(link=link)
+        assert proc.stdout.readline().strip() == "connected"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=5)
+        device.close()
+    assert proc.returncode == 0
