@@ -988,7 +988,8 @@ class Game:
         self.auction = Auction(space=i, kind="property", bidders=self._bidders_from_current(), by_bank=by_bank)
         self.events.append(("auction", self.space_params[i]))
 
-    def _check_bid(self, p: int, a: Mapping[str, Any]) -> None:
+    def _auction_for(self, p: int, high_code: str) -> Auction:
+        """The running auction, if player p may still bid or pass in it."""
         auction = self.auction
         name = self.players[p].name
         if auction is None:
@@ -996,8 +997,13 @@ class Game:
         if p not in auction.bidders:
             raise IllegalAction("rule.not_bidding", player=name)
         if p == auction.high_bidder:
-            raise IllegalAction("rule.already_high", player=name, amount=auction.high_bid)
+            raise IllegalAction(high_code, player=name, amount=auction.high_bid)
+        return auction
+
+    def _check_bid(self, p: int, a: Mapping[str, Any]) -> None:
+        auction = self._auction_for(p, "rule.already_high")
         player = self.players[p]
+        name = player.name
         if player.debts:
             raise IllegalAction("rule.in_debt", player=name, verb="bid")
         amount = a.get("amount")
@@ -1021,14 +1027,7 @@ class Game:
         self._auction_maybe_over()
 
     def _check_pass(self, p: int, a: Mapping[str, Any]) -> None:
-        auction = self.auction
-        name = self.players[p].name
-        if auction is None:
-            raise IllegalAction("rule.no_auction", player=name)
-        if p not in auction.bidders:
-            raise IllegalAction("rule.not_bidding", player=name)
-        if p == auction.high_bidder:
-            raise IllegalAction("rule.high_bidder_cannot_pass", player=name, amount=auction.high_bid)
+        self._auction_for(p, "rule.high_bidder_cannot_pass")
 
     def _do_pass(self, p: int, a: Mapping[str, Any]) -> None:
         auction = self.auction

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from collector import Collector
 from hardware.emulate import LineReaderEmulator
 from hardware.events import CardTapped, ReaderStatus
 from hardware.line import MAX_LINE, LineFramer, LineProtocol, parse_uid_line
@@ -100,32 +101,6 @@ def test_random_bytes_give_exactly_the_well_formed_lines(parts: list[bytes], chu
 
 # ---------------------------------------------------------------------------
 # The reader thread on a real pseudo-terminal
-
-
-class Collector:
-    """Taps and status changes, with events to wait on (tests never sleep to wait)."""
-
-    def __init__(self) -> None:
-        self.taps: list[CardTapped] = []
-        self.statuses: list[ReaderStatus] = []
-        self.changed = threading.Condition()
-
-    def on_tap(self, event: CardTapped) -> None:
-        with self.changed:
-            self.taps.append(event)
-            self.changed.notify_all()
-
-    def on_status(self, event: ReaderStatus) -> None:
-        with self.changed:
-            self.statuses.append(event)
-            self.changed.notify_all()
-
-    def wait(self, predicate: object, timeout: float = 3.0) -> bool:
-        with self.changed:
-            return self.changed.wait_for(predicate, timeout)  # type: ignore[arg-type]
-
-    def words(self) -> list[str]:
-        return [s.word for s in self.statuses]
 
 
 def connected_reader(url: str, collector: Collector, retap: float = 1.5) -> CardReader:

@@ -14,15 +14,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from collector import WAIT, Collector
 from hardware.emulate import PtyDevice
-from hardware.events import CardTapped, ProtocolError, ReaderStatus
+from hardware.events import ProtocolError
 from hardware.pn532 import (ACK_FRAME, ERROR_FRAME, GET_FIRMWARE_VERSION, MAX_FRAME, NACK_FRAME, PN532_TO_HOST,
                             SAM_CONFIGURATION, WAKEUP, Ack, ErrorFrame, FrameItem, FrameParser, InformationFrame,
                             Nack, PN532Protocol, build_frame, parse_target)
 from hardware.pn532_emulator import PN532Emulator
 from hardware.reader import CardReader, open_serial
 
-WAIT = 3.0  # the most any wait below may take; they normally end within milliseconds
 
 
 def frame(hex_text: str) -> bytes:
@@ -342,37 +342,6 @@ def test_a_tap_does_not_lift_the_card_that_replaced_it(emulator: PN532Emulator) 
 
 # ---------------------------------------------------------------------------
 # The reader thread driving the protocol
-
-
-class Collector:
-    """Taps and status changes, with a condition to wait on (tests never sleep to wait)."""
-
-    def __init__(self) -> None:
-        self.taps: list[CardTapped] = []
-        self.statuses: list[ReaderStatus] = []
-        self.changed = threading.Condition()
-
-    def on_tap(self, event: CardTapped) -> None:
-        with self.changed:
-            self.taps.append(event)
-            self.changed.notify_all()
-
-    def on_status(self, event: ReaderStatus) -> None:
-        with self.changed:
-            self.statuses.append(event)
-            self.changed.notify_all()
-
-    def wait(self, predicate: Callable[[], bool], timeout: float = WAIT) -> bool:
-        with self.changed:
-            return self.changed.wait_for(predicate, timeout)
-
-    def uids(self) -> list[str]:
-        with self.changed:
-            return [t.uid for t in self.taps]
-
-    def words(self) -> list[str]:
-        with self.changed:
-            return [s.word for s in self.statuses]
 
 
 @contextmanager
