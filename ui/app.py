@@ -1,0 +1,259 @@
+"""The Kivy app: one ScreenManager, screens from a registry, hardware on the side.
+
+Threads: the card reader and the dice button call back from their own
+threads; `on_main_thread` hands every such call to Kivy's Clock, so the
+controller and the widgets are only ever touched on the main thread. The
+controller's changes are folded by one `Clock.create_trigger` into one
+redraw per frame.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from banker.journal import Journal
+from ui.controller import Controller
+from ui.screens import SCREENS, BaseScreen
+from ui.settings import Settings, settings_path
+from ui.widgets import BG
+
+log = logging.getLogger(__name__)
+
+
+def on_main_thread(fn: Callable[..., Any]) -> Callable[..., None]:
+    """Run `fn` on Kivy's main thread at the next frame, whatever thread calls it."""
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> None:
+        Clock.schedule_once(lambda dt: fn(*args, **kwargs), 0)
+    return call
+
+
+class BankerApp(App):
+    title = "Board Banker"
+
+    def __init__(self, journal_path: Path, config_path: str | None = None, hardware: bool = True,
+                 settings_file: Path | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.journal_path = journal_path
+        self.config_path = config_path
+        self.use_hardware = hardware
+        self.settings_file = settings_file or settings_path()
+        settings, self.settings_problems = Settings.load(self.settings_file)
+        self.journal = Journal(journal_path)
+        self.controller = Controller(self.journal, settings, save_settings=lambda s: s.save(self.settings_file),
+                                     play_sound=self.play_sound)
+        self.page = "table"  # the page the family chose while a game runs
+        self.deeds_of: str | None = None
+        self.trade: dict[str, Any] = {}
+        self.unlocked = False
+        self.entered_dice: list[int] = []
+        self.settings_return = "home"
+        self.reader: Any = None
+        self.dice_button: Any = None
+        self._sounds: dict[str, Any] = {}
+        self.flip_callbacks: list[Callable[[], None]] = []
+        self._redraw = Clock.create_trigger(self.redraw, 0)
+
+    # ------------------------------------------------------------------ building
+
+    def build(self) -> ScreenManager:
+        Window.clearcolor = BG
+        self.manager = ScreenManager(transition=NoTransition())
+        for name, cls in SCREENS.items():
+            self.manager.add_widget(cls(self, name=name))
+        self.controller.listeners.append(self._redraw)
+        for problem in self.settings_problems:
+            self.controller.notify(problem, "error")
+        self.controller.resume()
+        Window.bind(on_key_down=self.on_key, on_flip=self._flipped)
+        Clock.schedule_interval(lambda dt: self.controller.tick(), 1.0)
+        if self.use_hardware:
+            self.start_hardware()
+        self.redraw()
+        return self.manager
+
+    def _flipped(self, *_: Any) -> None:
+        callbacks, self.flip_callbacks = self.flip_callbacks, []
+        for callback in callbacks:
+            callback()
+
+    def screen_name(self) -> str:
+        c = self.controller
+        mode = c.mode
+        if mode == "home":
+            return "settings" if self.page == "settings" else "home"
+        if mode == "setup":
+            return self.page if self.page in ("inprogress", "settings") else "setup"
+        if mode == "over":
+            return "over"
+        game = c.game
+        assert game is not None
+        if game.auction is not None and self.page not in ("deeds", "banker", "settings"):
+            return "auction"
+        if self.page == "cards" and (game.decision is None or game.decision[0] != "draw"):
+            self.page = "table"
+        return self.page if self.page in SCREENS else "table"
+
+    def redraw(self, *_: Any) -> None:
+        name = self.screen_name()
+        screen = self.manager.get_screen(name)
+        assert isinstance(screen, BaseScreen)
+        screen.refresh()
+        if self.manager.current != name:
+            self.manager.current = name
+
+    def go(self, page: str) -> None:
+        if page == "settings":
+            self.settings_return = self.page
+        if page != "banker":
+            self.unlocked = self.unlocked and page in ("settings", "replace")
+        self.page = page
+        self._redraw()
+
+    def back_from_settings(self) -> None:
+        self.go(self.settings_return if self.controller.mode == "table" else "table")
+
+    def show_deeds(self, player: str) -> None:
+        self.deeds_of = player
+        self.go("deeds")
+
+    # ------------------------------------------------------------------ buttons
+
+    def press(self, button: dict[str, Any]) -> None:
+        c = self.controller
+        if button["id"] == "roll":
+            c.roll()
+        elif button["id"] == "enter_dice":
+            self.entered_dice = []
+            self.go("dice")
+        elif button["id"] == "draw" and c.settings.physical_decks:
+            self.go("cards")
+        else:
+            c.request(dict(button["action"]))
+
+    def tap_as(self, player: str) -> None:
+        """The on-screen stand-in for a player's card (a lost card, or no reader)."""
+        uid = next((u for u, n in self.controller.meta.get("cards", {}).items() if n == player), None)
+        if uid is None:
+            self.controller.cancel_pending()
+            return
+        self.controller.card_tapped(uid)
+
+    def unlock(self, pin: str) -> None:
+        if self.controller.pin_ok(pin):
+            self.unlocked = True
+        else:
+            self.controller.notify(self.controller.tr("ui.banker.wrong_pin"), "error", "error")
+        self._redraw()
+
+    def abandon(self) -> None:
+        self.unlocked = False
+        self.page = "table"
+        self.controller.abandon()
+
+    def undo_end(self) -> None:
+        if self.controller.has_pin() and not self.unlocked:
+            self.page = "table"
+            self.controller.undo(1)
+            return
+        self.controller.undo(1)
+
+    def pick_card(self, card_id: str) -> None:
+        self.page = "table"
+        self.controller.draw(card_id)
+
+    def enter_die(self, k: int, value: int) -> None:
+        while len(self.entered_dice) <= k:
+            self.entered_dice.append(0)
+        self.entered_dice[k] = value
+        self._redraw()
+
+    def dice_entered(self) -> None:
+        game = self.controller.game
+        if game is None or len(self.entered_dice) != game.ruleset.dice or 0 in self.entered_dice:
+            return
+        self.page = "table"
+        self.controller.roll(tuple(self.entered_dice))
+
+    def on_key(self, window: Any, key: int, scancode: int, codepoint: str | None, modifiers: list[str]) -> bool:
+        """Keyboard shortcuts for a desktop: r roll, b buy, n no (decline), e end turn,
+        d deeds, t trade, l log, 1-8 tap player N's card, Escape back to the table."""
+        c = self.controller
+        game = c.game
+        if game is None or key is None:
+            return False
+        if key == 27:
+            self.go("table")
+            return True
+        actions = {"r": c.roll, "b": lambda: c.request({"do": "buy"}), "n": lambda: c.request({"do": "decline"}),
+                   "e": lambda: c.request({"do": "end_turn"}), "d": lambda: self.go("deeds"),
+                   "t": lambda: self.go("trade"), "l": lambda: self.go("log")}
+        if codepoint in actions:
+            actions[codepoint]()
+            return True
+        if codepoint and codepoint.isdigit() and 1 <= int(codepoint) <= len(game.players):
+            self.tap_as(game.players[int(codepoint) - 1].name)
+            return True
+        return False
+
+    # ------------------------------------------------------------------ hardware and sound
+
+    def start_hardware(self) -> None:
+        """Open the card reader and the dice button from the hardware config; carry on without them."""
+        from hardware.config import load_config
+        from hardware.events import ConfigError, HardwareError
+
+        try:
+            config = load_config(self.config_path)
+        except ConfigError as exc:
+            self.controller.notify(str(exc), "error")
+            return
+        if config.reader.url:
+            from hardware.cli import make_protocol
+            from hardware.reader import CardReader
+
+            tapped = on_main_thread(lambda event: self.controller.card_tapped(event.uid))
+            status = on_main_thread(lambda event: self.controller.reader_status(event.connected))
+            self.reader = CardReader(config.reader.url, make_protocol(config.reader.protocol, config.reader.baudrate),
+                                     tapped, status, retap_window=config.reader.retap_window).start()
+        if config.dice.enabled:
+            from hardware.dice import DiceButton
+
+            pressed = on_main_thread(lambda event: self.controller.dice_pressed(event.dice))
+            try:
+                self.dice_button = DiceButton.from_config(config.dice, on_roll=pressed)
+                self.controller.button_status(True)
+            except (HardwareError, Exception) as exc:  # no GPIO on a desktop: the on-screen button stands in
+                log.info("no dice button: %s", exc)
+                self.controller.button_status(False)
+
+    def play_sound(self, name: str) -> None:
+        try:
+            from kivy.core.audio import SoundLoader
+
+            from ui.sounds import TONES, cache_dir, make
+
+            if name not in TONES:
+                return
+            if name not in self._sounds:
+                self._sounds[name] = SoundLoader.load(str(make(name, cache_dir())))
+            sound = self._sounds[name]
+            if sound is not None:
+                sound.play()
+        except Exception as exc:  # no audio device: stay quiet
+            log.debug("no sound: %s", exc)
+
+    def on_stop(self) -> None:
+        if self.reader is not None:
+            self.reader.close()
+        if self.dice_button is not None:
+            self.dice_button.close()
+        self.journal.close()

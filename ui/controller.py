@@ -1,0 +1,608 @@
+"""The table's controller: between the engine, journal and hardware and the screens.
+
+No Kivy here, so it is tested without a window. The app calls it on Kivy's
+main thread (hardware callbacks are handed over with Clock.schedule_once
+first), and after every call asks for plain view data (`view.py`) to draw.
+
+What it decides:
+- which actions need a player's card tap (everything a player chooses to
+  spend), keeping such an action *pending* until the right card is tapped,
+  and refusing someone else's card with its owner's name;
+- what a tap means when nothing is pending (that player's balance and deeds,
+  like a cash machine), during an auction (a bid raised by the step) and
+  while cards are being registered;
+- the notices that say who paid whom and why, with a sound.
+Every action goes through `JournaledGame.apply`, which commits it before it
+returns: nothing reaches the screen before the journal has it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from banker.errors import ActionError, BankerError, SetupError
+from banker.game import BANK, POT, Game
+from banker.journal import Journal, JournaledGame, JournalError, check_pin, hash_pin
+from banker.ruleset import builtin_names, load_ruleset
+from banker.script import Header
+from ui.i18n import Translator
+from ui.settings import Settings
+
+PLAYER_COLOURS = ["#E53935", "#1E88E5", "#43A047", "#FDD835", "#8E24AA", "#FB8C00", "#00ACC1", "#EC407A"]
+SPENDING = {"buy", "bid", "pay_fine", "use_card", "build", "sell", "sell_all", "mortgage", "unmortgage",
+            "keep_mortgage", "concede"}
+# Engine events worth a line on the screen (money movements always are).
+SHOWN_EVENTS = {"card", "jail", "left_jail", "declined", "sold", "unsold", "bankrupt", "game_over", "debt",
+                "building_won", "built", "sold_building", "sold_all", "traded", "adjusted", "dealt"}
+SOUNDS = {"rent": "payment", "tax": "payment", "card": "payment", "buy": "payment", "auction": "payment",
+          "salary": "payment", "debt_paid": "payment", "build": "building", "sell": "building",
+          "sell_all": "building", "jail_fine": "payment", "trade": "payment", "pot": "payment"}
+
+
+@dataclass
+class Notice:
+    text: str
+    kind: str = "info"  # info | money | error | card | move | balance
+    sound: str | None = None
+
+
+@dataclass
+class Pending:
+    """An action waiting for card taps: every player in `needs` must tap."""
+
+    action: dict[str, Any]
+    needs: list[str]
+    prompt: str
+    tapped: set[str] = field(default_factory=set)
+
+
+@dataclass
+class DraftPlayer:
+    name: str
+    colour: str
+    card: str | None = None
+
+
+@dataclass
+class Draft:
+    """A new game being set up at the table."""
+
+    rules: str = "classic"
+    players: list[DraftPlayer] = field(default_factory=list)
+    registering: int | None = None  # the player whose card the next tap registers
+    pin: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    setup: dict[str, Any] | None = None  # "game in progress": the engine's setup
+    time_limit: int | None = None  # minutes, for timed rulesets
+
+
+class Controller:
+    def __init__(self, journal: Journal, settings: Settings, *,
+                 save_settings: Callable[[Settings], None] | None = None,
+                 roll: Callable[[int], tuple[int, ...]] | None = None,
+                 play_sound: Callable[[str], None] | None = None,
+                 power_off: Callable[[], None] | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.journal = journal
+        self.settings = settings
+        self.tr = Translator(settings.language)
+        self._save_settings = save_settings or (lambda s: s.save())
+        self._roll = roll or _secure_roll
+        self._play_sound = play_sound or (lambda name: None)
+        self._power_off = power_off or _system_power_off
+        self.clock = clock
+        self.live: JournaledGame | None = None
+        self.meta: dict[str, Any] = {}
+        self.draft: Draft | None = None
+        self.pending: Pending | None = None
+        self.replacing: str | None = None  # the player whose lost card the next tap replaces
+        self.notices: list[Notice] = []
+        self.balance_of: str | None = None  # the cash-machine view after a tap
+        self.move_hint: str | None = None
+        self.last_dice: tuple[int, ...] = ()
+        self.reader = "none"  # none | connected | disconnected
+        self.button = "none"  # none | ready | missing
+        self.listeners: list[Callable[[], None]] = []
+        self.alarm_sounded = False
+
+    # ------------------------------------------------------------------ basics
+
+    @property
+    def game(self) -> Game | None:
+        return self.live.game if self.live is not None else None
+
+    @property
+    def mode(self) -> str:
+        if self.draft is not None:
+            return "setup"
+        if self.live is None:
+            return "home"
+        return "over" if self.live.game.ended else "table"
+
+    def changed(self) -> None:
+        for listener in list(self.listeners):
+            listener()
+
+    def notify(self, text: str, kind: str = "info", sound: str | None = None) -> None:
+        self.notices.append(Notice(text, kind, sound))
+        del self.notices[:-30]
+        if sound and self.settings.sounds:
+            self._play_sound(sound)
+
+    def error(self, exc: BaseException) -> None:
+        if isinstance(exc, (ActionError, SetupError)):
+            text = self.tr.format(exc.code, exc.params)
+        else:
+            text = str(exc)
+        self.notify(text, "error", "error")
+
+    def set_language(self, language: str) -> None:
+        self.settings.language = language
+        self.tr = Translator(language)
+        self._save_settings(self.settings)
+        self.changed()
+
+    def set_setting(self, name: str, value: Any) -> None:
+        setattr(self.settings, name, value)
+        self._save_settings(self.settings)
+        self.changed()
+
+    # ------------------------------------------------------------------ games
+
+    def resume(self) -> bool:
+        """Reopen the last unfinished game, exactly where it was."""
+        game_id = self.journal.latest_active()
+        if game_id is None:
+            return False
+        try:
+            self.live = self.journal.load(game_id)
+        except JournalError as exc:
+            self.error(exc)
+            return False
+        self.meta = self.journal.meta(game_id)
+        self.draft = None
+        self.changed()
+        return True
+
+    def new_game(self) -> None:
+        self.draft = Draft(players=[DraftPlayer("", PLAYER_COLOURS[0]), DraftPlayer("", PLAYER_COLOURS[1])])
+        self.changed()
+
+    def leave_draft(self) -> None:
+        self.draft = None
+        self.changed()
+
+    def rulesets(self) -> list[str]:
+        return builtin_names()
+
+    def draft_add_player(self) -> None:
+        d = self._draft()
+        if len(d.players) < 8:
+            used = {p.colour for p in d.players}
+            colour = next(c for c in PLAYER_COLOURS if c not in used)
+            d.players.append(DraftPlayer("", colour))
+        self.changed()
+
+    def draft_remove_player(self, index: int) -> None:
+        d = self._draft()
+        if len(d.players) > 2:
+            del d.players[index]
+            d.registering = None
+        self.changed()
+
+    def draft_set(self, index: int, name: str | None = None, colour: str | None = None) -> None:
+        p = self._draft().players[index]
+        if name is not None:
+            p.name = name.strip()[:16]
+        if colour is not None:
+            p.colour = colour
+        self.changed()
+
+    def draft_register(self, index: int | None) -> None:
+        """The next card tapped becomes this player's card (None: stop registering)."""
+        self._draft().registering = index
+        self.changed()
+
+    def draft_rules(self, rules: str) -> None:
+        d = self._draft()
+        d.rules = rules
+        d.options = {}
+        self.changed()
+
+    def _draft(self) -> Draft:
+        if self.draft is None:
+            self.draft = Draft()
+        return self.draft
+
+    def draft_problems(self) -> list[str]:
+        """What still stops the game from starting, in words."""
+        d = self._draft()
+        problems = []
+        names = [p.name for p in d.players]
+        if any(not n for n in names):
+            problems.append(self.tr("ui.setup.need_names"))
+        if len(set(names)) != len(names):
+            problems.append(self.tr("ui.setup.same_name"))
+        if any(n.lower() == "bank" for n in names):
+            problems.append(self.tr("ui.setup.bank_name"))
+        if self.settings.taps and any(p.card is None for p in d.players):
+            problems.append(self.tr("ui.setup.need_cards"))
+        return problems
+
+    def draft_start(self) -> bool:
+        d = self._draft()
+        problems = self.draft_problems()
+        if problems:
+            for text in problems:
+                self.notify(text, "error", "error")
+            self.changed()
+            return False
+        options = dict(d.options)
+        if d.time_limit is not None:
+            options["time_limit"] = d.time_limit
+        header = Header(rules=d.rules, players=[p.name for p in d.players], seed=secrets.randbits(48),
+                        options=options, setup=d.setup)
+        meta: dict[str, Any] = {
+            "cards": {p.card: p.name for p in d.players if p.card},
+            "colours": {p.name: p.colour for p in d.players},
+            "started": self.clock(),
+        }
+        if d.pin:
+            meta["pin"] = hash_pin(d.pin)
+        try:
+            self.live = self.journal.start(header, meta=meta)
+        except (BankerError, ValueError) as exc:
+            self.error(exc)
+            self.changed()
+            return False
+        self.meta = self.journal.meta(self.live.id)
+        self.draft = None
+        self.notices.clear()
+        if self.live.game.deal_owed:
+            self.apply({"do": "deal"})  # the banker shuffles and deals the title deeds
+        self.changed()
+        return True
+
+    # ------------------------------------------------------------------ names and cards
+
+    def colour(self, name: str) -> str:
+        return str(self.meta.get("colours", {}).get(name, "#9E9E9E"))
+
+    def card_owner(self, uid: str) -> str | None:
+        if self.draft is not None:
+            return next((p.name or f"#{k + 1}" for k, p in enumerate(self.draft.players) if p.card == uid), None)
+        owner = self.meta.get("cards", {}).get(uid)
+        return str(owner) if owner is not None else None
+
+    def card_tapped(self, uid: str) -> None:
+        """A card was put on the reader (already on the main thread)."""
+        self.balance_of = None
+        if self.draft is not None:
+            self._register_tap(uid)
+        elif self.replacing is not None:
+            self._replace_tap(uid)
+        elif self.live is not None:
+            self._game_tap(uid)
+        self.changed()
+
+    def _register_tap(self, uid: str) -> None:
+        d = self._draft()
+        if d.registering is None:
+            return
+        me = d.players[d.registering]
+        holder = next((p for p in d.players if p.card == uid), None)
+        if holder is not None and holder is not me:
+            self.notify(self.tr("ui.card.taken", owner=holder.name or f"#{d.players.index(holder) + 1}"),
+                        "error", "error")
+            return
+        me.card = uid
+        self.notify(self.tr("ui.card.registered", player=me.name or f"#{d.registering + 1}"), "info", "payment")
+        nxt = next((k for k, p in enumerate(d.players) if p.card is None), None)
+        d.registering = nxt
+
+    def replace_card(self, player: str) -> None:
+        """After the banker's PIN: the next card tapped becomes `player`'s (a lost card)."""
+        self.replacing = player
+        self.changed()
+
+    def _replace_tap(self, uid: str) -> None:
+        assert self.live is not None and self.replacing is not None
+        owner = self.card_owner(uid)
+        if owner is not None and owner != self.replacing:
+            self.notify(self.tr("ui.card.taken", owner=owner), "error", "error")
+            return
+        cards = {u: n for u, n in self.meta.get("cards", {}).items() if n != self.replacing}
+        cards[uid] = self.replacing
+        self.meta["cards"] = cards
+        self.journal.set_meta(self.live.id, self.meta)
+        self.notify(self.tr("ui.card.registered", player=self.replacing), "info", "payment")
+        self.replacing = None
+
+    def _game_tap(self, uid: str) -> None:
+        owner = self.card_owner(uid)
+        if owner is None:
+            self.notify(self.tr("ui.card.unknown"), "error", "error")
+            return
+        game = self.live.game  # type: ignore[union-attr]
+        pending = self.pending
+        if pending is not None:
+            if owner not in pending.needs:
+                who = " / ".join(n for n in pending.needs if n not in pending.tapped)
+                self.notify(self.tr("ui.card.not_yours", owner=owner, player=who), "error", "error")
+                return
+            pending.tapped.add(owner)
+            if set(pending.needs) <= pending.tapped:
+                self.pending = None
+                self.apply(pending.action)
+            return
+        if game.auction is not None and owner in self.auction_bidders():
+            self.bid(owner)
+            return
+        # Nothing waits for this card: show its balance and deeds, like a cash machine.
+        self.balance_of = owner
+        p = game.players[game.index_of[owner]]
+        deeds = ", ".join(game.space_name(i) for i in game.iter_properties(p.index)) or "—"
+        self.notify(self.tr("ui.balance", player=owner, cash=p.cash, deeds=deeds), "balance", None)
+
+    # ------------------------------------------------------------------ doing things
+
+    def request(self, action: dict[str, Any], needs: list[str] | None = None) -> None:
+        """An action from a button: done at once, or kept until the right cards are tapped."""
+        game = self.game
+        if game is None:
+            return
+        problem = game.can(self._stamped(action))
+        if problem is not None:
+            try:
+                game.check(self._stamped(action))
+            except ActionError as exc:
+                self.error(exc)
+            self.changed()
+            return
+        if needs is None:
+            needs = self._who_pays(action)
+        if needs and self.settings.taps:
+            self.pending = Pending(action, needs, self._tap_prompt(action, needs))
+        else:
+            self.pending = None
+            self.apply(action)
+        self.changed()
+
+    def cancel_pending(self) -> None:
+        self.pending = None
+        self.changed()
+
+    def _who_pays(self, action: dict[str, Any]) -> list[str]:
+        game = self.game
+        assert game is not None
+        verb = action["do"]
+        if verb == "trade":
+            return [action["from"], action["to"]]
+        if verb not in SPENDING:
+            return []
+        if "player" in action:
+            return [action["player"]]
+        if "space" in action:
+            owner = game.owner[game._space_index(action["space"])]
+            if owner >= 0:
+                return [game.players[owner].name]
+        return [game.current.name]
+
+    def _tap_prompt(self, action: dict[str, Any], needs: list[str]) -> str:
+        what = self.describe_action(action)
+        return self.tr("ui.tap.prompt", players=" + ".join(needs), what=what)
+
+    def describe_action(self, action: dict[str, Any]) -> str:
+        game = self.game
+        assert game is not None
+        verb = action["do"]
+        params: dict[str, Any] = dict(action)
+        if "space" in action:
+            i = game._space_index(action["space"])
+            params["space"] = game.space_name(i)
+        if verb == "buy" and game.decision is not None and game.decision[0] == "buy":
+            params["space"] = game.space_name(game.decision[1])
+            params["price"] = game.prices[game.decision[1]]
+        if verb == "pay_fine":
+            params["fine"] = game.options["jail_fine"]
+        return self.tr(f"ui.do.{verb}", **params)
+
+    def _stamped(self, action: dict[str, Any]) -> dict[str, Any]:
+        """The action with the game clock: seconds since the game started."""
+        started = float(self.meta.get("started", self.clock()))
+        return {**action, "t": round(max(0.0, self.clock() - started), 1)}
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        """Apply and commit; then turn what happened into notices. False if refused."""
+        live = self.live
+        if live is None:
+            return False
+        game = live.game
+        log_from = len(game.log)
+        turn_before = game.turn
+        try:
+            events = live.apply(self._stamped(action) if action["do"] != "undo" else action)
+        except (ActionError, JournalError) as exc:
+            self.error(exc)
+            return False
+        game = live.game
+        self.move_hint = None
+        for event in events:
+            if event.code == "rolled":
+                self.last_dice = tuple(event.params["dice"])
+                self.notify(self.tr("event.rolled", player=event.params["player"],
+                                    dice=" + ".join(map(str, self.last_dice))), "info", "dice")
+            elif event.code == "moved":
+                self.move_hint = self.tr("ui.move_to", player=event.params["player"], space=event.params["space"])
+            elif event.code == "card":
+                card = game.ruleset.card_by_id[event.params["card"]]
+                self.notify(self.tr.card(card.id, card.text), "card", None)
+            elif event.code in SHOWN_EVENTS:
+                self.notify(self.tr.format("event." + event.code, event.params), "info",
+                            "building" if event.code in ("built", "sold_building", "sold_all") else None)
+        for entry in game.money_log()[log_from:] if len(game.log) > log_from else []:
+            self.notify(self.money_text(entry.code, entry.payer, entry.payee, entry.amount, entry.params),
+                        "money", SOUNDS.get(entry.code, "payment"))
+        if game.turn != turn_before and not game.ended:
+            self.last_dice = ()
+        if game.ended:
+            self.pending = None
+        return True
+
+    def money_text(self, code: str, payer: str, payee: str, amount: int, params: dict[str, Any]) -> str:
+        names = {"bank": self.tr("ui.bank"), "pot": self.tr("ui.pot")}
+        shown = dict(params)
+        if "card" in shown and self.game is not None:
+            card = self.game.ruleset.card_by_id.get(shown["card"])
+            shown["card"] = self.tr.card(card.id, card.text) if card else shown["card"]
+        return self.tr(f"log.{code}", payer=names.get(payer, payer), payee=names.get(payee, payee),
+                       amount=amount, **shown)
+
+    # Buttons of the turn screen: each is an action request.
+
+    def roll(self, dice: tuple[int, ...] | None = None) -> None:
+        game = self.game
+        if game is None:
+            return
+        if dice is None:
+            dice = self._roll(game.ruleset.dice)
+        self.request({"do": "roll", "dice": list(dice)})
+
+    def dice_pressed(self, dice: tuple[int, ...]) -> None:
+        """The GPIO dice button: roll for whoever must roll now."""
+        game = self.game
+        if game is None or game.ended:
+            return
+        verbs = {v for o in game.owed() for v in o["verbs"]}
+        if "roll" in verbs:
+            self.roll(tuple(dice))
+        else:
+            self.notify(self.tr("ui.no_roll_now"), "error", "error")
+            self.changed()
+
+    def draw(self, card: str | None = None) -> None:
+        action: dict[str, Any] = {"do": "draw"}
+        if card is not None:
+            action["card"] = card
+        self.request(action)
+
+    def bid_amount(self, player: str) -> int:
+        game = self.game
+        assert game is not None and game.auction is not None
+        a = game.auction
+        return max(a.min_bid, a.high_bid + self.settings.bid_step)
+
+    def bid(self, player: str, amount: int | None = None) -> None:
+        """A bid from a card tap or a button: the high bid raised by the step."""
+        game = self.game
+        if game is None or game.auction is None:
+            return
+        action = {"do": "bid", "player": player, "amount": amount or self.bid_amount(player)}
+        if game.can(action) is not None:
+            self.request(action)
+            return
+        self.apply(action)  # the tap itself was the player's consent
+        self.changed()
+
+    def auction_bidders(self) -> list[str]:
+        game = self.game
+        if game is None or game.auction is None:
+            return []
+        return [game.players[b].name for b in game.auction.bidders]
+
+    # ------------------------------------------------------------------ the banker (behind the PIN)
+
+    def has_pin(self) -> bool:
+        return "pin" in self.meta
+
+    def pin_ok(self, pin: str) -> bool:
+        return not self.has_pin() or check_pin(self.meta["pin"], pin)
+
+    def undo(self, steps: int = 1) -> None:
+        for _ in range(steps):
+            if not self.apply({"do": "undo"}):
+                break
+        self.pending = None
+        self.notify(self.tr("ui.banker.undone"), "info", None)
+        self.changed()
+
+    def adjust(self, player: str, cash: int, position: int | None, reason: str) -> None:
+        action: dict[str, Any] = {"do": "adjust", "player": player, "cash": cash, "reason": reason}
+        if position is not None:
+            action["position"] = position
+        self.apply(action)
+        self.changed()
+
+    def end_game(self) -> None:
+        self.apply({"do": "end_game"})
+        self.changed()
+
+    def abandon(self) -> None:
+        """Stop this game without a winner; it stays in the journal, finished."""
+        if self.live is not None:
+            self.journal.set_status(self.live.id, "finished")
+        self.live = None
+        self.meta = {}
+        self.pending = None
+        self.notices.clear()
+        self.changed()
+
+    def close_game(self) -> None:
+        """Back to the start screen after the game-over screen (the game stays finished)."""
+        self.live = None
+        self.meta = {}
+        self.notices.clear()
+        self.changed()
+
+    def power_off(self) -> None:
+        self._power_off()
+
+    # ------------------------------------------------------------------ hardware status and the clock
+
+    def reader_status(self, connected: bool) -> None:
+        self.reader = "connected" if connected else "disconnected"
+        self.changed()
+
+    def button_status(self, ready: bool) -> None:
+        self.button = "ready" if ready else "missing"
+        self.changed()
+
+    def end_time(self) -> float | None:
+        """Wall-clock time a timed game ends, or None."""
+        game = self.game
+        if game is None or not game.time_limit:
+            return None
+        return float(self.meta.get("started", 0.0)) + game.time_limit
+
+    def tick(self) -> None:
+        """Called every second: a timed game ends when its time comes, with an alarm."""
+        end = self.end_time()
+        game = self.game
+        if end is None or game is None or game.ended or self.clock() < end:
+            return
+        if not self.alarm_sounded:
+            self.alarm_sounded = True
+            self.notify(self.tr("ui.time_up"), "info", "alarm")
+        self.apply({"do": "end_game"})
+        self.changed()
+
+
+def _secure_roll(count: int) -> tuple[int, ...]:
+    from hardware.dice import roll_dice
+
+    return roll_dice(count)
+
+
+def _system_power_off() -> None:
+    """Shut the Pi down cleanly (the journal is already safe on disk)."""
+    command = shutil.which("systemctl")
+    if command is not None:
+        subprocess.run([command, "poweroff"], check=False)
+
+
+__all__ = ["BANK", "POT", "Controller", "Draft", "DraftPlayer", "Notice", "Pending", "PLAYER_COLOURS"]

@@ -1,0 +1,720 @@
+"""The screens. Each renders the controller's view data (ui/view.py) and calls
+controller methods; none asks the rules anything itself.
+
+Every screen has `refresh()`, called (through one Clock trigger that folds
+bursts of changes into one redraw) whenever the controller changes.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import TYPE_CHECKING, Any, Callable
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
+
+from banker.ruleset import load_ruleset
+from ui import view
+from ui.controller import PLAYER_COLOURS, Controller
+from ui.i18n import LANGUAGES
+from ui.widgets import (ACCENT, DANGER, MUTED, BigButton, Chart, Chip, Die, Panel, Stripe, Text, colour)
+
+if TYPE_CHECKING:
+    from ui.app import BankerApp
+
+
+def scroll(content: Widget) -> ScrollView:
+    sv = ScrollView(do_scroll_x=False, bar_width=8)
+    sv.add_widget(content)
+    return sv
+
+
+def column(**kw: Any) -> GridLayout:
+    grid = GridLayout(cols=1, spacing=6, size_hint_y=None, **kw)
+    grid.bind(minimum_height=grid.setter("height"))
+    return grid
+
+
+def auto_height(box: BoxLayout) -> BoxLayout:
+    """A vertical box as tall as what it holds."""
+    box.bind(minimum_height=box.setter("height"))
+    return box
+
+
+def row(height: float = 64, **kw: Any) -> BoxLayout:
+    return BoxLayout(orientation="horizontal", size_hint_y=None, height=height, spacing=8, **kw)
+
+
+class BaseScreen(Screen):
+    title_key = ""
+
+    def __init__(self, app: "BankerApp", **kw: Any) -> None:
+        super().__init__(**kw)
+        self.app = app
+        self.c: Controller = app.controller
+
+    def refresh(self) -> None:
+        self.clear_widgets()
+        root = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        self.build(root)
+        self.add_widget(root)
+
+    def build(self, root: BoxLayout) -> None:
+        raise TypeError("every screen builds its own content")
+
+    def tr(self, key: str, **params: Any) -> str:
+        return self.c.tr(key, **params)
+
+    def header(self, root: BoxLayout, text: str, back: Callable[[], Any] | None = None) -> None:
+        bar = row(56)
+        if back is not None:
+            bar.add_widget(BigButton(self.tr("ui.back"), back, "secondary", size_hint_x=None, width=130, height=56))
+        bar.add_widget(Text(text, 28, bold=True, height=56))
+        root.add_widget(bar)
+
+    def notices(self, root: BoxLayout, count: int = 3) -> None:
+        """The latest notices: who paid whom and why, errors in red."""
+        box = column()
+        for notice in self.c.notices[-count:]:
+            tint = DANGER if notice.kind == "error" else ACCENT if notice.kind in ("money", "card") else MUTED
+            box.add_widget(Text(notice.text, 20, color=tint))
+        root.add_widget(box)
+
+    def pending_banner(self, root: BoxLayout) -> None:
+        pending = self.c.pending
+        if pending is None:
+            return
+        panel = auto_height(Panel(orientation="vertical", size_hint_y=None, fill=(0.35, 0.25, 0.0, 1)))
+        panel.add_widget(Text(pending.prompt, 22, bold=True))
+        buttons = row(64)
+        for name in pending.needs:
+            if name in pending.tapped:
+                continue
+            buttons.add_widget(BigButton(self.tr("ui.tap.as", player=name), lambda n=name: self.app.tap_as(n),
+                                         "secondary", size=18))
+        buttons.add_widget(BigButton(self.tr("ui.cancel"), self.c.cancel_pending, "danger", size=18))
+        panel.add_widget(buttons)
+        root.add_widget(panel)
+
+
+# ---------------------------------------------------------------------------
+
+
+class HomeScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        root.add_widget(Text(self.tr("ui.app_name"), 40, bold=True, halign="center", height=80))
+        root.add_widget(Text(self.tr("ui.home.tagline"), 22, color=MUTED, halign="center"))
+        box = column(padding=(120, 10))
+        if self.c.journal.latest_active() is not None:
+            box.add_widget(BigButton(self.tr("ui.home.resume"), self.c.resume, "primary", size=24, height=80))
+        box.add_widget(BigButton(self.tr("ui.home.new"), self.c.new_game, "primary", size=24, height=80))
+        box.add_widget(BigButton(self.tr("ui.settings"), lambda: self.app.go("settings"), "secondary", size=22))
+        root.add_widget(box)
+        self.notices(root, 2)
+        root.add_widget(Widget())
+
+
+class SetupScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        d = self.c.draft
+        assert d is not None
+        self.header(root, self.tr("ui.setup.title"), self.c.leave_draft)
+        body = column()
+        rules = row(56)
+        for name in self.c.rulesets():
+            kind = "primary" if name == d.rules else "secondary"
+            rules.add_widget(BigButton(self.tr(f"ui.rules.{name}") if self.c.tr.has(f"ui.rules.{name}") else name,
+                                       lambda n=name: self.c.draft_rules(n), kind, size=18, height=56))
+        body.add_widget(rules)
+        for k, p in enumerate(d.players):
+            line = row(60)
+            line.add_widget(BigButton("", lambda k=k: self._next_colour(k), "secondary", size_hint_x=None,
+                                      width=60, height=60, background_color=colour(p.colour)))
+            name = TextInput(text=p.name, hint_text=self.tr("ui.setup.name", number=k + 1), multiline=False,
+                             font_size=24, size_hint_y=None, height=60, write_tab=False)
+            name.bind(on_text_validate=lambda w, k=k: self.c.draft_set(k, name=w.text),
+                      focus=lambda w, f, k=k: None if f else self.c.draft_set(k, name=w.text))
+            line.add_widget(name)
+            if d.registering == k:
+                label, kind = self.tr("ui.setup.tap_now"), "accent"
+            elif p.card:
+                label, kind = self.tr("ui.setup.card_ok"), "primary"
+            else:
+                label, kind = self.tr("ui.setup.register"), "secondary"
+            line.add_widget(BigButton(label, lambda k=k: self.c.draft_register(k), kind, size=17,
+                                      size_hint_x=None, width=210, height=60))
+            line.add_widget(BigButton("X", lambda k=k: self.c.draft_remove_player(k), "danger",
+                                      size_hint_x=None, width=60, height=60))
+            body.add_widget(line)
+        more = row(60)
+        if len(d.players) < 8:
+            more.add_widget(BigButton(self.tr("ui.setup.add_player"), self.c.draft_add_player, "secondary", size=18,
+                                      height=60))
+        pin = TextInput(text=d.pin, hint_text=self.tr("ui.setup.pin"), password=True, input_filter="int",
+                        multiline=False, font_size=24, size_hint_y=None, height=60)
+        pin.bind(text=lambda w, t: setattr(d, "pin", t[:8]))
+        more.add_widget(pin)
+        body.add_widget(more)
+        ruleset = load_ruleset(d.rules)
+        rules_row = row(56)
+        for option in ("free_parking_pot", "auction_on_decline", "double_rent_with_mortgaged", "build_only_on_visit"):
+            on = bool(d.options.get(option, ruleset.options[option]))
+            rules_row.add_widget(BigButton(self.tr(f"ui.option.{option}") + (": " + self.tr("ui.on") if on else ""),
+                                           lambda o=option, v=on: self._toggle(o, not v),
+                                           "primary" if on else "secondary", size=14, height=56))
+        body.add_widget(rules_row)
+        if ruleset.options["time_limit"]:
+            minutes = d.time_limit or int(ruleset.options["time_limit"])
+            timed = row(56)
+            timed.add_widget(Text(self.tr("ui.setup.time_limit", minutes=minutes), 20, height=56))
+            for delta in (-15, 15):
+                timed.add_widget(BigButton(f"{delta:+d}", lambda x=delta, m=minutes: self._minutes(m + x),
+                                           "secondary", size_hint_x=None, width=90, height=56))
+            body.add_widget(timed)
+        for problem in self.c.draft_problems():
+            body.add_widget(Text(problem, 18, color=MUTED))
+        root.add_widget(scroll(body))
+        self.notices(root, 1)
+        bottom = row(70)
+        bottom.add_widget(BigButton(self.tr("ui.setup.in_progress"), lambda: self.app.go("inprogress"),
+                                    "secondary", size=18, height=70))
+        bottom.add_widget(BigButton(self.tr("ui.setup.start"), self.c.draft_start, "primary", size=24, height=70))
+        root.add_widget(bottom)
+
+    def _next_colour(self, k: int) -> None:
+        d = self.c.draft
+        assert d is not None
+        used = {p.colour for p in d.players}
+        current = PLAYER_COLOURS.index(d.players[k].colour) if d.players[k].colour in PLAYER_COLOURS else 0
+        for step in range(1, len(PLAYER_COLOURS) + 1):
+            candidate = PLAYER_COLOURS[(current + step) % len(PLAYER_COLOURS)]
+            if candidate not in used:
+                self.c.draft_set(k, colour=candidate)
+                return
+
+    def _toggle(self, option: str, value: bool) -> None:
+        d = self.c.draft
+        assert d is not None
+        d.options[option] = value
+        self.c.changed()
+
+    def _minutes(self, minutes: int) -> None:
+        d = self.c.draft
+        assert d is not None
+        d.time_limit = max(15, min(600, minutes))
+        self.c.changed()
+
+
+class InProgressScreen(BaseScreen):
+    """A game already under way: today's cash, positions, deeds, buildings and mortgages."""
+
+    def build(self, root: BoxLayout) -> None:
+        d = self.c.draft
+        assert d is not None
+        self.header(root, self.tr("ui.progress.title"), lambda: self.app.go("setup"))
+        setup = d.setup or {"players": {}, "spaces": {}}
+        d.setup = setup
+        names = [p.name or f"#{k + 1}" for k, p in enumerate(d.players)]
+        ruleset = load_ruleset(d.rules)
+        body = column()
+        for name in names:
+            entry = setup["players"].setdefault(name, {"cash": int(ruleset.options["start_cash"]), "position": 0})
+            line = row(56)
+            line.add_widget(Text(name, 22, bold=True, height=56))
+            for key, step in (("cash", 50), ("position", 1)):
+                line.add_widget(BigButton("-", lambda e=entry, k=key, s=step: self._bump(e, k, -s), "secondary",
+                                          size_hint_x=None, width=56, height=56))
+                shown = entry[key] if key == "cash" else ruleset.spaces[entry[key]].name
+                line.add_widget(Text(f"{self.tr('ui.progress.' + key)}: {shown}", 18, height=56))
+                line.add_widget(BigButton("+", lambda e=entry, k=key, s=step: self._bump(e, k, s), "secondary",
+                                          size_hint_x=None, width=56, height=56))
+            body.add_widget(line)
+        for s in ruleset.spaces:
+            if not s.is_property:
+                continue
+            entry = setup["spaces"].get(str(s.index), {})
+            line = row(52)
+            line.add_widget(Stripe(ruleset.groups[s.group]["color"] if s.group else "#BDBDBD", size_hint_x=None,
+                                   width=14, size_hint_y=1))
+            line.add_widget(Text(s.name, 18, height=52))
+            owner = entry.get("owner")
+            line.add_widget(BigButton(owner or self.tr("ui.bank"),
+                                      lambda i=s.index, o=owner: self._owner(i, o, names), "secondary", size=16,
+                                      size_hint_x=None, width=150, height=52))
+            if s.kind == "lot":
+                level = 5 if entry.get("hotel") else int(entry.get("houses", 0))
+                line.add_widget(BigButton(self.tr("ui.deed.hotel") if level == 5 else self.tr("ui.deed.houses_n",
+                                                                                              count=level),
+                                          lambda i=s.index, lv=level: self._level(i, lv), "secondary", size=16,
+                                          size_hint_x=None, width=110, height=52))
+            line.add_widget(BigButton(self.tr("ui.deed.mortgaged") if entry.get("mortgaged") else "—",
+                                      lambda i=s.index: self._mortgaged(i), "secondary", size=14,
+                                      size_hint_x=None, width=130, height=52))
+            body.add_widget(line)
+        root.add_widget(scroll(body))
+        self.notices(root, 1)
+        root.add_widget(BigButton(self.tr("ui.setup.start"), self.c.draft_start, "primary", size=24, height=70))
+
+    def _space(self, i: int) -> dict[str, Any]:
+        d = self.c.draft
+        assert d is not None and d.setup is not None
+        return d.setup["spaces"].setdefault(str(i), {})
+
+    def _bump(self, entry: dict[str, Any], key: str, step: int) -> None:
+        d = self.c.draft
+        assert d is not None
+        if key == "cash":
+            entry[key] = max(0, entry[key] + step)
+        else:
+            entry[key] = (entry[key] + step) % len(load_ruleset(d.rules).spaces)
+        self.c.changed()
+
+    def _owner(self, i: int, owner: str | None, names: list[str]) -> None:
+        order = [None, *names]
+        nxt = order[(order.index(owner) + 1) % len(order)] if owner in order else None
+        entry = self._space(i)
+        entry["owner"] = nxt
+        if nxt is None:
+            entry.clear()
+        self.c.changed()
+
+    def _level(self, i: int, level: int) -> None:
+        entry = self._space(i)
+        level = (level + 1) % 6
+        entry["houses"] = level if level < 5 else 0
+        entry["hotel"] = level == 5
+        self.c.changed()
+
+    def _mortgaged(self, i: int) -> None:
+        entry = self._space(i)
+        entry["mortgaged"] = not entry.get("mortgaged", False)
+        self.c.changed()
+
+
+class TableScreen(BaseScreen):
+    """The turn: whose turn, big dice, where to move, the space's card and what can be done now."""
+
+    def build(self, root: BoxLayout) -> None:
+        game = self.c.game
+        assert game is not None
+        players = view.players(self.c)
+        cur = next(p for p in players if p["current"])
+        main = BoxLayout(orientation="horizontal", spacing=8)
+        left = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.62)
+        top = Panel(orientation="horizontal", size_hint_y=None, height=64)
+        top.add_widget(Chip(cur["colour"], size=(40, 40), pos_hint={"center_y": 0.5}))
+        top.add_widget(Text(self.tr("ui.turn_of", player=cur["name"]), 30, bold=True, height=56))
+        top.add_widget(Text(str(cur["cash"]), 34, bold=True, halign="right", color=ACCENT, height=56,
+                            size_hint_x=0.4))
+        left.add_widget(top)
+        end = self.c.end_time()
+        if end is not None:
+            left.add_widget(Text(self.tr("ui.ends_at", time=datetime.datetime.fromtimestamp(end).strftime("%H:%M")),
+                                 18, color=MUTED))
+        debts = view.debts(self.c)
+        crowded = bool(debts or self.c.pending)
+        dice = row(64 if crowded else 100)
+        for value in self.c.last_dice:
+            dice.add_widget(Die(value, size=(60, 60) if crowded else (96, 96)))
+        hint = self.c.move_hint or ""
+        dice.add_widget(Text(hint, 22 if crowded else 24, bold=True, height=60, color=ACCENT))
+        left.add_widget(dice)
+        self.pending_banner(left)
+        for debt in debts:
+            panel = auto_height(Panel(orientation="vertical", size_hint_y=None, fill=(0.35, 0.08, 0.08, 1)))
+            panel.add_widget(Text(self.tr("ui.debt.line", **debt), 19, bold=True))
+            buttons = row(60)
+            buttons.add_widget(BigButton(self.tr("ui.debt.raise"), lambda n=debt["name"]: self.app.show_deeds(n),
+                                         "secondary", size=17, height=60))
+            buttons.add_widget(BigButton(self.tr("ui.btn.trade"), lambda: self.app.go("trade"), "secondary",
+                                         size=17, height=60))
+            buttons.add_widget(BigButton(self.tr("ui.debt.concede"),
+                                         lambda n=debt["name"]: self.c.request({"do": "concede", "player": n}),
+                                         "danger", size=17, height=60))
+            panel.add_widget(buttons)
+            left.add_widget(panel)
+        self.notices(left, 1 if crowded else 3)
+        left.add_widget(Widget())
+        grid = GridLayout(cols=2, spacing=6, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for b in view.buttons(self.c):
+            grid.add_widget(BigButton(b["text"], lambda b=b: self.app.press(b), b["kind"], size=20, height=70))
+        left.add_widget(grid)
+        main.add_widget(left)
+        right = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.38)
+        plist = column()
+        for p in players:
+            line = Panel(orientation="horizontal", size_hint_y=None, height=40, padding=(8, 2),
+                         fill=(0.2, 0.27, 0.33, 1) if p["current"] else None)
+            line.add_widget(Chip(p["colour"], pos_hint={"center_y": 0.5}))
+            line.add_widget(Text(p["name"] + (f"  ({p['flags']})" if p["flags"] else ""), 17, height=36))
+            line.add_widget(Text(str(p["cash"]), 22, bold=True, halign="right", height=36, size_hint_x=0.45))
+            plist.add_widget(line)
+        right.add_widget(plist)
+        right.add_widget(DeedCard(self.c, view.space(self.c, game.current.position), compact=len(players) > 4))
+        main.add_widget(right)
+        root.add_widget(main)
+        root.add_widget(NavBar(self.app))
+
+
+class DeedCard(Panel):
+    """The title deed of the space the current player stands on."""
+
+    def __init__(self, c: Controller, deed: dict[str, Any], compact: bool = False, **kw: Any) -> None:
+        super().__init__(orientation="vertical", **kw)
+        self.add_widget(Stripe(deed["colour"], height=18))
+        self.add_widget(Text(deed["name"], 22, bold=True, halign="center"))
+        if deed["price"] is not None:
+            self.add_widget(Text(c.tr("ui.deed.price", price=deed["price"]), 18, halign="center", color=MUTED))
+        if not compact and deed["lines"]:
+            grid = GridLayout(cols=2, size_hint_y=None, spacing=(6, 0))
+            grid.bind(minimum_height=grid.setter("height"))
+            for line in deed["lines"]:
+                grid.add_widget(Text(line, 15, halign="center"))
+            self.add_widget(grid)
+        if deed["owner"]:
+            extra = ", ".join(x for x in (deed["built"], c.tr("ui.deed.mortgaged") if deed["mortgaged"] else "") if x)
+            self.add_widget(Text(c.tr("ui.deed.owner", owner=deed["owner"]) + (f" — {extra}" if extra else ""), 18,
+                                 bold=True, halign="center", color=colour(deed["owner_colour"])))
+        elif deed["price"] is not None:
+            self.add_widget(Text(c.tr("ui.deed.for_sale"), 18, bold=True, halign="center", color=ACCENT))
+        self.add_widget(Widget())
+
+
+class NavBar(BoxLayout):
+    def __init__(self, app: "BankerApp", **kw: Any) -> None:
+        super().__init__(orientation="horizontal", size_hint_y=None, height=60, spacing=6, **kw)
+        c = app.controller
+        game = c.game
+        pool = ""
+        if game is not None:
+            pool = c.tr("ui.pool", houses=game.bank_houses, hotels=game.bank_hotels)
+        for key, page in (("ui.nav.deeds", "deeds"), ("ui.nav.trade", "trade"), ("ui.nav.log", "log"),
+                          ("ui.nav.banker", "banker")):
+            self.add_widget(BigButton(c.tr(key), lambda p=page: app.go(p), "secondary", size=18, height=60))
+        status = c.tr("ui.status", reader=c.tr(f"ui.reader.{c.reader}"), button=c.tr(f"ui.button.{c.button}"))
+        self.add_widget(Text(pool + "\n" + status, 14, color=MUTED, height=60))
+
+
+class AuctionScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        a = view.auction(self.c)
+        if a is None:
+            return
+        title = self.tr("ui.auction.title", what=a["what"])
+        if a["price"]:
+            title += "  " + self.tr("ui.deed.price", price=a["price"])
+        self.header(root, title)
+        lead = self.tr("ui.auction.high", amount=a["high_bid"], player=a["leader"]) if a["leader"] \
+            else self.tr("ui.auction.no_bid", amount=a["min_bid"])
+        root.add_widget(Text(lead, 34, bold=True, color=ACCENT, halign="center"))
+        root.add_widget(Text(self.tr("ui.auction.how", step=a["step"]), 20, color=MUTED, halign="center"))
+        self.pending_banner(root)
+        body = column()
+        for b in a["bidders"]:
+            line = Panel(orientation="horizontal", size_hint_y=None, height=66,
+                         fill=(0.15, 0.35, 0.15, 1) if b["leading"] else None)
+            line.add_widget(Chip(b["colour"], pos_hint={"center_y": 0.5}))
+            state = self.tr("ui.auction.leading") if b["leading"] else "" if b["in"] else self.tr("ui.auction.out")
+            line.add_widget(Text(f"{b['name']}  {b['cash']}  {state}", 22, bold=True, height=56))
+            if b["in"] and not b["leading"]:
+                line.add_widget(BigButton(self.tr("ui.auction.bid", amount=b["next"]),
+                                          lambda n=b["name"]: self.c.bid(n) if not self.c.settings.taps
+                                          else self.c.request({"do": "bid", "player": n,
+                                                               "amount": self.c.bid_amount(n)}),
+                                          "primary", size=18, size_hint_x=None, width=170, height=56))
+                line.add_widget(BigButton(self.tr("ui.auction.pass"),
+                                          lambda n=b["name"]: self.c.request({"do": "pass", "player": n}),
+                                          "secondary", size=18, size_hint_x=None, width=110, height=56))
+            body.add_widget(line)
+        root.add_widget(scroll(body))
+        self.notices(root, 2)
+        bottom = row(66)
+        for delta in (-5, 5):
+            bottom.add_widget(BigButton(self.tr("ui.auction.step", delta=f"{delta:+d}"),
+                                        lambda d=delta: self.c.set_setting("bid_step",
+                                                                           max(1, self.c.settings.bid_step + d)),
+                                        "secondary", size=18, height=66))
+        bottom.add_widget(BigButton(self.tr("ui.auction.sold"), lambda: self.c.request({"do": "close_auction"}),
+                                    "accent", size=22, height=66))
+        root.add_widget(bottom)
+
+
+class DeedsScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        game = self.c.game
+        assert game is not None
+        who = self.app.deeds_of or game.current.name
+        pool = self.tr("ui.pool", houses=game.bank_houses, hotels=game.bank_hotels)
+        self.header(root, self.tr("ui.deeds.title", player=who) + "   " + pool, lambda: self.app.go("table"))
+        tabs = row(52)
+        for p in view.players(self.c):
+            if p["bankrupt"]:
+                continue
+            tabs.add_widget(BigButton(f"{p['name']} {p['cash']}", lambda n=p["name"]: self.app.show_deeds(n),
+                                      "primary" if p["name"] == who else "secondary", size=16, height=52,
+                                      background_color=colour(p["colour"]) if p["name"] == who else None
+                                      or [0.22, 0.28, 0.31, 1]))
+        root.add_widget(tabs)
+        self.pending_banner(root)
+        body = column()
+        groups = view.deeds(self.c, who)
+        if not groups:
+            body.add_widget(Text(self.tr("ui.deeds.none", player=who), 22, color=MUTED))
+        for g in groups:
+            body.add_widget(Stripe(g["colour"], height=10))
+            for d in g["deeds"]:
+                line = Panel(orientation="horizontal", size_hint_y=None, height=64)
+                label = f"{d['name']}  {d['houses_text']}" + (f"  ({self.tr('ui.deed.mortgaged')})"
+                                                              if d["mortgaged"] else "")
+                line.add_widget(Text(label, 19, bold=True, height=56))
+                for act in d["actions"]:
+                    line.add_widget(BigButton(act["text"], lambda v=act["verb"], i=d["index"]:
+                                              self.c.request({"do": v, "space": i}),
+                                              "primary" if act["enabled"] else "secondary", size=15,
+                                              size_hint_x=None, width=88, height=56))
+                body.add_widget(line)
+        root.add_widget(scroll(body))
+        self.notices(root, 2)
+
+
+class TradeScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        game = self.c.game
+        assert game is not None
+        offer = self.app.trade
+        names = [p.name for p in game.players if not p.bankrupt]
+        if offer.get("from") not in names:
+            offer.update({"from": names[0], "to": names[1], "give": {"cash": 0, "spaces": [], "jail_cards": 0},
+                          "get": {"cash": 0, "spaces": [], "jail_cards": 0}})
+        self.header(root, self.tr("ui.trade.title"), lambda: self.app.go("table"))
+        self.pending_banner(root)
+        sides = BoxLayout(orientation="horizontal", spacing=8)
+        for side, who_key in (("give", "from"), ("get", "to")):
+            panel = Panel(orientation="vertical")
+            pick = row(52)
+            for n in names:
+                pick.add_widget(BigButton(n, lambda n=n, k=who_key: self._who(k, n),
+                                          "primary" if offer[who_key] == n else "secondary", size=15, height=52))
+            panel.add_widget(pick)
+            items = offer[side]
+            panel.add_widget(Text(self.tr("ui.trade.gives", player=offer[who_key], cash=items["cash"]), 20,
+                                  bold=True))
+            cash = row(52)
+            for delta in (-100, -10, 10, 100):
+                cash.add_widget(BigButton(f"{delta:+d}", lambda s=side, d=delta: self._cash(s, d), "secondary",
+                                          size=16, height=52))
+            panel.add_widget(cash)
+            owner = game.index_of[offer[who_key]]
+            deeds = column()
+            for i in game.iter_properties(owner):
+                chosen = i in items["spaces"]
+                deeds.add_widget(BigButton(("+ " if chosen else "") + game.space_name(i),
+                                           lambda s=side, i=i: self._space(s, i),
+                                           "primary" if chosen else "secondary", size=15, height=44))
+            if game.players[owner].jail_cards:
+                deeds.add_widget(BigButton(self.tr("ui.trade.jail_cards", count=items["jail_cards"]),
+                                           lambda s=side, o=owner: self._cards(s, len(game.players[o].jail_cards)),
+                                           "secondary", size=15, height=44))
+            panel.add_widget(scroll(deeds))
+            sides.add_widget(panel)
+        root.add_widget(sides)
+        self.notices(root, 1)
+        root.add_widget(BigButton(self.tr("ui.trade.agree", a=offer["from"], b=offer["to"]), self._agree, "primary",
+                                  size=22, height=66))
+
+    def _who(self, key: str, name: str) -> None:
+        offer = self.app.trade
+        other = "to" if key == "from" else "from"
+        if offer[other] == name:
+            offer[other] = offer[key]
+        offer[key] = name
+        offer["give"] = {"cash": 0, "spaces": [], "jail_cards": 0}
+        offer["get"] = {"cash": 0, "spaces": [], "jail_cards": 0}
+        self.c.changed()
+
+    def _cash(self, side: str, delta: int) -> None:
+        items = self.app.trade[side]
+        items["cash"] = max(0, items["cash"] + delta)
+        self.c.changed()
+
+    def _space(self, side: str, i: int) -> None:
+        spaces = self.app.trade[side]["spaces"]
+        spaces.remove(i) if i in spaces else spaces.append(i)
+        self.c.changed()
+
+    def _cards(self, side: str, most: int) -> None:
+        items = self.app.trade[side]
+        items["jail_cards"] = (items["jail_cards"] + 1) % (most + 1)
+        self.c.changed()
+
+    def _agree(self) -> None:
+        offer = self.app.trade
+        action = {"do": "trade", "from": offer["from"], "to": offer["to"],
+                  "give": {k: v for k, v in offer["give"].items() if v},
+                  "get": {k: v for k, v in offer["get"].items() if v}}
+        self.c.request(action)
+
+
+class LogScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        self.header(root, self.tr("ui.log.title"), lambda: self.app.go("table"))
+        body = column()
+        for line in view.log(self.c):
+            body.add_widget(Text(line, 19))
+        root.add_widget(scroll(body))
+
+
+class BankerScreen(BaseScreen):
+    """Behind the banker's PIN: undo, corrections, ending, abandoning, shutting down."""
+
+    def build(self, root: BoxLayout) -> None:
+        self.header(root, self.tr("ui.banker.title"), lambda: self.app.go("table"))
+        if not self.app.unlocked:
+            if not self.c.has_pin():
+                self.app.unlocked = True
+            else:
+                pin = TextInput(hint_text=self.tr("ui.banker.pin"), password=True, input_filter="int",
+                                multiline=False, font_size=30, size_hint_y=None, height=70)
+                root.add_widget(pin)
+                root.add_widget(BigButton(self.tr("ui.banker.unlock"), lambda: self.app.unlock(pin.text), "primary",
+                                          height=70))
+                self.notices(root, 1)
+                root.add_widget(Widget())
+                return
+        game = self.c.game
+        assert game is not None
+        grid = GridLayout(cols=2, spacing=8, size_hint_y=None, height=4 * 74)
+        grid.add_widget(BigButton(self.tr("ui.banker.undo"), lambda: self.c.undo(1), "secondary", height=70))
+        grid.add_widget(BigButton(self.tr("ui.banker.end"), self.c.end_game, "accent", height=70))
+        grid.add_widget(BigButton(self.tr("ui.banker.abandon"), self.app.abandon, "danger", height=70))
+        grid.add_widget(BigButton(self.tr("ui.settings"), lambda: self.app.go("settings"), "secondary", height=70))
+        grid.add_widget(BigButton(self.tr("ui.banker.replace_card"), lambda: self.app.go("replace"), "secondary",
+                                  height=70))
+        grid.add_widget(BigButton(self.tr("ui.banker.power_off"), self.c.power_off, "danger", height=70))
+        root.add_widget(grid)
+        root.add_widget(Text(self.tr("ui.banker.adjust"), 22, bold=True))
+        body = column()
+        for p in game.players:
+            if p.bankrupt:
+                continue
+            line = row(56)
+            line.add_widget(Text(f"{p.name}: {p.cash}", 20, height=56))
+            for delta in (-50, -10, 10, 50):
+                line.add_widget(BigButton(f"{delta:+d}", lambda n=p.name, d=delta: self.c.adjust(
+                    n, d, None, self.tr("ui.banker.adjust_reason")), "secondary", size=16, size_hint_x=None,
+                    width=76, height=56))
+            body.add_widget(line)
+        root.add_widget(scroll(body))
+        self.notices(root, 2)
+
+
+class ReplaceCardScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        game = self.c.game
+        assert game is not None
+        self.header(root, self.tr("ui.banker.replace_card"), lambda: self.app.go("banker"))
+        if self.c.replacing:
+            root.add_widget(Text(self.tr("ui.replace.tap", player=self.c.replacing), 28, bold=True, color=ACCENT))
+        for p in game.players:
+            if not p.bankrupt:
+                root.add_widget(BigButton(p.name, lambda n=p.name: self.c.replace_card(n), "secondary"))
+        self.notices(root, 2)
+        root.add_widget(Widget())
+
+
+class GameOverScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        game = self.c.game
+        assert game is not None
+        winner = game.winner
+        text = self.tr("ui.over.winner", player=" & ".join(winner) if isinstance(winner, list) else winner)
+        self.header(root, text)
+        body = BoxLayout(orientation="horizontal", spacing=8)
+        left = BoxLayout(orientation="vertical", size_hint_x=0.4)
+        ranks = column()
+        for r in view.ranking(self.c):
+            line = row(48)
+            line.add_widget(Chip(r["colour"], pos_hint={"center_y": 0.5}))
+            line.add_widget(Text(f"{r['place']}. {r['name']}", 22, bold=True, height=44))
+            line.add_widget(Text(str(r["worth"]), 22, halign="right", height=44))
+            ranks.add_widget(line)
+        left.add_widget(ranks)
+        left.add_widget(Widget())
+        body.add_widget(left)
+        chart_box = BoxLayout(orientation="vertical")
+        chart_box.add_widget(Text(self.tr("ui.over.chart"), 18, color=MUTED))
+        chart_box.add_widget(Chart(view.worth_history(game), {p.name: self.c.colour(p.name) for p in game.players}))
+        body.add_widget(chart_box)
+        root.add_widget(body)
+        bottom = row(66)
+        bottom.add_widget(BigButton(self.tr("ui.banker.undo"), lambda: self.app.undo_end(), "secondary", height=66))
+        bottom.add_widget(BigButton(self.tr("ui.over.close"), self.c.close_game, "primary", height=66))
+        root.add_widget(bottom)
+
+
+class SettingsScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        self.header(root, self.tr("ui.settings"), self.app.back_from_settings)
+        s = self.c.settings
+        languages = row(64)
+        for code, name in LANGUAGES.items():
+            languages.add_widget(BigButton(name, lambda code=code: self.c.set_language(code),
+                                           "primary" if s.language == code else "secondary", height=64))
+        root.add_widget(languages)
+        for key in ("sounds", "taps", "physical_decks"):
+            on = bool(getattr(s, key))
+            root.add_widget(BigButton(self.tr(f"ui.settings.{key}.{'on' if on else 'off'}"),
+                                      lambda k=key, v=on: self.c.set_setting(k, not v),
+                                      "primary" if on else "secondary", height=64))
+        root.add_widget(Text(self.tr("ui.status", reader=self.tr(f"ui.reader.{self.c.reader}"),
+                                     button=self.tr(f"ui.button.{self.c.button}")), 20, color=MUTED))
+        root.add_widget(Widget())
+
+
+class CardPickScreen(BaseScreen):
+    """Physical decks: the player picks the card they drew."""
+
+    def build(self, root: BoxLayout) -> None:
+        game = self.c.game
+        assert game is not None and game.decision is not None and game.decision[0] == "draw"
+        deck = game.decision[1]
+        self.header(root, self.tr("ui.cards.which"), lambda: self.app.go("table"))
+        body = column()
+        for card_id in sorted(set(game.decks[deck])):
+            card = game.ruleset.card_by_id[card_id]
+            body.add_widget(BigButton(self.c.tr.card(card.id, card.text), lambda cid=card_id: self.app.pick_card(cid),
+                                      "secondary", size=16, height=60))
+        root.add_widget(scroll(body))
+
+
+class DiceEntryScreen(BaseScreen):
+    """Physical dice: the player enters what came up."""
+
+    def build(self, root: BoxLayout) -> None:
+        game = self.c.game
+        assert game is not None
+        self.header(root, self.tr("ui.dice.enter"), lambda: self.app.go("table"))
+        chosen = self.app.entered_dice
+        for k in range(game.ruleset.dice):
+            line = row(96)
+            for value in range(1, 7):
+                die = BigButton(str(value), lambda k=k, v=value: self.app.enter_die(k, v),
+                                "primary" if len(chosen) > k and chosen[k] == value else "secondary", size=30,
+                                height=90)
+                line.add_widget(die)
+            root.add_widget(line)
+        root.add_widget(BigButton(self.tr("ui.dice.done"), self.app.dice_entered, "primary", height=70))
+        root.add_widget(Widget())
+
+
+SCREENS: dict[str, type[BaseScreen]] = {
+    "home": HomeScreen, "setup": SetupScreen, "inprogress": InProgressScreen, "table": TableScreen,
+    "auction": AuctionScreen, "deeds": DeedsScreen, "trade": TradeScreen, "log": LogScreen,
+    "banker": BankerScreen, "replace": ReplaceCardScreen, "over": GameOverScreen, "settings": SettingsScreen,
+    "cards": CardPickScreen, "dice": DiceEntryScreen,
+}

@@ -1,0 +1,68 @@
+"""The app's own settings, kept as JSON in the user's data directory.
+
+Language, sounds, whether on-screen buttons stand in for card taps, and
+whether the family draws from its physical card decks. (The hardware config
+file is separate and only read: hardware/config.py.) A missing, unreadable or
+hand-broken settings file never stops the app: bad values fall back to the
+defaults and the app says which.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from ui.i18n import LANGUAGES
+
+
+def settings_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "board-banker" / "settings.json"
+
+
+@dataclass
+class Settings:
+    language: str = "en"
+    sounds: bool = True
+    taps: bool = True  # spending needs the player's card; False: on-screen buttons stand in
+    physical_decks: bool = False  # the player picks the card they drew from a list
+    bid_step: int = 10
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> tuple["Settings", list[str]]:
+        """The settings, and the problems found (each names the key); never raises."""
+        path = path or settings_path()
+        settings = cls()
+        problems: list[str] = []
+        try:
+            data = json.loads(path.read_text("utf-8"))
+        except FileNotFoundError:
+            return settings, problems
+        except (OSError, ValueError) as exc:
+            return settings, [f"{path}: unreadable ({exc}); using the defaults"]
+        if not isinstance(data, dict):
+            return settings, [f"{path}: not a JSON object; using the defaults"]
+        for f in fields(cls):
+            if f.name not in data:
+                continue
+            value = data[f.name]
+            default = getattr(settings, f.name)
+            ok = isinstance(value, type(default)) and not (isinstance(value, bool) != isinstance(default, bool))
+            if f.name == "language":
+                ok = ok and value in LANGUAGES
+            if f.name == "bid_step":
+                ok = ok and 1 <= value <= 1000
+            if ok:
+                setattr(settings, f.name, value)
+            else:
+                problems.append(f"{path}: {f.name}: {value!r} is not allowed; using {default!r}")
+        return settings, problems
+
+    def save(self, path: Path | None = None) -> None:
+        path = path or settings_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(asdict(self), indent=1), "utf-8")
+        os.replace(tmp, path)  # never a half-written settings file

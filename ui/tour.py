@@ -1,0 +1,151 @@
+"""`banker app --tour DIR`: a short scripted game through the real app, offscreen,
+with a PNG of every screen.
+
+The steps press what a family would press (through the same controller calls
+the buttons make) and tap cards the way the reader reports them; after each
+step the app redraws, and the first frame after that is saved as
+DIR/NN-name.png. The games and settings live in a scratch folder.
+"""
+
+from __future__ import annotations
+
+import sys
+import shutil
+from pathlib import Path
+from typing import Any, Callable
+
+from kivy.clock import Clock
+from kivy.core.window import Window
+
+from ui.app import BankerApp
+
+CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12"}
+
+
+def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
+    c = app.controller
+
+    def setup() -> None:
+        c.new_game()
+        c.draft_add_player()
+        for k, name in enumerate(CARDS):
+            c.draft_set(k, name=name)
+            c.draft_register(k)
+            c.card_tapped(CARDS[name])
+        c.draft_register(1)
+        c.card_tapped(CARDS["Ann"])  # Ann's card again, for Ben: refused with her name
+
+    def in_progress() -> None:
+        assert c.draft is not None
+        c.draft.pin = "1234"
+        c.draft.setup = {
+            "players": {"Ann": {"cash": 1200, "position": 0}, "Ben": {"cash": 1500, "position": 0},
+                        "Cy": {"cash": 60, "position": 4}},
+            "spaces": {"6": {"owner": "Ann", "houses": 2}, "8": {"owner": "Ann", "houses": 2},
+                       "9": {"owner": "Ann", "houses": 1}, "16": {"owner": "Ann", "houses": 1},
+                       "18": {"owner": "Ann", "houses": 1}, "19": {"owner": "Ann", "houses": 1},
+                       "5": {"owner": "Ben"}, "15": {"owner": "Ben"}, "39": {"owner": "Ben", "mortgaged": True}},
+        }
+        app.go("inprogress")
+
+    def start() -> None:
+        app.go("table")
+        c.draft_start()
+
+    def tap(name: str) -> Callable[[], None]:
+        return lambda: c.card_tapped(CARDS[name])
+
+    def press(verb: str, **fields: Any) -> Callable[[], None]:
+        return lambda: c.request({"do": verb, **fields})
+
+    def roll(*dice: int) -> Callable[[], None]:
+        return lambda: c.roll(tuple(dice))
+
+    def steps_then(*fns: Callable[[], Any]) -> Callable[[], None]:
+        def run() -> None:
+            for fn in fns:
+                fn()
+        return run
+
+    def language(code: str) -> Callable[[], None]:
+        return lambda: c.set_language(code)
+
+    trade = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [5]}}
+    return [
+        ("home", lambda: None),
+        ("setup-players-and-cards", setup),
+        ("setup-game-in-progress", in_progress),
+        ("turn-start", start),
+        ("turn-landed-on-unowned", roll(1, 2)),
+        ("tap-your-card-to-buy", press("buy")),
+        ("bought", tap("Ann")),
+        ("cash-machine", steps_then(press("end_turn"), tap("Cy"))),
+        ("rent-paid", roll(2, 4)),
+        ("auction", steps_then(press("end_turn"), roll(3, 4), press("decline"))),
+        ("auction-bids", steps_then(tap("Ann"), tap("Ben"), tap("Ann"))),
+        ("deeds-and-buildings", steps_then(press("close_auction"), press("end_turn"), lambda: app.show_deeds("Ann"))),
+        ("trade", lambda: (app.trade.update({"from": "Ann", "to": "Ben",
+                                             "give": {"cash": 250, "spaces": [], "jail_cards": 0},
+                                             "get": {"cash": 0, "spaces": [5], "jail_cards": 0}}),
+                           app.go("trade"))),
+        ("trade-both-tap", press("trade", **trade)),
+        ("debt", steps_then(tap("Ann"), tap("Ben"), lambda: app.go("table"), roll(1, 2), press("end_turn"),
+                            roll(1, 2), press("end_turn"), roll(2, 3))),
+        ("log", lambda: app.go("log")),
+        ("banker-pin", lambda: app.go("banker")),
+        ("banker-menu", lambda: app.unlock("1234")),
+        ("replace-lost-card", lambda: (app.go("replace"), c.replace_card("Ben"))),
+        ("settings", lambda: app.go("settings")),
+        ("table-polski", steps_then(language("pl"), lambda: app.go("table"))),
+        ("table-cestina", language("cs")),
+        ("table-russkij", language("ru")),
+        ("dice-entry", steps_then(language("en"), lambda: app.go("dice"))),
+        ("game-over-chart", steps_then(lambda: app.go("table"), c.end_game)),
+    ]
+
+
+def run_tour(out: Path, scratch: Path) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    app = BankerApp(scratch / "games.sqlite3", hardware=False, settings_file=scratch / "settings.json")
+    state: dict[str, Any] = {"k": 0, "failed": None}
+
+    def next_step(dt: float = 0) -> None:
+        steps = state["steps"]
+        k = state["k"]
+        if k >= len(steps):
+            app.stop()
+            return
+        name, fn = steps[k]
+        try:
+            fn()
+        except Exception as exc:  # a tour that cannot go on says where, and exits non-zero
+            state["failed"] = f"step {k} ({name}): {exc!r}"
+            app.stop()
+            return
+        app.redraw()
+        # The screen manager swaps screens on the frame after a redraw: shoot the one after that.
+        def second_frame() -> None:
+            app.flip_callbacks.append(lambda: Clock.schedule_once(lambda dt: shoot(k, name), 0))
+            Window.canvas.ask_update()
+
+        app.flip_callbacks.append(second_frame)
+        Window.canvas.ask_update()
+
+    def shoot(k: int, name: str) -> None:
+        saved = Window.screenshot(name=str(out / "shot.png"))
+        if saved:
+            shutil.move(saved, out / f"{k + 1:02d}-{name}.png")
+        state["k"] = k + 1
+        Clock.schedule_once(next_step, 0)
+
+    def begin(*_: Any) -> None:
+        state["steps"] = tour_steps(app)
+        Clock.schedule_once(next_step, 0.1)
+
+    Clock.schedule_once(begin, 0)
+    app.run()
+    if state["failed"]:
+        print(f"banker app --tour: {state['failed']}", file=sys.stderr)
+        return 1
+    shutil.rmtree(scratch, ignore_errors=True)
+    return 0

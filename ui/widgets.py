@@ -1,0 +1,173 @@
+"""Small building blocks with the app's look: big, high-contrast, readable across the table."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
+from kivy.metrics import sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+from kivy.utils import get_color_from_hex
+
+BG = get_color_from_hex("#101418")
+PANEL = get_color_from_hex("#1C232B")
+TEXT = get_color_from_hex("#F5F5F5")
+MUTED = get_color_from_hex("#B0BEC5")
+PRIMARY = get_color_from_hex("#2E7D32")
+SECONDARY = get_color_from_hex("#37474F")
+DANGER = get_color_from_hex("#C62828")
+ACCENT = get_color_from_hex("#FFC107")
+
+KINDS = {"primary": PRIMARY, "secondary": SECONDARY, "danger": DANGER, "accent": get_color_from_hex("#F57F17")}
+
+
+def colour(hex_code: str) -> list[float]:
+    return list(get_color_from_hex(hex_code))
+
+
+class Text(Label):
+    """A label that wraps to its width and grows to its text."""
+
+    def __init__(self, text: str = "", size: float = 20, bold: bool = False, color: Any = None,
+                 halign: str = "left", **kw: Any) -> None:
+        super().__init__(text=text, font_size=sp(size), bold=bold, color=color or TEXT, halign=halign,
+                         valign="middle", size_hint_y=None, **kw)
+        self.bind(width=self._wrap, texture_size=self._grow)
+        self._wrap()
+
+    def _wrap(self, *_: Any) -> None:
+        self.text_size = (self.width, None)
+
+    def _grow(self, *_: Any) -> None:
+        self.height = max(self.texture_size[1], sp(self.font_size) * 0.2)
+
+
+class BigButton(Button):
+    """A big touch target: at least 64 px tall, bold text that says what it does."""
+
+    def __init__(self, text: str, on_press: Callable[[], Any] | None = None, kind: str = "primary",
+                 size: float = 20, **kw: Any) -> None:
+        kw.setdefault("size_hint_y", None)
+        kw.setdefault("height", 64)
+        if kw.get("background_color") is None:
+            kw["background_color"] = KINDS.get(kind, PRIMARY)
+        super().__init__(text=text, font_size=sp(size), bold=True, background_normal="",
+                         background_down="", color=TEXT, halign="center", valign="middle", **kw)
+        self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 16, self.height)))
+        if on_press is not None:
+            self.bind(on_release=lambda *_: on_press())
+
+
+class Panel(BoxLayout):
+    """A dark rounded panel behind a group of widgets."""
+
+    def __init__(self, fill: Any = None, **kw: Any) -> None:
+        kw.setdefault("padding", 8)
+        kw.setdefault("spacing", 6)
+        super().__init__(**kw)
+        with self.canvas.before:
+            self._colour = Color(*(fill or PANEL))
+            self._rect = RoundedRectangle(radius=[10])
+        self.bind(pos=self._redraw, size=self._redraw)
+
+    def _redraw(self, *_: Any) -> None:
+        self._rect.pos = self.pos
+        self._rect.size = self.size
+
+    def set_fill(self, fill: Any) -> None:
+        self._colour.rgba = fill
+
+
+class Chip(Widget):
+    """A player's token colour."""
+
+    def __init__(self, hex_code: str, **kw: Any) -> None:
+        kw.setdefault("size_hint", (None, None))
+        kw.setdefault("size", (28, 28))
+        super().__init__(**kw)
+        with self.canvas:
+            Color(*colour(hex_code))
+            self._rect = RoundedRectangle(radius=[14])
+        self.bind(pos=self._redraw, size=self._redraw)
+
+    def _redraw(self, *_: Any) -> None:
+        self._rect.pos = self.pos
+        self._rect.size = self.size
+
+
+class Die(Widget):
+    """One big die face with pips."""
+
+    PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
+            5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
+
+    def __init__(self, value: int, **kw: Any) -> None:
+        kw.setdefault("size_hint", (None, None))
+        kw.setdefault("size", (96, 96))
+        super().__init__(**kw)
+        self.value = value
+        self.bind(pos=self._draw, size=self._draw)
+        self._draw()
+
+    def _draw(self, *_: Any) -> None:
+        self.canvas.clear()
+        with self.canvas:
+            Color(1, 1, 1, 1)
+            RoundedRectangle(pos=self.pos, size=self.size, radius=[14])
+            Color(0.1, 0.1, 0.1, 1)
+            step = self.width / 4
+            r = self.width / 9
+            for gx, gy in self.PIPS.get(self.value, []):
+                cx = self.x + step * (gx + 1)
+                cy = self.y + step * (gy + 1)
+                RoundedRectangle(pos=(cx - r, cy - r), size=(2 * r, 2 * r), radius=[r])
+
+
+class Stripe(Widget):
+    """A coloured bar, as on a title deed."""
+
+    def __init__(self, hex_code: str, **kw: Any) -> None:
+        kw.setdefault("size_hint_y", None)
+        kw.setdefault("height", 14)
+        super().__init__(**kw)
+        with self.canvas:
+            Color(*colour(hex_code))
+            self._rect = Rectangle()
+        self.bind(pos=self._redraw, size=self._redraw)
+
+    def _redraw(self, *_: Any) -> None:
+        self._rect.pos = self.pos
+        self._rect.size = self.size
+
+
+class Chart(Widget):
+    """Net worth over the game: one line per player."""
+
+    def __init__(self, series: dict[str, list[int]], colours: dict[str, str], **kw: Any) -> None:
+        super().__init__(**kw)
+        self.series = series
+        self.colours = colours
+        self.bind(pos=self._draw, size=self._draw)
+
+    def _draw(self, *_: Any) -> None:
+        self.canvas.clear()
+        values = [v for s in self.series.values() for v in s] or [0]
+        top = max(values) or 1
+        length = max((len(s) for s in self.series.values()), default=1)
+        with self.canvas:
+            Color(*PANEL)
+            Rectangle(pos=self.pos, size=self.size)
+            Color(0.4, 0.45, 0.5, 1)
+            Line(points=[self.x + 10, self.y + 10, self.right - 10, self.y + 10], width=1)
+            for name, points in self.series.items():
+                if len(points) < 2:
+                    continue
+                Color(*colour(self.colours.get(name, "#9E9E9E")))
+                coords: list[float] = []
+                for k, v in enumerate(points):
+                    coords.append(self.x + 10 + (self.width - 20) * k / max(1, length - 1))
+                    coords.append(self.y + 10 + (self.height - 20) * max(0, v) / top)
+                Line(points=coords, width=2)
