@@ -10,7 +10,9 @@ redraw per frame.
 from __future__ import annotations
 
 import functools
+import gc
 import logging
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -26,6 +28,8 @@ from ui.settings import Settings, settings_path
 from ui.widgets import BG
 
 log = logging.getLogger(__name__)
+IDLE = 0.25  # seconds after a redraw with nothing happening: time to collect garbage
+BUSY_MOST = 10.0  # collect anyway after this long without an idle moment
 
 
 def on_main_thread(fn: Callable[..., Any]) -> Callable[..., None]:
@@ -61,6 +65,7 @@ class BankerApp(App):
         self._sounds: dict[str, Any] = {}
         self.flip_callbacks: list[Callable[[], None]] = []
         self._redraw = Clock.create_trigger(self.redraw, 0)
+        self.last_redraw = self.last_collect = time.monotonic()
 
     # ------------------------------------------------------------------ building
 
@@ -75,10 +80,23 @@ class BankerApp(App):
         self.controller.resume()
         Window.bind(on_key_down=self.on_key, on_flip=self._flipped)
         Clock.schedule_interval(lambda dt: self.controller.tick(), 1.0)
+        # Rebuilding screens leaves cyclic garbage; a full collection in the middle of a tap
+        # costs 50-150 ms on software rendering. Collect while the table is idle instead.
+        gc.freeze()
+        gc.disable()
+        Clock.schedule_interval(self._collect_when_idle, 0.1)
         if self.use_hardware:
             self.start_hardware()
         self.redraw()
         return self.manager
+
+    def _collect_when_idle(self, dt: float) -> None:
+        now = time.monotonic()
+        if now - self.last_collect < 0.5:
+            return
+        if now - self.last_redraw > IDLE or now - self.last_collect > BUSY_MOST:
+            gc.collect()
+            self.last_collect = now
 
     def _flipped(self, *_: Any) -> None:
         callbacks, self.flip_callbacks = self.flip_callbacks, []
@@ -107,6 +125,7 @@ class BankerApp(App):
         screen = self.manager.get_screen(name)
         assert isinstance(screen, BaseScreen)
         screen.refresh()
+        self.last_redraw = time.monotonic()
         if self.manager.current != name:
             self.manager.current = name
 
@@ -252,6 +271,7 @@ class BankerApp(App):
             log.debug("no sound: %s", exc)
 
     def on_stop(self) -> None:
+        gc.enable()
         if self.reader is not None:
             self.reader.close()
         if self.dice_button is not None:

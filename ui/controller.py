@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from banker.chance import complete_action
 from banker.errors import ActionError, BankerError, SetupError
 from banker.game import BANK, POT, Game
 from banker.journal import Journal, JournaledGame, JournalError, check_pin, hash_pin
@@ -354,8 +355,10 @@ class Controller:
     def request(self, action: dict[str, Any], needs: list[str] | None = None) -> None:
         """An action from a button: done at once, or kept until the right cards are tapped."""
         game = self.game
-        if game is None:
+        if game is None or self.live is None:
             return
+        if action["do"] in ("draw", "deal"):
+            action = complete_action(game, action, self.live.chance)  # the app's own shuffled decks
         problem = game.can(self._stamped(action))
         if problem is not None:
             try:

@@ -59,9 +59,23 @@ class BaseScreen(Screen):
 
     def refresh(self) -> None:
         self.clear_widgets()
+        self._used: dict[str, tuple[Any, Widget]] = {}
         root = BoxLayout(orientation="vertical", padding=8, spacing=6)
         self.build(root)
+        self._parts = self._used
         self.add_widget(root)
+
+    def part(self, key: str, data: Any, make: Callable[[], Widget]) -> Widget:
+        """The widget for one part of the screen: the last one if `data` is unchanged, else a new one."""
+        cached = getattr(self, "_parts", {}).get(key)
+        if cached is not None and cached[0] == data:
+            widget = cached[1]
+            if widget.parent is not None:
+                widget.parent.remove_widget(widget)
+        else:
+            widget = make()
+        self._used[key] = (data, widget)
+        return widget
 
     def build(self, root: BoxLayout) -> None:
         raise TypeError("every screen builds its own content")
@@ -296,76 +310,133 @@ class InProgressScreen(BaseScreen):
 
 
 class TableScreen(BaseScreen):
-    """The turn: whose turn, big dice, where to move, the space's card and what can be done now."""
+    """The turn: whose turn, big dice, where to move, the space's card and what can be done now.
+
+    Redrawn after every tap, so each part is rebuilt only when its own data
+    changed (`part`): a purchase rebuilds the balance, the banner and the
+    buttons, not the dice, the deed card or the navigation bar.
+    """
 
     def build(self, root: BoxLayout) -> None:
         game = self.c.game
         assert game is not None
+        lang = self.c.tr.language
         players = view.players(self.c)
         cur = next(p for p in players if p["current"])
+        debts = view.debts(self.c)
+        pending = self.c.pending
+        crowded = bool(debts or pending)
         main = BoxLayout(orientation="horizontal", spacing=8)
         left = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.62)
+        left.add_widget(self.part("top", (lang, cur["name"], cur["colour"], cur["cash"]), lambda: self._top(cur)))
+        end = self.c.end_time()
+        if end is not None:
+            left.add_widget(Text(self.tr("ui.ends_at", time=datetime.datetime.fromtimestamp(end).strftime("%H:%M")),
+                                 18, color=MUTED))
+        left.add_widget(self.part("dice", (self.c.last_dice, self.c.move_hint, crowded), lambda: self._dice(crowded)))
+        if pending is not None:
+            left.add_widget(self.part("pending", (lang, pending.prompt, tuple(pending.needs), tuple(pending.tapped)),
+                                      lambda: self._banner()))
+        for debt in debts:
+            left.add_widget(self.part(f"debt {debt['name']}", (lang, tuple(sorted(debt.items()))),
+                                      lambda debt=debt: self._debt(debt)))
+        count = 1 if crowded else 3
+        left.add_widget(self.part("notices", (count, tuple(n.text for n in self.c.notices[-count:])),
+                                  lambda: self._notices(count)))
+        left.add_widget(Widget())
+        buttons = view.buttons(self.c)
+        left.add_widget(self.part("buttons", tuple((b["id"], b["text"], b["kind"]) for b in buttons),
+                                  lambda: self._buttons(buttons)))
+        main.add_widget(left)
+        right = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.38)
+        plist = column()
+        for p in players:  # one part per player: a payment redraws two rows, not the list
+            plist.add_widget(self.part(f"player {p['name']}", tuple(sorted(p.items())), lambda p=p: self._player(p)))
+        right.add_widget(plist)
+        deed = view.space(self.c, game.current.position)
+        compact = len(players) > 4
+        card = Panel(orientation="vertical")
+        card.add_widget(self.part("deed", (lang, deed["index"], compact), lambda: DeedCard(self.c, deed, compact)))
+        owner = (lang, deed["owner"], deed["owner_colour"], deed["built"], deed["mortgaged"], deed["price"])
+        card.add_widget(self.part("deed owner", owner, lambda: self._owner_line(deed)))
+        card.add_widget(Widget())
+        right.add_widget(card)
+        main.add_widget(right)
+        root.add_widget(main)
+        pool = (game.bank_houses, game.bank_hotels, self.c.reader, self.c.button, lang)
+        root.add_widget(self.part("nav", pool, lambda: NavBar(self.app)))
+
+    def _top(self, cur: dict[str, Any]) -> Widget:
         top = Panel(orientation="horizontal", size_hint_y=None, height=64)
         top.add_widget(Chip(cur["colour"], size=(40, 40), pos_hint={"center_y": 0.5}))
         top.add_widget(Text(self.tr("ui.turn_of", player=cur["name"]), 30, bold=True, height=56))
         top.add_widget(Text(str(cur["cash"]), 34, bold=True, halign="right", color=ACCENT, height=56,
                             size_hint_x=0.4))
-        left.add_widget(top)
-        end = self.c.end_time()
-        if end is not None:
-            left.add_widget(Text(self.tr("ui.ends_at", time=datetime.datetime.fromtimestamp(end).strftime("%H:%M")),
-                                 18, color=MUTED))
-        debts = view.debts(self.c)
-        crowded = bool(debts or self.c.pending)
+        return top
+
+    def _dice(self, crowded: bool) -> Widget:
         dice = row(64 if crowded else 100)
         for value in self.c.last_dice:
             dice.add_widget(Die(value, size=(60, 60) if crowded else (96, 96)))
-        hint = self.c.move_hint or ""
-        dice.add_widget(Text(hint, 22 if crowded else 24, bold=True, height=60, color=ACCENT))
-        left.add_widget(dice)
-        self.pending_banner(left)
-        for debt in debts:
-            panel = auto_height(Panel(orientation="vertical", size_hint_y=None, fill=(0.35, 0.08, 0.08, 1)))
-            panel.add_widget(Text(self.tr("ui.debt.line", **debt), 19, bold=True))
-            buttons = row(60)
-            buttons.add_widget(BigButton(self.tr("ui.debt.raise"), lambda n=debt["name"]: self.app.show_deeds(n),
-                                         "secondary", size=17, height=60))
-            buttons.add_widget(BigButton(self.tr("ui.btn.trade"), lambda: self.app.go("trade"), "secondary",
-                                         size=17, height=60))
-            buttons.add_widget(BigButton(self.tr("ui.debt.concede"),
-                                         lambda n=debt["name"]: self.c.request({"do": "concede", "player": n}),
-                                         "danger", size=17, height=60))
-            panel.add_widget(buttons)
-            left.add_widget(panel)
-        self.notices(left, 1 if crowded else 3)
-        left.add_widget(Widget())
+        dice.add_widget(Text(self.c.move_hint or "", 22 if crowded else 24, bold=True, height=60, color=ACCENT))
+        return dice
+
+    def _banner(self) -> Widget:
+        box = auto_height(BoxLayout(orientation="vertical", size_hint_y=None))
+        self.pending_banner(box)
+        return box
+
+    def _debt(self, debt: dict[str, Any]) -> Widget:
+        panel = auto_height(Panel(orientation="vertical", size_hint_y=None, fill=(0.35, 0.08, 0.08, 1)))
+        panel.add_widget(Text(self.tr("ui.debt.line", **debt), 19, bold=True))
+        buttons = row(60)
+        buttons.add_widget(BigButton(self.tr("ui.debt.raise"), lambda n=debt["name"]: self.app.show_deeds(n),
+                                     "secondary", size=17, height=60))
+        buttons.add_widget(BigButton(self.tr("ui.btn.trade"), lambda: self.app.go("trade"), "secondary",
+                                     size=17, height=60))
+        buttons.add_widget(BigButton(self.tr("ui.debt.concede"),
+                                     lambda n=debt["name"]: self.c.request({"do": "concede", "player": n}),
+                                     "danger", size=17, height=60))
+        panel.add_widget(buttons)
+        return panel
+
+    def _notices(self, count: int) -> Widget:
+        box = auto_height(BoxLayout(orientation="vertical", size_hint_y=None))
+        self.notices(box, count)
+        return box
+
+    def _buttons(self, buttons: list[dict[str, Any]]) -> Widget:
         grid = GridLayout(cols=2, spacing=6, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
-        for b in view.buttons(self.c):
+        for b in buttons:
             grid.add_widget(BigButton(b["text"], lambda b=b: self.app.press(b), b["kind"], size=20, height=70))
-        left.add_widget(grid)
-        main.add_widget(left)
-        right = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.38)
-        plist = column()
-        for p in players:
-            line = Panel(orientation="horizontal", size_hint_y=None, height=40, padding=(8, 2),
-                         fill=(0.2, 0.27, 0.33, 1) if p["current"] else None)
-            line.add_widget(Chip(p["colour"], pos_hint={"center_y": 0.5}))
-            line.add_widget(Text(p["name"] + (f"  ({p['flags']})" if p["flags"] else ""), 17, height=36))
-            line.add_widget(Text(str(p["cash"]), 22, bold=True, halign="right", height=36, size_hint_x=0.45))
-            plist.add_widget(line)
-        right.add_widget(plist)
-        right.add_widget(DeedCard(self.c, view.space(self.c, game.current.position), compact=len(players) > 4))
-        main.add_widget(right)
-        root.add_widget(main)
-        root.add_widget(NavBar(self.app))
+        return grid
+
+    def _player(self, p: dict[str, Any]) -> Widget:
+        line = Panel(orientation="horizontal", size_hint_y=None, height=40, padding=(8, 2),
+                     fill=(0.2, 0.27, 0.33, 1) if p["current"] else None)
+        line.add_widget(Chip(p["colour"], pos_hint={"center_y": 0.5}))
+        line.add_widget(Text(p["name"] + (f"  ({p['flags']})" if p["flags"] else ""), 17, height=36))
+        line.add_widget(Text(str(p["cash"]), 22, bold=True, halign="right", height=36, size_hint_x=0.45))
+        return line
+
+    def _owner_line(self, deed: dict[str, Any]) -> Widget:
+        if deed["owner"]:
+            extra = ", ".join(x for x in (deed["built"], self.tr("ui.deed.mortgaged") if deed["mortgaged"] else "")
+                              if x)
+            return Text(self.tr("ui.deed.owner", owner=deed["owner"]) + (f" — {extra}" if extra else ""), 18,
+                        bold=True, halign="center", color=colour(deed["owner_colour"]))
+        if deed["price"] is not None:
+            return Text(self.tr("ui.deed.for_sale"), 18, bold=True, halign="center", color=ACCENT)
+        return Widget(size_hint_y=None, height=0)
 
 
-class DeedCard(Panel):
-    """The title deed of the space the current player stands on."""
+class DeedCard(BoxLayout):
+    """The printed part of a title deed: colour, name, price and rents (the owner is drawn beside it)."""
 
     def __init__(self, c: Controller, deed: dict[str, Any], compact: bool = False, **kw: Any) -> None:
-        super().__init__(orientation="vertical", **kw)
+        super().__init__(orientation="vertical", size_hint_y=None, spacing=4, **kw)
+        self.bind(minimum_height=self.setter("height"))
         self.add_widget(Stripe(deed["colour"], height=18))
         self.add_widget(Text(deed["name"], 22, bold=True, halign="center"))
         if deed["price"] is not None:
@@ -376,13 +447,6 @@ class DeedCard(Panel):
             for line in deed["lines"]:
                 grid.add_widget(Text(line, 15, halign="center"))
             self.add_widget(grid)
-        if deed["owner"]:
-            extra = ", ".join(x for x in (deed["built"], c.tr("ui.deed.mortgaged") if deed["mortgaged"] else "") if x)
-            self.add_widget(Text(c.tr("ui.deed.owner", owner=deed["owner"]) + (f" — {extra}" if extra else ""), 18,
-                                 bold=True, halign="center", color=colour(deed["owner_colour"])))
-        elif deed["price"] is not None:
-            self.add_widget(Text(c.tr("ui.deed.for_sale"), 18, bold=True, halign="center", color=ACCENT))
-        self.add_widget(Widget())
 
 
 class NavBar(BoxLayout):
@@ -706,6 +770,7 @@ class DiceEntryScreen(BaseScreen):
                 die = BigButton(str(value), lambda k=k, v=value: self.app.enter_die(k, v),
                                 "primary" if len(chosen) > k and chosen[k] == value else "secondary", size=30,
                                 height=90)
+                die.die_id = f"die{k}-{value}"  # two rows share the labels 1-6: tests tell them apart
                 line.add_widget(die)
             root.add_widget(line)
         root.add_widget(BigButton(self.tr("ui.dice.done"), self.app.dice_entered, "primary", height=70))

@@ -1,0 +1,304 @@
+"""End-to-end: the real app, a card reader on a pseudo-terminal and the mock GPIO
+dice button, played through touches, card taps and button presses.
+
+Run by test_app_e2e.py in a subprocess (Kivy opens one window per process):
+
+    python tests/ui/e2e_app.py play|resume WORKDIR
+
+Exits 0 when every check passed; otherwise prints the failing step.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+os.environ["KIVY_NO_ARGS"] = "1"
+os.environ["KIVY_NO_FILELOG"] = "1"
+os.environ["KIVY_NO_CONSOLELOG"] = "1"
+os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="e2e-kivy-")
+os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
+
+from kivy.config import Config  # noqa: E402
+
+Config.set("graphics", "width", "800")
+Config.set("graphics", "height", "480")
+Config.set("kivy", "kivy_clock", "interrupt")  # as `banker app` runs
+
+from gpiozero import Device  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+from kivy.uix.button import Button  # noqa: E402
+from kivy.uix.label import Label  # noqa: E402
+from kivy.uix.textinput import TextInput  # noqa: E402
+
+from banker.journal import Journal  # noqa: E402
+from hardware.emulate import LineReaderEmulator  # noqa: E402
+from ui.app import BankerApp  # noqa: E402
+
+ANN, BEN = "04A32B1C", "04B7771A2C5E80"
+
+
+def widgets(app: BankerApp) -> Iterator[Any]:
+    stack = [app.manager.current_screen]
+    while stack:
+        w = stack.pop()
+        yield w
+        stack.extend(w.children)
+
+
+def texts(app: BankerApp) -> str:
+    return "\n".join(w.text for w in widgets(app) if isinstance(w, Label) and not isinstance(w, Button))
+
+
+def button(app: BankerApp, text: str) -> Button | None:
+    return next((w for w in widgets(app) if isinstance(w, Button) and w.text == text), None)
+
+
+def touch(app: BankerApp, text: str) -> bool:
+    b = button(app, text)
+    if b is None:
+        return False
+    t = UnitTestTouch(*b.to_window(*b.center))
+    t.touch_down()
+    t.touch_up()
+    return True
+
+
+class Script:
+    """Steps run one per frame until each says it is done; a step has 8 s."""
+
+    def __init__(self, app: BankerApp, steps: list[tuple[str, Callable[[], bool]]]) -> None:
+        self.app = app
+        self.steps = steps
+        self.k = 0
+        self.started = time.monotonic()
+        self.failed: str | None = None
+        self.settle = 0
+
+    def tick(self, dt: float) -> None:
+        if self.settle:  # let the screen rebuild and lay out before the next touch
+            self.settle -= 1
+            return
+        if self.k >= len(self.steps):
+            self.app.stop()
+            return
+        name, step = self.steps[self.k]
+        try:
+            done = step()
+        except Exception as exc:
+            self.failed = f"{name}: {exc!r}\nscreen: {self.app.manager.current}\n{texts(self.app)}"
+            self.app.stop()
+            return
+        if done:
+            self.k += 1
+            self.settle = 3
+            self.started = time.monotonic()
+        elif time.monotonic() - self.started > 8:
+            self.failed = (f"{name}: timed out\nscreen: {self.app.manager.current}\n{texts(self.app)}\n"
+                           f"entered dice: {self.app.entered_dice}; notices: {[n.text for n in self.app.controller.notices[-3:]]}")
+            self.app.stop()
+
+
+def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
+    app: BankerApp = App_holder["app"]
+    c = app.controller
+    pin = Device.pin_factory.pin(17)
+    journal = work / "games.sqlite3"
+
+    def seen(*words: str) -> Callable[[], bool]:
+        return lambda: all(w in texts(app) for w in words)
+
+    def do(fn: Callable[[], Any]) -> Callable[[], bool]:
+        def run() -> bool:
+            result = fn()
+            return result is not False
+        return run
+
+    def set_names() -> bool:
+        inputs = [w for w in widgets(app) if isinstance(w, TextInput) and not w.password]
+        inputs = sorted(inputs, key=lambda w: -w.y)
+        for w, name in zip(inputs, ("Ann", "Ben")):
+            w.text = name
+            w.dispatch("on_text_validate")
+        return True
+
+    def press_button() -> bool:
+        pin.drive_low()
+        pin.drive_high()
+        return True
+
+    def last_action() -> dict[str, Any]:
+        with Journal(journal, create=False) as j:
+            game_id = j.latest_active() or j.games()[-1].id
+            return j.actions(game_id)[-1]
+
+    def die(k: int, value: int) -> Callable[[], bool]:
+        def run() -> bool:
+            found = next((w for w in widgets(app) if getattr(w, "die_id", None) == f"die{k}-{value}"), None)
+            if found is None:
+                return False
+            t = UnitTestTouch(*found.to_window(*found.center))
+            t.touch_down()
+            t.touch_up()
+            return True
+        return run
+
+    def enter(a: int, b: int) -> list[tuple[str, Callable[[], bool]]]:
+        return [(f"enter {a}+{b}", lambda: touch(app, "Enter real dice")), (f"die {a}", die(0, a)),
+                (f"die {b}", die(1, b)), ("move by them", lambda: touch(app, "Move by these dice"))]
+
+    def save_state() -> bool:
+        """Pull the plug here: copy the journal as it is now, for the resume run."""
+        import json
+        import sqlite3
+        later = work / "resume"
+        later.mkdir(exist_ok=True)
+        with sqlite3.connect(journal) as src, sqlite3.connect(later / "games.sqlite3") as dst:
+            src.backup(dst)
+        (later / "state.json").write_text(json.dumps(c.game.to_json()))  # type: ignore[union-attr]
+        return True
+
+    return [
+        ("home shows New game", lambda: touch(app, "New game")),
+        ("type the names", set_names),
+        ("register Ann", lambda: touch(app, "Tap card to register")),
+        ("Ann taps", do(lambda: reader.tap(ANN))),
+        ("Ann's card registered", lambda: c.draft is not None and c.draft.players[0].card == ANN),
+        ("Ben taps", do(lambda: reader.tap(BEN))),
+        ("Ben's card registered", lambda: c.draft is not None and c.draft.players[1].card == BEN),
+        ("start", lambda: touch(app, "Start the game")),
+        ("the table", seen("Ann's turn", "1500")),
+        *enter(1, 2),
+        ("where to move", seen("Ann: move your token to Baltic Avenue")),
+        ("buy", lambda: touch(app, "Buy Baltic Avenue for 60")),
+        ("the banner asks for Ann's card", seen("Ann: tap your card to buy Baltic Avenue for 60")),
+        ("Ben's card is refused", do(lambda: reader.tap(BEN))),
+        ("with Ben's name", seen("That is Ben's card. Ann must tap.")),
+        ("Ann taps to pay", do(lambda: reader.tap(ANN))),
+        ("bought and journaled", lambda: c.game.owner[3] == 0 and last_action()["do"] == "buy"),  # type: ignore
+        ("the new balance", seen("1440", "Ann buys Baltic Avenue for 60")),
+        ("deeds", lambda: touch(app, "Deeds & houses")),
+        ("Ann's deeds", seen("Ann's deeds", "Baltic Avenue")),
+        ("mortgage Baltic", lambda: touch(app, "Mortgage")),
+        ("Ann taps for the mortgage", do(lambda: reader.tap(ANN))),
+        ("mortgaged", lambda: c.game.mortgaged[3]),  # type: ignore[union-attr]
+        ("back", lambda: touch(app, "Back")),
+        ("log", lambda: touch(app, "Money log")),
+        ("the log", seen("Ann mortgages Baltic Avenue for 30", "Ann buys Baltic Avenue for 60")),
+        ("back again", lambda: touch(app, "Back")),
+        ("banker", lambda: touch(app, "Banker")),
+        ("undo", lambda: touch(app, "Undo the last action")),
+        ("undone", lambda: not c.game.mortgaged[3] and last_action()["do"] == "undo"),  # type: ignore[union-attr]
+        ("settings", lambda: touch(app, "Settings")),
+        ("Polski", lambda: touch(app, "Polski")),
+        ("Polish on screen", lambda: c.tr.language == "pl" and button(app, "English") is not None),
+        ("back to English", lambda: touch(app, "English")),
+        ("leave settings", lambda: touch(app, "Back")),
+        ("leave the banker", lambda: touch(app, "Back")),
+        ("end turn", lambda: touch(app, "End turn")),
+        ("Ben's turn", seen("Ben's turn")),
+        *enter(2, 4),
+        ("Ben declines Oriental", lambda: touch(app, "Don't buy: auction")),
+        ("the auction", seen("Auction: Oriental Avenue")),
+        ("Ann taps to bid", do(lambda: reader.tap(ANN))),
+        ("Ann leads", seen("10 — Ann leads")),
+        ("Ben taps to bid", do(lambda: reader.tap(BEN))),
+        ("Ben leads", seen("20 — Ben leads")),
+        ("the hammer", lambda: touch(app, "Sold!")),
+        ("sold to Ben", lambda: c.game.owner[6] == 1 and app.manager.current == "table"),  # type: ignore
+        ("end Ben's turn", lambda: touch(app, "End turn")),
+        ("the GPIO button rolls for Ann", press_button),
+        ("Ann rolled", lambda: last_action()["do"] == "roll" and bool(c.last_dice)),
+        ("settle Ann's space", do(lambda: settle(app, 0))),
+        ("end Ann's turn", lambda: touch(app, "End turn")),
+        ("Ben again", seen("Ben's turn")),
+        ("trade", lambda: touch(app, "Trade")),
+        ("Ann gives Baltic", lambda: touch(app, "Baltic Avenue")),
+        ("Ben gives Oriental", lambda: touch(app, "Oriental Avenue")),
+        ("agree", lambda: touch(app, "Ann and Ben: tap to agree")),
+        ("Ben taps", do(lambda: reader.tap(BEN))),
+        ("Ann taps", do(lambda: reader.tap(ANN))),
+        ("swapped", lambda: c.game.owner[3] == 1 and c.game.owner[6] == 0),  # type: ignore[union-attr]
+        ("remember where we are", save_state),
+        ("leave the trade", lambda: touch(app, "Back")),
+        ("banker again", lambda: touch(app, "Banker")),
+        ("end the game", lambda: touch(app, "End the game now (ranking)")),
+        ("game over with the chart", seen("wins!", "Net worth during the game")),
+        ("done", lambda: touch(app, "Done")),
+        ("home again", lambda: button(app, "New game") is not None),
+    ]
+
+
+def settle(app: BankerApp, who: int = 1) -> bool:
+    """Whatever a random roll landed on: decline, draw or pay the flat tax, then go on."""
+    c = app.controller
+    game = c.game
+    assert game is not None
+    for _ in range(10):
+        verbs = {v for o in game.owed() for v in o["verbs"]}
+        if "decline" in verbs:
+            c.request({"do": "decline"})
+            while game.auction is not None:
+                c.request({"do": "close_auction"})
+        elif "draw" in verbs:
+            c.request({"do": "draw"})
+        elif "tax" in verbs:
+            c.request({"do": "tax", "choice": "flat"})
+        elif "roll" in verbs and game.turn == who:
+            c.roll()
+        else:
+            break
+    return True
+
+
+def resume_checks(work: Path) -> list[tuple[str, Callable[[], bool]]]:
+    import json
+
+    app: BankerApp = App_holder["app"]
+    saved = json.loads((work / "state.json").read_text())
+    cash = next(p["cash"] for p in saved["players"] if p["name"] == "Ann")
+    return [
+        ("the game reopened by itself", lambda: app.manager.current in ("table", "auction")),
+        ("exactly where it was", lambda: app.controller.game is not None
+         and app.controller.game.to_json() == saved),
+        ("the same balances on screen", lambda: str(cash) in texts(app)),
+    ]
+
+
+App_holder: dict[str, Any] = {}
+
+
+def main() -> int:
+    phase, work = sys.argv[1], Path(sys.argv[2])
+    config = work / "config.toml"
+    link = work / "reader"
+    config.write_text(f'[reader]\nurl = "{link}"\nprotocol = "line"\nretap_window = 0.2\n'
+                      '[dice]\npin = 17\ndebounce = 0\n', "utf-8")
+    reader = LineReaderEmulator(link=link)
+    app = BankerApp(work / "games.sqlite3", config_path=str(config), settings_file=work / "settings.json")
+    App_holder["app"] = app
+
+    def begin(dt: float) -> None:
+        steps = play(work, reader) if phase == "play" else resume_checks(work)
+        script = Script(app, steps)
+        App_holder["script"] = script
+        Clock.schedule_interval(script.tick, 1 / 30)
+
+    Clock.schedule_once(begin, 0.5)
+    app.run()
+    reader.close()
+    script = App_holder.get("script")
+    if script is None or script.failed:
+        print("FAILED:", script.failed if script else "never started")
+        return 1
+    print(f"{phase}: {len(script.steps)} steps passed")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

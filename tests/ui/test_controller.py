@@ -1,0 +1,262 @@
+"""The app's controller, without a window: taps, pending payments, auctions, trades,
+the banker's menu, resume after a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from banker.journal import Journal
+from ui.controller import Controller
+from ui.settings import Settings
+
+CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12"}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make(tmp_path: Path, taps: bool = True, clock: Clock | None = None) -> Controller:
+    journal = Journal(tmp_path / "games.sqlite3")
+    settings = Settings(taps=taps)
+    rolls = iter([(1, 2)] * 100)
+    return Controller(journal, settings, save_settings=lambda s: s.save(tmp_path / "settings.json"),
+                      roll=lambda n: next(rolls), power_off=lambda: None, clock=clock or Clock())
+
+
+def start(c: Controller, names: tuple[str, ...] = ("Ann", "Ben"), rules: str = "classic", pin: str = "",
+          setup: dict | None = None) -> None:
+    c.new_game()
+    c.draft_rules(rules)
+    while len(c.draft.players) < len(names):  # type: ignore[union-attr]
+        c.draft_add_player()
+    for k, name in enumerate(names):
+        c.draft_set(k, name=name)
+        c.draft_register(k)
+        c.card_tapped(CARDS[name])
+    c.draft.pin = pin  # type: ignore[union-attr]
+    c.draft.setup = setup  # type: ignore[union-attr]
+    assert c.draft_start(), [n.text for n in c.notices]
+
+
+def texts(c: Controller) -> list[str]:
+    return [n.text for n in c.notices]
+
+
+def test_registering_cards_refuses_one_already_taken(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    c.new_game()
+    c.draft_set(0, name="Ann")
+    c.draft_set(1, name="Ben")
+    c.draft_register(0)
+    c.card_tapped(CARDS["Ann"])
+    assert c.draft.registering == 1  # type: ignore[union-attr]  # on to the next player
+    c.card_tapped(CARDS["Ann"])
+    assert texts(c)[-1] == "That card is already Ann's."
+    assert c.draft.players[1].card is None  # type: ignore[union-attr]
+    assert "Every player needs a registered card" in " ".join(c.draft_problems())
+    c.card_tapped(CARDS["Ben"])
+    assert c.draft_problems() == []
+    assert c.draft_start()
+    assert c.mode == "table"
+    meta = c.journal.meta(c.live.id)  # type: ignore[union-attr]
+    assert meta["cards"] == {CARDS["Ann"]: "Ann", CARDS["Ben"]: "Ben"}
+
+
+def test_buying_needs_the_buyers_card(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c)
+    c.roll()
+    assert c.move_hint == "Ann: move your token to Baltic Avenue"
+    c.request({"do": "buy"})
+    assert c.pending is not None and c.pending.prompt == "Ann: tap your card to buy Baltic Avenue for 60"
+    c.card_tapped(CARDS["Ben"])
+    assert texts(c)[-1] == "That is Ben's card. Ann must tap."
+    assert c.game.owner[3] == -1  # type: ignore[union-attr]
+    c.card_tapped(CARDS["Ann"])
+    assert c.pending is None and c.game.owner[3] == 0  # type: ignore[union-attr]
+    assert "Ann buys Baltic Avenue for 60" in texts(c)
+    assert c.journal.actions(c.live.id)[-1]["do"] == "buy"  # type: ignore[union-attr]
+
+
+def test_on_screen_buttons_instead_of_cards(tmp_path: Path) -> None:
+    c = make(tmp_path, taps=False)
+    start(c)
+    c.roll()
+    c.request({"do": "buy"})
+    assert c.pending is None and c.game.owner[3] == 0  # type: ignore[union-attr]
+
+
+def test_a_refused_action_says_which_rule(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c)
+    c.request({"do": "end_turn"})
+    assert c.pending is None
+    assert c.notices[-1].kind == "error"
+    assert texts(c)[-1] == "Ann cannot end the turn: a roll is still owed (a double rolls again)"
+
+
+def test_a_tap_with_nothing_pending_shows_the_balance(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c)
+    c.card_tapped(CARDS["Ben"])
+    assert texts(c)[-1] == "Ben: 1500 in cash. Deeds: —"
+    c.card_tapped("DEADBEEF")
+    assert texts(c)[-1] == "That card is not registered in this game."
+
+
+def test_rent_and_salary_are_shown_with_a_sound(tmp_path: Path) -> None:
+    sounds: list[str] = []
+    c = make(tmp_path, taps=False)
+    c._play_sound = sounds.append
+    start(c)
+    c.roll()
+    c.request({"do": "buy"})
+    c.request({"do": "end_turn"})
+    c.roll()
+    assert "Ben pays Ann 4 rent for Baltic Avenue" in texts(c)
+    assert "payment" in sounds and "dice" in sounds
+
+
+def test_auction_taps_raise_by_the_step(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"))
+    c.roll()
+    c.request({"do": "decline"})
+    assert c.game.auction is not None  # type: ignore[union-attr]
+    c.card_tapped(CARDS["Ben"])
+    c.card_tapped(CARDS["Cy"])
+    assert c.game.auction.high_bid == 20  # type: ignore[union-attr]
+    c.settings.bid_step = 25
+    c.card_tapped(CARDS["Ben"])
+    assert c.game.auction.high_bid == 45  # type: ignore[union-attr]
+    c.request({"do": "pass", "player": "Cy"})
+    c.request({"do": "pass", "player": "Ann"})
+    assert c.game.auction is None and c.game.owner[3] == 1  # type: ignore[union-attr]
+    assert c.game.players[1].cash == 1500 - 45  # type: ignore[union-attr]
+
+
+def test_a_trade_needs_both_cards(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, setup={"spaces": {"5": {"owner": "Ben"}}})
+    c.request({"do": "trade", "from": "Ann", "to": "Ben", "give": {"cash": 300}, "get": {"spaces": [5]}})
+    assert c.pending is not None and c.pending.needs == ["Ann", "Ben"]
+    c.card_tapped(CARDS["Ben"])
+    assert c.game.owner[5] == 1  # type: ignore[union-attr]
+    c.card_tapped(CARDS["Ann"])
+    assert c.game.owner[5] == 0 and c.game.players[0].cash == 1200  # type: ignore[union-attr]
+
+
+def test_the_dice_button_rolls_only_when_a_roll_is_due(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c)
+    c.dice_pressed((3, 4))
+    assert c.last_dice == (3, 4) and c.game.players[0].position == 7  # type: ignore[union-attr]
+    c.dice_pressed((1, 1))
+    assert texts(c)[-1] == "No roll is due now."
+
+
+def test_resume_after_a_restart(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, pin="2468")
+    c.roll()
+    c.request({"do": "buy"})
+    c.card_tapped(CARDS["Ann"])
+    state = c.game.to_json()  # type: ignore[union-attr]
+    c.journal.close()
+    again = make(tmp_path)
+    assert again.mode == "home"
+    assert again.resume()
+    assert again.mode == "table"
+    assert again.game.to_json() == state  # type: ignore[union-attr]
+    assert again.card_owner(CARDS["Ann"]) == "Ann"
+    assert again.has_pin() and again.pin_ok("2468") and not again.pin_ok("1111")
+
+
+def test_the_bankers_menu(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c)
+    c.roll()
+    c.adjust("Ben", -25, None, "spilled the money")
+    assert c.game.players[1].cash == 1475  # type: ignore[union-attr]
+    c.undo(2)
+    assert c.game.players[1].cash == 1500 and c.game.players[0].position == 0  # type: ignore[union-attr]
+    c.replace_card("Ben")
+    c.card_tapped("CAFEBABE")
+    assert c.card_owner("CAFEBABE") == "Ben" and c.card_owner(CARDS["Ben"]) is None
+    assert c.journal.meta(c.live.id)["cards"]["CAFEBABE"] == "Ben"  # type: ignore[union-attr]
+    c.end_game()
+    assert c.mode == "over" and c.journal.status(c.live.id) == "finished"  # type: ignore[union-attr]
+    game_id = c.live.id  # type: ignore[union-attr]
+    c.close_game()
+    assert c.mode == "home" and c.journal.latest_active() is None
+    start(c)
+    c.abandon()
+    assert c.journal.status(game_id + 1) == "finished" and c.mode == "home"
+
+
+def test_timed_game_ends_at_its_time_with_an_alarm(tmp_path: Path) -> None:
+    clock = Clock()
+    sounds: list[str] = []
+    c = make(tmp_path, clock=clock)
+    c._play_sound = sounds.append
+    start(c, rules="classic-timed")
+    assert c.game.deal_owed is False  # the banker dealt the title deeds at the start
+    assert sum(1 for o in c.game.owner if o >= 0) == 4  # type: ignore[union-attr]
+    assert c.end_time() == clock.now + 90 * 60
+    c.tick()
+    assert c.mode == "table"
+    clock.now += 90 * 60
+    c.tick()
+    assert c.mode == "over" and c.game.end_reason == "time"  # type: ignore[union-attr]
+    assert "alarm" in sounds
+
+
+def test_game_in_progress_and_physical_decks(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, setup={"players": {"Ann": {"cash": 700, "position": 4}}, "spaces": {"39": {"owner": "Ben"}}})
+    assert c.game.players[0].cash == 700 and c.game.owner[39] == 1  # type: ignore[union-attr]
+    c.roll()  # 4 + 3 = 7: Chance
+    c.draw("ch-dividend-50")
+    assert c.game.players[0].cash == 750  # type: ignore[union-attr]
+
+
+def test_language_switch_translates_what_follows(tmp_path: Path) -> None:
+    c = make(tmp_path, taps=False)
+    start(c)
+    c.set_language("pl")
+    c.request({"do": "end_turn"})
+    assert c.notices[-1].kind == "error"
+    assert c.tr.language == "pl"
+    assert Settings.load(tmp_path / "settings.json")[0].language == "pl"
+    assert c.notices[-1].text != "Ann cannot end the turn: a roll is still owed (a double rolls again)"
+
+
+def test_settings_file_problems_never_stop_the_app(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{"language": "xx", "sounds": "loud", "taps": false}')
+    settings, problems = Settings.load(path)
+    assert settings.language == "en" and settings.sounds is True and settings.taps is False
+    assert len(problems) == 2 and "language" in problems[0]
+    path.write_text("{not json")
+    assert Settings.load(path)[0] == Settings()
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "cs", "ru"])
+def test_every_ui_text_is_translated(language: str) -> None:
+    import json
+
+    from ui.i18n import LOCALE
+
+    english = json.loads((LOCALE / "en.json").read_text("utf-8"))
+    table = json.loads((LOCALE / f"{language}.json").read_text("utf-8"))
+    from banker.messages import MESSAGES
+
+    wanted = set(english) | (set(MESSAGES) if language != "en" else set())
+    assert sorted(wanted - set(table)) == []
