@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install Board Banker into .venv (first run only) and start it.
-# Until the touchscreen app lands this plays a batch of computer games.
+# Install Board Banker into .venv (first run only) and start the touchscreen app.
+# Extra arguments go to `banker app` (e.g. --no-hardware, --size 1280x720).
 set -euo pipefail
 source "$(dirname "$0")/_venv.sh" ""
-exec "$VENV/bin/banker" simulate --games 20 --players 4 "$@"
+exec "$VENV/bin/banker" app "$@"
