@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import gc
 import logging
+import signal
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -79,6 +80,8 @@ class BankerApp(App):
             self.controller.notify(problem, "error")
         self.controller.resume()
         Window.bind(on_key_down=self.on_key, on_flip=self._flipped)
+        # systemd stops the service with SIGTERM: close the reader, the button and the journal cleanly.
+        signal.signal(signal.SIGTERM, lambda *_: Clock.schedule_once(lambda dt: self.stop(), 0))
         Clock.schedule_interval(lambda dt: self.controller.tick(), 1.0)
         # Rebuilding screens leaves cyclic garbage; a full collection in the middle of a tap
         # costs 50-150 ms on software rendering. Collect while the table is idle instead.
@@ -118,6 +121,8 @@ class BankerApp(App):
             return "auction"
         if self.page == "cards" and (game.decision is None or game.decision[0] != "draw"):
             self.page = "table"
+        if self.page in ("home", "setup", "inprogress", "over"):
+            self.page = "table"  # pages of another mode: the game has started (or was resumed)
         return self.page if self.page in SCREENS else "table"
 
     def redraw(self, *_: Any) -> None:

@@ -240,12 +240,16 @@ class InProgressScreen(BaseScreen):
             line = row(56)
             line.add_widget(Text(name, 22, bold=True, height=56))
             for key, step in (("cash", 50), ("position", 1)):
-                line.add_widget(BigButton("-", lambda e=entry, k=key, s=step: self._bump(e, k, -s), "secondary",
-                                          size_hint_x=None, width=56, height=56))
+                minus = BigButton("-", lambda e=entry, k=key, s=step: self._bump(e, k, -s), "secondary",
+                                  size_hint_x=None, width=56, height=56)
+                minus.role = f"{name} {key} -"  # many buttons read "-": tests tell them apart
+                line.add_widget(minus)
                 shown = entry[key] if key == "cash" else ruleset.spaces[entry[key]].name
                 line.add_widget(Text(f"{self.tr('ui.progress.' + key)}: {shown}", 18, height=56))
-                line.add_widget(BigButton("+", lambda e=entry, k=key, s=step: self._bump(e, k, s), "secondary",
-                                          size_hint_x=None, width=56, height=56))
+                plus = BigButton("+", lambda e=entry, k=key, s=step: self._bump(e, k, s), "secondary",
+                                 size_hint_x=None, width=56, height=56)
+                plus.role = f"{name} {key} +"
+                line.add_widget(plus)
             body.add_widget(line)
         for s in ruleset.spaces:
             if not s.is_property:
@@ -256,15 +260,18 @@ class InProgressScreen(BaseScreen):
                                    width=14, size_hint_y=1))
             line.add_widget(Text(s.name, 18, height=52))
             owner = entry.get("owner")
-            line.add_widget(BigButton(owner or self.tr("ui.bank"),
-                                      lambda i=s.index, o=owner: self._owner(i, o, names), "secondary", size=16,
-                                      size_hint_x=None, width=150, height=52))
+            owner_button = BigButton(owner or self.tr("ui.bank"), lambda i=s.index, o=owner: self._owner(i, o, names),
+                                     "secondary", size=16, size_hint_x=None, width=150, height=52)
+            owner_button.role = f"owner {s.index}"
+            line.add_widget(owner_button)
             if s.kind == "lot":
                 level = 5 if entry.get("hotel") else int(entry.get("houses", 0))
-                line.add_widget(BigButton(self.tr("ui.deed.hotel") if level == 5 else self.tr("ui.deed.houses_n",
-                                                                                              count=level),
-                                          lambda i=s.index, lv=level: self._level(i, lv), "secondary", size=16,
-                                          size_hint_x=None, width=110, height=52))
+                level_button = BigButton(self.tr("ui.deed.hotel") if level == 5 else
+                                         self.tr("ui.deed.houses_n", count=level),
+                                         lambda i=s.index, lv=level: self._level(i, lv), "secondary", size=16,
+                                         size_hint_x=None, width=110, height=52)
+                level_button.role = f"level {s.index}"
+                line.add_widget(level_button)
             line.add_widget(BigButton(self.tr("ui.deed.mortgaged") if entry.get("mortgaged") else "—",
                                       lambda i=s.index: self._mortgaged(i), "secondary", size=14,
                                       size_hint_x=None, width=130, height=52))
@@ -770,7 +777,7 @@ class DiceEntryScreen(BaseScreen):
                 die = BigButton(str(value), lambda k=k, v=value: self.app.enter_die(k, v),
                                 "primary" if len(chosen) > k and chosen[k] == value else "secondary", size=30,
                                 height=90)
-                die.die_id = f"die{k}-{value}"  # two rows share the labels 1-6: tests tell them apart
+                die.role = f"die{k}-{value}"  # two rows share the labels 1-6: tests tell them apart
                 line.add_widget(die)
             root.add_widget(line)
         root.add_widget(BigButton(self.tr("ui.dice.done"), self.app.dice_entered, "primary", height=70))

@@ -3,7 +3,7 @@ dice button, played through touches, card taps and button presses.
 
 Run by test_app_e2e.py in a subprocess (Kivy opens one window per process):
 
-    python tests/ui/e2e_app.py play|resume WORKDIR
+    python tests/ui/e2e_app.py play|resume|debt WORKDIR
 
 Exits 0 when every check passed; otherwise prints the failing step.
 """
@@ -19,7 +19,8 @@ from typing import Any, Callable, Iterator
 
 os.environ["KIVY_NO_ARGS"] = "1"
 os.environ["KIVY_NO_FILELOG"] = "1"
-os.environ["KIVY_NO_CONSOLELOG"] = "1"
+if not os.environ.get("E2E_DEBUG"):
+    os.environ["KIVY_NO_CONSOLELOG"] = "1"
 os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="e2e-kivy-")
 os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
 
@@ -34,6 +35,7 @@ from kivy.clock import Clock  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.button import Button  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
+from kivy.uix.scrollview import ScrollView  # noqa: E402
 from kivy.uix.textinput import TextInput  # noqa: E402
 
 from banker.journal import Journal  # noqa: E402
@@ -59,14 +61,106 @@ def button(app: BankerApp, text: str) -> Button | None:
     return next((w for w in widgets(app) if isinstance(w, Button) and w.text == text), None)
 
 
-def touch(app: BankerApp, text: str) -> bool:
-    b = button(app, text)
-    if b is None:
-        return False
-    t = UnitTestTouch(*b.to_window(*b.center))
+def press(widget: Any) -> bool:
+    """Touch a widget the way a finger does; first scroll it into view (False: try next frame)."""
+    parent = widget.parent
+    while parent is not None and not isinstance(parent, ScrollView):
+        parent = parent.parent if parent.parent is not parent else None  # the window is its own parent
+    if parent is not None:
+        x, y = widget.to_window(*widget.center)
+        left, bottom = parent.to_window(parent.x, parent.y)
+        if not (left <= x <= left + parent.width and bottom <= y <= bottom + parent.height):
+            parent.scroll_to(widget, animate=False)
+            return False
+    t = UnitTestTouch(*widget.to_window(*widget.center))
     t.touch_down()
     t.touch_up()
     return True
+
+
+def touch(app: BankerApp, text: str) -> bool:
+    b = button(app, text)
+    return b is not None and press(b)
+
+
+def touch_role(app: BankerApp, role: str) -> bool:
+    """Touch the button the screen marked with this role (for buttons that share a label)."""
+    found = next((w for w in widgets(app) if getattr(w, "role", None) == role), None)
+    return found is not None and press(found)
+
+
+def seen(app: BankerApp, *words: str) -> Callable[[], bool]:
+    return lambda: all(w in texts(app) for w in words)
+
+
+def set_names(app: BankerApp, names: tuple[str, ...] = ("Ann", "Ben")) -> bool:
+    inputs = [w for w in widgets(app) if isinstance(w, TextInput) and not w.password]
+    inputs = sorted(inputs, key=lambda w: -w.y)
+    for w, name in zip(inputs, names):
+        w.text = name
+        w.dispatch("on_text_validate")
+    return True
+
+
+def enter(app: BankerApp, a: int, b: int) -> list[tuple[str, Callable[[], bool]]]:
+    """Enter real dice through the dice screen's buttons."""
+    return [(f"enter {a}+{b}", lambda: touch(app, "Enter real dice")),
+            (f"die {a}", lambda: touch_role(app, f"die0-{a}")),
+            (f"die {b}", lambda: touch_role(app, f"die1-{b}")),
+            ("move by them", lambda: touch(app, "Move by these dice"))]
+
+
+def register(app: BankerApp, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
+    c = app.controller
+    return [
+        ("type the names", lambda: set_names(app)),
+        ("register Ann", lambda: touch(app, "Tap card to register")),
+        ("Ann taps", lambda: reader.tap(ANN) or True),
+        ("Ann's card registered", lambda: c.draft is not None and c.draft.players[0].card == ANN),
+        ("Ben taps", lambda: reader.tap(BEN) or True),
+        ("Ben's card registered", lambda: c.draft is not None and c.draft.players[1].card == BEN),
+    ]
+
+
+def debt_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
+    """A game already under way, physical card decks, a debt nobody can pay, and a bankruptcy."""
+    app: BankerApp = App_holder["app"]
+    c = app.controller
+    steps: list[tuple[str, Callable[[], bool]]] = [
+        ("settings from home", lambda: touch(app, "Settings")),
+        ("physical decks", lambda: touch(app, "Cards: the banker shuffles and draws")),
+        ("set", lambda: c.settings.physical_decks),
+        ("back home", lambda: touch(app, "Back")),
+        ("new game", lambda: touch(app, "New game")),
+        *register(app, reader),
+        ("game already going", lambda: touch(app, "Game already going? Enter it")),
+        ("Park Place is Ann's", lambda: touch_role(app, "owner 37")),
+        ("Boardwalk is Ann's", lambda: touch_role(app, "owner 39")),
+    ]
+    for k in range(5):  # four houses, then the hotel, on each lot: evenly
+        steps += [(f"Park Place level {k + 1}", lambda: touch_role(app, "level 37")),
+                  (f"Boardwalk level {k + 1}", lambda: touch_role(app, "level 39"))]
+    for k in range(3):
+        steps.append((f"Ben one space back ({k + 1})", lambda: touch_role(app, "Ben position -")))
+    steps += [
+        ("Ben stands on Park Place", seen(app, "On: Park Place")),
+        ("start", lambda: touch(app, "Start the game")),
+        ("the table", seen(app, "Ann's turn")),
+        ("the setup holds", lambda: c.game is not None and c.game.level[39] == c.game.hotel_level
+         and c.game.players[1].position == 37),
+        *enter(app, 3, 4),
+        ("draw", lambda: touch(app, "Draw a Chance card")),
+        ("pick the card drawn", lambda: touch(app, "Pay poor tax of 15.")),
+        ("paid the card", lambda: c.game.players[0].cash == 1485),  # type: ignore[union-attr]
+        ("end Ann's turn", lambda: touch(app, "End turn")),
+        *enter(app, 1, 1),
+        ("the debt", seen(app, "Ben owes Ann 2000")),
+        ("declare bankruptcy", lambda: touch(app, "Declare bankruptcy")),
+        ("Ben must tap", seen(app, "Ben: tap your card to declare bankruptcy")),
+        ("Ben taps", lambda: reader.tap(BEN) or True),
+        ("game over", seen(app, "Ann wins!")),
+    ]
+    return steps
 
 
 class Script:
@@ -138,15 +232,7 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
             return j.actions(game_id)[-1]
 
     def die(k: int, value: int) -> Callable[[], bool]:
-        def run() -> bool:
-            found = next((w for w in widgets(app) if getattr(w, "die_id", None) == f"die{k}-{value}"), None)
-            if found is None:
-                return False
-            t = UnitTestTouch(*found.to_window(*found.center))
-            t.touch_down()
-            t.touch_up()
-            return True
-        return run
+        return lambda: touch_role(app, f"die{k}-{value}")
 
     def enter(a: int, b: int) -> list[tuple[str, Callable[[], bool]]]:
         return [(f"enter {a}+{b}", lambda: touch(app, "Enter real dice")), (f"die {a}", die(0, a)),
@@ -284,7 +370,7 @@ def main() -> int:
     App_holder["app"] = app
 
     def begin(dt: float) -> None:
-        steps = play(work, reader) if phase == "play" else resume_checks(work)
+        steps = {"play": play, "debt": debt_game}[phase](work, reader) if phase != "resume" else resume_checks(work)
         script = Script(app, steps)
         App_holder["script"] = script
         Clock.schedule_interval(script.tick, 1 / 30)

@@ -26,6 +26,11 @@ def test_a_game_through_touches_taps_and_the_dice_button_then_a_restart(tmp_path
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr[-3000:]
 
 
+def test_a_game_in_progress_physical_cards_debt_and_bankruptcy(tmp_path: Path) -> None:
+    played = run(str(ROOT / "tests" / "ui" / "e2e_app.py"), "debt", str(tmp_path))
+    assert played.returncode == 0, played.stdout + played.stderr[-3000:]
+
+
 def test_the_tour_writes_every_screen(tmp_path: Path) -> None:
     out = tmp_path / "tour"
     toured = run("-m", "banker", "app", "--tour", str(out))
