@@ -359,6 +359,15 @@ class Game:
                 return found
         raise InvalidAction("action.unknown_space", space=value)
 
+    def space_index(self, value: Any) -> int:
+        """The index of a space named by index, index string or exact name (InvalidAction if none)."""
+        return self._space_index(value)
+
+    def new_like(self) -> "Game":
+        """A fresh game with the same ruleset, players, options, setup and deck order, before any action."""
+        players, options, setup, deck_order = self._init_args
+        return Game(self.ruleset, players, options, setup, deck_order)
+
     def _player_index(self, value: Any) -> int:
         if isinstance(value, str) and value in self.index_of:
             return self.index_of[value]
@@ -502,16 +511,14 @@ class Game:
 
     def truncate(self, length: int) -> None:
         """Go back to the state after the first `length` recorded actions (undos count as actions)."""
-        players, options, setup, deck_order = self._init_args
-        fresh = Game(self.ruleset, players, options, setup, deck_order)
+        fresh = self.new_like()
         fresh.restore(self.script[:length])
         for name in _STATE:
             setattr(self, name, getattr(fresh, name))
         self.script = fresh.script
 
     def _rebuild(self, actions: list[dict[str, Any]]) -> None:
-        players, options, setup, deck_order = self._init_args
-        fresh = Game(self.ruleset, players, options, setup, deck_order)
+        fresh = self.new_like()
         for a in actions:
             fresh.apply(a)
         for name in _STATE:

@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from banker.chance import complete_action
 from banker.errors import ActionError, BankerError, SetupError
-from banker.game import BANK, POT, Game
+from banker.game import Game
 from banker.journal import Journal, JournaledGame, JournalError, check_pin, hash_pin
 from banker.ruleset import builtin_names, load_ruleset
 from banker.script import Header
@@ -391,7 +391,7 @@ class Controller:
         if "player" in action:
             return [action["player"]]
         if "space" in action:
-            owner = game.owner[game._space_index(action["space"])]
+            owner = game.owner[game.space_index(action["space"])]
             if owner >= 0:
                 return [game.players[owner].name]
         return [game.current.name]
@@ -406,7 +406,7 @@ class Controller:
         verb = action["do"]
         params: dict[str, Any] = dict(action)
         if "space" in action:
-            i = game._space_index(action["space"])
+            i = game.space_index(action["space"])
             params["space"] = game.space_name(i)
         if verb == "buy" and game.decision is not None and game.decision[0] == "buy":
             params["space"] = game.space_name(game.decision[1])
@@ -608,4 +608,4 @@ def _system_power_off() -> None:
         subprocess.run([command, "poweroff"], check=False)
 
 
-__all__ = ["BANK", "POT", "Controller", "Draft", "DraftPlayer", "Notice", "Pending", "PLAYER_COLOURS"]
+__all__ = ["Controller", "Draft", "DraftPlayer", "Notice", "Pending", "PLAYER_COLOURS"]

@@ -206,8 +206,7 @@ def ranking(c: Controller) -> list[dict[str, Any]]:
 
 def worth_history(game: Game) -> dict[str, list[int]]:
     """Every player's net worth at the start of each turn, from the game's own actions."""
-    players, options, setup, deck_order = game._init_args
-    replay = Game(game.ruleset, players, options, setup, deck_order)
+    replay = game.new_like()
     replay.record_events = False
     series: dict[str, list[int]] = {p.name: [replay.net_worth(p.index)] for p in replay.players}
     turns = replay.turns

@@ -1,0 +1,673 @@
+#!/usr/bin/env bash
+# Board Banker: make a Raspberry Pi (Raspberry Pi OS Bookworm or newer, 64-bit,
+# Pi 4 or Pi 5) boot straight into the touchscreen banker. Also runs on plain
+# Debian 12, where the Pi-only steps are skipped, for testing.
+#
+# Safe to run again: every step first looks at what is there, prints
+# "unchanged" when nothing needs doing, and a second run changes nothing.
+# Exit status: 0 done, 1 a step failed (the message names it; fix it and run
+# again), 2 wrong usage or unsupported system (nothing was changed).
+#
+# Run with --help for the options.
+set -Eeuo pipefail
+
+usage() {
+    cat <<'EOF'
+Usage: sudo ./deploy/install.sh [OPTIONS]
+
+Installs Board Banker as an appliance: system packages, the app in
+/opt/board-banker/venv, the "banker" user, the hardware config
+/etc/board-banker/config.toml (only if missing), a udev rule for the card
+reader, and the board-banker service, enabled so the app starts full screen
+at boot. On a Raspberry Pi it also turns the serial console off, the UART on
+and screen blanking off, and boots to the console instead of the desktop.
+
+Options:
+  --wheel FILE      install the app from this wheel instead of the checkout
+                    this script is in (the rest of deploy/ is still used)
+  --root DIR        install into the root file system at DIR instead of /
+                    (implies --no-boot-config and --no-services; apt and pip
+                    run inside DIR with chroot, so DIR must be a complete
+                    Debian system with /proc and /dev mounted)
+  --no-boot-config  leave the boot configuration alone (serial console, UART,
+                    screen blanking, desktop)
+  --no-services     do not talk to systemd or udev: the unit is enabled by
+                    making its link directly, nothing is started or reloaded
+  --reinstall       reinstall the app even if the same version is installed
+  -h, --help        show this help
+
+Environment:
+  BANKER_PURE=1                    install the pure-Python engine (skip mypyc)
+  BANKER_INSTALL_SKIP_PACKAGES=1   skip apt, the venv and pip; only users,
+                                   groups and files are placed (for tests)
+EOF
+}
+
+SELF_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CHECKOUT=$(cd "$SELF_DIR/.." && pwd)
+
+PREFIX=/opt/board-banker
+VENV=$PREFIX/venv
+LAUNCHER=$PREFIX/bin/board-banker-launch
+STAMP=$PREFIX/installed-from
+LINK=/usr/local/bin/banker
+CONFIG_DIR=/etc/board-banker
+CONFIG=$CONFIG_DIR/config.toml
+UNIT_NAME=board-banker.service
+UNIT=/etc/systemd/system/$UNIT_NAME
+WANTS=/etc/systemd/system/multi-user.target.wants/$UNIT_NAME
+UDEV_RULE=/etc/udev/rules.d/99-board-banker.rules
+POLKIT_RULE=/etc/polkit-1/rules.d/50-board-banker.rules
+USER_NAME=banker
+USER_HOME=/var/lib/board-banker
+# Serial readers, the dice button, the touchscreen, the display and GPU, sound.
+USER_GROUPS=(dialout gpio input video render audio)
+# python3-venv, python3-dev, gcc, libc6-dev: the venv and the compiled engine.
+# libgl1, libegl1, libgles2, libgbm1, libdrm2: what Kivy's SDL2 loads to draw
+# through KMS/DRM without a desktop. libmtdev1: Kivy's multitouch input.
+# libasound2: the sounds. polkitd: lets the app's "shut down" button power off.
+APT_PACKAGES=(python3-venv python3-dev gcc libc6-dev libgl1 libegl1 libgles2 libgbm1 libdrm2
+              libmtdev1 libasound2 polkitd)
+
+WHEEL=""
+R=""                 # the root file system as a prefix: "" for /, "/some/dir" for --root
+ROOT_MODE=0
+NO_BOOT_CONFIG=0
+NO_SERVICES=0
+REINSTALL=0
+SKIP_PACKAGES=${BANKER_INSTALL_SKIP_PACKAGES:-0}
+CHANGES=0
+LAST_CHANGED=0
+REBOOT_NEEDED=0
+STEP="starting"
+WORK=""
+STAGE=""
+
+# ---------------------------------------------------------------------------
+# Output
+
+say() { printf '%s\n' "$*"; }
+step() { STEP=$1; printf '\n== %s\n' "$1"; }
+# A change: "  installed  /etc/...". Counted, so the summary can say whether anything changed.
+changed() { CHANGES=$((CHANGES + 1)); printf '  %-10s %s\n' "$1" "$2"; }
+same() { printf '  %-10s %s\n' unchanged "$1"; }
+skipped() { printf '  %-10s %s\n' skipped "$1"; }
+note() { printf '  %-10s %s\n' note "$1"; }
+warn() { printf 'install.sh: warning: %s\n' "$*" >&2; }
+die() {  # CODE MESSAGE
+    local code=$1
+    shift
+    printf 'install.sh: %s\n' "$*" >&2
+    exit "$code"
+}
+
+on_error() {
+    local status=$1 line=$2
+    printf '\ninstall.sh: step "%s" failed (exit status %s, line %s).\n' "$STEP" "$status" "$line" >&2
+    printf 'Fix the problem above and run install.sh again: steps already done are kept and not redone.\n' >&2
+    exit 1
+}
+
+cleanup() {
+    if [ -n "$WORK" ]; then rm -rf "$WORK"; fi
+    if [ -n "$STAGE" ]; then rm -rf "$STAGE"; fi
+}
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+# Run a command in the target system: directly, or with chroot for --root.
+# The caller's Python settings must not leak into the system's or the venv's Python.
+in_root() {
+    if [ -z "$R" ]; then
+        env -u PYTHONPATH -u PYTHONHOME -u VIRTUAL_ENV "$@"
+    else
+        chroot "$R" env -u PYTHONPATH -u PYTHONHOME -u VIRTUAL_ENV "$@"
+    fi
+}
+
+# Options for the shadow tools (useradd, groupadd, usermod), which work on a root folder themselves.
+shadow_opts() {
+    if [ -n "$R" ]; then printf '%s\n' --root "$R"; fi
+}
+
+# Copy SRC to DEST (a path in the target system) with MODE, unless it is already identical.
+# Sets LAST_CHANGED to 1 when the file was written.
+place_file() {
+    local src=$1 path=$2 mode=$3
+    local dest=$R$path verb=installed
+    LAST_CHANGED=0
+    if [ -f "$dest" ] && cmp -s "$src" "$dest" && [ "$(stat -c %a "$dest")" = "$mode" ]; then
+        same "$path"
+        return 0
+    fi
+    if [ -e "$dest" ]; then verb=updated; fi
+    mkdir -p "$(dirname "$dest")"
+    # Written beside the target and renamed over it, so a power cut never leaves half a file.
+    install -m "$mode" "$src" "$dest.board-banker-new"
+    mv -f "$dest.board-banker-new" "$dest"
+    LAST_CHANGED=1
+    changed "$verb" "$path"
+}
+
+# Make the symbolic link PATH -> TARGET (both in the target system).
+place_link() {
+    local path=$1 target=$2
+    local dest=$R$path
+    if [ -L "$dest" ] && [ "$(readlink "$dest")" = "$target" ]; then
+        same "$path -> $target"
+        return 0
+    fi
+    if [ -e "$dest" ] && [ ! -L "$dest" ]; then
+        die 1 "$path exists and is not a link (another banker installed by hand?): remove it and run install.sh again"
+    fi
+    mkdir -p "$(dirname "$dest")"
+    ln -sfn "$target" "$dest"
+    changed linked "$path -> $target"
+}
+
+group_exists() { grep -q "^$1:" "$R/etc/group"; }
+user_exists() { grep -q "^$USER_NAME:" "$R/etc/passwd"; }
+user_in_group() {
+    awk -F: -v g="$1" -v u="$USER_NAME" \
+        '$1 == g { n = split($4, m, ","); for (i = 1; i <= n; i++) if (m[i] == u) found = 1 } END { exit !found }' \
+        "$R/etc/group"
+}
+passwd_field() { awk -F: -v u="$USER_NAME" -v f="$1" '$1 == u { print $f }' "$R/etc/passwd"; }
+
+# Installed under its own name, or under Debian 13's "t64" name (libasound2 -> libasound2t64).
+pkg_installed() {
+    local name
+    for name in "$1" "${1}t64"; do
+        # shellcheck disable=SC2016  # ${Status} is dpkg-query's field, not a shell variable
+        if [ "$(in_root dpkg-query -W -f='${Status}' "$name" 2>/dev/null)" = "install ok installed" ]; then
+            return 0
+        fi
+    done
+    return 1
+}
+
+pi_model() {
+    if [ -r /proc/device-tree/model ]; then tr -d '\0' </proc/device-tree/model; fi
+}
+is_pi() { pi_model | grep -q 'Raspberry Pi'; }
+is_pi5() { pi_model | grep -Eq 'Raspberry Pi (5|Compute Module 5)'; }
+
+systemd_running() { [ -d /run/systemd/system ]; }
+
+# Why services are left alone, or "" when install.sh may use systemctl and udevadm.
+services_off_reason() {
+    if [ "$ROOT_MODE" = 1 ]; then echo "--root"
+    elif [ "$NO_SERVICES" = 1 ]; then echo "--no-services"
+    elif ! systemd_running; then echo "systemd is not running here"
+    else echo ""
+    fi
+}
+
+pip_in_venv() {
+    in_root env PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore PIP_NO_INPUT=1 \
+        "$VENV/bin/python" -m pip "$@"
+}
+
+# ---------------------------------------------------------------------------
+# Boot files (Raspberry Pi only). Each edit keeps a one-time backup FILE.board-banker.bak.
+
+backup_once() {
+    if [ ! -e "$1.board-banker.bak" ]; then cp -p "$1" "$1.board-banker.bak"; fi
+}
+
+# consoleblank=0 on the kernel command line (one line), replacing any other consoleblank value.
+cmdline_consoleblank() {
+    local file=$1 line new
+    line=$(head -n 1 "$file")
+    if printf '%s\n' "$line" | grep -Eq '(^| )consoleblank=0( |$)'; then
+        same "screen blanking off (consoleblank=0 in $file)"
+        return 0
+    fi
+    if printf '%s\n' "$line" | grep -Eq '(^| )consoleblank=[0-9]+( |$)'; then
+        new=$(printf '%s\n' "$line" | sed -E 's/(^| )consoleblank=[0-9]+( |$)/\1consoleblank=0\2/')
+    else
+        new="${line%"${line##*[![:space:]]}"} consoleblank=0"
+    fi
+    backup_once "$file"
+    printf '%s\n' "$new" >"$file.board-banker-new"
+    mv -f "$file.board-banker-new" "$file"
+    REBOOT_NEEDED=1
+    changed set "screen blanking off (consoleblank=0 in $file)"
+}
+
+# dtparam=uart0=on in config.txt, under an [all] section so no model filter above it applies.
+config_uart0() {
+    local file=$1 last_section
+    if grep -Eq '^[[:space:]]*dtparam=uart0=on[[:space:]]*$' "$file"; then
+        same "UART0 on the header (dtparam=uart0=on in $file)"
+        return 0
+    fi
+    backup_once "$file"
+    last_section=$(grep -E '^[[:space:]]*\[' "$file" | tail -n 1 | tr -d '[:space:]' || true)
+    {
+        cat "$file"
+        # A file that does not end in a newline would glue our line to its last one.
+        if [ -s "$file" ] && [ -n "$(tail -c 1 "$file")" ]; then printf '\n'; fi
+        if [ -n "$last_section" ] && [ "$last_section" != "[all]" ]; then printf '[all]\n'; fi
+        printf 'dtparam=uart0=on\n'
+    } >"$file.board-banker-new"
+    mv -f "$file.board-banker-new" "$file"
+    REBOOT_NEEDED=1
+    changed set "UART0 on the header (dtparam=uart0=on in $file)"
+}
+
+# ---------------------------------------------------------------------------
+# Steps
+
+parse_args() {
+    local root_arg=""
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --wheel) [ $# -ge 2 ] || die 2 "--wheel needs a file"; WHEEL=$2; shift 2 ;;
+            --wheel=*) WHEEL=${1#*=}; shift ;;
+            --root) [ $# -ge 2 ] || die 2 "--root needs a directory"; root_arg=$2; shift 2 ;;
+            --root=*) root_arg=${1#*=}; shift ;;
+            --no-boot-config) NO_BOOT_CONFIG=1; shift ;;
+            --no-services) NO_SERVICES=1; shift ;;
+            --reinstall) REINSTALL=1; shift ;;
+            -h | --help) usage; exit 0 ;;
+            *) usage >&2; die 2 "unknown option: $1" ;;
+        esac
+    done
+    if [ -n "$root_arg" ]; then
+        [ -d "$root_arg" ] || die 2 "--root $root_arg: no such directory"
+        R=$(cd "$root_arg" && pwd -P)
+        if [ "$R" = / ]; then
+            R=""
+        else
+            ROOT_MODE=1
+            NO_BOOT_CONFIG=1
+            NO_SERVICES=1
+        fi
+    fi
+}
+
+preflight() {
+    STEP="checks"
+    [ "$(id -u)" -eq 0 ] || die 2 "must run as root: sudo $0 $*"
+    local f
+    for f in board-banker.service 99-board-banker.rules board-banker-launch; do
+        [ -f "$SELF_DIR/$f" ] || die 2 "$SELF_DIR/$f is missing: run install.sh from a complete deploy/ folder"
+    done
+    if [ -n "$WHEEL" ]; then
+        [ -f "$WHEEL" ] || die 2 "--wheel $WHEEL: no such file"
+        case $WHEEL in *.whl) ;; *) die 2 "--wheel $WHEEL: not a wheel (.whl) file" ;; esac
+        WHEEL=$(cd "$(dirname "$WHEEL")" && pwd -P)/$(basename "$WHEEL")
+        command -v python3 >/dev/null || die 2 "python3 is needed to read the config template from the wheel"
+    elif [ ! -f "$CHECKOUT/pyproject.toml" ] || [ ! -d "$CHECKOUT/banker" ]; then
+        die 2 "$CHECKOUT is not a Board Banker checkout: run install.sh from one, or give --wheel FILE"
+    fi
+    if [ ! -f "$R/etc/passwd" ] || [ ! -f "$R/etc/group" ]; then
+        die 2 "$R/etc/passwd or $R/etc/group is missing: not a root file system"
+    fi
+    if [ "$SKIP_PACKAGES" != 1 ]; then
+        case $(uname -m) in
+            aarch64 | x86_64) ;;
+            *) die 2 "$(uname -m) is not supported: use the 64-bit Raspberry Pi OS (Kivy has no wheels for 32-bit ARM)" ;;
+        esac
+        if [ -n "$R" ]; then command -v chroot >/dev/null || die 2 "--root needs chroot (coreutils)"; fi
+        in_root sh -c 'command -v apt-get' >/dev/null || die 2 "apt-get not found${R:+ in $R}: install.sh needs Debian or Raspberry Pi OS"
+    fi
+}
+
+install_packages() {
+    step "System packages"
+    if [ "$SKIP_PACKAGES" = 1 ]; then
+        skipped "apt packages (BANKER_INSTALL_SKIP_PACKAGES=1)"
+        return 0
+    fi
+    local missing=() p
+    for p in "${APT_PACKAGES[@]}"; do
+        pkg_installed "$p" || missing+=("$p")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        same "apt packages: ${APT_PACKAGES[*]}"
+    else
+        say "  installing ${missing[*]} (apt-get; this can take a few minutes)"
+        local log=$WORK/apt.log
+        if ! in_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >"$log" 2>&1 ||
+            ! in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                "${missing[@]}" >>"$log" 2>&1; then
+            tail -n 30 "$log" >&2
+            die 1 "apt-get could not install ${missing[*]} (its last lines are above)"
+        fi
+        changed installed "apt packages: ${missing[*]}"
+    fi
+    in_root /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
+        die 1 "the system's Python is older than 3.11: Board Banker needs Raspberry Pi OS Bookworm / Debian 12 or newer"
+}
+
+setup_user() {
+    step "The $USER_NAME user and its groups"
+    local opts g uid gid missing=()
+    mapfile -t opts < <(shadow_opts)
+    for g in "${USER_GROUPS[@]}"; do
+        if ! group_exists "$g"; then
+            # So that the unit's SupplementaryGroups resolve the same everywhere
+            # (plain Debian has no gpio group; a minimal one may lack input/render).
+            groupadd "${opts[@]}" --system "$g"
+            changed created "group $g (a system group; it did not exist here)"
+        fi
+    done
+    if user_exists; then
+        same "user $USER_NAME"
+    else
+        mkdir -p "$R$(dirname "$USER_HOME")"
+        # A system user with no password and no login shell; its home keeps the
+        # games and settings (XDG data dir) on persistent storage.
+        useradd "${opts[@]}" --system --user-group --create-home --home-dir "$USER_HOME" \
+            --shell /usr/sbin/nologin --comment "Board Banker" "$USER_NAME"
+        # The games are private to the family's banker: not readable by other users.
+        chmod 750 "$R$USER_HOME"
+        changed created "user $USER_NAME (home $USER_HOME)"
+    fi
+    local home
+    home=$(passwd_field 6)
+    if [ "$home" != "$USER_HOME" ]; then
+        note "user $USER_NAME already existed with home $home; the games are kept there"
+    fi
+    uid=$(passwd_field 3)
+    gid=$(passwd_field 4)
+    if [ -d "$R$home" ] && [ "$(stat -c '%u:%g %a' "$R$home")" = "$uid:$gid 750" ]; then
+        same "home $home (owned by $USER_NAME, mode 750)"
+    else
+        mkdir -p "$R$home"
+        chown "$uid:$gid" "$R$home"
+        chmod 750 "$R$home"
+        changed set "home $home (owned by $USER_NAME, mode 750)"
+    fi
+    for g in "${USER_GROUPS[@]}"; do
+        user_in_group "$g" || missing+=("$g")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        same "$USER_NAME in groups ${USER_GROUPS[*]}"
+    else
+        usermod "${opts[@]}" --append --groups "$(IFS=,; echo "${missing[*]}")" "$USER_NAME"
+        changed added "$USER_NAME to groups ${missing[*]}"
+    fi
+}
+
+# Copy what pip needs into a folder inside the target system, and fingerprint it.
+stage_source() {
+    mkdir -p "$R/var/tmp"
+    STAGE=$(mktemp -d "$R/var/tmp/board-banker-install.XXXXXX")
+    chmod 755 "$STAGE"
+    if [ -n "$WHEEL" ]; then
+        cp "$WHEEL" "$STAGE/"
+        FINGERPRINT=$(sha256sum <"$WHEEL" | cut -c1-64)
+        SOURCE_DESC="wheel $(basename "$WHEEL")"
+        return 0
+    fi
+    # Only the package's own sources: pip builds in the folder it is given, and
+    # a checkout's build/ from an earlier build would leak stale files into the
+    # wheel (and a root-owned build/ would be left in the user's checkout).
+    local items=(pyproject.toml setup.py README.md banker hardware ui) f
+    for f in "$CHECKOUT"/LICENSE*; do
+        if [ -e "$f" ]; then items+=("$(basename "$f")"); fi
+    done
+    mkdir "$STAGE/src"
+    tar -C "$CHECKOUT" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.so' -cf - "${items[@]}" |
+        tar -C "$STAGE/src" -xf -
+    FINGERPRINT=$(cd "$STAGE/src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-64)
+    SOURCE_DESC="checkout $CHECKOUT"
+}
+
+app_is_current() {
+    [ "$REINSTALL" = 0 ] &&
+        [ -f "$R$STAMP" ] && grep -qx "sha256=$FINGERPRINT" "$R$STAMP" &&
+        [ -x "$R$VENV/bin/banker" ] &&
+        in_root "$VENV/bin/python" -c 'import banker.cli' 2>/dev/null
+}
+
+install_app() {
+    step "The app in $VENV"
+    if [ "$SKIP_PACKAGES" = 1 ]; then
+        skipped "virtual environment $VENV (BANKER_INSTALL_SKIP_PACKAGES=1)"
+        skipped "the app and lgpio with pip (BANKER_INSTALL_SKIP_PACKAGES=1)"
+    else
+        if [ -x "$R$VENV/bin/python" ]; then
+            same "virtual environment $VENV"
+        else
+            mkdir -p "$R$PREFIX"
+            in_root /usr/bin/python3 -m venv "$VENV"
+            changed created "virtual environment $VENV"
+        fi
+        stage_source
+        local stage_in_root=${STAGE#"$R"} wheel version engine
+        if app_is_current; then
+            same "board-banker (same $SOURCE_DESC as installed)"
+        else
+            if [ -n "$WHEEL" ]; then
+                wheel="$stage_in_root/$(basename "$WHEEL")"
+            else
+                say "  building the app from $SOURCE_DESC (mypyc compiles the engine: a few minutes on a Pi)"
+                pip_in_venv wheel -q --no-deps -w "$stage_in_root/wheel" "$stage_in_root/src"
+                wheel=$(cd "$STAGE/wheel" && ls ./*.whl)
+                wheel="$stage_in_root/wheel/${wheel#./}"
+            fi
+            say "  installing the app and its dependencies with pip"
+            pip_in_venv install -q "$wheel"
+            # The same version number may hold newer code (a rebuilt checkout): replace it.
+            pip_in_venv install -q --no-deps --force-reinstall "$wheel"
+            printf 'sha256=%s\nsource=%s\n' "$FINGERPRINT" "$SOURCE_DESC" >"$WORK/stamp"
+            install -m 644 "$WORK/stamp" "$R$STAMP"
+            version=$(in_root "$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("board-banker"))')
+            engine=$(in_root "$VENV/bin/python" -c \
+                'import banker.game as g; print("compiled" if g.__file__.endswith(".so") else "pure-Python")')
+            changed installed "board-banker $version ($engine engine) from $SOURCE_DESC"
+        fi
+        # gpiozero drives the dice button through lgpio. PyPI has lgpio wheels for
+        # Python 3.11 on aarch64, armv7l and x86_64 (they bundle the C library, so
+        # no apt package is needed); it is harmless on a machine without GPIO.
+        if in_root "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
+            same "lgpio (GPIO access for the dice button)"
+        elif pip_in_venv install -q --only-binary=:all: lgpio; then
+            changed installed "lgpio (GPIO access for the dice button)"
+        elif is_pi; then
+            die 1 "pip could not install lgpio, which the dice button needs"
+        else
+            warn "no lgpio wheel for $(uname -m): the dice button will not work, everything else will"
+        fi
+    fi
+    place_link "$LINK" "$VENV/bin/banker"
+    # The launcher runs with the app's own Python, so it reads the config with the app's code.
+    { printf '#!%s/bin/python\n' "$VENV"; tail -n +2 "$SELF_DIR/board-banker-launch"; } >"$WORK/launch"
+    place_file "$WORK/launch" "$LAUNCHER" 755
+}
+
+install_config() {
+    step "The hardware config"
+    if [ -e "$R$CONFIG" ]; then
+        printf '  %-10s %s\n' kept "$CONFIG (never overwritten: the family's settings stay)"
+        return 0
+    fi
+    local template=$WORK/config.example.toml
+    if [ -n "$WHEEL" ]; then
+        python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read("hardware/config.example.toml"))' \
+            "$WHEEL" >"$template"
+    else
+        cp "$CHECKOUT/hardware/config.example.toml" "$template"
+    fi
+    mkdir -p "$R$CONFIG_DIR"
+    chmod 755 "$R$CONFIG_DIR"
+    place_file "$template" "$CONFIG" 644
+}
+
+install_rules() {
+    step "Device and power rules"
+    place_file "$SELF_DIR/99-board-banker.rules" "$UDEV_RULE" 644
+    if [ "$LAST_CHANGED" = 1 ]; then
+        local why
+        why=$(services_off_reason)
+        if [ -z "$why" ] && ! { command -v udevadm >/dev/null && [ -S /run/udev/control ]; }; then
+            why="udev is not running here"
+        fi
+        if [ -z "$why" ]; then
+            udevadm control --reload-rules
+            udevadm trigger --action=add --subsystem-match=tty --subsystem-match=gpio
+            say "  reloaded   udev rules (a reader already plugged in gets /dev/banker-reader now)"
+        else
+            note "udev rules not reloaded ($why): they apply from the next boot or re-plug"
+        fi
+    fi
+    # The app's "shut down" button runs `systemctl poweroff` as the banker user.
+    # A service has no login session, so logind asks polkit, whose default is to
+    # refuse; this rule allows exactly powering off, for that user only.
+    cat >"$WORK/polkit.rules" <<EOF
+// Board Banker (written by deploy/install.sh): the banker's "Shut down" button
+// runs "systemctl poweroff" as the $USER_NAME service user, which has no login
+// session; allow it to power the machine off, and nothing else.
+polkit.addRule(function (action, subject) {
+    if (subject.user == "$USER_NAME" &&
+        (action.id == "org.freedesktop.login1.power-off" ||
+         action.id == "org.freedesktop.login1.power-off-multiple-sessions" ||
+         action.id == "org.freedesktop.login1.power-off-ignore-inhibit")) {
+        return polkit.Result.YES;
+    }
+});
+EOF
+    place_file "$WORK/polkit.rules" "$POLKIT_RULE" 644
+}
+
+install_service() {
+    step "The board-banker service"
+    place_file "$SELF_DIR/board-banker.service" "$UNIT" 644
+    local unit_changed=$LAST_CHANGED why
+    why=$(services_off_reason)
+    if [ -z "$why" ]; then
+        if [ "$unit_changed" = 1 ]; then
+            systemctl daemon-reload
+            say "  reloaded   systemd's units"
+        fi
+        if systemctl is-enabled --quiet "$UNIT_NAME"; then
+            same "$UNIT_NAME enabled at boot"
+        else
+            systemctl enable --quiet "$UNIT_NAME"
+            changed enabled "$UNIT_NAME (starts at the next boot; not started now)"
+        fi
+    elif [ -L "$R$WANTS" ]; then
+        same "$UNIT_NAME enabled at boot"
+    else
+        # Exactly the link `systemctl enable` makes for WantedBy=multi-user.target.
+        mkdir -p "$(dirname "$R$WANTS")"
+        ln -s "$UNIT" "$R$WANTS"
+        changed enabled "$UNIT_NAME (link made directly: $why)"
+    fi
+}
+
+configure_boot() {
+    step "Boot configuration (Raspberry Pi only)"
+    local why="" model
+    model=$(pi_model)
+    if [ "$ROOT_MODE" = 1 ]; then
+        why="--root"
+    elif [ "$NO_BOOT_CONFIG" = 1 ]; then
+        why="--no-boot-config"
+    elif ! is_pi; then
+        why="not a Raspberry Pi (${model:-no /proc/device-tree/model})"
+    fi
+    if [ -n "$why" ]; then
+        skipped "serial console off (raspi-config nonint do_serial_cons 1): $why"
+        skipped "UART on (raspi-config nonint do_serial_hw 0): $why"
+        skipped "Pi 5: dtparam=uart0=on in config.txt: $why"
+        skipped "screen blanking off (consoleblank=0 in cmdline.txt): $why"
+        skipped "boot to the console instead of the desktop: $why"
+        return 0
+    fi
+    say "  $model"
+    local boot=/boot/firmware
+    if [ ! -f "$boot/cmdline.txt" ]; then boot=/boot; fi
+    if [ ! -f "$boot/cmdline.txt" ] || [ ! -f "$boot/config.txt" ]; then
+        die 1 "no cmdline.txt and config.txt in /boot/firmware or /boot"
+    fi
+    if command -v raspi-config >/dev/null; then
+        # raspi-config's get_* answer 0 for "on" and 1 for "off".
+        if [ "$(raspi-config nonint get_serial_cons)" = 1 ]; then
+            same "serial console off"
+        else
+            raspi-config nonint do_serial_cons 1
+            REBOOT_NEEDED=1
+            changed set "serial console off (the UART is the card reader's)"
+        fi
+        if [ "$(raspi-config nonint get_serial_hw)" = 0 ]; then
+            same "UART on"
+        else
+            raspi-config nonint do_serial_hw 0
+            REBOOT_NEEDED=1
+            changed set "UART on"
+        fi
+    else
+        skipped "serial console off, UART on: raspi-config is not installed (not Raspberry Pi OS?)"
+    fi
+    if is_pi5; then
+        config_uart0 "$boot/config.txt"
+    else
+        skipped "dtparam=uart0=on: only needed on a Pi 5"
+    fi
+    cmdline_consoleblank "$boot/cmdline.txt"
+    # A desktop's display manager holds the screen, and the app could not draw.
+    if [ "$(systemctl get-default 2>/dev/null || true)" = graphical.target ] &&
+        systemctl is-enabled --quiet display-manager.service 2>/dev/null; then
+        if command -v raspi-config >/dev/null; then
+            raspi-config nonint do_boot_behaviour B1
+        else
+            systemctl set-default multi-user.target
+        fi
+        REBOOT_NEEDED=1
+        changed set "boot to the console instead of the desktop (undo: raspi-config nonint do_boot_behaviour B4)"
+    else
+        same "boots to the console (no desktop)"
+    fi
+}
+
+summary() {
+    STEP="summary"
+    say ""
+    if [ "$CHANGES" = 0 ]; then
+        say "board-banker install: no changes (everything was already in place)"
+    else
+        say "board-banker install: $CHANGES changes"
+    fi
+    if [ -n "${BANKER_INSTALL_CHANGES_FILE:-}" ]; then echo "$CHANGES" >"$BANKER_INSTALL_CHANGES_FILE"; fi
+    if [ "$ROOT_MODE" = 1 ]; then
+        say "Installed into $R; the service starts when that system boots."
+        return 0
+    fi
+    say "Next: set the card reader and the screen in $CONFIG"
+    say "  (a USB reader is \"/dev/banker-reader\" with protocol \"line\"; a PN532 on the UART"
+    say "  is \"/dev/serial0\" on a Pi 4, \"/dev/ttyAMA0\" on a Pi 5), then"
+    if [ "$REBOOT_NEEDED" = 1 ]; then
+        say "  reboot: the boot configuration changed (sudo reboot)."
+    else
+        say "  start it now with: sudo systemctl start $UNIT_NAME   (or reboot)"
+    fi
+    say "Logs: journalctl -u $UNIT_NAME -f"
+}
+
+main() {
+    parse_args "$@"
+    preflight "$@"
+    trap 'on_error $? $LINENO' ERR
+    trap cleanup EXIT
+    WORK=$(mktemp -d)
+    say "Board Banker installer: ${R:-/}${WHEEL:+ from $WHEEL}"
+    install_packages
+    setup_user
+    install_app
+    install_config
+    install_rules
+    install_service
+    configure_boot
+    summary
+}
+
+# Sourcing this file (tests do) defines the functions without running anything.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    main "$@"
+fi

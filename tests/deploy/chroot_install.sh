@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# The slow end-to-end test of deploy/: a fresh Debian 12 root made with
+# `debootstrap --variant=minbase bookworm`, this checkout copied into it, and
+# deploy/install.sh run inside with chroot in test mode (no boot config, no
+# services); then the app, the user, the files, a second run that must change
+# nothing, a third run from outside with --root, update.sh and uninstall.sh.
+#
+# Usage: sudo tests/deploy/chroot_install.sh [--keep]
+#   --keep  leave the root folder for a look afterwards (its path is printed)
+# Needs root, debootstrap (apt-get install debootstrap), the Debian mirror and
+# PyPI. The mirror is the one apt uses on this machine; BANKER_DEBIAN_MIRROR
+# overrides it. Exit status: 0 passed, 1 a check failed, 2 cannot run here.
+set -Eeuo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+KEEP=0
+case ${1:-} in
+    --keep) KEEP=1 ;;
+    "") ;;
+    *) echo "usage: $0 [--keep]" >&2; exit 2 ;;
+esac
+[ "$(id -u)" -eq 0 ] || { echo "chroot_install.sh: must run as root" >&2; exit 2; }
+command -v debootstrap >/dev/null ||
+    { echo "chroot_install.sh: debootstrap is not installed (apt-get install debootstrap)" >&2; exit 2; }
+
+WORK=""
+TARGET=""
+START=$SECONDS
+PHASE_START=$SECONDS
+TIMINGS=()
+
+fail() { printf 'chroot_install.sh: FAILED: %s\n' "$*" >&2; exit 1; }
+phase() { PHASE_START=$SECONDS; printf '\n######## %s\n' "$1"; }
+phase_done() { TIMINGS+=("$(printf '%4ds  %s' $((SECONDS - PHASE_START)) "$1")"); }
+
+# The Debian mirror apt uses here: the first one serving bookworm itself (not
+# bookworm-security or -updates), from deb822 .sources files or one-line lists.
+debian_mirror() {
+    if [ -n "${BANKER_DEBIAN_MIRROR:-}" ]; then echo "$BANKER_DEBIAN_MIRROR"; return 0; fi
+    local f uri
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] || continue
+        uri=$(awk 'BEGIN { RS = ""; FS = "\n" }
+            { uris = ""; suites = ""
+              for (i = 1; i <= NF; i++) {
+                  if ($i ~ /^URIs:/) { sub(/^URIs:[ \t]*/, "", $i); uris = $i }
+                  if ($i ~ /^Suites:/) { sub(/^Suites:[ \t]*/, "", $i); suites = " " $i " " }
+              }
+              if (uris != "" && suites ~ / bookworm /) { split(uris, u, /[ \t]+/); print u[1]; exit } }' "$f")
+        if [ -n "$uri" ]; then echo "$uri"; return 0; fi
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -f "$f" ] || continue
+        uri=$(sed -nE 's/^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?([^[:space:]]+)[[:space:]]+bookworm[[:space:]].*/\2/p' "$f" | head -n 1)
+        if [ -n "$uri" ]; then echo "$uri"; return 0; fi
+    done
+    echo "http://deb.debian.org/debian"
+}
+
+mounted_below() { awk -v t="$1" '$2 == t || index($2, t "/") == 1 { found = 1 } END { exit !found }' /proc/mounts; }
+
+cleanup() {
+    local status=$?
+    if [ -n "$TARGET" ]; then
+        local m
+        for m in dev/pts dev proc; do
+            if mountpoint -q "$TARGET/$m"; then umount "$TARGET/$m" || umount -l "$TARGET/$m" || true; fi
+        done
+    fi
+    if [ -n "$WORK" ]; then
+        if [ -n "$TARGET" ] && mounted_below "$TARGET"; then
+            # Never delete through a mount that is still there: /dev is the host's.
+            echo "chroot_install.sh: something is still mounted below $TARGET; not deleting $WORK" >&2
+        elif [ "$KEEP" = 1 ]; then
+            echo "chroot_install.sh: kept $TARGET"
+        else
+            rm -rf --one-file-system "$WORK"
+        fi
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'printf "chroot_install.sh: FAILED: a command failed at line %s (exit status %s)\n" "$LINENO" "$?" >&2' ERR
+
+# A command inside the root, with a clean environment: nothing from this
+# shell (a pyenv PATH, PYTHONPATH) may leak into the system under test.
+in_chroot() {
+    chroot "$TARGET" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        HOME=/root LANG=C.UTF-8 "$@"
+}
+# The same as the banker user, as the service would run it.
+as_banker() {
+    chroot --userspec=banker:banker "$TARGET" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin \
+        HOME=/var/lib/board-banker LANG=C.UTF-8 "$@"
+}
+
+expect_no_changes() {  # LOG WHAT
+    grep -q '^board-banker install: no changes' "$1" || fail "$2 changed something (see above)"
+    if grep -Eq '^  (installed|updated|created|linked|added|set|enabled) ' "$1"; then
+        fail "$2 reported a change"
+    fi
+}
+
+WORK=$(mktemp -d /var/tmp/banker-chroot.XXXXXX)
+TARGET=$WORK/root
+LOGS=$WORK/logs
+mkdir -p "$LOGS"
+
+phase "debootstrap: Debian 12 minbase"
+MIRROR=$(debian_mirror)
+echo "mirror: $MIRROR"
+if ! debootstrap --variant=minbase bookworm "$TARGET" "$MIRROR" >"$LOGS/debootstrap.log" 2>&1; then
+    tail -n 30 "$LOGS/debootstrap.log" >&2
+    fail "debootstrap failed"
+fi
+phase_done "debootstrap --variant=minbase bookworm"
+
+phase "prepare the root and copy the checkout"
+mount -t proc proc "$TARGET/proc"
+mount --bind /dev "$TARGET/dev"
+mount --bind /dev/pts "$TARGET/dev/pts"
+cp /etc/resolv.conf "$TARGET/etc/resolv.conf"
+# Packages must not start services inside the chroot (the policy-rc.d convention).
+printf '#!/bin/sh\nexit 101\n' >"$TARGET/usr/sbin/policy-rc.d"
+chmod 755 "$TARGET/usr/sbin/policy-rc.d"
+SRC=/src/board-banker
+mkdir -p "$TARGET$SRC"
+if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
+    # What the work tree holds, committed or not, minus what .gitignore keeps out (.venv, build/).
+    git -C "$REPO" ls-files -z --cached --others --exclude-standard |
+        while IFS= read -r -d '' f; do if [ -e "$REPO/$f" ]; then printf '%s\0' "$f"; fi; done |
+        tar -C "$REPO" --null -T - -cf - | tar -C "$TARGET$SRC" -xf -
+else
+    tar -C "$REPO" --exclude=.git --exclude=.venv --exclude=build --exclude='*.egg-info' -cf - . |
+        tar -C "$TARGET$SRC" -xf -
+fi
+phase_done "mounts and the checkout copied"
+
+phase "install.sh inside the chroot (first run)"
+in_chroot "$SRC/deploy/install.sh" --no-boot-config --no-services 2>&1 | tee "$LOGS/install-1.log"
+grep -q '^board-banker install: [0-9]* changes' "$LOGS/install-1.log" || fail "the first run reported no changes"
+grep -q 'skipped    serial console off .*--no-boot-config' "$LOGS/install-1.log" ||
+    fail "the boot configuration step was not skipped with its reason"
+phase_done "install.sh, first run (apt, venv, pip, mypyc)"
+
+phase "install.sh inside the chroot (second run: must change nothing)"
+in_chroot "$SRC/deploy/install.sh" --no-boot-config --no-services 2>&1 | tee "$LOGS/install-2.log"
+expect_no_changes "$LOGS/install-2.log" "the second run"
+phase_done "install.sh, second run"
+
+phase "install.sh --root from outside (third run: must change nothing)"
+"$REPO/deploy/install.sh" --root "$TARGET" 2>&1 | tee "$LOGS/install-3.log"
+expect_no_changes "$LOGS/install-3.log" "the run with --root"
+phase_done "install.sh --root, third run"
+
+phase "checks"
+in_chroot /opt/board-banker/venv/bin/banker --help >"$LOGS/help.txt" || fail "banker --help failed"
+grep -q 'app' "$LOGS/help.txt" || fail "banker --help does not list the app command"
+echo "ok: /opt/board-banker/venv/bin/banker --help"
+in_chroot banker rules | grep -q classic || fail "/usr/local/bin/banker rules does not list classic"
+echo "ok: /usr/local/bin/banker rules"
+as_banker banker simulate --rules classic --games 3 --players 3 --seed 1 >/dev/null ||
+    fail "the banker user cannot run the app's engine"
+echo "ok: the banker user runs banker simulate"
+engine=$(in_chroot /opt/board-banker/venv/bin/python -c \
+    'import banker.game as g; print("compiled" if g.__file__.endswith(".so") else "pure")')
+[ "$engine" = compiled ] || fail "the engine was not compiled (gcc and python3-dev are installed)"
+echo "ok: the engine is compiled with mypyc"
+in_chroot /opt/board-banker/venv/bin/python -c 'import lgpio, kivy, gpiozero, serial' 2>/dev/null ||
+    fail "lgpio, kivy, gpiozero or pyserial is missing from the venv"
+echo "ok: lgpio, kivy, gpiozero and pyserial import"
+
+home=$(in_chroot getent passwd banker | cut -d: -f6)
+[ "$home" = /var/lib/board-banker ] || fail "the banker user's home is '$home'"
+[ "$(stat -c '%U %a' "$TARGET$home")" = "banker 750" ] || fail "the home is not the banker's with mode 750"
+groups=" $(in_chroot id -nG banker) "
+for g in dialout gpio input video render audio; do
+    [[ $groups == *" $g "* ]] || fail "banker is not in group $g (groups:$groups)"
+done
+echo "ok: user banker, home $home, groups:$groups"
+
+cmp -s "$REPO/deploy/board-banker.service" "$TARGET/etc/systemd/system/board-banker.service" ||
+    fail "the unit file is not deploy/board-banker.service"
+[ -L "$TARGET/etc/systemd/system/multi-user.target.wants/board-banker.service" ] || fail "the unit is not enabled"
+cmp -s "$REPO/deploy/99-board-banker.rules" "$TARGET/etc/udev/rules.d/99-board-banker.rules" ||
+    fail "the udev rule is not deploy/99-board-banker.rules"
+cmp -s "$REPO/hardware/config.example.toml" "$TARGET/etc/board-banker/config.toml" ||
+    fail "/etc/board-banker/config.toml is not the example config"
+grep -q 'subject.user == "banker"' "$TARGET/etc/polkit-1/rules.d/50-board-banker.rules" || fail "no polkit rule"
+echo "ok: unit (enabled), udev rule, polkit rule, config"
+if in_chroot sh -c 'command -v systemd-analyze' >/dev/null; then
+    in_chroot systemd-analyze verify --man=no /etc/systemd/system/board-banker.service ||
+        fail "systemd-analyze verify found problems in the installed unit"
+    echo "ok: systemd-analyze verify (inside the chroot)"
+fi
+as_banker /opt/board-banker/bin/board-banker-launch --print >"$LOGS/launch.txt" || fail "the launcher failed"
+grep -qx 'SDL_VIDEODRIVER=kmsdrm' "$LOGS/launch.txt" || fail "the launcher does not select KMS/DRM"
+grep -qx 'exec /opt/board-banker/venv/bin/banker app --fullscreen --config /etc/board-banker/config.toml' \
+    "$LOGS/launch.txt" || fail "the launcher does not run the app as expected: $(cat "$LOGS/launch.txt")"
+echo "ok: the launcher, as the banker user"
+phase_done "checks"
+
+phase "update.sh"
+in_chroot "$SRC/deploy/update.sh" --no-services 2>&1 | tee "$LOGS/update-1.log"
+grep -q 'already up to date' "$LOGS/update-1.log" || fail "update.sh with nothing new did something"
+# A newer checkout: any change to the packaged sources makes a new fingerprint.
+# BANKER_PURE=1 keeps this rebuild quick and exercises the pure-Python install.
+printf '\n<!-- update test -->\n' >>"$TARGET$SRC/README.md"
+in_chroot env BANKER_PURE=1 "$SRC/deploy/update.sh" --no-services 2>&1 | tee "$LOGS/update-2.log"
+grep -q 'installed  board-banker .*(pure-Python engine)' "$LOGS/update-2.log" || fail "update.sh did not reinstall the app"
+grep -q 'kept       /etc/board-banker/config.toml' "$LOGS/update-2.log" || fail "update.sh did not keep the config"
+in_chroot /opt/board-banker/venv/bin/banker --help >/dev/null || fail "banker --help failed after the update"
+echo "ok: update.sh (nothing new, then a newer checkout)"
+phase_done "update.sh twice (second one rebuilds, pure Python)"
+
+phase "uninstall.sh"
+as_banker sh -c 'mkdir -p ~/.local/share/board-banker && echo game >~/.local/share/board-banker/games.sqlite3'
+in_chroot "$SRC/deploy/uninstall.sh" --no-services 2>&1 | tee "$LOGS/uninstall-1.log"
+for gone in /opt/board-banker /usr/local/bin/banker /etc/systemd/system/board-banker.service \
+    /etc/udev/rules.d/99-board-banker.rules /etc/polkit-1/rules.d/50-board-banker.rules; do
+    if [ -e "$TARGET$gone" ] || [ -L "$TARGET$gone" ]; then fail "uninstall.sh left $gone"; fi
+done
+[ -f "$TARGET/var/lib/board-banker/.local/share/board-banker/games.sqlite3" ] || fail "uninstall.sh lost the games"
+[ -f "$TARGET/etc/board-banker/config.toml" ] || fail "uninstall.sh removed the config"
+in_chroot "$SRC/deploy/uninstall.sh" --no-services 2>&1 | tee "$LOGS/uninstall-2.log"
+grep -q 'nothing to remove' "$LOGS/uninstall-2.log" || fail "a second uninstall.sh did something"
+in_chroot "$SRC/deploy/uninstall.sh" --no-services --purge 2>&1 | tee "$LOGS/uninstall-3.log"
+if in_chroot getent passwd banker >/dev/null; then fail "uninstall.sh --purge left the banker user"; fi
+if [ -e "$TARGET/var/lib/board-banker" ] || [ -e "$TARGET/etc/board-banker" ]; then
+    fail "uninstall.sh --purge left the games or the config"
+fi
+echo "ok: uninstall.sh keeps the games and the config, --purge removes them"
+phase_done "uninstall.sh three times"
+
+printf '\nTimings:\n'
+printf '%s\n' "${TIMINGS[@]}"
+printf '%4ds  total\n' $((SECONDS - START))
+echo "chroot install test: passed"
