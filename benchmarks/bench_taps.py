@@ -15,7 +15,7 @@ import json
 import statistics
 import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 from hardware.emulate import LineReaderEmulator
 from hardware.line import LineProtocol
@@ -27,7 +27,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
-def measure_line(taps: int) -> list[float]:
+def measure(device: Any, protocol: Any, taps: int, send: Callable[[Any, int], float | None],
+            after: Callable[[Any], None] = lambda device: None) -> list[float]:
+    """Tap `taps` cards through `device`; `send` returns when the tap's last byte went out."""
     got = threading.Event()
     arrived: list[float] = []
 
@@ -36,48 +38,43 @@ def measure_line(taps: int) -> list[float]:
         got.set()
 
     latencies = []
-    with LineReaderEmulator() as device:
-        connected = threading.Event()
-        with CardReader(device.url, LineProtocol(), on_tap, lambda s: connected.set(), retap_window=0):
-            connected.wait(5)
-            time.sleep(0.3)
-            for k in range(taps):
-                got.clear()
-                uid = f"{k:08X}"
-                device.write(f"Card UID: {' '.join(uid[i:i + 2] for i in range(0, 8, 2))}\r".encode())
-                sent = time.perf_counter()
-                device.write(b"\n")  # the last byte
-                if got.wait(2):
-                    latencies.append(arrived[-1] - sent)
-                time.sleep(0.005)
+    connected = threading.Event()
+    with device, CardReader(device.url, protocol, on_tap, lambda s: connected.set(), retap_window=0):
+        connected.wait(5)
+        time.sleep(0.3)  # past the line reader's settling time after opening
+        for k in range(taps):
+            got.clear()
+            sent = send(device, k)
+            if got.wait(2):
+                last_byte = sent if sent is not None else device.last_card_response_at
+                latencies.append(arrived[-1] - last_byte)
+            after(device)
+            time.sleep(0.02)
     return latencies
+
+
+def line_tap(device: Any, k: int) -> float:
+    uid = f"{k:08X}"
+    device.write(f"Card UID: {' '.join(uid[i:i + 2] for i in range(0, 8, 2))}\r".encode())
+    sent = time.perf_counter()
+    device.write(b"\n")  # the last byte
+    return sent
+
+
+def pn532_tap(device: Any, k: int) -> None:
+    device.place(f"{k:08X}")  # the emulator notes when its answer naming the card went out
+    return None
+
+
+def measure_line(taps: int) -> list[float]:
+    return measure(LineReaderEmulator(), LineProtocol(), taps, line_tap)
 
 
 def measure_pn532(taps: int) -> list[float]:
     from hardware.pn532 import PN532Protocol
     from hardware.pn532_emulator import PN532Emulator
 
-    got = threading.Event()
-    arrived: list[float] = []
-
-    def on_tap(event: Any) -> None:
-        arrived.append(time.perf_counter())
-        got.set()
-
-    latencies = []
-    with PN532Emulator() as device:
-        connected = threading.Event()
-        with CardReader(device.url, PN532Protocol(), on_tap, lambda s: connected.set(), retap_window=0):
-            connected.wait(5)
-            for k in range(taps):
-                got.clear()
-                device.place(f"{k:08X}")
-                if got.wait(2):
-                    sent = device.last_card_response_at
-                    latencies.append(arrived[-1] - sent)
-                device.remove()
-                time.sleep(0.02)
-    return latencies
+    return measure(PN532Emulator(), PN532Protocol(), taps, pn532_tap, after=lambda device: device.remove())
 
 
 def main() -> int:
