@@ -143,7 +143,7 @@ def debt_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callabl
     for k in range(3):
         steps.append((f"Ben one space back ({k + 1})", lambda: touch_role(app, "Ben position -")))
     steps += [
-        ("Ben stands on Park Place", seen(app, "On: Park Place")),
+        ("Ben stands on Park Place", seen(app, "Standing on: Park Place")),
         ("start", lambda: touch(app, "Start the game")),
         ("the table", seen(app, "Ann's turn")),
         ("the setup holds", lambda: c.game is not None and c.game.level[39] == c.game.hotel_level
