@@ -104,7 +104,7 @@ class Controller:
         self.replacing: str | None = None  # the player whose lost card the next tap replaces
         self.notices: list[Notice] = []
         self.balance_of: str | None = None  # the cash-machine view after a tap
-        self.move_hint: str | None = None
+        self._move: dict[str, Any] | None = None  # where the token must go, in the language of the moment
         self.last_dice: tuple[int, ...] = ()
         self.reader = "none"  # none | connected | disconnected
         self.button = "none"  # none | ready | missing
@@ -116,6 +116,11 @@ class Controller:
     @property
     def game(self) -> Game | None:
         return self.live.game if self.live is not None else None
+
+    @property
+    def move_hint(self) -> str | None:
+        """"Ann: move your token to Kentucky Avenue" after the latest move."""
+        return self.tr("ui.move_to", **self._move) if self._move else None
 
     @property
     def mode(self) -> str:
@@ -434,14 +439,14 @@ class Controller:
             self.error(exc)
             return False
         game = live.game
-        self.move_hint = None
+        self._move = None
         for event in events:
             if event.code == "rolled":
                 self.last_dice = tuple(event.params["dice"])
                 self.notify(self.tr("event.rolled", player=event.params["player"],
                                     dice=" + ".join(map(str, self.last_dice))), "info", "dice")
             elif event.code == "moved":
-                self.move_hint = self.tr("ui.move_to", player=event.params["player"], space=event.params["space"])
+                self._move = {"player": event.params["player"], "space": event.params["space"]}
             elif event.code == "card":
                 card = game.ruleset.card_by_id[event.params["card"]]
                 self.notify(self.tr.card(card.id, card.text), "card", None)
