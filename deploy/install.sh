@@ -33,11 +33,13 @@ Options:
                     screen blanking, desktop)
   --no-services     do not talk to systemd or udev: the unit is enabled by
                     making its link directly, nothing is started or reloaded
-  --reinstall       reinstall the app even if the same version is installed
+  --reinstall       reinstall the app even if the installed one was built
+                    from the same source
   -h, --help        show this help
 
 Environment:
-  BANKER_PURE=1                    install the pure-Python engine (skip mypyc)
+  BANKER_PURE=1                    build the pure-Python engine (no mypyc);
+                                   with sudo: sudo BANKER_PURE=1 ./deploy/install.sh
   BANKER_INSTALL_SKIP_PACKAGES=1   skip apt, the venv and pip; only users,
                                    groups and files are placed (for tests)
 EOF
@@ -414,8 +416,12 @@ stage_source() {
     mkdir "$STAGE/src"
     tar -C "$CHECKOUT" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.so' -cf - "${items[@]}" |
         tar -C "$STAGE/src" -xf -
-    FINGERPRINT=$(cd "$STAGE/src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-64)
-    SOURCE_DESC="checkout $CHECKOUT"
+    # BANKER_PURE changes what is built from the same files, so it is part of the fingerprint.
+    FINGERPRINT=$({
+        cd "$STAGE/src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+        echo "BANKER_PURE=${BANKER_PURE:-}"
+    } | sha256sum | cut -c1-64)
+    SOURCE_DESC="checkout $CHECKOUT${BANKER_PURE:+ (BANKER_PURE=$BANKER_PURE)}"
 }
 
 app_is_current() {
@@ -632,7 +638,7 @@ summary() {
     if [ "$CHANGES" = 0 ]; then
         say "board-banker install: no changes (everything was already in place)"
     else
-        say "board-banker install: $CHANGES changes"
+        say "board-banker install: $CHANGES change$([ "$CHANGES" = 1 ] || echo s)"
     fi
     if [ -n "${BANKER_INSTALL_CHANGES_FILE:-}" ]; then echo "$CHANGES" >"$BANKER_INSTALL_CHANGES_FILE"; fi
     if [ "$ROOT_MODE" = 1 ]; then
@@ -644,6 +650,8 @@ summary() {
     say "  is \"/dev/serial0\" on a Pi 4, \"/dev/ttyAMA0\" on a Pi 5), then"
     if [ "$REBOOT_NEEDED" = 1 ]; then
         say "  reboot: the boot configuration changed (sudo reboot)."
+    elif [ -n "$(services_off_reason)" ]; then
+        say "  reboot: the service starts at boot (not started now: $(services_off_reason))."
     else
         say "  start it now with: sudo systemctl start $UNIT_NAME   (or reboot)"
     fi

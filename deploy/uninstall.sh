@@ -209,7 +209,7 @@ main() {
     if [ "$CHANGES" = 0 ]; then
         say "board-banker uninstall: nothing to remove"
     else
-        say "board-banker uninstall: $CHANGES changes"
+        say "board-banker uninstall: $CHANGES change$([ "$CHANGES" = 1 ] || echo s)"
     fi
     say "Not undone: apt packages, groups, and on a Raspberry Pi the boot settings"
     say "  (the originals are kept as /boot/firmware/*.board-banker.bak)."

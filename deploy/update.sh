@@ -62,14 +62,14 @@ fi
 if [ ! -f "$R/etc/systemd/system/$UNIT_NAME" ] || [ ! -d "$R/opt/board-banker" ]; then
     die 2 "Board Banker is not installed${R:+ in $R} (no /etc/systemd/system/$UNIT_NAME or /opt/board-banker): run deploy/install.sh first"
 fi
-[ -x "$SELF_DIR/install.sh" ] || die 2 "$SELF_DIR/install.sh is missing: update.sh runs it"
+[ -f "$SELF_DIR/install.sh" ] || die 2 "$SELF_DIR/install.sh is missing: update.sh runs it"
 
 # The update is install.sh on an installed system: it redoes only what differs
 # (the app when its source changed, a changed unit or rule) and never writes
 # over the config or the games. The boot configuration is install's business.
 changes_file=$(mktemp)
 trap 'rm -f "$changes_file"' EXIT
-BANKER_INSTALL_CHANGES_FILE=$changes_file "$SELF_DIR/install.sh" --no-boot-config "${args[@]}"
+BANKER_INSTALL_CHANGES_FILE=$changes_file bash "$SELF_DIR/install.sh" --no-boot-config "${args[@]}"
 changes=$(cat "$changes_file")
 
 echo ""

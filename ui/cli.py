@@ -49,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
     Config.set("kivy", "exit_on_escape", "0")
     # A tap from the reader's thread wakes the main loop at once instead of at the next 60 Hz tick.
     Config.set("kivy", "kivy_clock", "interrupt")
-    Config.set("input", "mouse", "mouse,disable_multitouch")
+    # On the Pi, SDL turns each touch into a mouse event while Kivy also reads the touchscreen
+    # itself: ignore the mouse while a touch is active, so a tap is never counted twice.
+    Config.set("input", "mouse", "mouse,disable_on_activity,disable_multitouch")
 
     from banker.journal import default_path
 

@@ -25,6 +25,7 @@ command -v debootstrap >/dev/null ||
 
 WORK=""
 TARGET=""
+NET_ENV=()
 START=$SECONDS
 PHASE_START=$SECONDS
 TIMINGS=()
@@ -84,9 +85,11 @@ trap 'printf "chroot_install.sh: FAILED: a command failed at line %s (exit statu
 
 # A command inside the root, with a clean environment: nothing from this
 # shell (a pyenv PATH, PYTHONPATH) may leak into the system under test.
+# Only the network settings pass (NET_ENV, below): the root must reach apt's
+# mirror and PyPI the way this machine does.
 in_chroot() {
     chroot "$TARGET" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        HOME=/root LANG=C.UTF-8 "$@"
+        HOME=/root LANG=C.UTF-8 "${NET_ENV[@]}" "$@"
 }
 # The same as the banker user, as the service would run it.
 as_banker() {
@@ -120,6 +123,22 @@ mount -t proc proc "$TARGET/proc"
 mount --bind /dev "$TARGET/dev"
 mount --bind /dev/pts "$TARGET/dev/pts"
 cp /etc/resolv.conf "$TARGET/etc/resolv.conf"
+# pip in the root must trust what this machine trusts: where HTTPS goes through
+# an intercepting proxy, its CA is in the system bundle and the local CAs, and
+# pip is pointed at that bundle. Without such a proxy this changes nothing.
+NET_ENV=()
+if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+    mkdir -p "$TARGET/etc/ssl/certs"
+    cp /etc/ssl/certs/ca-certificates.crt "$TARGET/etc/ssl/certs/ca-certificates.crt"
+    NET_ENV+=(PIP_CERT=/etc/ssl/certs/ca-certificates.crt)
+fi
+if [ -d /usr/local/share/ca-certificates ]; then
+    mkdir -p "$TARGET/usr/local/share/ca-certificates"
+    cp -r /usr/local/share/ca-certificates/. "$TARGET/usr/local/share/ca-certificates/"
+fi
+for var in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY PIP_INDEX_URL; do
+    if [ -n "${!var:-}" ]; then NET_ENV+=("$var=${!var}"); fi
+done
 # Packages must not start services inside the chroot (the policy-rc.d convention).
 printf '#!/bin/sh\nexit 101\n' >"$TARGET/usr/sbin/policy-rc.d"
 chmod 755 "$TARGET/usr/sbin/policy-rc.d"
@@ -138,7 +157,7 @@ phase_done "mounts and the checkout copied"
 
 phase "install.sh inside the chroot (first run)"
 in_chroot "$SRC/deploy/install.sh" --no-boot-config --no-services 2>&1 | tee "$LOGS/install-1.log"
-grep -q '^board-banker install: [0-9]* changes' "$LOGS/install-1.log" || fail "the first run reported no changes"
+grep -q '^board-banker install: [0-9]* change' "$LOGS/install-1.log" || fail "the first run reported no changes"
 grep -q 'skipped    serial console off .*--no-boot-config' "$LOGS/install-1.log" ||
     fail "the boot configuration step was not skipped with its reason"
 phase_done "install.sh, first run (apt, venv, pip, mypyc)"
@@ -149,7 +168,9 @@ expect_no_changes "$LOGS/install-2.log" "the second run"
 phase_done "install.sh, second run"
 
 phase "install.sh --root from outside (third run: must change nothing)"
-"$REPO/deploy/install.sh" --root "$TARGET" 2>&1 | tee "$LOGS/install-3.log"
+# The copy's own install.sh, run by this machine's bash: the copy is the same
+# source as installed, while this checkout may have moved on meanwhile.
+"$TARGET$SRC/deploy/install.sh" --root "$TARGET" 2>&1 | tee "$LOGS/install-3.log"
 expect_no_changes "$LOGS/install-3.log" "the run with --root"
 phase_done "install.sh --root, third run"
 
@@ -172,7 +193,8 @@ echo "ok: lgpio, kivy, gpiozero and pyserial import"
 
 home=$(in_chroot getent passwd banker | cut -d: -f6)
 [ "$home" = /var/lib/board-banker ] || fail "the banker user's home is '$home'"
-[ "$(stat -c '%U %a' "$TARGET$home")" = "banker 750" ] || fail "the home is not the banker's with mode 750"
+# Numeric: the names in the root's passwd mean nothing to stat on this machine.
+[ "$(stat -c '%u %a' "$TARGET$home")" = "$(in_chroot id -u banker) 750" ] || fail "the home is not the banker's with mode 750"
 groups=" $(in_chroot id -nG banker) "
 for g in dialout gpio input video render audio; do
     [[ $groups == *" $g "* ]] || fail "banker is not in group $g (groups:$groups)"
@@ -210,8 +232,16 @@ in_chroot env BANKER_PURE=1 "$SRC/deploy/update.sh" --no-services 2>&1 | tee "$L
 grep -q 'installed  board-banker .*(pure-Python engine)' "$LOGS/update-2.log" || fail "update.sh did not reinstall the app"
 grep -q 'kept       /etc/board-banker/config.toml' "$LOGS/update-2.log" || fail "update.sh did not keep the config"
 in_chroot /opt/board-banker/venv/bin/banker --help >/dev/null || fail "banker --help failed after the update"
-echo "ok: update.sh (nothing new, then a newer checkout)"
-phase_done "update.sh twice (second one rebuilds, pure Python)"
+# A wheel instead of the checkout (--wheel), then the same wheel again.
+in_chroot env BANKER_PURE=1 /opt/board-banker/venv/bin/python -m pip wheel -q --no-deps -w /tmp/wheel "$SRC"
+wheel=$(cd "$TARGET/tmp/wheel" && ls board_banker-*.whl)
+in_chroot "$SRC/deploy/update.sh" --no-services --wheel "/tmp/wheel/$wheel" 2>&1 | tee "$LOGS/update-3.log"
+grep -q "installed  board-banker .* from wheel $wheel" "$LOGS/update-3.log" || fail "update.sh --wheel did not install the wheel"
+in_chroot "$SRC/deploy/update.sh" --no-services --wheel "/tmp/wheel/$wheel" 2>&1 | tee "$LOGS/update-4.log"
+grep -q 'already up to date' "$LOGS/update-4.log" || fail "update.sh with the same wheel did something"
+in_chroot /opt/board-banker/venv/bin/banker --help >/dev/null || fail "banker --help failed after the wheel update"
+echo "ok: update.sh (nothing new, a newer checkout, a wheel, the same wheel)"
+phase_done "update.sh four times (two pure-Python rebuilds)"
 
 phase "uninstall.sh"
 as_banker sh -c 'mkdir -p ~/.local/share/board-banker && echo game >~/.local/share/board-banker/games.sqlite3'

@@ -1,0 +1,421 @@
+"""The Pi appliance installer (deploy/): scripts, unit, launcher, file placement, the boot-file edits.
+
+The fast tests run install.sh, update.sh and uninstall.sh with ``--root`` into
+a temporary folder holding only the account files, with
+BANKER_INSTALL_SKIP_PACKAGES=1 (no apt, no venv, no pip): what they check is
+which files land where, the user and groups, and that a second run changes
+nothing. The real installation, apt and pip included, is
+tests/deploy/chroot_install.sh in a fresh Debian 12 root; it takes minutes and
+runs only with BANKER_SLOW_TESTS=1.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DEPLOY = REPO / "deploy"
+HERE = Path(__file__).resolve().parent
+CHROOT_DRIVER = HERE / "chroot_install.sh"
+SHELL_SCRIPTS = sorted(DEPLOY.glob("*.sh")) + [CHROOT_DRIVER]
+
+UNIT = "/etc/systemd/system/board-banker.service"
+WANTS = "/etc/systemd/system/multi-user.target.wants/board-banker.service"
+UDEV_RULE = "/etc/udev/rules.d/99-board-banker.rules"
+POLKIT_RULE = "/etc/polkit-1/rules.d/50-board-banker.rules"
+CONFIG = "/etc/board-banker/config.toml"
+LAUNCHER = "/opt/board-banker/bin/board-banker-launch"
+LINK = "/usr/local/bin/banker"
+HOME = "/var/lib/board-banker"
+GROUPS = ("dialout", "gpio", "input", "video", "render", "audio")
+CHANGE_LINE = re.compile(r"^  (installed|updated|created|linked|added|set|enabled|removed|stopped|disabled) ", re.M)
+
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="the installer runs as root (it creates a user in the temp root)")
+
+
+def run(*command: str | Path, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([str(part) for part in command], capture_output=True, text=True, env=full_env,
+                          timeout=timeout, check=False)
+
+
+def install(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run("bash", DEPLOY / "install.sh", "--root", root, *args, env={"BANKER_INSTALL_SKIP_PACKAGES": "1"})
+
+
+def ok(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 0, f"exit {result.returncode}\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """A folder with just enough of a system for useradd and groupadd (as on Debian: no gpio, input, render)."""
+    base = tmp_path / "root"
+    (base / "etc").mkdir(parents=True)
+    (base / "var/lib").mkdir(parents=True)
+    (base / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (base / "etc/group").write_text("root:x:0:\ndialout:x:20:\naudio:x:29:\nvideo:x:44:\n")
+    (base / "etc/shadow").write_text("root:*:19000:0:99999:7:::\n")
+    (base / "etc/gshadow").write_text("root:*::\ndialout:*::\naudio:*::\nvideo:*::\n")
+    for name in ("shadow", "gshadow"):
+        (base / "etc" / name).chmod(0o640)
+    return base
+
+
+def group_members(root: Path) -> dict[str, list[str]]:
+    members = {}
+    for line in (root / "etc/group").read_text().splitlines():
+        name, _, _, users = line.split(":")
+        members[name] = [user for user in users.split(",") if user]
+    return members
+
+
+def passwd_entry(root: Path, user: str) -> list[str] | None:
+    for line in (root / "etc/passwd").read_text().splitlines():
+        fields = line.split(":")
+        if fields[0] == user:
+            return fields
+    return None
+
+
+# ----------------------------------------------------------------------------
+# Static checks
+
+
+@pytest.mark.parametrize("script", SHELL_SCRIPTS, ids=lambda path: path.name)
+def test_shellcheck(script: Path) -> None:
+    if shutil.which("shellcheck") is None:
+        pytest.skip("shellcheck is not installed (Debian: apt-get install shellcheck)")
+    result = run("shellcheck", "--severity=style", script)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_launcher_is_valid_python() -> None:
+    source = (DEPLOY / "board-banker-launch").read_text()
+    compile(source, "board-banker-launch", "exec")
+
+
+def test_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("systemd-analyze is not installed (Debian: apt-get install systemd)")
+    # The unit as install.sh places it, with its paths moved into tmp_path where a stub launcher exists.
+    stub = tmp_path / "opt/board-banker/bin/board-banker-launch"
+    stub.parent.mkdir(parents=True)
+    stub.write_text("#!/bin/sh\nexit 0\n")
+    stub.chmod(0o755)
+    text = (DEPLOY / "board-banker.service").read_text()
+    assert "ExecStart=/opt/board-banker/bin/board-banker-launch\n" in text
+    unit = tmp_path / "board-banker.service"
+    unit.write_text(text.replace("/opt/board-banker/", f"{tmp_path}/opt/board-banker/"))
+    result = run("systemd-analyze", "verify", "--man=no", unit)
+    assert result.returncode == 0, result.stdout + result.stderr
+    # Unknown keys are only warnings to systemd: any output at all is a problem here.
+    assert result.stdout + result.stderr == ""
+
+
+def test_unit_settings() -> None:
+    lines = set((DEPLOY / "board-banker.service").read_text().splitlines())
+    for wanted in ("User=banker", "Restart=on-failure", "RestartSec=5", "StandardOutput=journal",
+                   "StandardError=journal", "WantedBy=multi-user.target",
+                   "SupplementaryGroups=" + " ".join(GROUPS)):
+        assert wanted in lines
+
+
+def test_udev_rule_names_every_reader_chip() -> None:
+    text = (DEPLOY / "99-board-banker.rules").read_text()
+    rules = [line for line in text.splitlines() if line and not line.startswith("#")]
+    for vendor, product in (("1a86", "7523"), ("10c4", "ea60"), ("0403", "6001"), ("2341", None)):
+        match = [rule for rule in rules if f'ATTRS{{idVendor}}=="{vendor}"' in rule]
+        assert match, vendor
+        assert 'SYMLINK+="banker-reader"' in match[0]
+        if product:
+            assert f'ATTRS{{idProduct}}=="{product}"' in match[0]
+        else:
+            assert "idProduct" not in match[0]
+
+
+# ----------------------------------------------------------------------------
+# The launcher
+
+
+def launch(config: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {key: value for key, value in os.environ.items()
+                   if not key.startswith(("SDL_", "KIVY_", "KCFG_", "BANKER_"))}
+    environment["PYTHONPATH"] = str(REPO)
+    environment.update(env)
+    return subprocess.run([sys.executable, str(DEPLOY / "board-banker-launch"), "--print", "--config", str(config)],
+                          capture_output=True, text=True, env=environment, timeout=60, check=False)
+
+
+def printed(result: subprocess.CompletedProcess[str]) -> tuple[dict[str, str], str]:
+    assert result.returncode == 0, result.stderr
+    *assignments, command = result.stdout.strip().splitlines()
+    return dict(line.split("=", 1) for line in assignments), command
+
+
+@pytest.mark.parametrize(("touch", "rotation", "expected"), [
+    ("official-7in", 0, "0"),
+    ("official-7in", 180, "180"),
+    ("hdmi", 270, "270"),
+    ("touch-display-2", 0, "90"),      # a portrait panel turned for the landscape app
+    ("touch-display-2", 180, "270"),
+    ("touch-display-2", 270, "0"),
+])
+def test_launcher_environment(tmp_path: Path, touch: str, rotation: int, expected: str) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[display]\nrotation = {rotation}\ntouch = "{touch}"\n')
+    env, command = printed(launch(config))
+    assert env == {
+        "SDL_VIDEODRIVER": "kmsdrm", "KIVY_WINDOW": "sdl2", "KIVY_NO_ARGS": "1", "KIVY_NO_FILELOG": "1",
+        "BANKER_KIVY_LOG": "1", "KCFG_GRAPHICS_ROTATION": expected, "KCFG_GRAPHICS_SHOW_CURSOR": "0",
+    }
+    banker = Path(sys.executable).with_name("banker")
+    assert command == f"exec {banker} app --fullscreen --config {config}"
+
+
+def test_launcher_keeps_variables_set_by_the_unit(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[display]\nrotation = 90\n")
+    env, _ = printed(launch(config, SDL_VIDEODRIVER="x11", KCFG_GRAPHICS_ROTATION="180"))
+    assert env["SDL_VIDEODRIVER"] == "x11"
+    assert env["KCFG_GRAPHICS_ROTATION"] == "180"
+
+
+def test_launcher_without_a_config_file_uses_the_defaults(tmp_path: Path) -> None:
+    result = launch(tmp_path / "missing.toml")
+    env, command = printed(result)
+    assert env["KCFG_GRAPHICS_ROTATION"] == "0"
+    assert "--config" not in command
+    assert "does not exist" in result.stderr
+
+
+def test_launcher_with_a_bad_config_starts_the_app_which_shows_the_problem(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[display]\nrotation = 45\n")
+    result = launch(config)
+    env, command = printed(result)
+    assert env["KCFG_GRAPHICS_ROTATION"] == "0"
+    assert command.endswith(f"--config {config}")
+    assert "display.rotation: must be 0, 90, 180 or 270" in result.stderr
+
+
+# ----------------------------------------------------------------------------
+# install.sh, update.sh, uninstall.sh into a temp root
+
+
+@as_root
+def test_install_places_the_files_and_a_second_run_changes_nothing(root: Path) -> None:
+    first = ok(install(root))
+    assert "skipped    apt packages (BANKER_INSTALL_SKIP_PACKAGES=1)" in first
+    assert "skipped    the app and lgpio with pip (BANKER_INSTALL_SKIP_PACKAGES=1)" in first
+    for pi_step in ("serial console off", "UART on", "dtparam=uart0=on", "consoleblank=0", "desktop"):
+        assert re.search(rf"^  skipped    .*{re.escape(pi_step)}.*: --root$", first, re.M), pi_step
+
+    assert (root / UNIT.lstrip("/")).read_text() == (DEPLOY / "board-banker.service").read_text()
+    assert os.readlink(root / WANTS.lstrip("/")) == UNIT
+    assert (root / UDEV_RULE.lstrip("/")).read_text() == (DEPLOY / "99-board-banker.rules").read_text()
+    assert (root / CONFIG.lstrip("/")).read_text() == (REPO / "hardware/config.example.toml").read_text()
+    polkit = (root / POLKIT_RULE.lstrip("/")).read_text()
+    assert 'subject.user == "banker"' in polkit and '"org.freedesktop.login1.power-off"' in polkit
+    assert os.readlink(root / LINK.lstrip("/")) == "/opt/board-banker/venv/bin/banker"
+
+    launcher = root / LAUNCHER.lstrip("/")
+    assert stat.S_IMODE(launcher.stat().st_mode) == 0o755
+    first_line, rest = launcher.read_text().split("\n", 1)
+    assert first_line == "#!/opt/board-banker/venv/bin/python"
+    assert rest == (DEPLOY / "board-banker-launch").read_text().split("\n", 1)[1]
+    for path in (UNIT, UDEV_RULE, CONFIG, POLKIT_RULE):
+        assert stat.S_IMODE((root / path.lstrip("/")).stat().st_mode) == 0o644, path
+
+    user = passwd_entry(root, "banker")
+    assert user is not None
+    assert user[5:] == [HOME, "/usr/sbin/nologin"]
+    home = root / HOME.lstrip("/")
+    assert home.is_dir() and stat.S_IMODE(home.stat().st_mode) == 0o750
+    assert home.stat().st_uid == int(user[2])
+    members = group_members(root)
+    for group in GROUPS:
+        assert "banker" in members[group], group
+
+    second = ok(install(root))
+    assert "board-banker install: no changes" in second
+    assert not CHANGE_LINE.search(second), second
+
+
+@as_root
+def test_install_never_overwrites_the_config_but_restores_its_own_files(root: Path) -> None:
+    ok(install(root))
+    config = root / CONFIG.lstrip("/")
+    config.write_text('[reader]\nurl = "/dev/banker-reader"\nprotocol = "line"\n')
+    unit = root / UNIT.lstrip("/")
+    unit.write_text("[Service]\nExecStart=/bin/false\n")
+    (root / WANTS.lstrip("/")).unlink()
+
+    again = ok(install(root))
+    assert "kept       /etc/board-banker/config.toml" in again
+    assert config.read_text() == '[reader]\nurl = "/dev/banker-reader"\nprotocol = "line"\n'
+    assert f"updated    {UNIT}" in again
+    assert unit.read_text() == (DEPLOY / "board-banker.service").read_text()
+    assert "enabled    board-banker.service" in again
+    assert "board-banker install: 2 changes" in again
+
+
+@as_root
+def test_install_refuses_bad_usage(root: Path, tmp_path: Path) -> None:
+    for args, message in (
+        (["--bogus"], "unknown option: --bogus"),
+        (["--wheel", str(tmp_path / "missing.whl")], "no such file"),
+        (["--wheel", str(REPO / "README.md")], "not a wheel"),
+    ):
+        result = install(root, *args)
+        assert result.returncode == 2, args
+        assert message in result.stderr, result.stderr
+    result = run("bash", DEPLOY / "install.sh", "--root", tmp_path / "nowhere")
+    assert result.returncode == 2 and "no such directory" in result.stderr
+    assert not (root / "etc/systemd").exists()
+
+
+@as_root
+def test_install_from_a_wheel_takes_the_config_template_from_it(root: Path, tmp_path: Path) -> None:
+    # Without apt and pip the wheel is only read for the config template, so a
+    # zip holding that one file stands in for a real wheel.
+    import zipfile
+
+    wheel = tmp_path / "board_banker-0.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr("hardware/config.example.toml", "# from the wheel\n")
+    first = ok(install(root, "--wheel", str(wheel)))
+    assert f"Board Banker installer: {root} from {wheel}" in first
+    assert (root / CONFIG.lstrip("/")).read_text() == "# from the wheel\n"
+    assert "board-banker install: no changes" in ok(install(root, "--wheel", str(wheel)))
+
+
+def test_install_help() -> None:
+    result = run("bash", DEPLOY / "install.sh", "--help")
+    assert result.returncode == 0
+    for option in ("--wheel", "--root", "--no-boot-config", "--no-services", "--reinstall",
+                   "BANKER_PURE", "BANKER_INSTALL_SKIP_PACKAGES"):
+        assert option in result.stdout
+
+
+@as_root
+def test_update_refuses_before_install_then_runs(root: Path) -> None:
+    refused = run("bash", DEPLOY / "update.sh", "--root", root, env={"BANKER_INSTALL_SKIP_PACKAGES": "1"})
+    assert refused.returncode == 2
+    assert "not installed" in refused.stderr and "run deploy/install.sh first" in refused.stderr
+    assert not (root / "opt").exists()
+
+    ok(install(root))
+    config = root / CONFIG.lstrip("/")
+    config.write_text("[dice]\npin = 27\n")
+    updated = ok(run("bash", DEPLOY / "update.sh", "--root", root, env={"BANKER_INSTALL_SKIP_PACKAGES": "1"}))
+    assert "already up to date" in updated
+    assert config.read_text() == "[dice]\npin = 27\n"
+
+
+@as_root
+def test_uninstall_keeps_the_games_and_the_config_unless_purged(root: Path) -> None:
+    ok(install(root))
+    games = root / HOME.lstrip("/") / ".local/share/board-banker/games.sqlite3"
+    games.parent.mkdir(parents=True)
+    games.write_text("the family's games")
+
+    first = ok(run("bash", DEPLOY / "uninstall.sh", "--root", root))
+    for path in (UNIT, WANTS, UDEV_RULE, POLKIT_RULE, LINK, "/opt/board-banker"):
+        assert not os.path.lexists(root / path.lstrip("/")), path
+        assert f"removed    {path}" in first
+    assert games.read_text() == "the family's games"
+    assert (root / CONFIG.lstrip("/")).exists()
+    assert passwd_entry(root, "banker") is not None
+
+    second = ok(run("bash", DEPLOY / "uninstall.sh", "--root", root))
+    assert "board-banker uninstall: nothing to remove" in second
+
+    purged = ok(run("bash", DEPLOY / "uninstall.sh", "--root", root, "--purge"))
+    assert "removed    user banker" in purged
+    assert passwd_entry(root, "banker") is None
+    assert "banker" not in group_members(root)
+    assert not (root / HOME.lstrip("/")).exists()
+    assert not (root / "etc/board-banker").exists()
+    assert "nothing to remove" in ok(run("bash", DEPLOY / "uninstall.sh", "--root", root, "--purge"))
+
+
+@as_root
+def test_uninstall_leaves_a_banker_command_it_did_not_make(root: Path) -> None:
+    link = root / LINK.lstrip("/")
+    link.parent.mkdir(parents=True)
+    link.symlink_to("/home/someone/.venv/bin/banker")
+    result = ok(run("bash", DEPLOY / "uninstall.sh", "--root", root))
+    assert "kept       /usr/local/bin/banker -> /home/someone/.venv/bin/banker" in result
+    assert os.path.islink(link)
+
+
+# ----------------------------------------------------------------------------
+# The Raspberry Pi boot-file edits, on copies (install.sh defines them when sourced)
+
+
+def boot_edit(function: str, path: Path) -> subprocess.CompletedProcess[str]:
+    return run("bash", "-c", f'source "$1"; {function} "$2"', "install.sh", DEPLOY / "install.sh", path)
+
+
+CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=1a2b3c4d-02 rootfstype=ext4 fsck.repair=yes rootwait\n"
+
+
+def test_consoleblank_is_added_once(tmp_path: Path) -> None:
+    cmdline = tmp_path / "cmdline.txt"
+    cmdline.write_text(CMDLINE)
+    assert "set        screen blanking off" in ok(boot_edit("cmdline_consoleblank", cmdline))
+    assert cmdline.read_text() == CMDLINE.rstrip("\n") + " consoleblank=0\n"
+    assert (tmp_path / "cmdline.txt.board-banker.bak").read_text() == CMDLINE
+    assert "unchanged  screen blanking off" in ok(boot_edit("cmdline_consoleblank", cmdline))
+    assert cmdline.read_text() == CMDLINE.rstrip("\n") + " consoleblank=0\n"
+
+
+def test_consoleblank_replaces_another_value(tmp_path: Path) -> None:
+    cmdline = tmp_path / "cmdline.txt"
+    cmdline.write_text("console=tty1 consoleblank=600 rootwait quiet\n")
+    ok(boot_edit("cmdline_consoleblank", cmdline))
+    assert cmdline.read_text() == "console=tty1 consoleblank=0 rootwait quiet\n"
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    # The last section filters by model: an [all] keeps the line for every Pi.
+    ("dtparam=audio=on\n[cm5]\ndtoverlay=dwc2,dr_mode=host", "dtparam=audio=on\n[cm5]\ndtoverlay=dwc2,dr_mode=host\n[all]\ndtparam=uart0=on\n"),
+    ("dtparam=audio=on\n[all]\nenable_uart=1\n", "dtparam=audio=on\n[all]\nenable_uart=1\ndtparam=uart0=on\n"),
+    ("dtparam=audio=on\n", "dtparam=audio=on\ndtparam=uart0=on\n"),
+])
+def test_uart0_is_added_to_config_txt(tmp_path: Path, before: str, after: str) -> None:
+    config = tmp_path / "config.txt"
+    config.write_text(before)
+    assert "set        UART0 on the header" in ok(boot_edit("config_uart0", config))
+    assert config.read_text() == after
+    assert "unchanged  UART0 on the header" in ok(boot_edit("config_uart0", config))
+    assert config.read_text() == after
+
+
+# ----------------------------------------------------------------------------
+# The real installation in a fresh Debian 12 root
+
+
+@pytest.mark.skipif(os.environ.get("BANKER_SLOW_TESTS") != "1",
+                    reason="slow (about 2 minutes here): BANKER_SLOW_TESTS=1 python3 -m pytest tests/deploy "
+                           "builds a Debian 12 root with debootstrap and installs into it (root, debootstrap, "
+                           "network to the Debian mirror and PyPI)")
+def test_install_in_a_fresh_debian_root() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("debootstrap and chroot need root")
+    if shutil.which("debootstrap") is None:
+        pytest.skip("debootstrap is not installed (apt-get install debootstrap)")
+    result = run("bash", CHROOT_DRIVER, timeout=3600)
+    assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-5000:]
+    assert "chroot install test: passed" in result.stdout
