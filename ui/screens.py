@@ -659,7 +659,7 @@ class BankerScreen(BaseScreen):
                 return
         game = self.c.game
         assert game is not None
-        grid = GridLayout(cols=2, spacing=8, size_hint_y=None, height=4 * 74)
+        grid = GridLayout(cols=2, spacing=8, size_hint_y=None, height=3 * 70 + 2 * 8)
         grid.add_widget(BigButton(self.tr("ui.banker.undo"), lambda: self.c.undo(1), "secondary", height=70))
         grid.add_widget(BigButton(self.tr("ui.banker.end"), self.c.end_game, "accent", height=70))
         grid.add_widget(BigButton(self.tr("ui.banker.abandon"), self.app.abandon, "danger", height=70))
@@ -681,7 +681,7 @@ class BankerScreen(BaseScreen):
                     width=76, height=56))
             body.add_widget(line)
         root.add_widget(scroll(body))
-        self.notices(root, 2)
+        self.notices(root, 1)
 
 
 class ReplaceCardScreen(BaseScreen):
