@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kivy.app import App
+from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -39,6 +40,28 @@ def on_main_thread(fn: Callable[..., Any]) -> Callable[..., None]:
     def call(*args: Any, **kwargs: Any) -> None:
         Clock.schedule_once(lambda dt: fn(*args, **kwargs), 0)
     return call
+
+
+class KeepRunning(ExceptionHandler):
+    """A bug in a button or a callback must not close the bank: log it, say so, carry on.
+
+    Every committed action is already in the journal, so the game is intact;
+    the family sees one line and can go on (or undo).
+    """
+
+    def __init__(self, app: "BankerApp") -> None:
+        self.app = app
+
+    def handle_exception(self, exc: BaseException) -> int:
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            return ExceptionManager.RAISE
+        log.exception("unexpected error in the app", exc_info=exc)
+        try:
+            self.app.controller.notify(self.app.controller.tr("ui.oops"), "error", "error")
+            self.app.controller.changed()
+        except Exception:
+            log.exception("could not report the error")
+        return ExceptionManager.PASS
 
 
 class BankerApp(App):
@@ -72,6 +95,7 @@ class BankerApp(App):
 
     def build(self) -> ScreenManager:
         Window.clearcolor = BG
+        ExceptionManager.add_handler(KeepRunning(self))
         self.manager = ScreenManager(transition=NoTransition())
         for name, cls in SCREENS.items():
             self.manager.add_widget(cls(self, name=name))
