@@ -54,8 +54,14 @@ class CardProtocol(abc.ABC):
 
 
 def open_serial(url: str, baudrate: int) -> Any:
-    """Open a pyserial URL with a short read timeout, so polls never block for long."""
-    return serial.serial_for_url(url, baudrate=baudrate, timeout=0.05, write_timeout=0.5)
+    """Open a pyserial URL with a short read timeout, so polls never block for long.
+
+    A device path is opened exclusively: a second program (say `banker hw cards`
+    beside the running app) is refused instead of silently taking half the bytes.
+    """
+    if "://" in url:
+        return serial.serial_for_url(url, baudrate=baudrate, timeout=0.05, write_timeout=0.5)
+    return serial.Serial(url, baudrate=baudrate, timeout=0.05, write_timeout=0.5, exclusive=True)
 
 
 class CardReader:

@@ -237,3 +237,17 @@ def test_banker_hw_cards_prints_taps_and_status(tmp_path: Path) -> None:
         proc.wait(timeout=5)
         device.close()
     assert proc.returncode == 0
+
+
+def test_a_device_is_read_by_one_program_at_a_time() -> None:
+    from hardware.reader import open_serial
+
+    with LineReaderEmulator() as device:
+        first = open_serial(device.url, 115200)
+        try:
+            with pytest.raises(Exception) as refused:
+                open_serial(device.url, 115200)
+            assert "lock" in str(refused.value).lower() or "busy" in str(refused.value).lower()
+        finally:
+            first.close()
+        open_serial(device.url, 115200).close()  # free again once the first closed it
