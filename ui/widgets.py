@@ -57,6 +57,7 @@ class BigButton(Button):
         super().__init__(text=text, font_size=sp(size), bold=True, background_normal="",
                          background_down="", color=TEXT, halign="center", valign="middle", **kw)
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 16, self.height)))
+        self.text_size = (self.width - 16, self.height)  # a fixed width may never fire `size`
         if on_press is not None:
             self.bind(on_release=lambda *_: on_press())
 
