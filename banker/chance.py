@@ -46,10 +46,6 @@ class SeededChance:
             hands[players[k % len(players)].name].append(deeds[k])
         return hands
 
-    def complete(self, game: Game, action: Mapping[str, Any]) -> dict[str, Any]:
-        """The action with its missing chance inputs filled in."""
-        return complete_action(game, action, self)
-
 
 def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance | None) -> dict[str, Any]:
     """Fill in the dice, card or deeds an action leaves out (a copy; the action itself is untouched).

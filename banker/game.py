@@ -87,7 +87,6 @@ class Auction:
     high_bid: int = 0
     high_bidder: int = -1
     min_bid: int = 1
-    by_bank: bool = False  # a bankrupt's property sold by the bank: it goes unmortgaged
 
 
 @dataclass(slots=True)
@@ -434,7 +433,7 @@ class Game:
         t = action.get("t")
         if t is not None:
             if self.time_limit and t >= self.time_limit:
-                self._end_by_time(t)  # the agreed end time has come: the action is not carried out
+                self._end("time", self._richest())  # the agreed end time has come: the action is not carried out
             else:
                 _DOERS[verb](self, actor, action)
             self.clock = float(t)
@@ -609,7 +608,7 @@ class Game:
             self._transfer(payer, target, amount, code, params)
             return
         p.debts.append(Debt(amount, payee, pot, code))
-        self.debtors = sum(1 for q in self.players if q.debts)
+        self._recount_debtors()
         self.events.append(("debt", {"player": p.name, "amount": amount, "to": self.name(payee),
                                           "reason": code}))
 
@@ -642,9 +641,6 @@ class Game:
             if self.owner[i] == p:
                 worth += self.prices[i] + self.building_value(i)
         return worth
-
-    def owns_group(self, p: int, group: str) -> bool:
-        return all(self.owner[i] == p for i in self.group_members[group])
 
     def complete_lot_groups(self, p: int) -> list[tuple[int, ...]]:
         """The colour groups of lots that player p owns whole (members of each)."""
@@ -981,7 +977,7 @@ class Game:
         self.decision = None
         self.events.append(("declined", {"player": self.players[p].name, "space": self.space_name(i)}))
         if self.options["auction_on_decline"]:
-            self._start_property_auction(i, by_bank=False)
+            self._start_property_auction(i)
 
     # ------------------------------------------------------------------
     # auctions
@@ -991,8 +987,8 @@ class Game:
         order = [(self.turn + k) % n for k in range(n)]
         return [q for q in order if not self.players[q].bankrupt]
 
-    def _start_property_auction(self, i: int, by_bank: bool) -> None:
-        self.auction = Auction(space=i, kind="property", bidders=self._bidders_from_current(), by_bank=by_bank)
+    def _start_property_auction(self, i: int) -> None:
+        self.auction = Auction(space=i, kind="property", bidders=self._bidders_from_current())
         self.events.append(("auction", self.space_params[i]))
 
     def _auction_for(self, p: int, high_code: str) -> Auction:
@@ -1081,7 +1077,7 @@ class Game:
             self.events.append(("building_won", {"player": self.players[winner].name,
                                                       "kind": auction.kind, "amount": auction.high_bid}))
         if self.auction_queue:
-            self._start_property_auction(self.auction_queue.pop(0), by_bank=True)
+            self._start_property_auction(self.auction_queue.pop(0))
 
     def _check_building_auction(self, p: int, a: Mapping[str, Any]) -> None:
         kind = a.get("kind")
@@ -1368,14 +1364,6 @@ class Game:
         if space.kind != "lot" or not any(self.level[j] for j in self.group_members[space.group]):  # type: ignore[index]
             raise IllegalAction("rule.no_building", player=name, space=space.name)
 
-    def sell_all_value(self, i: int) -> int:
-        """What selling every building of lot i's group at once brings."""
-        space = self.ruleset.spaces[i]
-        total = 0
-        for j in self.group_members[space.group]:  # type: ignore[index]
-            total += self.level[j] * (self.ruleset.spaces[j].building_cost // 2) if self.level[j] else 0
-        return total
-
     def _do_sell_all(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_index(a["space"])
         space = self.ruleset.spaces[i]
@@ -1655,7 +1643,7 @@ class Game:
             self.doubles = 0
             self.turn_over_after_auctions = True
         if self.auction is None and self.auction_queue:
-            self._start_property_auction(self.auction_queue.pop(0), by_bank=True)
+            self._start_property_auction(self.auction_queue.pop(0))
 
     # ------------------------------------------------------------------
     # corrections and the end
@@ -1689,9 +1677,6 @@ class Game:
 
     def _do_end_game(self, p: int, a: Mapping[str, Any]) -> None:
         self._end("ended", self._richest())
-
-    def _end_by_time(self, t: float) -> None:
-        self._end("time", self._richest())
 
     def _richest(self) -> str | list[str]:
         remaining = [q for q in self.players if not q.bankrupt]
