@@ -619,6 +619,19 @@ class Game:
     # ------------------------------------------------------------------
     # Values
 
+    def _return_buildings(self, i: int) -> None:
+        """Every building on lot i back to the bank's pool (a hotel as one hotel)."""
+        lv = self.level[i]
+        if lv == self.hotel_level:
+            self.bank_hotels += 1
+        else:
+            self.bank_houses += lv
+        self.level[i] = 0
+
+    def buildings_sale_value(self, i: int) -> int:
+        """What the bank pays for every building on lot i: half their cost (a hotel with its houses)."""
+        return self.level[i] * (self.ruleset.spaces[i].building_cost // 2)
+
     def building_value(self, i: int) -> int:
         """What the buildings on lot i cost (a hotel with the houses it replaced)."""
         lv = self.level[i]
@@ -1369,13 +1382,8 @@ class Game:
         space = self.ruleset.spaces[i]
         total = 0
         for j in self.group_members[space.group]:  # type: ignore[index]
-            lv = self.level[j]
-            if lv == self.hotel_level:
-                self.bank_hotels += 1
-            else:
-                self.bank_houses += lv
-            total += lv * (self.ruleset.spaces[j].building_cost // 2)
-            self.level[j] = 0
+            total += self.buildings_sale_value(j)
+            self._return_buildings(j)
         self._transfer(BANK, p, total, "sell_all", {"space": space.name})
         self.events.append(("sold_all", {"player": self.players[p].name, "space": space.name}))
 
@@ -1584,13 +1592,9 @@ class Game:
             for i in owned:
                 lv = self.level[i]
                 if lv and not to_creditor:
-                    self._transfer(BANK, p, lv * (self.ruleset.spaces[i].building_cost // 2), "sell",
+                    self._transfer(BANK, p, self.buildings_sale_value(i), "sell",
                                    {"space": self.space_name(i), "kind": "all"})
-                    if lv == self.hotel_level:
-                        self.bank_hotels += 1
-                    else:
-                        self.bank_houses += lv
-                    self.level[i] = 0
+                    self._return_buildings(i)
             self._transfer(p, creditor, player.cash, "bankruptcy", {})
             for i in owned:
                 self.owner[i] = creditor
@@ -1601,12 +1605,7 @@ class Game:
         else:
             self._transfer(p, BANK, player.cash, "bankruptcy", {})
             for i in owned:
-                lv = self.level[i]
-                if lv == self.hotel_level:
-                    self.bank_hotels += 1
-                else:
-                    self.bank_houses += lv
-                self.level[i] = 0
+                self._return_buildings(i)
                 self.owner[i] = -1
                 self.owner_version += 1
                 self.mortgaged[i] = False

@@ -154,7 +154,7 @@ def debts(c: Controller) -> list[dict[str, Any]]:
         owed = sum(d.amount for d in p.debts)
         raisable = 0
         for i in game.iter_properties(p.index):
-            raisable += game.level[i] * (game.ruleset.spaces[i].building_cost // 2)
+            raisable += game.buildings_sale_value(i)
             if not game.mortgaged[i]:
                 raisable += game.mortgage_value(i)
         out.append({
