@@ -103,7 +103,6 @@ class Controller:
         self.pending: Pending | None = None
         self.replacing: str | None = None  # the player whose lost card the next tap replaces
         self.notices: list[Notice] = []
-        self.balance_of: str | None = None  # the cash-machine view after a tap
         self._move: dict[str, Any] | None = None  # where the token must go, in the language of the moment
         self.last_dice: tuple[int, ...] = ()
         self.reader = "none"  # none | connected | disconnected
@@ -287,7 +286,6 @@ class Controller:
 
     def card_tapped(self, uid: str) -> None:
         """A card was put on the reader (already on the main thread)."""
-        self.balance_of = None
         if self.draft is not None:
             self._register_tap(uid)
         elif self.replacing is not None:
@@ -350,7 +348,6 @@ class Controller:
             self.bid(owner)
             return
         # Nothing waits for this card: show its balance and deeds, like a cash machine.
-        self.balance_of = owner
         p = game.players[game.index_of[owner]]
         deeds = ", ".join(game.space_name(i) for i in game.iter_properties(p.index)) or "—"
         self.notify(self.tr("ui.balance", player=owner, cash=p.cash, deeds=deeds), "balance", None)

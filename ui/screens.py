@@ -50,8 +50,6 @@ def row(height: float = 64, **kw: Any) -> BoxLayout:
 
 
 class BaseScreen(Screen):
-    title_key = ""
-
     def __init__(self, app: "BankerApp", **kw: Any) -> None:
         super().__init__(**kw)
         self.app = app

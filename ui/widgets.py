@@ -70,16 +70,13 @@ class Panel(BoxLayout):
         kw.setdefault("spacing", 6)
         super().__init__(**kw)
         with self.canvas.before:
-            self._colour = Color(*(fill or PANEL))
+            Color(*(fill or PANEL))
             self._rect = RoundedRectangle(radius=[10])
         self.bind(pos=self._redraw, size=self._redraw)
 
     def _redraw(self, *_: Any) -> None:
         self._rect.pos = self.pos
         self._rect.size = self.size
-
-    def set_fill(self, fill: Any) -> None:
-        self._colour.rgba = fill
 
 
 class Chip(Widget):
