@@ -67,7 +67,7 @@ def choose(game: Game, rng: random.Random) -> Move:
             return {"do": "tax", "choice": "flat" if flat <= pct else "percent"}, p
         return {"do": "roll"}, p  # a roll the card asks for
     if game.roll_owed:
-        if game.doubles == 0 and cur.cash >= 2 * CUSHION:
+        if game.doubles == 0 and cur.cash >= 2 * CUSHION and not game.visit_building:
             manage = _manage(game, p, rng)
             if manage is not None:
                 return manage, p
@@ -77,7 +77,26 @@ def choose(game: Game, rng: random.Random) -> Move:
             if cur.cash >= game.options["jail_fine"] + 2 * CUSHION and _board_open(game):
                 return {"do": "pay_fine"}, p
         return {"do": "roll"}, p
+    if game.visit_building or game.trade_once:
+        after = _after_roll(game, p, rng)
+        if after is not None:
+            return after, p
     return {"do": "end_turn"}, p
+
+
+def _after_roll(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None:
+    """Rulesets that build and trade only after the roll (biznes): build on the firm under the token."""
+    cur = game.players[p]
+    i = cur.position
+    if (game.visit_building and game.kinds[i] == "lot" and game.owner[i] == p
+            and game.visit_builds < int(game.options["builds_per_visit"])
+            and cur.cash - game.ruleset.spaces[i].building_cost >= CUSHION // 3
+            and game._build_problem(p, i, None) is None):
+        return {"do": "build", "player": cur.name, "space": i}
+    if (game.trade_once and game.trades_used < int(game.options["trades_per_move"])
+            and cur.cash >= 2 * CUSHION and rng.random() < 0.3):
+        return _trade_offer(game, p)
+    return None
 
 
 def _board_open(game: Game) -> bool:
@@ -108,6 +127,15 @@ def _auction_move(game: Game, bidders: list[int], rng: random.Random) -> Move:
     """The first bidder who is not leading raises (by about a tenth of the price) or passes."""
     auction = game.auction
     assert auction is not None
+    if game.stepped:
+        b = auction.next_bidder
+        if b < 0:
+            return {"do": "close_auction"}, game.turn
+        player = game.players[b]
+        limit = worth_to(game, b, auction.space)
+        if auction.min_bid <= limit and auction.min_bid <= player.cash - CUSHION // 2:
+            return {"do": "bid", "player": player.name, "amount": auction.min_bid}, b
+        return {"do": "pass", "player": player.name}, b
     for b in bidders:
         if b == auction.high_bidder:
             continue
@@ -138,8 +166,20 @@ def _raise_money(game: Game, p: int) -> Move:
             best = i
     if best >= 0:
         if level[best] == game.hotel_level and game.bank_houses < game.hotel_houses:
+            if game.sell_off:  # the holding exception: the bank takes the firm at once
+                return {"do": "sell_to_bank", "player": name, "space": best}, p
             return {"do": "sell_all", "player": name, "space": best}, p  # the hotel cannot come down
         return {"do": "sell", "player": name, "space": best}, p
+    if game.sell_off:
+        # No mortgages: auction a property to the rivals, and sell it to the bank if nobody buys.
+        auctioned = game.players[p].debt_auctioned
+        for i in owned:
+            if i in auctioned:
+                return {"do": "sell_to_bank", "player": name, "space": i}, p
+        if owned and game.auction is None:
+            i = min(owned, key=lambda i: (_completes_group(game, p, i), game.prices[i]))
+            return {"do": "auction_own", "player": name, "space": i}, p
+        return {"do": "concede", "player": name}, p
     # No buildings left anywhere: mortgage, keeping complete lot groups for last.
     candidates = [i for i in owned if not game.mortgaged[i]]
     if candidates:
@@ -180,13 +220,19 @@ def _trade_offer(game: Game, p: int) -> dict[str, Any] | None:
     for group, members in game.group_members.items():
         mine = [j for j in members if game.owner[j] == p]
         theirs = [j for j in members if game.owner[j] not in (p, -1)]
-        if len(mine) != len(members) - 1 or len(theirs) != 1:
+        if game.trade_once:
+            # Groups of three split between owners (biznes): buy out a rival who holds fewer.
+            theirs = [j for j in theirs
+                      if sum(1 for k in members if game.owner[k] == game.owner[j]) <= len(mine)]
+            if not mine or not theirs:
+                continue
+        elif len(mine) != len(members) - 1 or len(theirs) != 1:
             continue
         i = theirs[0]
         seller = game.players[game.owner[i]]
         if any(game.level[j] for j in members) or _completes_group(game, seller.index, i):
             continue
-        offer = game.prices[i] * 3 // 2
+        offer = game.prices[i] * 2 if game.trade_once else game.prices[i] * 3 // 2
         if player.cash - offer < 2 * CUSHION:
             continue
         return {"do": "trade", "from": player.name, "to": seller.name,

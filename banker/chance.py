@@ -63,6 +63,10 @@ def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance 
         d = game.decision
         if "card" not in action and d is not None and d[0] == "draw":
             filled["card"] = game.next_card(d[1])
+        card = game.ruleset.card_by_id.get(filled.get("card"))  # type: ignore[arg-type]
+        if (card is not None and card.effect == "random_move" and "target" not in action
+                and not game.random_moved and d is not None and d[0] == "draw"):
+            filled["target"] = source.rng.choice(game.random_targets())
     elif verb == "deal":
         if "deeds" not in action and game.deal_owed:
             filled["deeds"] = source.deal(game)

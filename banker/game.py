@@ -36,7 +36,7 @@ VERB_FIELDS: dict[str, frozenset[str]] = {
     "pass": frozenset(),
     "close_auction": frozenset(),
     "building_auction": frozenset({"kind"}),
-    "draw": frozenset({"card"}),
+    "draw": frozenset({"card", "target"}),
     "tax": frozenset({"choice"}),
     "build": frozenset({"space"}),
     "sell": frozenset({"space"}),
@@ -51,11 +51,15 @@ VERB_FIELDS: dict[str, frozenset[str]] = {
     "concede": frozenset(),
     "adjust": frozenset({"cash", "position", "reason"}),
     "end_game": frozenset(),
+    "auction_own": frozenset({"space", "reserve"}),
+    "sell_to_bank": frozenset({"space"}),
+    "sell_to_player": frozenset({"space", "to", "price"}),
     "undo": frozenset(),
 }
 VERBS = tuple(VERB_FIELDS)
 # Verbs whose actor is the owner of the named space when no player is given.
-SPACE_VERBS = frozenset({"build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgage"})
+SPACE_VERBS = frozenset({"build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgage",
+                         "auction_own", "sell_to_bank", "sell_to_player"})
 
 
 @dataclass(slots=True)
@@ -77,6 +81,8 @@ class Player:
     jail_cards: list[str] = field(default_factory=list)
     bankrupt: bool = False
     debts: list[Debt] = field(default_factory=list)
+    # Spaces put up for auction since this player's debt began (biznes: once per debt).
+    debt_auctioned: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -87,6 +93,9 @@ class Auction:
     high_bid: int = 0
     high_bidder: int = -1
     min_bid: int = 1
+    seller: int = -1  # the owner selling in an own-property auction ("own"); -1 for the bank
+    next_bidder: int = -1  # whose bid it is, in a stepped auction
+    opened_at: float = -1.0  # the game clock when it opened (-1: unstamped)
 
 
 @dataclass(slots=True)
@@ -179,6 +188,26 @@ class Game:
         self.time_limit = int(opts["time_limit"]) * 60  # seconds; 0 = no limit
         self.hotel_level = hotel_houses + 1
         self.jail_index = ruleset.jail_index
+        mech = ruleset.mechanics
+        self.stepped = mech.get("auction") == "stepped"
+        self.visit_building = mech.get("building") == "visit"
+        self.sell_off = mech.get("debt") == "sell_off"
+        self.after_move_doubles = mech.get("doubles") == "after_move"
+        self.no_mortgages = mech.get("mortgage") == "none"
+        self.trade_once = mech.get("trade") == "once_per_move"
+        self.fields_free = mech.get("bankruptcy") == "fields_free"
+        self.has_random_move = any(c.effect == "random_move" for c in ruleset.cards)
+        verbs = ["build", "sell"]
+        if not self.visit_building:
+            verbs.append("sell_all")
+        if not self.no_mortgages:
+            verbs += ["mortgage", "unmortgage", "keep_mortgage"]
+        if self.sell_off or self.trade_once:
+            verbs.append("auction_own")
+        if self.sell_off:
+            verbs.append("sell_to_bank")
+        self._space_verbs = tuple(verbs)  # verbs on a space that legal_actions tries
+        self.auction_step = int(opts.get("auction_step", 10))
 
         self.players = [Player(name, i, int(opts["start_cash"])) for i, name in enumerate(names)]
         self.index_of = {name: i for i, name in enumerate(names)}
@@ -214,6 +243,13 @@ class Game:
         self.winner: str | list[str] | None = None
         self.bankruptcies = 0
         self.clock = 0.0
+        # Per-move counters of the biznes mechanics (a move = one roll up to its end_turn).
+        self.trades_used = 0  # trades made in this move
+        self.visit_builds = 0  # buildings added on this visit (reset at every landing)
+        self.extra_roll = False  # a double was rolled: end_turn keeps the turn (doubles = "after_move")
+        self.random_moved = False  # a random-move card already moved the player in this roll
+        self.last_random_target = -1  # shared by all players; -1 = none yet
+        self.action_t = -1.0  # the `t` of the action being applied (-1: unstamped)
 
         self.seq = 0
         # Money movements and events are kept as plain tuples (cheap to record);
@@ -300,6 +336,8 @@ class Game:
                     hotel = _setup_bool(value, where)
                 elif field_name == "mortgaged":
                     self.mortgaged[i] = _setup_bool(value, where)
+                    if self.mortgaged[i] and self.no_mortgages:
+                        raise SetupError("setup.rule", problem=f"{where}: there are no mortgages in {self.ruleset.name}")
                 else:
                     raise SetupError("setup.bad", problem=f"unknown key {where}")
             if hotel and houses:
@@ -431,6 +469,7 @@ class Game:
         by the tests). Anything else must call `apply`.
         """
         t = action.get("t")
+        self.action_t = -1.0 if t is None else float(t)
         if t is not None:
             if self.time_limit and t >= self.time_limit:
                 self._end("time", self._richest())  # the agreed end time has come: the action is not carried out
@@ -540,6 +579,8 @@ class Game:
             raise IllegalAction("rule.not_owned", space=self.space_name(i))
         if verb in ("bid", "pass"):
             a = self.auction
+            if a is not None and self.stepped and a.next_bidder >= 0:
+                return a.next_bidder
             if a is not None and len([b for b in a.bidders if b != a.high_bidder]) == 1 and verb == "pass":
                 return next(b for b in a.bidders if b != a.high_bidder)
             raise InvalidAction("action.player_needed", verb=verb)
@@ -572,6 +613,7 @@ class Game:
             payee = POT if debt.to_pot else debt.creditor
             self._transfer(p.index, payee, debt.amount, "debt_paid", {"reason": debt.code})
         if not p.debts:
+            p.debt_auctioned.clear()
             self._recount_debtors()
 
     def _recount_debtors(self) -> None:
@@ -771,6 +813,8 @@ class Game:
         self.roll_owed = True
         self.doubles = 0
         self.decision = None
+        self.extra_roll = False
+        self.trades_used = 0
         if self.record_events:
             self.events.append(("turn", {"player": self.players[i].name}))
 
@@ -782,6 +826,7 @@ class Game:
         self.decision = None
         if p.index == self.turn:
             self.roll_owed = False
+            self.extra_roll = False
         self.events.append(("jail", {"player": p.name}))
 
     def _move_forward(self, p: Player, steps: int) -> None:
@@ -805,6 +850,7 @@ class Game:
             self._settle(p)
 
     def _land(self, p: Player, i: int) -> None:
+        self.visit_builds = 0
         if self.record_events:
             self.events.append(("moved", {"player": p.name, "space": self.space_names[i], "index": i}))
         if self.is_property[i]:
@@ -925,6 +971,7 @@ class Game:
                 self._charge(p, owner, multiplier * total, "rent", self.space_params[i])
             return
         self.last_roll = total
+        self.random_moved = False
         double = len(dice) == 2 and dice[0] == dice[1] or len(dice) > 2 and len(set(dice)) == 1
         if player.in_jail:
             self.roll_owed = False
@@ -947,7 +994,11 @@ class Game:
             if self.doubles >= 3:
                 self._send_to_jail(player)
                 return
-            self.roll_owed = True
+            if self.after_move_doubles:
+                self.roll_owed = False
+                self.extra_roll = True
+            else:
+                self.roll_owed = True
         else:
             self.roll_owed = False
         pos = player.position + total
@@ -1001,7 +1052,16 @@ class Game:
         return [q for q in order if not self.players[q].bankrupt]
 
     def _start_property_auction(self, i: int) -> None:
-        self.auction = Auction(space=i, kind="property", bidders=self._bidders_from_current())
+        bidders = self._bidders_from_current()
+        if self.stepped:
+            pct = int(self.options["auction_start_percent"])
+            opening = -(-self.prices[i] * pct // 100)
+            self.auction = Auction(space=i, kind="property", bidders=bidders, min_bid=opening,
+                                   next_bidder=bidders[0], opened_at=self.action_t)
+            self.events.append(("auction", {"space": self.space_names[i], "start": opening}))
+            self._auction_changed()
+            return
+        self.auction = Auction(space=i, kind="property", bidders=bidders)
         self.events.append(("auction", self.space_params[i]))
 
     def _auction_for(self, p: int, high_code: str) -> Auction:
@@ -1012,7 +1072,7 @@ class Game:
             raise IllegalAction("rule.no_auction", player=name)
         if p not in auction.bidders:
             raise IllegalAction("rule.not_bidding", player=name)
-        if p == auction.high_bidder:
+        if p == auction.high_bidder and not (self.stepped and high_code == "rule.high_bidder_cannot_pass"):
             raise IllegalAction(high_code, player=name, amount=auction.high_bid)
         return auction
 
@@ -1023,10 +1083,19 @@ class Game:
         if player.debts:
             raise IllegalAction("rule.in_debt", player=name, verb="bid")
         amount = a.get("amount")
+        if self.stepped:
+            if p != auction.next_bidder:
+                raise IllegalAction("rule.not_next_bidder", player=name,
+                                    next=self.players[auction.next_bidder].name)
+            if amount is None:
+                amount = auction.min_bid
         if amount is None:
             raise InvalidAction("action.amount_needed", player=name)
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise InvalidAction("action.bad_field", field="amount", problem="must be a whole number")
+        if self.stepped and amount != auction.min_bid:
+            raise IllegalAction("rule.bid_exact", player=name, amount=amount, bid=auction.min_bid,
+                                step=self.auction_step)
         if amount < auction.min_bid:
             raise IllegalAction("rule.bid_too_low", player=name, amount=amount, least=auction.min_bid)
         if amount > player.cash:
@@ -1035,11 +1104,17 @@ class Game:
     def _do_bid(self, p: int, a: Mapping[str, Any]) -> None:
         auction = self.auction
         assert auction is not None
-        amount = int(a["amount"])
+        amount = a.get("amount")
+        amount = auction.min_bid if amount is None else int(amount)
         auction.high_bid = amount
         auction.high_bidder = p
-        auction.min_bid = amount + 1
         self.events.append(("bid", {"player": self.players[p].name, "amount": amount}))
+        if self.stepped:
+            auction.min_bid = amount + self.auction_step
+            auction.next_bidder = self._bidder_after(auction, p)
+            self._auction_changed()
+            return
+        auction.min_bid = amount + 1
         self._auction_maybe_over()
 
     def _check_pass(self, p: int, a: Mapping[str, Any]) -> None:
@@ -1050,22 +1125,61 @@ class Game:
         assert auction is not None
         auction.bidders.remove(p)
         self.events.append(("passed", {"player": self.players[p].name}))
+        if self.stepped:
+            if auction.next_bidder == p:
+                auction.next_bidder = self._bidder_after(auction, p)
+            self._auction_changed()
+            return
+        self._auction_maybe_over()
+
+    def _bidder_after(self, auction: Auction, p: int) -> int:
+        """The next player round the table after p who is still in and not the high bidder (-1: none)."""
+        n = len(self.players)
+        for k in range(1, n + 1):
+            q = (p + k) % n
+            if q in auction.bidders and q != auction.high_bidder:
+                return q
+        return -1
+
+    def _auction_changed(self) -> None:
+        """Stepped auctions: pass whoever cannot make the next bid, then end the auction if it is over."""
+        auction = self.auction
+        assert auction is not None
+        for q in list(auction.bidders):
+            if q == auction.high_bidder:
+                continue
+            player = self.players[q]
+            if player.debts or player.cash < auction.min_bid:
+                auction.bidders.remove(q)
+                self.events.append(("passed", {"player": player.name,
+                                               "reason": "debt" if player.debts else "cash"}))
+                if auction.next_bidder == q:
+                    auction.next_bidder = self._bidder_after(auction, q)
+        if auction.next_bidder >= 0 and (auction.next_bidder not in auction.bidders
+                                         or auction.next_bidder == auction.high_bidder):
+            auction.next_bidder = self._bidder_after(auction, auction.next_bidder)
         self._auction_maybe_over()
 
     def _check_close_auction(self, p: int, a: Mapping[str, Any]) -> None:
-        if self.auction is None:
+        auction = self.auction
+        if auction is None:
             raise IllegalAction("rule.no_auction", player=self.players[p].name)
+        if self.stepped and auction.high_bidder >= 0:
+            raise IllegalAction("rule.close_after_bid", bidder=self.players[auction.high_bidder].name,
+                                amount=auction.high_bid)
 
     def _do_close_auction(self, p: int, a: Mapping[str, Any]) -> None:
+        auction = self.auction
+        assert auction is not None
+        if self.stepped and auction.high_bidder < 0:
+            self.events.append(("auction_cancelled", {"space": self.space_name(auction.space)}))
         self._finish_auction()
 
     def _auction_maybe_over(self) -> None:
         auction = self.auction
         assert auction is not None
-        if auction.high_bidder >= 0:
-            if auction.bidders == [auction.high_bidder]:
-                self._finish_auction()
-        elif not auction.bidders:
+        high = auction.high_bidder
+        if not any(b != high for b in auction.bidders):
             self._finish_auction()
 
     def _finish_auction(self) -> None:
@@ -1073,7 +1187,19 @@ class Game:
         assert auction is not None
         self.auction = None
         winner = auction.high_bidder
-        if auction.kind == "property":
+        if auction.kind == "own":
+            i = auction.space
+            seller = auction.seller
+            if winner >= 0:
+                self._transfer(winner, seller, auction.high_bid, "own_auction", self.space_params[i])
+                self.owner[i] = winner
+                self.owner_version += 1
+                self.events.append(("sold", {"player": self.players[winner].name,
+                                             "space": self.space_name(i), "amount": auction.high_bid}))
+            else:
+                self.events.append(("unsold_own", {"player": self.players[seller].name,
+                                                   "space": self.space_name(i)}))
+        elif auction.kind == "property":
             i = auction.space
             if winner >= 0:
                 self._charge(winner, BANK, auction.high_bid, "auction", self.space_params[i])
@@ -1093,6 +1219,8 @@ class Game:
             self._start_property_auction(self.auction_queue.pop(0))
 
     def _check_building_auction(self, p: int, a: Mapping[str, Any]) -> None:
+        if self.visit_building:
+            raise IllegalAction("rule.no_building_auctions", rules=self.ruleset.name)
         kind = a.get("kind")
         if kind not in ("house", "hotel"):
             raise InvalidAction("action.bad_field", field="kind", problem='must be "house" or "hotel"')
@@ -1142,6 +1270,23 @@ class Game:
         if card not in self.decks[found.deck]:
             holder = next((q.name for q in self.players if card in q.jail_cards), "?")
             raise IllegalAction("rule.card_held", card=card, holder=holder)
+        target = a.get("target")
+        if found.effect == "random_move" and not self.random_moved:
+            if target is None:
+                raise IllegalAction("rule.chance_needed", verb="draw", what="target")
+            i = self._space_index(target)
+            if i == self.players[p].position:
+                raise IllegalAction("rule.random_target_here", space=self.space_name(i))
+            if i == self.last_random_target:
+                raise IllegalAction("rule.random_target_last", space=self.space_name(i))
+        elif target is not None:
+            raise InvalidAction("action.bad_field", field="target",
+                                problem="only a random-move card that moves the player takes a target")
+
+    def random_targets(self) -> list[int]:
+        """The spaces a random-move card may send the current player to now."""
+        here = self.current.position
+        return [i for i in range(self.n_spaces) if i != here and i != self.last_random_target]
 
     def next_card(self, deck: str) -> str:
         """The top card of a deck (what a draw without a card takes)."""
@@ -1150,9 +1295,14 @@ class Game:
     def _do_draw(self, p: int, a: Mapping[str, Any]) -> None:
         card = self.ruleset.card_by_id[a["card"]]
         player = self.players[p]
-        self.decision = None
         deck = self.decks[card.deck]
         deck.remove(card.id)
+        if card.effect == "random_move" and self.random_moved:
+            # A second random move in the same roll is skipped: the card goes under, the draw stays owed.
+            deck.append(card.id)
+            self.events.append(("card_skipped", {"player": player.name, "card": card.id, "text": card.text}))
+            return
+        self.decision = None
         self.events.append(("card", {"player": player.name, "card": card.id, "text": card.text}))
         effect = card.effect
         if effect == "jail_free":
@@ -1187,6 +1337,14 @@ class Game:
             self._send_to_jail(player)
         elif effect == "advance":
             self._move_to(player, card.to)
+        elif effect == "random_move":
+            target = self._space_index(a["target"])
+            self.random_moved = True
+            self.last_random_target = target
+            player.position = target
+            if target == 0:
+                self._salary(player)  # landing straight on the start pays; passing it does not
+            self._land(player, target)
         elif effect == "back":
             target = (player.position - card.steps) % self.n_spaces
             player.position = target
@@ -1198,6 +1356,7 @@ class Game:
             if target <= player.position:
                 self._salary(player)
             player.position = target
+            self.visit_builds = 0
             self.events.append(("moved", {"player": player.name, "space": self.space_name(target),
                                                "index": target}))
             owner = self.owner[target]
@@ -1301,6 +1460,9 @@ class Game:
 
     def _check_build(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_arg(a, "build")
+        if self.visit_building:
+            self._check_visit_build(p, i)
+            return
         won = any(q == p for q, _ in self.build_owed)
         if not won:  # the winner of a building auction builds what they won at once
             self._may_manage(p, "build", raising=False)
@@ -1314,9 +1476,27 @@ class Game:
                 raise IllegalAction("rule.build_kind", player=self.players[p].name,
                                     space=self.space_name(i), kind=owed_kind)
 
+    def _check_visit_build(self, p: int, i: int) -> None:
+        """Building = "visit": the player whose move it is, after the roll, on the lot under the token."""
+        name = self.players[p].name
+        self._may_manage(p, "build", raising=False)
+        if p != self.turn:
+            raise IllegalAction("rule.not_your_move", player=name, verb="build", current=self.current.name)
+        if self.roll_owed:
+            raise IllegalAction("rule.build_before_roll", player=name)
+        if self.players[p].position != i:
+            raise IllegalAction("rule.build_on_visit", player=name, space=self.space_name(i))
+        if self.visit_builds >= int(self.options["builds_per_visit"]):
+            raise IllegalAction("rule.build_once_per_visit", player=name, space=self.space_name(i),
+                                count=int(self.options["builds_per_visit"]))
+        problem = self._build_problem(p, i, None)
+        if problem is not None:
+            raise problem
+
     def _do_build(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_index(a["space"])
         space = self.ruleset.spaces[i]
+        self.visit_builds += 1
         hotel = self.level[i] == self.hotel_houses
         kind = "hotel" if hotel else "house"
         if self._owed_build(p, kind):
@@ -1335,6 +1515,9 @@ class Game:
     def _check_sell(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_arg(a, "sell")
         self._may_manage(p, "sell", raising=True)
+        if self.visit_building and p != self.turn and not self.players[p].debts:
+            raise IllegalAction("rule.not_your_move", player=self.players[p].name, verb="sell",
+                                current=self.current.name)
         name = self.players[p].name
         space = self.ruleset.spaces[i]
         if self.owner[i] != p:
@@ -1368,6 +1551,8 @@ class Game:
                                                    "kind": kind}))
 
     def _check_sell_all(self, p: int, a: Mapping[str, Any]) -> None:
+        if self.visit_building:
+            raise IllegalAction("rule.no_sell_all", rules=self.ruleset.name)
         i = self._space_arg(a, "sell_all")
         self._may_manage(p, "sell_all", raising=True)
         name = self.players[p].name
@@ -1391,6 +1576,8 @@ class Game:
     # mortgages
 
     def _check_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
+        if self.no_mortgages:
+            raise IllegalAction("rule.no_mortgages", rules=self.ruleset.name)
         i = self._space_arg(a, "mortgage")
         self._may_manage(p, "mortgage", raising=True)
         name = self.players[p].name
@@ -1411,6 +1598,8 @@ class Game:
         self._transfer(BANK, p, self.mortgage_value(i), "mortgage", self.space_params[i])
 
     def _check_unmortgage(self, p: int, a: Mapping[str, Any]) -> None:
+        if self.no_mortgages:
+            raise IllegalAction("rule.no_mortgages", rules=self.ruleset.name)
         i = self._space_arg(a, "unmortgage")
         player = self.players[p]
         owed = (p, i) in self.mortgage_owed
@@ -1435,6 +1624,8 @@ class Game:
         self._pay_bank(p, self.unmortgage_cost(i), "unmortgage", self.space_params[i])
 
     def _check_keep_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
+        if self.no_mortgages:
+            raise IllegalAction("rule.no_mortgages", rules=self.ruleset.name)
         i = self._space_arg(a, "keep_mortgage")
         if (p, i) not in self.mortgage_owed:
             raise IllegalAction("rule.no_mortgage_decision", player=self.players[p].name,
@@ -1531,7 +1722,9 @@ class Game:
         if not (give[0] or give[1] or give[2] or get[0] or get[1] or get[2]):
             raise IllegalAction("rule.trade_empty")
         debtor_trade = bool(g.debts or t.debts)
-        if not debtor_trade and not self._free_window():
+        if self.trade_once:
+            self._check_move_trade(giver, taker, give, get)
+        elif not debtor_trade and not self._free_window():
             self._refuse_blocked("trade", giver)
         for (cash, spaces, cards), q in ((give, g), (get, t)):
             if cash > q.cash:
@@ -1545,7 +1738,42 @@ class Game:
                 if group is not None and any(self.level[j] for j in self.group_members[group]):
                     raise IllegalAction("rule.trade_buildings", space=self.space_name(i))
 
+    def _check_move_trade(self, giver: int, taker: int, give: tuple[int, list[int], int],
+                          get: tuple[int, list[int], int]) -> None:
+        """trade = "once_per_move": the mover and a rival, after the roll, once per move, in two forms."""
+        cur = self.turn
+        name = self.current.name
+        if cur not in (giver, taker):
+            raise IllegalAction("rule.not_your_move", player=self.players[giver].name, verb="trade",
+                                current=name)
+        for q in (giver, taker):
+            if self.players[q].debts:
+                raise IllegalAction("rule.trade_in_debt", player=self.players[q].name)
+        if not self._free_window():
+            self._refuse_blocked("trade", cur)
+        if self.roll_owed:
+            raise IllegalAction("rule.trade_before_roll", player=name)
+        limit = int(self.options["trades_per_move"])
+        if self.trades_used >= limit:
+            raise IllegalAction("rule.trade_used", player=name, count=limit)
+        if give[2] or get[2]:
+            raise IllegalAction("rule.trade_jail_cards")
+        mine, theirs = (give, get) if giver == cur else (get, give)
+        if theirs[1]:  # "Exchange": a rival's property for cash, properties or both
+            if theirs[0]:
+                raise IllegalAction("rule.trade_form", player=name)
+            if not (mine[0] or mine[1]):
+                raise IllegalAction("rule.trade_form", player=name)
+        elif mine[1] and not mine[0]:  # "Sell": the mover's properties for the rival's cash
+            floor = sum(self.bank_price(i) for i in mine[1])
+            if theirs[0] < floor:
+                raise IllegalAction("rule.sale_below_bank", player=name, price=theirs[0], least=floor)
+        else:
+            raise IllegalAction("rule.trade_form", player=name)
+
     def _do_trade(self, p: int, a: Mapping[str, Any]) -> None:
+        if self.trade_once:
+            self.trades_used += 1
         giver, taker = self._trade_parties(a)
         give = self._parse_side(a.get("give"), "give")
         get = self._parse_side(a.get("get"), "get")
@@ -1561,6 +1789,149 @@ class Game:
         self.events.append(("traded", {"from": self.players[giver].name, "to": self.players[taker].name}))
 
     # ------------------------------------------------------------------
+    # biznes: own-property auctions and sales to raise money (debt = "sell_off")
+
+    def bank_price(self, i: int) -> int:
+        """What the bank pays for property i: half its price plus half the cost of its buildings."""
+        return self.prices[i] // 2 + self.buildings_sale_value(i)
+
+    def _unbuilt(self, i: int) -> bool:
+        """No building on any lot of space i's group (logistics and utilities always qualify)."""
+        group = self.groups[i]
+        return group is None or not any(self.level[j] for j in self.group_members[group])
+
+    def _sellable(self, p: int, i: int, verb: str) -> None:
+        name = self.players[p].name
+        if not self.is_property[i]:
+            raise IllegalAction("rule.not_property", player=name, space=self.space_name(i))
+        if self.owner[i] != p:
+            raise IllegalAction("rule.not_owner", player=name, space=self.space_name(i))
+        if self.auction is not None:
+            raise IllegalAction("rule.blocked_auction", verb=verb, player=name)
+
+    def own_auction_reserves(self, p: int, i: int) -> tuple[int, int]:
+        """The lowest and highest opening bid player p may set for an auction of space i."""
+        low = self.bank_price(i)
+        richest = max((q.cash for q in self.players if q.index != p and not q.bankrupt and not q.debts),
+                      default=0)
+        return low, max(low, low + (richest - low) // self.auction_step * self.auction_step)
+
+    def _check_auction_own(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_arg(a, "auction_own")
+        player = self.players[p]
+        name = player.name
+        if not (self.sell_off or self.trade_once):
+            raise IllegalAction("rule.no_own_auctions", rules=self.ruleset.name)
+        self._sellable(p, i, "auction_own")
+        if not self._unbuilt(i):
+            raise IllegalAction("rule.own_auction_buildings", player=name, space=self.space_name(i))
+        if player.debts:
+            if i in player.debt_auctioned:
+                raise IllegalAction("rule.auctioned_this_debt", player=name, space=self.space_name(i))
+        else:
+            if p != self.turn:
+                raise IllegalAction("rule.not_your_move", player=name, verb="auction_own",
+                                    current=self.current.name)
+            if not self._free_window():
+                self._refuse_blocked("auction_own", p)
+            if self.roll_owed:
+                raise IllegalAction("rule.own_auction_before_roll", player=name)
+            if self.trades_used >= int(self.options["trades_per_move"]):
+                raise IllegalAction("rule.own_auction_trade_used", player=name)
+        reserve = a.get("reserve")
+        if reserve is None:
+            return
+        if isinstance(reserve, bool) or not isinstance(reserve, int):
+            raise InvalidAction("action.bad_field", field="reserve", problem="must be a whole number")
+        low, high = self.own_auction_reserves(p, i)
+        if reserve < low or reserve > high or (reserve - low) % self.auction_step:
+            raise IllegalAction("rule.reserve", player=name, space=self.space_name(i), reserve=reserve,
+                                low=low, high=high, step=self.auction_step)
+
+    def _do_auction_own(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_index(a["space"])
+        player = self.players[p]
+        reserve = a.get("reserve")
+        opening = self.bank_price(i) if reserve is None else int(reserve)
+        if player.debts:
+            player.debt_auctioned.append(i)
+        n = len(self.players)
+        rivals = [(p + k) % n for k in range(1, n)]
+        bidders = [q for q in rivals if not self.players[q].bankrupt]
+        self.auction = Auction(space=i, kind="own", bidders=bidders, min_bid=opening, seller=p,
+                               next_bidder=bidders[0], opened_at=self.action_t)
+        self.events.append(("own_auction", {"player": player.name, "space": self.space_name(i),
+                                            "start": opening}))
+        self._auction_changed()
+
+    def _check_sell_to_bank(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_arg(a, "sell_to_bank")
+        player = self.players[p]
+        if not self.sell_off:
+            raise IllegalAction("rule.no_bank_sales", rules=self.ruleset.name)
+        self._sellable(p, i, "sell_to_bank")
+        if not player.debts:
+            raise IllegalAction("rule.bank_sale_needs_debt", player=player.name)
+        if i not in player.debt_auctioned and not self._holding_stuck(i):
+            raise IllegalAction("rule.bank_sale_needs_auction", player=player.name, space=self.space_name(i))
+
+    def _holding_stuck(self, i: int) -> bool:
+        """The holding exception: i's branch has a holding that cannot break up (too few offices in the pool)."""
+        group = self.groups[i]
+        if group is None or self.kinds[i] != "lot":
+            return False
+        return (any(self.level[j] == self.hotel_level for j in self.group_members[group])
+                and self.bank_houses < self.hotel_houses)
+
+    def _do_sell_to_bank(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_index(a["space"])
+        price = self.bank_price(i)
+        self._return_buildings(i)
+        self.owner[i] = -1
+        self.owner_version += 1
+        self._transfer(BANK, p, price, "sell_to_bank", self.space_params[i])
+        self.events.append(("sold_to_bank", {"player": self.players[p].name, "space": self.space_name(i),
+                                             "amount": price}))
+
+    def _check_sell_to_player(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_arg(a, "sell_to_player")
+        player = self.players[p]
+        if not self.sell_off:
+            raise IllegalAction("rule.no_direct_sales", rules=self.ruleset.name)
+        if "to" not in a:
+            raise InvalidAction("action.bad_field", field="to", problem="names the buyer")
+        buyer = self.players[self._player_index(a["to"])]
+        price = a.get("price")
+        if isinstance(price, bool) or not isinstance(price, int):
+            raise InvalidAction("action.bad_field", field="price", problem="must be a whole number")
+        self._sellable(p, i, "sell_to_player")
+        if not player.debts:
+            raise IllegalAction("rule.sale_needs_debt", player=player.name)
+        if buyer.index == p:
+            raise IllegalAction("rule.trade_self", player=player.name)
+        if buyer.bankrupt:
+            raise IllegalAction("rule.bankrupt_player", player=buyer.name)
+        if buyer.debts:
+            raise IllegalAction("rule.in_debt", player=buyer.name, verb="buy")
+        if not self._unbuilt(i):
+            raise IllegalAction("rule.trade_buildings", space=self.space_name(i))
+        least = self.bank_price(i)
+        if price < least:
+            raise IllegalAction("rule.sale_below_bank", player=player.name, price=price, least=least)
+        if price > buyer.cash:
+            raise IllegalAction("rule.trade_cash", player=buyer.name, amount=price, cash=buyer.cash)
+
+    def _do_sell_to_player(self, p: int, a: Mapping[str, Any]) -> None:
+        i = self._space_index(a["space"])
+        buyer = self._player_index(a["to"])
+        price = int(a["price"])
+        self._transfer(buyer, p, price, "sell_to_player", self.space_params[i])
+        self.owner[i] = buyer
+        self.owner_version += 1
+        self.events.append(("sold_to_player", {"player": self.players[p].name, "to": self.players[buyer].name,
+                                               "space": self.space_name(i), "amount": price}))
+
+    # ------------------------------------------------------------------
     # end of turn
 
     def _check_end_turn(self, p: int, a: Mapping[str, Any]) -> None:
@@ -1570,6 +1941,12 @@ class Game:
             raise IllegalAction("rule.roll_owed", player=self.players[p].name)
 
     def _do_end_turn(self, p: int, a: Mapping[str, Any]) -> None:
+        if self.extra_roll:  # doubles = "after_move": the double's extra roll comes now, same player
+            self.extra_roll = False
+            self.roll_owed = True
+            self.trades_used = 0
+            self.events.append(("extra_roll", {"player": self.players[p].name}))
+            return
         self._next_turn()
 
     # ------------------------------------------------------------------
@@ -1579,6 +1956,9 @@ class Game:
         auction = self.auction
         if auction is not None and auction.high_bidder == p:
             raise IllegalAction("rule.concede_high_bidder", player=self.players[p].name)
+        if auction is not None and auction.seller == p:
+            raise IllegalAction("rule.concede_seller", player=self.players[p].name,
+                                space=self.space_name(auction.space))
 
     def _do_concede(self, p: int, a: Mapping[str, Any]) -> None:
         player = self.players[p]
@@ -1587,7 +1967,18 @@ class Game:
         player.debts.clear()
         self._recount_debtors()
         owned = [i for i in self.ruleset.property_indices if self.owner[i] == p]
-        if creditor >= 0:
+        player.debt_auctioned.clear()
+        if self.fields_free:
+            # Fields back to the bank unowned, buildings to the pool, the money to the creditor.
+            self._transfer(p, creditor, player.cash, "bankruptcy", {})
+            for i in owned:
+                self._return_buildings(i)
+                self.owner[i] = -1
+                self.owner_version += 1
+            for card in player.jail_cards:
+                self._return_card(card)
+            owned = []  # nothing for the bank to auction
+        elif creditor >= 0:
             to_creditor = bool(self.options["bankrupt_buildings_to_creditor"])
             for i in owned:
                 lv = self.level[i]
@@ -1624,7 +2015,12 @@ class Game:
         self.build_owed = [(q, k) for q, k in self.build_owed if q != p]
         if self.auction is not None and p in self.auction.bidders:
             self.auction.bidders.remove(p)
-            self._auction_maybe_over()
+            if self.stepped:
+                if self.auction.next_bidder == p:
+                    self.auction.next_bidder = self._bidder_after(self.auction, p)
+                self._auction_changed()
+            else:
+                self._auction_maybe_over()
         self.bankruptcies += 1
         remaining = [q for q in self.players if not q.bankrupt]
         limit = int(self.options["end_after_bankruptcies"])
@@ -1711,7 +2107,12 @@ class Game:
         if self.deal_owed:
             return [{"player": "bank", "verbs": ["deal"]}]
         a = self.auction
-        if a is not None:
+        if a is not None and self.stepped:
+            if a.next_bidder >= 0:
+                out.append({"player": self.players[a.next_bidder].name, "verbs": ["bid", "pass"]})
+            if a.high_bidder < 0:
+                out.append({"player": "bank", "verbs": ["close_auction"]})
+        elif a is not None:
             for b in a.bidders:
                 if b != a.high_bidder:
                     out.append({"player": self.players[b].name, "verbs": ["bid", "pass"]})
@@ -1725,6 +2126,12 @@ class Game:
             out.append({"player": self.players[q].name, "verbs": ["build"]})
         for debtor in self.players:
             if debtor.debts:
+                if self.sell_off:
+                    verbs = [v for v in ("sell", "auction_own", "sell_to_bank") if self._has_any(debtor.index, v)]
+                    if self._can_sell_to_player(debtor.index):
+                        verbs.append("sell_to_player")
+                    out.append({"player": debtor.name, "verbs": verbs + ["concede"]})
+                    continue
                 verbs = [v for v in ("sell", "sell_all", "mortgage") if self._has_any(debtor.index, v)]
                 out.append({"player": debtor.name, "verbs": verbs + ["trade", "concede"]})
         d = self.decision
@@ -1750,6 +2157,17 @@ class Game:
                 out.append({"player": cur.name, "verbs": ["end_turn"]})
         return out
 
+    def _can_sell_to_player(self, p: int) -> bool:
+        """Whether debtor p could sell some property to some rival at the bank's price now."""
+        for i in self.ruleset.property_indices:
+            if self.owner[i] == p:
+                for q in self.players:
+                    if q.index != p and self.can({"do": "sell_to_player", "player": self.players[p].name,
+                                                  "space": i, "to": q.name,
+                                                  "price": self.bank_price(i)}) is None:
+                        return True
+        return False
+
     def _has_any(self, p: int, verb: str) -> bool:
         for i in self.ruleset.property_indices:
             if self.owner[i] == p and self.can({"do": verb, "space": i, "player": self.players[p].name}) is None:
@@ -1768,10 +2186,17 @@ class Game:
         for q in self.players:
             if q.bankrupt:
                 continue
-            for verb in ("build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgage"):
+            for verb in self._space_verbs:
                 for i in self.ruleset.property_indices:
                     if self.owner[i] == q.index:
                         candidates.append({"do": verb, "player": q.name, "space": i})
+            if self.sell_off and q.debts:
+                for i in self.ruleset.property_indices:
+                    if self.owner[i] == q.index:
+                        for r in self.players:
+                            if r.index != q.index:
+                                candidates.append({"do": "sell_to_player", "player": q.name, "space": i,
+                                                   "to": r.name, "price": self.bank_price(i)})
             if self.auction is not None and q.index in self.auction.bidders:
                 candidates.append({"do": "bid", "player": q.name, "amount": self.auction.min_bid})
                 candidates.append({"do": "pass", "player": q.name})
@@ -1780,15 +2205,20 @@ class Game:
             candidates.append({"do": verb, "player": cur})
         if self.auction is not None:
             candidates.append({"do": "close_auction"})
-        for kind in ("house", "hotel"):
-            candidates.append({"do": "building_auction", "kind": kind})
+        if not self.visit_building:
+            for kind in ("house", "hotel"):
+                candidates.append({"do": "building_auction", "kind": kind})
         legal = [c for c in candidates if self.can(c) is None]
         d = self.decision
         if (self.roll_owed or (d is not None and d[0] == "card_roll")) and self.can(
                 {"do": "roll", "dice": [1] * self.ruleset.dice}) is None:
             legal.append({"do": "roll", "player": cur})
-        if d is not None and d[0] == "draw" and self.can({"do": "draw", "card": self.decks[d[1]][0]}) is None:
-            legal.append({"do": "draw", "player": cur})
+        if d is not None and d[0] == "draw":
+            draw: dict[str, Any] = {"do": "draw", "card": self.decks[d[1]][0]}
+            if self.ruleset.card_by_id[draw["card"]].effect == "random_move" and not self.random_moved:
+                draw["target"] = self.random_targets()[0]
+            if self.can(draw) is None:
+                legal.append({"do": "draw", "player": cur})
         if d is not None and d[0] == "tax":
             legal += [{"do": "tax", "player": cur, "choice": c} for c in ("flat", "percent")]
         if self.deal_owed:
@@ -1826,7 +2256,7 @@ class Game:
         bank: dict[str, Any] = {"houses": self.bank_houses, "hotels": self.bank_hotels}
         if self.options["free_parking_pot"]:
             bank["pot"] = self.pot
-        auction = None
+        auction: dict[str, Any] | None = None
         if self.auction is not None:
             a = self.auction
             auction = {
@@ -1836,8 +2266,11 @@ class Game:
                 "high_bidder": self.players[a.high_bidder].name if a.high_bidder >= 0 else None,
                 "bidders": [self.players[b].name for b in a.bidders],
                 "min_bid": a.min_bid,
-                "next_bidder": None,
+                "next_bidder": self.players[a.next_bidder].name if a.next_bidder >= 0 else None,
             }
+            if self.sell_off or self.trade_once:
+                auction["seller"] = self.players[a.seller].name if a.seller >= 0 else None
+                auction["opened_at"] = a.opened_at if a.opened_at >= 0 else None
         state: dict[str, Any] = {
             "rules": self.ruleset.name,
             "turn": self.current.name,
@@ -1849,6 +2282,14 @@ class Game:
             "auction": auction,
             "owed": self.owed(),
         }
+        if self.sell_off:
+            for entry, q in zip(players, self.players):
+                entry["debt_auctioned"] = list(q.debt_auctioned)
+        if self.trade_once or self.visit_building or self.after_move_doubles:
+            state["move"] = {"trades_used": self.trades_used, "visit_builds": self.visit_builds,
+                             "extra_roll": self.extra_roll}
+        if self.has_random_move:
+            state["last_random_target"] = self.last_random_target if self.last_random_target >= 0 else None
         if self.ended:
             state["end_reason"] = self.end_reason
             state["ranking"] = [{"name": n, "net_worth": w} for n, w in self.ranking()]
@@ -1875,7 +2316,8 @@ _STATE = (
     "bank_hotels", "pot", "decks", "turn", "roll_owed", "doubles", "last_roll", "decision", "auction",
     "auction_queue", "turn_over_after_auctions", "mortgage_owed", "build_owed", "deal_owed", "ended",
     "end_reason", "winner", "bankruptcies", "clock", "seq", "log", "events", "history", "rolls",
-    "turns", "debtors",
+    "turns", "debtors", "trades_used", "visit_builds", "extra_roll", "random_moved", "last_random_target",
+    "action_t",
 )
 
 

@@ -42,14 +42,31 @@ OPTION_DEFAULTS: dict[str, int | bool] = {
     "bankrupt_buildings_to_creditor": False,
     "time_limit": 0,
     "mortgage_interest_percent": 10,
+    # The tax space of biznes (Akcyza).
+    "excise_tax": 100,
+    # Used only with auction = "stepped": the opening bid of a decline auction
+    # in percent of the price (rounded up), and the exact raise of every bid.
+    "auction_start_percent": 75,
+    "auction_step": 10,
+    # Used only with building = "visit": build steps per visit of a lot.
+    "builds_per_visit": 1,
+    # Used only with trade = "once_per_move": accepted trades per move.
+    "trades_per_move": 1,
+    # Used only where own-property auctions exist (debt = "sell_off", trade =
+    # "once_per_move"): the app cancels one with no bid after this many seconds
+    # (a table timer, not an engine rule).
+    "own_auction_cancel_seconds": 60,
 }
 
-# Named mechanics and the values each may take.
+# Named mechanics and the values each may take; the first is the default.
 MECHANICS: dict[str, tuple[str, ...]] = {
-    "auction": ("open",),
-    "building": ("even",),
-    "debt": ("whole",),
-    "doubles": ("classic",),
+    "auction": ("open", "stepped"),
+    "building": ("even", "visit"),
+    "debt": ("whole", "sell_off"),
+    "doubles": ("classic", "after_move"),
+    "mortgage": ("classic", "none"),
+    "trade": ("open", "once_per_move"),
+    "bankruptcy": ("classic", "fields_free"),
 }
 
 PROPERTY_KINDS = ("lot", "railroad", "utility")
@@ -71,6 +88,7 @@ CARD_EFFECTS = (
     "collect_each",
     "repairs",
     "nearest",
+    "random_move",
 )
 
 
@@ -147,6 +165,11 @@ class Ruleset:
         set_(self, "property_indices", tuple(s.index for s in self.spaces if s.is_property))
         set_(self, "jail_index", next(s.index for s in self.spaces if s.kind == "jail"))
 
+    @property
+    def has_mortgages(self) -> bool:
+        """False when mechanics.mortgage = "none" (biznes): no space may be mortgaged."""
+        return self.mechanics.get("mortgage") != "none"
+
     def space_index(self, name: str) -> int | None:
         """The index of the space with this exact name, if exactly one has it."""
         found = [s.index for s in self.spaces if s.name == name]
@@ -161,7 +184,8 @@ class Ruleset:
                 entry["group"] = s.group
             if s.is_property:
                 entry["price"] = s.price
-                entry["mortgage"] = s.mortgage
+                if self.has_mortgages:
+                    entry["mortgage"] = s.mortgage
             if s.rents:
                 entry["rents"] = list(s.rents)
             if s.kind == "lot":
@@ -346,7 +370,8 @@ class _Validator:
         options = self.options(self.get(d, "options", "options", dict, {}))
         groups = self.named_tables(self.get(d, "groups", "groups", dict, {}), "groups", {"color", "name"})
         decks = self.named_tables(self.get(d, "decks", "decks", dict, {}), "decks", {"name"})
-        spaces = self.spaces(self.get(d, "spaces", "spaces", list), groups, decks, options)
+        spaces = self.spaces(self.get(d, "spaces", "spaces", list), groups, decks, options,
+                             mortgages=mechanics["mortgage"] != "none")
         cards = self.cards(self.get(d, "cards", "cards", list, []), decks, spaces)
         used_decks = {s.deck for s in spaces if s.deck}
         for deck in used_decks:
@@ -393,7 +418,7 @@ class _Validator:
         return result
 
     def spaces(self, raw: list[Any], groups: Mapping[str, Any], decks: Mapping[str, Any],
-               options: Mapping[str, int | bool]) -> list[Space]:
+               options: Mapping[str, int | bool], mortgages: bool = True) -> list[Space]:
         if not 12 <= len(raw) <= 60:
             raise self.fail("spaces", f"a board needs 12 to 60 spaces, not {len(raw)}")
         spaces: list[Space] = []
@@ -414,6 +439,9 @@ class _Validator:
             kind = self.get(entry, "kind", f"{path}.kind", str)
             if kind not in SPACE_KINDS:
                 raise self.fail(f"{path}.kind", f"must be one of {', '.join(SPACE_KINDS)}, not {kind!r}")
+            if not mortgages and "mortgage" in entry:
+                raise self.fail(f"{path}.mortgage",
+                                'this ruleset has no mortgages (mechanics.mortgage = "none")')
             self.check_keys(entry, allowed.get(kind, common), path)
             fields: dict[str, Any] = {"index": i, "name": name, "kind": kind}
             if kind in PROPERTY_KINDS:
@@ -483,7 +511,7 @@ class _Validator:
         params = {
             "money": {"amount"}, "advance": {"to"}, "back": {"steps"}, "jail_free": set(),
             "go_to_jail": set(), "collect_each": {"amount"}, "repairs": {"per_house", "per_hotel"},
-            "nearest": {"kind", "rent_multiplier", "dice_multiplier"},
+            "nearest": {"kind", "rent_multiplier", "dice_multiplier"}, "random_move": set(),
         }
         for i, entry in enumerate(raw):
             path = f"cards[{i}]"
@@ -540,4 +568,8 @@ def check_option_value(key: str, value: Any, fail: Any) -> int | bool:
         raise fail(f"must be 1 to 4, not {value}")
     if key == "income_tax_percent" and value > 100:
         raise fail(f"must be 0 to 100, not {value}")
+    if key == "auction_start_percent" and not 1 <= value <= 100:
+        raise fail(f"must be 1 to 100, not {value}")
+    if key in ("auction_step", "builds_per_visit", "trades_per_move") and value < 1:
+        raise fail(f"must be at least 1, not {value}")
     return int(value)

@@ -78,6 +78,16 @@ def check_invariants(game: Game, before_money: int, log_from: int, where: str) -
         if game.kinds[i] != "lot" and game.level[i]:
             fail(f"{game.space_name(i)} is not a lot but has buildings")
     for members, _cost in game.lot_groups:
+        if game.sell_off:
+            # biznes's holding exception: the bank may take back a firm of a built branch,
+            # leaving the branch split; the firms still owned keep their buildings, evenly.
+            # Check the built firms and the rest of their owner's firms of the branch.
+            built_owners = {game.owner[j] for j in members if game.level[j]}
+            if len(built_owners) > 1:
+                fail(f"buildings of two owners in {members}")
+            members = tuple(j for j in members if game.owner[j] in built_owners)
+            if not members:
+                continue
         levels = [game.level[j] for j in members]
         if max(levels):
             if len({game.owner[j] for j in members}) != 1:
@@ -221,7 +231,7 @@ def pick_action(game: Game, rng: random.Random) -> dict[str, Any]:
         if concede:
             return rng.choice(concede)
     action = dict(rng.choice(legal))
-    if action["do"] == "bid":
+    if action["do"] == "bid" and not game.stepped:  # stepped auctions take exactly the next step
         auction = game.auction
         assert auction is not None
         cash = game.players[game.index_of[action["player"]]].cash

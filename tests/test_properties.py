@@ -1,6 +1,6 @@
 """Property tests: random legal games keep every promise after every step.
 
-300 seeded games per run (a seeded loop: whole games are too large to be
+420 seeded games per run (a seeded loop: whole games are too large to be
 hypothesis examples), plus hypothesis drawing further seeds and options.
 See randomplay.py for the invariants.
 """
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from banker.ruleset import load_ruleset
 from randomplay import play_random_game
 
-SEEDED = [("classic", 120), ("classic-short", 90), ("classic-timed", 90)]
+SEEDED = [("classic", 120), ("classic-short", 90), ("classic-timed", 90), ("biznes", 120)]
 
 
 @pytest.mark.parametrize("rules,chunk", [(r, c) for r, n in SEEDED for c in range(n // 30)])
@@ -41,3 +41,21 @@ def test_seeded_random_games(rules: str, chunk: int) -> None:
 )
 def test_random_games_with_house_rules(seed: int, players: int, options: dict[str, object]) -> None:
     play_random_game("classic", load_ruleset("classic"), seed, players=players, options=options)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    players=st.integers(min_value=2, max_value=6),
+    options=st.fixed_dictionaries({
+        "houses": st.integers(min_value=4, max_value=32),
+        "hotels": st.integers(min_value=1, max_value=12),
+        "auction_step": st.integers(min_value=1, max_value=50),
+        "auction_start_percent": st.integers(min_value=1, max_value=100),
+        "builds_per_visit": st.integers(min_value=1, max_value=3),
+        "trades_per_move": st.integers(min_value=1, max_value=3),
+        "start_cash": st.integers(min_value=200, max_value=3000),
+    }),
+)
+def test_random_biznes_games(seed: int, players: int, options: dict[str, object]) -> None:
+    play_random_game("biznes", load_ruleset("biznes"), seed, players=players, options=options)

@@ -150,3 +150,168 @@ def test_banker_rules_lists_and_shows(tmp_path: Path) -> None:
     assert refused.returncode == 2
     assert "broken.toml: spaces[39].price: must be at least 1" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+# --------------------------------------------------------------------------
+# biznes (rulebook 000, example edition) and what it adds to the schema
+
+BIZNES_TOML = CLASSIC_TOML.parent / "biznes.toml"
+
+
+def biznes_data() -> dict:
+    return tomllib.loads(BIZNES_TOML.read_text("utf-8"))
+
+
+def test_biznes_loads() -> None:
+    assert "biznes" in builtin_names()
+    r = load_ruleset("biznes")
+    assert (r.name, r.title, r.players_min, r.players_max, r.dice) == ("biznes", "Biznes (example edition)", 2, 6, 2)
+    assert len(r.spaces) == 40 and len(r.cards) == 20
+    kinds = [s.kind for s in r.spaces]
+    assert {k: kinds.count(k) for k in set(kinds)} == {
+        "lot": 24, "railroad": 3, "utility": 2, "card": 6, "tax": 1,
+        "go": 1, "jail": 1, "free_parking": 1, "go_to_jail": 1}
+    lots = {g: m for g, m in r.group_members.items() if r.spaces[m[0]].kind == "lot"}
+    assert len(lots) == 8 and all(len(m) == 3 for m in lots.values())
+    assert r.group_members["logistyka"] == (15, 25, 35)
+    assert r.group_members["komunalne"] == (12, 28)
+    assert [(s.index, s.deck) for s in r.spaces if s.kind == "card"] == [
+        (2, "pomoc"), (7, "rynek"), (17, "pomoc"), (22, "rynek"), (33, "pomoc"), (36, "rynek")]
+    assert (r.spaces[0].name, r.spaces[10].name, r.spaces[20].name, r.spaces[30].name) == (
+        "Start", "Kontrola skarbowa", "Forum biznesu", "Urząd skarbowy")
+    assert r.jail_index == 10 and [s.index for s in r.spaces if s.kind == "go_to_jail"] == [30]
+    akcyza = r.spaces[4]
+    assert (akcyza.name, akcyza.kind, akcyza.amount_option) == ("Akcyza", "tax", "excise_tax")
+    assert r.options["excise_tax"] == 100
+    assert r.spaces[1].name == "Budka z zapiekankami" and r.spaces[1].rents == (2, 10, 30, 90, 160, 250)
+    assert r.spaces[39].name == "Centrum danych" and r.spaces[39].price == 400
+    assert r.spaces[15].rents == (25, 50, 120) and r.spaces[12].multipliers == (4, 10)
+    assert sum(s.price for s in r.spaces if s.kind == "lot") == 5020
+    assert list(r.decks) == ["rynek", "pomoc"]
+    assert len(r.deck_cards["rynek"]) == 10 and len(r.deck_cards["pomoc"]) == 10
+    assert r.mechanics == {"auction": "stepped", "building": "visit", "debt": "sell_off", "doubles": "after_move",
+                           "mortgage": "none", "trade": "once_per_move", "bankruptcy": "fields_free"}
+    assert not r.has_mortgages
+    for key, value in {"start_cash": 1500, "salary": 200, "jail_fine": 50, "houses": 32, "hotels": 12,
+                       "hotel_houses": 4, "auction_on_decline": True, "auction_start_percent": 75,
+                       "auction_step": 10, "build_only_on_visit": True, "builds_per_visit": 1,
+                       "trades_per_move": 1, "own_auction_cancel_seconds": 60, "free_parking_pot": False,
+                       "end_after_bankruptcies": 0}.items():
+        assert r.options[key] == value, key
+    trip = r.card_by_id["rynek-niespodziewana-podroz"]
+    assert trip.effect == "random_move" and trip.deck == "rynek"
+    shipment = r.card_by_id["rynek-pilna-wysylka"]
+    assert (shipment.effect, shipment.kind, shipment.rent_multiplier) == ("nearest", "railroad", 1)
+    assert r.card_by_id["rynek-kara-100"].text == "Kara za spóźnione sprawozdanie: −100"
+    assert r.card_by_id["rynek-kara-100"].amount == -100
+    assert r.card_by_id["pomoc-przetarg-50"].effect == "collect_each"
+    assert r.card_by_id["rynek-impreza-firmowa-50"].amount == -50
+    # The bank's price (half) and the stepped opening bid (75%, rounded up) of section 1 of the plan.
+    assert [-(-r.spaces[i].price * 75 // 100) for i in (1, 12, 37)] == [45, 113, 263]
+    assert "EXAMPLE EDITION" in BIZNES_TOML.read_text("utf-8")
+
+
+def test_classic_takes_the_classic_mechanics() -> None:
+    r = load_ruleset("classic")
+    assert r.mechanics == {"auction": "open", "building": "even", "debt": "whole", "doubles": "classic",
+                           "mortgage": "classic", "trade": "open", "bankruptcy": "classic"}
+    assert r.has_mortgages
+    assert "mortgage" in r.to_json()["spaces"][1]
+
+
+def test_biznes_shows_no_mortgage_values() -> None:
+    data = load_ruleset("biznes").to_json()
+    assert all("mortgage" not in s for s in data["spaces"])
+    assert data["spaces"][4]["amount"] == 100
+    assert data["cards"][1] == {"deck": "rynek", "id": "rynek-niespodziewana-podroz",
+                                "text": load_ruleset("biznes").cards[1].text, "effect": "random_move"}
+
+
+def test_no_mortgage_keys_without_mortgages() -> None:
+    data = biznes_data()
+    data["spaces"][6]["mortgage"] = 50
+    err = problem(data)
+    assert err.key == "spaces[6].mortgage"
+    assert err.problem == 'this ruleset has no mortgages (mechanics.mortgage = "none")'
+    # The same space with mortgages allowed is fine.
+    data["mechanics"]["mortgage"] = "classic"
+    assert ruleset_from_data(data, "my-edition.toml").spaces[6].mortgage == 50
+    # On any space, not only a property.
+    data["mechanics"]["mortgage"] = "none"
+    del data["spaces"][6]["mortgage"]
+    data["spaces"][0]["mortgage"] = 0
+    assert problem(data).key == "spaces[0].mortgage"
+    # Classic's spaces all carry `mortgage`, so classic with mortgage = "none" is refused at the first one.
+    classic = classic_data()
+    classic["mechanics"]["mortgage"] = "none"
+    assert problem(classic).key == "spaces[1].mortgage"
+
+
+@pytest.mark.parametrize("key,value,words", [
+    ("auction_start_percent", 0, "1 to 100"),
+    ("auction_start_percent", 101, "1 to 100"),
+    ("auction_start_percent", 7.5, "whole number"),
+    ("auction_step", 0, "at least 1"),
+    ("auction_step", -10, "negative"),
+    ("builds_per_visit", 0, "at least 1"),
+    ("trades_per_move", 0, "at least 1"),
+    ("trades_per_move", True, "whole number"),
+    ("excise_tax", -1, "negative"),
+    ("excise_tax", "100", "whole number"),
+    ("own_auction_cancel_seconds", -60, "negative"),
+])
+def test_new_options_refuse_bad_values(key: str, value: object, words: str) -> None:
+    data = biznes_data()
+    data["options"][key] = value
+    err = problem(data)
+    assert err.key == f"options.{key}"
+    assert words in err.problem
+
+
+@pytest.mark.parametrize("key,value", [
+    ("auction_start_percent", 1), ("auction_start_percent", 100), ("auction_step", 1),
+    ("builds_per_visit", 2), ("trades_per_move", 3), ("excise_tax", 0), ("own_auction_cancel_seconds", 0),
+])
+def test_new_options_accept_sane_values(key: str, value: int) -> None:
+    data = biznes_data()
+    data["options"][key] = value
+    assert ruleset_from_data(data, "my-edition.toml").options[key] == value
+
+
+@pytest.mark.parametrize("mechanic,value", [
+    ("auction", "stepped"), ("building", "visit"), ("debt", "sell_off"), ("doubles", "after_move"),
+    ("mortgage", "none"), ("trade", "once_per_move"), ("bankruptcy", "fields_free"),
+])
+def test_new_mechanic_values(mechanic: str, value: str) -> None:
+    data = biznes_data()
+    data["mechanics"] = {mechanic: value}
+    assert ruleset_from_data(data, "my-edition.toml").mechanics[mechanic] == value
+    data["mechanics"] = {mechanic: "sometimes"}
+    err = problem(data)
+    assert err.key == f"mechanics.{mechanic}" and "must be one of" in err.problem
+
+
+def test_random_move_card() -> None:
+    data = classic_data()
+    data["cards"][0] = {"deck": "community_chest", "id": "cc-trip", "text": "Go anywhere.",
+                        "effect": "random_move"}
+    card = ruleset_from_data(data, "my-edition.toml").card_by_id["cc-trip"]
+    assert card.effect == "random_move"
+    data["cards"][0]["steps"] = 3
+    err = problem(data)
+    assert err.key == "cards[0].steps" and "unknown key" in err.problem
+
+
+def test_banker_rules_lists_biznes() -> None:
+    listing = run_banker("rules")
+    assert listing.returncode == 0
+    assert "biznes" in listing.stdout and "Biznes (example edition)" in listing.stdout
+    shown = run_banker("rules", "biznes", "--json")
+    assert shown.returncode == 0
+    data = json.loads(shown.stdout)
+    assert data["spaces"][1] == {"index": 1, "name": "Budka z zapiekankami", "kind": "lot",
+                                 "group": "gastronomia", "price": 60, "rents": [2, 10, 30, 90, 160, 250],
+                                 "building_cost": 50}
+    assert data["spaces"][4] == {"index": 4, "name": "Akcyza", "kind": "tax", "amount_option": "excise_tax",
+                                 "amount": 100}
+    assert data["mechanics"]["mortgage"] == "none"

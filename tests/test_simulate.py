@@ -8,7 +8,7 @@ from banker.ruleset import load_ruleset
 from banker.simulate import play_game, simulate
 
 
-@pytest.mark.parametrize("rules", ["classic", "classic-short", "classic-timed"])
+@pytest.mark.parametrize("rules", ["classic", "classic-short", "classic-timed", "biznes"])
 def test_fast_and_checked_games_are_identical(rules: str) -> None:
     ruleset = load_ruleset(rules)
     for seed in range(15):
@@ -41,3 +41,17 @@ def test_computer_players_do_everything_a_family_does() -> None:
         verbs |= {a["do"] for a in game.script}
     assert {"roll", "buy", "decline", "bid", "pass", "build", "sell", "mortgage", "unmortgage", "trade",
             "draw", "tax", "pay_fine", "use_card", "concede", "end_turn"} <= verbs
+
+
+def test_biznes_games_are_played_to_the_end() -> None:
+    """One office per visit makes biznes long: computer players need a few thousand turns."""
+    ruleset = load_ruleset("biznes")
+    ended = simulate("biznes", ruleset, games=10, players=4, seed=0, max_turns=4000)["ended"]
+    assert ended.get("last_standing", 0) >= 6
+    verbs: set[str] = set()
+    for seed in range(12):
+        game, _, _ = play_game("biznes", ruleset, 3 + seed % 3, seed, max_turns=400)
+        verbs |= {a["do"] for a in game.script}
+    assert {"roll", "buy", "decline", "bid", "pass", "build", "sell", "trade", "auction_own", "draw",
+            "pay_fine", "use_card", "concede", "end_turn"} <= verbs
+    assert not verbs & {"mortgage", "unmortgage", "keep_mortgage", "sell_all", "building_auction", "tax"}
