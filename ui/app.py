@@ -81,6 +81,7 @@ class BankerApp(App):
         self.page = "table"  # the page the family chose while a game runs
         self.deeds_of: str | None = None
         self.trade: dict[str, Any] = {}
+        self.own_auction: dict[str, Any] | None = None  # {"player", "space", "reserve"} while choosing
         self.unlocked = False
         self.entered_dice: list[int] = []
         self.settings_return = "home"
@@ -142,7 +143,13 @@ class BankerApp(App):
         game = c.game
         assert game is not None
         if game.auction is not None and self.page not in ("deeds", "banker", "settings"):
+            if self.page == "ownauction":
+                self.page = "table"  # the auction has started: after it, back to the table
             return "auction"
+        plan = self.own_auction
+        if self.page == "ownauction" and (plan is None or plan["seq"] != game.seq):
+            self.page = "table"  # the auction came and went, or something else happened meanwhile
+            self.own_auction = None
         if self.page == "cards" and (game.decision is None or game.decision[0] != "draw"):
             self.page = "table"
         if self.page in ("home", "setup", "inprogress", "over"):
@@ -163,6 +170,8 @@ class BankerApp(App):
             self.settings_return = self.page
         if page != "banker":
             self.unlocked = self.unlocked and page in ("settings", "replace")
+        if page != "replace":
+            self.controller.replacing = None  # leaving the screen drops a half-done card replacement
         self.page = page
         self._redraw()
 
@@ -172,6 +181,22 @@ class BankerApp(App):
     def show_deeds(self, player: str) -> None:
         self.deeds_of = player
         self.go("deeds")
+
+    def start_trade(self, player: str) -> None:
+        """The trade screen with `player` offering (a debtor raising money)."""
+        game = self.controller.game
+        if game is not None and self.trade.get("from") != player:
+            others = [p.name for p in game.players if not p.bankrupt and p.name != player]
+            self.trade = {"from": player, "to": others[0], "give": {"cash": 0, "spaces": [], "jail_cards": 0},
+                          "get": {"cash": 0, "spaces": [], "jail_cards": 0}}
+        self.go("trade")
+
+    def start_own_auction(self, player: str, space: int) -> None:
+        """biznes: choose the opening bid of an auction of the player's own property."""
+        game = self.controller.game
+        assert game is not None
+        self.own_auction = {"player": player, "space": space, "seq": game.seq}
+        self.go("ownauction")
 
     # ------------------------------------------------------------------ buttons
 

@@ -18,6 +18,7 @@ returns: nothing reaches the screen before the journal has it.
 
 from __future__ import annotations
 
+import math
 import secrets
 import shutil
 import subprocess
@@ -36,13 +37,16 @@ from ui.settings import Settings
 
 PLAYER_COLOURS = ["#E53935", "#1E88E5", "#43A047", "#FDD835", "#8E24AA", "#FB8C00", "#00ACC1", "#EC407A"]
 SPENDING = {"buy", "bid", "pay_fine", "use_card", "build", "sell", "sell_all", "mortgage", "unmortgage",
-            "keep_mortgage", "concede"}
+            "keep_mortgage", "concede", "auction_own", "sell_to_bank"}
 # Engine events worth a line on the screen (money movements always are).
 SHOWN_EVENTS = {"card", "jail", "left_jail", "declined", "sold", "unsold", "bankrupt", "game_over", "debt",
-                "building_won", "built", "sold_building", "sold_all", "traded", "adjusted", "dealt"}
+                "building_won", "built", "sold_building", "sold_all", "traded", "adjusted", "dealt",
+                "extra_roll", "card_skipped", "auction_cancelled", "unsold_own", "own_auction", "sold_to_bank",
+                "sold_to_player"}
 SOUNDS = {"rent": "payment", "tax": "payment", "card": "payment", "buy": "payment", "auction": "payment",
           "salary": "payment", "debt_paid": "payment", "build": "building", "sell": "building",
-          "sell_all": "building", "jail_fine": "payment", "trade": "payment", "pot": "payment"}
+          "sell_all": "building", "jail_fine": "payment", "trade": "payment", "pot": "payment",
+          "own_auction": "payment", "sell_to_bank": "building", "sell_to_player": "payment"}
 
 
 @dataclass
@@ -388,6 +392,9 @@ class Controller:
         verb = action["do"]
         if verb == "trade":
             return [action["from"], action["to"]]
+        if verb == "sell_to_player":  # a sale both sides agree to
+            owner = game.owner[game.space_index(action["space"])]
+            return [game.players[owner].name, action["to"]] if owner >= 0 else [action["to"]]
         if verb not in SPENDING:
             return []
         if "player" in action:
@@ -419,8 +426,7 @@ class Controller:
 
     def _stamped(self, action: dict[str, Any]) -> dict[str, Any]:
         """The action with the game clock: seconds since the game started."""
-        started = float(self.meta.get("started", self.clock()))
-        return {**action, "t": round(max(0.0, self.clock() - started), 1)}
+        return {**action, "t": round(self.game_time(), 1)}
 
     def apply(self, action: dict[str, Any]) -> bool:
         """Apply and commit; then turn what happened into notices. False if refused."""
@@ -448,7 +454,7 @@ class Controller:
                 card = game.ruleset.card_by_id[event.params["card"]]
                 self.notify(self.tr.card(card.id, card.text), "card", None)
             elif event.code in SHOWN_EVENTS:
-                self.notify(self.tr.format("event." + event.code, event.params), "info",
+                self.notify(self.tr.format("event." + event.code, self._words(event.params)), "info",
                             "building" if event.code in ("built", "sold_building", "sold_all") else None)
         for entry in game.money_log()[log_from:] if len(game.log) > log_from else []:
             self.notify(self.money_text(entry.code, entry.payer, entry.payee, entry.amount, entry.params),
@@ -461,12 +467,21 @@ class Controller:
 
     def money_text(self, code: str, payer: str, payee: str, amount: int, params: dict[str, Any]) -> str:
         names = {"bank": self.tr("ui.bank"), "pot": self.tr("ui.pot")}
-        shown = dict(params)
+        shown = self._words(params)
         if "card" in shown and self.game is not None:
             card = self.game.ruleset.card_by_id.get(shown["card"])
             shown["card"] = self.tr.card(card.id, card.text) if card else shown["card"]
         return self.tr(f"log.{code}", payer=names.get(payer, payer), payee=names.get(payee, payee),
                        amount=amount, **shown)
+
+    def _words(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Parameters with the building kind in the family's words (biznes: offices and holdings)."""
+        kind = params.get("kind")
+        if kind not in ("house", "hotel") or self.game is None:
+            return dict(params)
+        if self.game.visit_building:
+            kind = "office" if kind == "house" else "holding"
+        return {**params, "kind": self.tr(f"ui.word.{kind}")}
 
     # Buttons of the turn screen: each is an action request.
 
@@ -500,6 +515,8 @@ class Controller:
         game = self.game
         assert game is not None and game.auction is not None
         a = game.auction
+        if game.stepped:  # fixed steps: the next bid is exactly the minimum
+            return a.min_bid
         return max(a.min_bid, a.high_bid + self.settings.bid_step)
 
     def bid(self, player: str, amount: int | None = None) -> None:
@@ -561,6 +578,7 @@ class Controller:
         """Back to the start screen after the game-over screen (the game stays finished)."""
         self.live = None
         self.meta = {}
+        self.replacing = None
         self.notices.clear()
         self.changed()
 
@@ -584,8 +602,34 @@ class Controller:
             return None
         return float(self.meta.get("started", 0.0)) + game.time_limit
 
+    def game_time(self) -> float:
+        """Seconds since the game started, as the actions' `t` counts them."""
+        return max(0.0, self.clock() - float(self.meta.get("started", self.clock())))
+
+    def auction_countdown(self) -> int | None:
+        """Seconds left before an own-property auction with no bid is cancelled (biznes), else None.
+
+        Counted from the auction's opening in the journal, so neither a pass
+        nor a restart of the app starts it again (rulebook 000).
+        """
+        game = self.game
+        if game is None or game.auction is None:
+            return None
+        a = game.auction
+        limit = int(game.options["own_auction_cancel_seconds"])
+        if a.kind != "own" or a.high_bidder >= 0 or not limit or a.opened_at < 0:
+            return None
+        return max(0, math.ceil(a.opened_at + limit - self.game_time()))
+
     def tick(self) -> None:
-        """Called every second: a timed game ends when its time comes, with an alarm."""
+        """Called every second: a timed game ends when its time comes, with an alarm;
+        an own-property auction with no first bid is cancelled when its minute is up."""
+        left = self.auction_countdown()
+        if left is not None:
+            if left == 0:
+                self.apply({"do": "close_auction"})
+            self.changed()
+            return
         end = self.end_time()
         game = self.game
         if end is None or game is None or game.ended or self.clock() < end:

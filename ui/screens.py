@@ -174,6 +174,10 @@ class SetupScreen(BaseScreen):
         ruleset = load_ruleset(d.rules)
         rules_row = row(56)
         for option in ("free_parking_pot", "auction_on_decline", "double_rent_with_mortgaged", "build_only_on_visit"):
+            if option == "double_rent_with_mortgaged" and ruleset.mechanics.get("mortgage") == "none":
+                continue  # no mortgages in this ruleset
+            if option == "build_only_on_visit" and ruleset.mechanics.get("building") == "visit":
+                continue  # always on the visited firm in this ruleset
             on = bool(d.options.get(option, ruleset.options[option]))
             rules_row.add_widget(BigButton(self.tr(f"ui.option.{option}") + (": " + self.tr("ui.on") if on else ""),
                                            lambda o=option, v=on: self._toggle(o, not v),
@@ -270,9 +274,10 @@ class InProgressScreen(BaseScreen):
                                          size_hint_x=None, width=110, height=52)
                 level_button.role = f"level {s.index}"
                 line.add_widget(level_button)
-            line.add_widget(BigButton(self.tr("ui.deed.mortgaged") if entry.get("mortgaged") else "—",
-                                      lambda i=s.index: self._mortgaged(i), "secondary", size=14,
-                                      size_hint_x=None, width=130, height=52))
+            if ruleset.mechanics.get("mortgage") != "none":
+                line.add_widget(BigButton(self.tr("ui.deed.mortgaged") if entry.get("mortgaged") else "—",
+                                          lambda i=s.index: self._mortgaged(i), "secondary", size=14,
+                                          size_hint_x=None, width=130, height=52))
             body.add_widget(line)
         root.add_widget(scroll(body))
         self.notices(root, 1)
@@ -392,12 +397,14 @@ class TableScreen(BaseScreen):
         return box
 
     def _debt(self, debt: dict[str, Any]) -> Widget:
+        sell_off = debt["sell_off"]  # biznes: no mortgages; auctions and sales instead
         panel = auto_height(Panel(orientation="vertical", size_hint_y=None, fill=(0.35, 0.08, 0.08, 1)))
-        panel.add_widget(Text(self.tr("ui.debt.line", **debt), 19, bold=True))
+        panel.add_widget(Text(self.tr("ui.debt.line_sell" if sell_off else "ui.debt.line", **debt), 19, bold=True))
         buttons = row(60)
-        buttons.add_widget(BigButton(self.tr("ui.debt.raise"), lambda n=debt["name"]: self.app.show_deeds(n),
-                                     "secondary", size=17, height=60))
-        buttons.add_widget(BigButton(self.tr("ui.btn.trade"), lambda: self.app.go("trade"), "secondary",
+        buttons.add_widget(BigButton(self.tr("ui.debt.raise_sell" if sell_off else "ui.debt.raise"),
+                                     lambda n=debt["name"]: self.app.show_deeds(n), "secondary", size=17, height=60))
+        buttons.add_widget(BigButton(self.tr("ui.debt.sell_to_rival" if sell_off else "ui.btn.trade"),
+                                     lambda n=debt["name"]: self.app.start_trade(n), "secondary",
                                      size=17, height=60))
         buttons.add_widget(BigButton(self.tr("ui.debt.concede"),
                                      lambda n=debt["name"]: self.c.request({"do": "concede", "player": n}),
@@ -461,8 +468,10 @@ class NavBar(BoxLayout):
         game = c.game
         pool = ""
         if game is not None:
-            pool = c.tr("ui.pool", houses=game.bank_houses, hotels=game.bank_hotels)
-        for key, page in (("ui.nav.deeds", "deeds"), ("ui.nav.trade", "trade"), ("ui.nav.log", "log"),
+            pool = c.tr("ui.pool_offices" if game.visit_building else "ui.pool", houses=game.bank_houses,
+                        hotels=game.bank_hotels)
+        deeds = "ui.nav.deeds_offices" if game is not None and game.visit_building else "ui.nav.deeds"
+        for key, page in ((deeds, "deeds"), ("ui.nav.trade", "trade"), ("ui.nav.log", "log"),
                           ("ui.nav.banker", "banker")):
             self.add_widget(BigButton(c.tr(key), lambda p=page: app.go(p), "secondary", size=18, height=60))
         status = c.tr("ui.status", reader=c.tr(f"ui.reader.{c.reader}"), button=c.tr(f"ui.button.{c.button}"))
@@ -481,21 +490,32 @@ class AuctionScreen(BaseScreen):
         lead = self.tr("ui.auction.high", amount=a["high_bid"], player=a["leader"]) if a["leader"] \
             else self.tr("ui.auction.no_bid", amount=a["min_bid"])
         root.add_widget(Text(lead, 34, bold=True, color=ACCENT, halign="center"))
-        root.add_widget(Text(self.tr("ui.auction.how", step=a["step"]), 20, color=MUTED, halign="center"))
+        if a["seller"]:
+            root.add_widget(Text(self.tr("ui.auction.seller", player=a["seller"]), 20, bold=True, halign="center"))
+        if a["countdown"] is not None:
+            timer = Text(self.tr("ui.auction.countdown", seconds=a["countdown"]), 24, bold=True,
+                         color=(1, 0.45, 0.35, 1) if a["countdown"] <= 10 else ACCENT, halign="center")
+            timer.role = "countdown"
+            root.add_widget(timer)
+        how = self.tr("ui.auction.how_stepped", step=a["fixed_step"]) if a["stepped"] \
+            else self.tr("ui.auction.how", step=a["step"])
+        root.add_widget(Text(how, 20, color=MUTED, halign="center"))
         self.pending_banner(root)
         body = column()
         for b in a["bidders"]:
             line = Panel(orientation="horizontal", size_hint_y=None, height=66,
                          fill=(0.15, 0.35, 0.15, 1) if b["leading"] else None)
             line.add_widget(Chip(b["colour"], pos_hint={"center_y": 0.5}))
-            state = self.tr("ui.auction.leading") if b["leading"] else "" if b["in"] else self.tr("ui.auction.out")
+            state = self.tr("ui.auction.leading") if b["leading"] else self.tr("ui.auction.your_bid") \
+                if b["turn"] else "" if b["in"] else self.tr("ui.auction.out")
             line.add_widget(Text(f"{b['name']}  {b['cash']}  {state}", 22, bold=True, height=56))
-            if b["in"] and not b["leading"]:
+            if b["may_bid"]:
                 line.add_widget(BigButton(self.tr("ui.auction.bid", amount=b["next"]),
                                           lambda n=b["name"]: self.c.bid(n) if not self.c.settings.taps
                                           else self.c.request({"do": "bid", "player": n,
                                                                "amount": self.c.bid_amount(n)}),
                                           "primary", size=18, size_hint_x=None, width=170, height=56))
+            if b["in"] and (not b["leading"] or a["stepped"]):  # stepped: the high bidder may pass and keep the bid
                 line.add_widget(BigButton(self.tr("ui.auction.pass"),
                                           lambda n=b["name"]: self.c.request({"do": "pass", "player": n}),
                                           "secondary", size=18, size_hint_x=None, width=110, height=56))
@@ -503,13 +523,16 @@ class AuctionScreen(BaseScreen):
         root.add_widget(scroll(body))
         self.notices(root, 2)
         bottom = row(66)
-        for delta in (-5, 5):
-            bottom.add_widget(BigButton(self.tr("ui.auction.step", delta=f"{delta:+d}"),
-                                        lambda d=delta: self.c.set_setting("bid_step",
-                                                                           max(1, self.c.settings.bid_step + d)),
-                                        "secondary", size=18, height=66))
-        bottom.add_widget(BigButton(self.tr("ui.auction.sold"), lambda: self.c.request({"do": "close_auction"}),
-                                    "accent", size=22, height=66))
+        if not a["stepped"]:  # fixed steps (biznes) need no step control
+            for delta in (-5, 5):
+                bottom.add_widget(BigButton(self.tr("ui.auction.step", delta=f"{delta:+d}"),
+                                            lambda d=delta: self.c.set_setting("bid_step",
+                                                                               max(1, self.c.settings.bid_step + d)),
+                                            "secondary", size=18, height=66))
+        if a["can_close"]:
+            key = "ui.auction.cancel" if a["stepped"] else "ui.auction.sold"
+            bottom.add_widget(BigButton(self.tr(key), lambda: self.c.request({"do": "close_auction"}),
+                                        "accent", size=22, height=66))
         root.add_widget(bottom)
 
 
@@ -518,7 +541,8 @@ class DeedsScreen(BaseScreen):
         game = self.c.game
         assert game is not None
         who = self.app.deeds_of or game.current.name
-        pool = self.tr("ui.pool", houses=game.bank_houses, hotels=game.bank_hotels)
+        pool = self.tr("ui.pool_offices" if game.visit_building else "ui.pool", houses=game.bank_houses,
+                       hotels=game.bank_hotels)
         self.header(root, self.tr("ui.deeds.title", player=who) + "   " + pool, lambda: self.app.go("table"))
         tabs = row(52)
         for p in view.players(self.c):
@@ -542,13 +566,60 @@ class DeedsScreen(BaseScreen):
                                                               if d["mortgaged"] else "")
                 line.add_widget(Text(label, 19, bold=True, height=56))
                 for act in d["actions"]:
-                    line.add_widget(BigButton(act["text"], lambda v=act["verb"], i=d["index"]:
-                                              self.c.request({"do": v, "space": i}),
+                    line.add_widget(BigButton(act["text"], lambda v=act["verb"], i=d["index"]: self._act(who, v, i),
                                               "primary" if act["enabled"] else "secondary", size=15,
                                               size_hint_x=None, width=88, height=56))
                 body.add_widget(line)
         root.add_widget(scroll(body))
         self.notices(root, 2)
+
+
+    def _act(self, who: str, verb: str, i: int) -> None:
+        game = self.c.game
+        if verb == "auction_own" and game is not None and game.can({"do": verb, "space": i}) is None:
+            self.app.start_own_auction(who, i)  # the seller picks the opening bid first
+            return
+        self.c.request({"do": verb, "space": i})
+
+
+class OwnAuctionScreen(BaseScreen):
+    """Before an own-property auction (biznes): the seller sets the opening bid, in steps, then taps to start."""
+
+    def build(self, root: BoxLayout) -> None:
+        game = self.c.game
+        plan = self.app.own_auction
+        assert game is not None and plan is not None
+        info = view.own_auction(self.c, plan["player"], plan["space"])
+        plan["reserve"] = min(max(plan.get("reserve", info["low"]), info["low"]), info["high"])
+        self.header(root, self.tr("ui.own.title", space=info["space"], player=plan["player"]),
+                    lambda: self.app.go("deeds"))
+        self.pending_banner(root)
+        root.add_widget(Text(self.tr("ui.own.reserve", amount=plan["reserve"]), 40, bold=True, color=ACCENT,
+                             halign="center"))
+        root.add_widget(Text(self.tr("ui.own.bounds", low=info["low"], high=info["high"], step=info["step"]), 20,
+                             color=MUTED, halign="center"))
+        steps = row(70)
+        for delta in (-10 * info["step"], -info["step"], info["step"], 10 * info["step"]):
+            steps.add_widget(BigButton(f"{delta:+d}", lambda d=delta: self._bump(d, info), "secondary", size=22,
+                                       height=70))
+        root.add_widget(steps)
+        root.add_widget(Text(self.tr("ui.own.how"), 20, color=MUTED, halign="center"))
+        self.notices(root, 2)
+        root.add_widget(Widget())
+        root.add_widget(BigButton(self.tr("ui.own.start", amount=plan["reserve"]), self._start, "primary", size=24,
+                                  height=70))
+
+    def _bump(self, delta: int, info: dict[str, Any]) -> None:
+        plan = self.app.own_auction
+        assert plan is not None
+        plan["reserve"] = min(max(plan["reserve"] + delta, info["low"]), info["high"])
+        self.c.changed()
+
+    def _start(self) -> None:
+        plan = self.app.own_auction
+        assert plan is not None
+        self.c.request({"do": "auction_own", "player": plan["player"], "space": plan["space"],
+                        "reserve": plan["reserve"]})
 
 
 class TradeScreen(BaseScreen):
@@ -592,6 +663,10 @@ class TradeScreen(BaseScreen):
             panel.add_widget(scroll(deeds))
             sides.add_widget(panel)
         root.add_widget(sides)
+        sale = self._sale()
+        if sale is not None:
+            root.add_widget(Text(self.tr("ui.trade.sale_hint", player=offer["from"],
+                                         least=game.bank_price(sale["space"])), 18, color=MUTED))
         self.notices(root, 1)
         root.add_widget(BigButton(self.tr("ui.trade.agree", a=offer["from"], b=offer["to"]), self._agree, "primary",
                                   size=22, height=66))
@@ -621,7 +696,23 @@ class TradeScreen(BaseScreen):
         items["jail_cards"] = (items["jail_cards"] + 1) % (most + 1)
         self.c.changed()
 
+    def _sale(self) -> dict[str, Any] | None:
+        """biznes: a debtor's one firm for a rival's cash is a sale to that rival (sell_to_player)."""
+        game = self.c.game
+        offer = self.app.trade
+        if game is None or not game.sell_off or not game.players[game.index_of[offer["from"]]].debts:
+            return None
+        give, get = offer["give"], offer["get"]
+        if len(give["spaces"]) != 1 or give["cash"] or get["spaces"] or get["jail_cards"] or give["jail_cards"]:
+            return None
+        return {"do": "sell_to_player", "player": offer["from"], "space": give["spaces"][0], "to": offer["to"],
+                "price": get["cash"]}
+
     def _agree(self) -> None:
+        sale = self._sale()
+        if sale is not None:
+            self.c.request(sale)
+            return
         offer = self.app.trade
         action = {"do": "trade", "from": offer["from"], "to": offer["to"],
                   "give": {k: v for k, v in offer["give"].items() if v},
@@ -786,5 +877,5 @@ SCREENS: dict[str, type[BaseScreen]] = {
     "home": HomeScreen, "setup": SetupScreen, "inprogress": InProgressScreen, "table": TableScreen,
     "auction": AuctionScreen, "deeds": DeedsScreen, "trade": TradeScreen, "log": LogScreen,
     "banker": BankerScreen, "replace": ReplaceCardScreen, "over": GameOverScreen, "settings": SettingsScreen,
-    "cards": CardPickScreen, "dice": DiceEntryScreen,
+    "cards": CardPickScreen, "dice": DiceEntryScreen, "ownauction": OwnAuctionScreen,
 }

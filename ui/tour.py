@@ -70,6 +70,18 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
     def language(code: str) -> Callable[[], None]:
         return lambda: c.set_language(code)
 
+    def biznes_start() -> None:
+        assert c.draft is not None
+        c.draft.setup = {
+            "players": {"Ann": {"cash": 1500, "position": 0}, "Ben": {"cash": 1500, "position": 0},
+                        "Cy": {"cash": 60, "position": 1}},
+            "spaces": {"1": {"owner": "Ann", "houses": 1}, "3": {"owner": "Ann", "houses": 1},
+                       "5": {"owner": "Ann", "houses": 1}, "25": {"owner": "Ann"}, "15": {"owner": "Cy"},
+                       "12": {"owner": "Cy"}},
+        }
+        app.go("table")
+        c.draft_start()
+
     trade = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [5]}}
     return [
         ("home", lambda: None),
@@ -101,6 +113,19 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
         ("table-russkij", language("ru")),
         ("dice-entry", steps_then(language("en"), lambda: app.go("dice"))),
         ("game-over-chart", steps_then(lambda: app.go("table"), c.end_game)),
+        # A biznes game (rulebook 000): one branch office per visit, stepped and own-property auctions.
+        ("biznes-setup", steps_then(c.close_game, setup, lambda: c.draft_rules("biznes"))),
+        ("biznes-build-here", steps_then(biznes_start, roll(1, 2))),
+        ("biznes-own-auction-setup", steps_then(press("build", space=3), tap("Ann"),
+                                                lambda: app.start_own_auction("Ann", 25),
+                                                lambda: app.own_auction.update(reserve=120))),  # type: ignore[union-attr]
+        ("biznes-own-auction-timer", steps_then(press("auction_own", player="Ann", space=25, reserve=120),
+                                                tap("Ann"))),
+        ("biznes-own-auction-sold", tap("Ben")),
+        ("biznes-decline-stepped", steps_then(press("pass", player="Cy"), press("end_turn"), roll(2, 4),
+                                              press("decline"))),
+        ("biznes-debt", steps_then(tap("Ben"), press("pass", player="Ann"), press("end_turn"), roll(1, 2))),
+        ("biznes-deeds", lambda: app.show_deeds("Cy")),
     ]
 
 

@@ -50,11 +50,12 @@ def space(c: Controller, i: int) -> dict[str, Any]:
     group = s.group or ""
     colour = game.ruleset.groups.get(group, {}).get("color", "#BDBDBD") if group else "#BDBDBD"
     lines: list[str] = []
+    offices = game.visit_building  # biznes names its buildings branch offices and holdings
     if s.kind == "lot":
-        labels = ["ui.deed.rent", "ui.deed.h1", "ui.deed.h2", "ui.deed.h3", "ui.deed.h4"]
+        labels = ["ui.deed.rent"] + [f"ui.deed.{'o' if offices else 'h'}{k}" for k in range(1, 5)]
         for level in range(game.hotel_houses + 1):
             lines.append(f"{c.tr(labels[level])}: {s.rents[level]}")
-        lines.append(f"{c.tr('ui.deed.hotel')}: {s.rents[-1]}")
+        lines.append(f"{c.tr('ui.deed.holding' if offices else 'ui.deed.hotel')}: {s.rents[-1]}")
         lines.append(f"{c.tr('ui.deed.building_cost')}: {s.building_cost}")
     elif s.kind == "railroad":
         for k, rent in enumerate(s.rents):
@@ -64,11 +65,7 @@ def space(c: Controller, i: int) -> dict[str, Any]:
             lines.append(c.tr("ui.deed.dice_times", count=k + 1, times=m))
     owner = game.owner[i] if s.is_property else -1
     level = game.level[i]
-    built = ""
-    if level == game.hotel_level:
-        built = c.tr("ui.deed.has_hotel")
-    elif level:
-        built = c.tr("ui.deed.has_houses", count=level)
+    built = buildings_text(c, game, i) if s.kind == "lot" else ""
     return {
         "index": i, "name": s.name, "kind": s.kind, "colour": colour, "price": s.price if s.is_property else None,
         "lines": lines, "owner": game.players[owner].name if owner >= 0 else None,
@@ -115,7 +112,15 @@ def buttons(c: Controller) -> list[dict[str, Any]]:
         out.append(_button(c, "roll", {"do": "roll"}, c.tr("ui.btn.roll"), "primary"))
         out.append(_button(c, "enter_dice", {"do": "roll"}, c.tr("ui.btn.enter_dice"), "secondary"))
     if "end_turn" in verbs:
-        out.append(_button(c, "end_turn", {"do": "end_turn"}, c.tr("ui.btn.end_turn"), "primary"))
+        pos = cur.position
+        if game.visit_building and game.kinds[pos] == "lot" and game.can({"do": "build", "space": pos}) is None:
+            level = game.level[pos]
+            out.append(_button(c, "build_here", {"do": "build", "space": pos},
+                               c.tr("ui.btn.build_here_hotel" if level == game.hotel_houses else "ui.btn.build_here",
+                                    space=game.space_name(pos), price=game.ruleset.spaces[pos].building_cost),
+                               "secondary"))
+        key = "ui.btn.end_move_double" if game.extra_roll else "ui.btn.end_turn"
+        out.append(_button(c, "end_turn", {"do": "end_turn"}, c.tr(key), "primary"))
     return out
 
 
@@ -131,15 +136,22 @@ def auction(c: Controller) -> dict[str, Any] | None:
     what = game.space_name(a.space) if a.space >= 0 else c.tr(f"ui.kind.{a.kind}")
     bidders = []
     for p in game.players:
-        if p.bankrupt:
+        if p.bankrupt or p.index == a.seller:
             continue
         bidders.append({"name": p.name, "colour": c.colour(p.name), "cash": p.cash,
                         "in": p.index in a.bidders, "leading": p.index == a.high_bidder,
-                        "next": max(a.min_bid, a.high_bid + c.settings.bid_step)})
+                        "turn": game.stepped and p.index == a.next_bidder,
+                        "may_bid": p.index in a.bidders and p.index != a.high_bidder
+                        and (not game.stepped or p.index == a.next_bidder),
+                        "next": a.min_bid if game.stepped else max(a.min_bid, a.high_bid + c.settings.bid_step)})
     return {"what": what, "space": a.space if a.space >= 0 else None, "high_bid": a.high_bid,
             "leader": game.players[a.high_bidder].name if a.high_bidder >= 0 else None,
             "min_bid": a.min_bid, "step": c.settings.bid_step, "bidders": bidders,
-            "price": game.prices[a.space] if a.space >= 0 else None}
+            "price": game.prices[a.space] if a.space >= 0 else None,
+            "stepped": game.stepped, "fixed_step": game.auction_step,
+            "seller": game.players[a.seller].name if a.seller >= 0 else None,
+            "countdown": c.auction_countdown(),
+            "can_close": game.can({"do": "close_auction"}) is None}
 
 
 def debts(c: Controller) -> list[dict[str, Any]]:
@@ -154,6 +166,9 @@ def debts(c: Controller) -> list[dict[str, Any]]:
         owed = sum(d.amount for d in p.debts)
         raisable = 0
         for i in game.iter_properties(p.index):
+            if game.sell_off:  # no mortgages: at worst the bank buys the property back
+                raisable += game.bank_price(i)
+                continue
             raisable += game.buildings_sale_value(i)
             if not game.mortgaged[i]:
                 raisable += game.mortgage_value(i)
@@ -161,7 +176,7 @@ def debts(c: Controller) -> list[dict[str, Any]]:
             "name": p.name, "colour": c.colour(p.name), "cash": p.cash, "owed": owed,
             "missing": max(0, owed - p.cash),
             "to": ", ".join(f"{_party(c, game, d.creditor)} {d.amount}" for d in p.debts),
-            "raisable": raisable, "enough": p.cash + raisable >= owed,
+            "raisable": raisable, "enough": p.cash + raisable >= owed, "sell_off": game.sell_off,
         })
     return out
 
@@ -174,17 +189,40 @@ def deeds(c: Controller, player: str) -> list[dict[str, Any]]:
     groups: dict[str, list[dict[str, Any]]] = {}
     for i in game.iter_properties(p):
         entry = space(c, i)
-        entry["houses_text"] = (c.tr("ui.deed.hotel") if game.level[i] == game.hotel_level
-                                else c.tr("ui.deed.houses_n", count=game.level[i]) if game.level[i] else "")
+        entry["houses_text"] = buildings_text(c, game, i)
+        verbs = DEED_VERBS if game.kinds[i] == "lot" else DEED_VERBS[3:]
         entry["actions"] = [
             {"verb": verb, "text": c.tr(f"ui.btn.{verb}"), "enabled": game.can({"do": verb, "space": i}) is None}
-            for verb in (("build", "sell", "sell_all", "mortgage", "unmortgage") if game.kinds[i] == "lot"
-                         else ("mortgage", "unmortgage"))
+            for verb in verbs if verb in game._space_verbs
         ]
         groups.setdefault(game.groups[i] or "", []).append(entry)
     return [{"group": g, "name": c.tr.group(g, game.ruleset.groups.get(g, {}).get("name", g)),
              "colour": game.ruleset.groups.get(g, {}).get("color", "#BDBDBD"), "deeds": items}
             for g, items in groups.items()]
+
+
+# What a deed's row offers, in this order, where the ruleset has the verb (lots take all, others the last four).
+DEED_VERBS = ("build", "sell", "sell_all", "mortgage", "unmortgage", "auction_own", "sell_to_bank")
+
+
+def buildings_text(c: Controller, game: Game, i: int) -> str:
+    """"2 houses" / "hotel", or biznes's "2 offices" / "holding"."""
+    level = game.level[i]
+    if not level:
+        return ""
+    words = "office" if game.visit_building else "house"
+    if level == game.hotel_level:
+        return c.tr("ui.deed.holding" if game.visit_building else "ui.deed.hotel")
+    return c.tr(f"ui.deed.{words}s_n", count=level)
+
+
+def own_auction(c: Controller, player: str, i: int) -> dict[str, Any]:
+    """What the seller chooses before an own-property auction: the reserve's bounds and step."""
+    game = c.game
+    assert game is not None
+    low, high = game.own_auction_reserves(game.index_of[player], i)
+    return {"space": game.space_name(i), "index": i, "low": low, "high": high, "step": game.auction_step,
+            "bank_price": game.bank_price(i)}
 
 
 def log(c: Controller, limit: int = 200) -> list[str]:

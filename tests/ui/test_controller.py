@@ -142,6 +142,92 @@ def test_auction_taps_raise_by_the_step(tmp_path: Path) -> None:
     assert c.game.players[1].cash == 1500 - 45  # type: ignore[union-attr]
 
 
+BIZNES_SETUP = {"spaces": {"1": {"owner": "Ann"}, "3": {"owner": "Ann"}, "5": {"owner": "Ann"},
+                           "25": {"owner": "Ann"}}}
+
+
+def test_biznes_stepped_auction_goes_round_by_taps(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"), rules="biznes", setup={"players": {"Cy": {"cash": 80}}})
+    c.roll((2, 4))  # Pralnia, price 100: the auction opens at 75
+    c.request({"do": "decline"})
+    a = c.game.auction  # type: ignore[union-attr]
+    assert a is not None and a.min_bid == 75 and c.game.players[a.next_bidder].name == "Ann"  # type: ignore[union-attr]
+    c.card_tapped(CARDS["Ben"])  # not Ben's bid yet: refused with the rule
+    assert texts(c)[-1] == "Ben cannot bid now: it is Ann's bid"
+    c.card_tapped(CARDS["Ann"])  # Ann bids 75; Cy (80) cannot make 85 and is passed by the rules
+    assert a.high_bid == 75 and c.bid_amount("Ben") == 85
+    assert [c.game.players[b].name for b in a.bidders] == ["Ann", "Ben"]  # type: ignore[union-attr]
+    c.card_tapped(CARDS["Ben"])
+    assert a.high_bid == 85
+    c.request({"do": "pass", "player": "Ann"})
+    assert c.game.auction is None and c.game.owner[6] == 1  # type: ignore[union-attr]
+    assert c.game.players[1].cash == 1500 - 85  # type: ignore[union-attr]
+
+
+def _own_auction(tmp_path: Path, clock: Clock) -> Controller:
+    c = make(tmp_path, clock=clock)
+    start(c, ("Ann", "Ben", "Cy"), rules="biznes", setup=BIZNES_SETUP)
+    c.roll((2, 4))
+    c.request({"do": "decline"})
+    c.request({"do": "close_auction"})  # nobody wants Pralnia: it stays with the bank
+    c.request({"do": "auction_own", "player": "Ann", "space": 25, "reserve": 110})
+    assert c.pending is not None and c.pending.needs == ["Ann"]  # the seller agrees with a tap
+    c.card_tapped(CARDS["Ann"])
+    assert c.game.auction is not None and c.game.auction.kind == "own"  # type: ignore[union-attr]
+    return c
+
+
+def test_biznes_own_auction_is_cancelled_after_a_minute_without_a_bid(tmp_path: Path) -> None:
+    clock = Clock()
+    c = _own_auction(tmp_path, clock)
+    assert c.auction_countdown() == 60
+    clock.now += 20
+    c.request({"do": "pass", "player": "Cy"})  # a pass does not start the minute again
+    c.tick()
+    assert c.auction_countdown() == 40 and c.game.auction is not None  # type: ignore[union-attr]
+    c.journal.close()
+    again = make(tmp_path, clock=clock)  # nor does a restart of the app
+    assert again.resume() and again.auction_countdown() == 40
+    clock.now += 40
+    again.tick()
+    game = again.game
+    assert game is not None and game.auction is None and game.owner[25] == 0
+    assert any("cancelled" in t for t in texts(again))
+    assert game.players[0].cash == 1500
+
+
+def test_biznes_own_auction_timer_stops_at_the_first_bid(tmp_path: Path) -> None:
+    clock = Clock()
+    c = _own_auction(tmp_path, clock)
+    c.card_tapped(CARDS["Ben"])  # Ben bids the opening 110
+    assert c.auction_countdown() is None
+    clock.now += 300
+    c.tick()
+    assert c.game.auction is not None and c.game.auction.high_bid == 110  # type: ignore[union-attr]
+    c.request({"do": "pass", "player": "Cy"})
+    game = c.game
+    assert game is not None and game.auction is None and game.owner[25] == 1
+    assert game.players[0].cash == 1610 and game.players[1].cash == 1390
+
+
+def test_biznes_debtor_sells_to_a_rival_with_both_cards(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"), rules="biznes",
+          setup={"players": {"Ann": {"cash": 40}}, "spaces": {"15": {"owner": "Ann"}}})
+    c.roll((1, 3))  # Akcyza: 100 owed with 40 in cash
+    assert c.game.players[0].debts  # type: ignore[union-attr]
+    c.request({"do": "sell_to_player", "space": 15, "to": "Ben", "price": 90})
+    assert "no cheaper than the bank pays (100)" in texts(c)[-1]
+    c.request({"do": "sell_to_player", "space": 15, "to": "Ben", "price": 100})
+    assert c.pending is not None and c.pending.needs == ["Ann", "Ben"]
+    c.card_tapped(CARDS["Ann"])
+    c.card_tapped(CARDS["Ben"])
+    game = c.game
+    assert game is not None and game.owner[15] == 1 and not game.players[0].debts
+    assert game.players[0].cash == 40 and game.players[1].cash == 1400
+
+
 def test_a_trade_needs_both_cards(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c, setup={"spaces": {"5": {"owner": "Ben"}}})
