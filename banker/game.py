@@ -1531,8 +1531,8 @@ class Game:
             ahead = next(j for j in members if self.level[j] == high)
             raise IllegalAction("rule.sell_even", player=name, space=space.name, other=self.space_name(ahead))
         if lv == self.hotel_level and self.bank_houses - self._reserved("house", p) < self.hotel_houses:
-            raise IllegalAction("rule.hotel_breakdown", player=name, space=space.name,
-                                need=self.hotel_houses, left=self.bank_houses)
+            raise IllegalAction("rule.holding_breakdown" if self.visit_building else "rule.hotel_breakdown",
+                                player=name, space=space.name, need=self.hotel_houses, left=self.bank_houses)
 
     def _do_sell(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_index(a["space"])
@@ -2130,7 +2130,10 @@ class Game:
                     verbs = [v for v in ("sell", "auction_own", "sell_to_bank") if self._has_any(debtor.index, v)]
                     if self._can_sell_to_player(debtor.index):
                         verbs.append("sell_to_player")
-                    out.append({"player": debtor.name, "verbs": verbs + ["concede"]})
+                    if self.can({"do": "concede", "player": debtor.name}) is None:
+                        verbs.append("concede")  # not while their own auction runs
+                    if verbs:
+                        out.append({"player": debtor.name, "verbs": verbs})
                     continue
                 verbs = [v for v in ("sell", "sell_all", "mortgage") if self._has_any(debtor.index, v)]
                 out.append({"player": debtor.name, "verbs": verbs + ["trade", "concede"]})
@@ -2270,7 +2273,8 @@ class Game:
             }
             if self.sell_off or self.trade_once:
                 auction["seller"] = self.players[a.seller].name if a.seller >= 0 else None
-                auction["opened_at"] = a.opened_at if a.opened_at >= 0 else None
+                opened = a.opened_at
+                auction["opened_at"] = (int(opened) if opened.is_integer() else opened) if opened >= 0 else None
         state: dict[str, Any] = {
             "rules": self.ruleset.name,
             "turn": self.current.name,

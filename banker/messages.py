@@ -116,6 +116,7 @@ MESSAGES: dict[str, str] = {
     "rule.bank_sale_needs_auction": "{player} can sell {space} to the bank only after an auction of it in this debt found no buyer",
     "rule.no_direct_sales": "there are no direct sales in {rules} (trade instead)",
     "rule.sale_needs_debt": "{player} can sell directly only to pay a debt (trade instead)",
+    "rule.holding_breakdown": "{player} cannot take down the holding on {space}: it needs {need} offices from the bank, which has {left}",
     "rule.concede_seller": "{player} is auctioning {space} and cannot concede until it ends",
     # Setup and header problems (SetupError).
     "setup.unknown_option": "unknown option {option!r}",

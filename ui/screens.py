@@ -516,9 +516,11 @@ class AuctionScreen(BaseScreen):
                                                                "amount": self.c.bid_amount(n)}),
                                           "primary", size=18, size_hint_x=None, width=170, height=56))
             if b["in"] and (not b["leading"] or a["stepped"]):  # stepped: the high bidder may pass and keep the bid
-                line.add_widget(BigButton(self.tr("ui.auction.pass"),
-                                          lambda n=b["name"]: self.c.request({"do": "pass", "player": n}),
-                                          "secondary", size=18, size_hint_x=None, width=110, height=56))
+                passing = BigButton(self.tr("ui.auction.pass"),
+                                    lambda n=b["name"]: self.c.request({"do": "pass", "player": n}),
+                                    "secondary", size=18, size_hint_x=None, width=110, height=56)
+                passing.role = f"pass {b['name']}"
+                line.add_widget(passing)
             body.add_widget(line)
         root.add_widget(scroll(body))
         self.notices(root, 2)
@@ -566,9 +568,11 @@ class DeedsScreen(BaseScreen):
                                                               if d["mortgaged"] else "")
                 line.add_widget(Text(label, 19, bold=True, height=56))
                 for act in d["actions"]:
-                    line.add_widget(BigButton(act["text"], lambda v=act["verb"], i=d["index"]: self._act(who, v, i),
-                                              "primary" if act["enabled"] else "secondary", size=15,
-                                              size_hint_x=None, width=88, height=56))
+                    action = BigButton(act["text"], lambda v=act["verb"], i=d["index"]: self._act(who, v, i),
+                                       "primary" if act["enabled"] else "secondary", size=15,
+                                       size_hint_x=None, width=88, height=56)
+                    action.role = f"{act['verb']} {d['index']}"  # every row has the same labels
+                    line.add_widget(action)
                 body.add_widget(line)
         root.add_widget(scroll(body))
         self.notices(root, 2)

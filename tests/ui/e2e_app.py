@@ -3,7 +3,7 @@ dice button, played through touches, card taps and button presses.
 
 Run by test_app_e2e.py in a subprocess (Kivy opens one window per process):
 
-    python tests/ui/e2e_app.py play|resume|debt WORKDIR
+    python tests/ui/e2e_app.py play|resume|debt|biznes WORKDIR
 
 Exits 0 when every check passed; otherwise prints the failing step.
 """
@@ -176,6 +176,66 @@ def debt_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callabl
         ("Ben must tap", seen(app, "Ben: tap your card to declare bankruptcy")),
         ("Ben taps", lambda: reader.tap(BEN) or True),
         ("game over", seen(app, "Ann wins!")),
+    ]
+    return steps
+
+
+def biznes_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
+    """Rulebook 000: an office on the visited firm, an own-property auction cancelled by its
+    60-second timer, and a stepped auction by card taps."""
+    app: BankerApp = App_holder["app"]
+    c = app.controller
+    real_clock = c.clock
+
+    def minute_later() -> bool:
+        c.clock = lambda: real_clock() + 61  # type: ignore[method-assign]
+        return True
+
+    steps: list[tuple[str, Callable[[], bool]]] = [
+        ("new game", lambda: touch(app, "New game")),
+        ("biznes", lambda: touch(app, "Biznes")),
+        ("biznes chosen", lambda: c.draft is not None and c.draft.rules == "biznes"),
+        *register(app, reader),
+        ("game already going", lambda: touch(app, "Game already going? Enter it")),
+    ]
+    for i in (1, 3, 5, 25):
+        steps.append((f"space {i} is Ann's", lambda i=i: touch_role(app, f"owner {i}")))
+    steps += [
+        ("no mortgages in biznes", lambda: button(app, "—") is None),
+        ("start", lambda: touch(app, "Start the game")),
+        ("the table", lambda: seen(app, "Ann's turn")() and button(app, "Deeds & offices") is not None),
+        *enter(app, 1, 2),
+        ("on her own firm", seen(app, "Ann: move your token to Bar mleczny")),
+        ("open an office", lambda: touch(app, "Open a branch office on Bar mleczny: 50")),
+        ("Ann taps", lambda: reader.tap(ANN) or True),
+        ("one office", lambda: c.game is not None and c.game.level[3] == 1 and c.game.players[0].cash == 1450),
+        ("once per visit", lambda: button(app, "Open a branch office on Bar mleczny: 50") is None),
+        ("deeds", lambda: touch(app, "Deeds & offices")),
+        ("auction her logistics", lambda: touch_role(app, "auction_own 25")),
+        ("the opening bid", seen(app, "Opening bid: 100", "From 100 (what the bank pays) to 1500")),
+        ("ten more", lambda: touch(app, "+10")),
+        ("start it", lambda: touch(app, "Start the auction at 110")),
+        ("Ann taps to start", lambda: reader.tap(ANN) or True),
+        ("the countdown", seen(app, "Ann is selling", "No bid yet: cancelled in")),
+        ("a minute passes with no bid", minute_later),
+        ("cancelled", lambda: c.game is not None and c.game.auction is None and c.game.owner[25] == 0),
+        ("said so", seen(app, "no bid: the auction of Spedycja kolejowa is cancelled")),
+        ("end the move", lambda: touch(app, "End turn")),
+        ("Ben's turn", seen(app, "Ben's turn")),
+        *enter(app, 2, 4),
+        ("Ben declines Pralnia", lambda: touch(app, "Don't buy: auction")),
+        ("stepped auction", seen(app, "No bid yet (from 75)", "Bids go round the table")),
+        ("Ann cannot bid first", lambda: reader.tap(ANN) or True),
+        ("told whose bid", seen(app, "Ann cannot bid now: it is Ben's bid")),
+        ("Ben taps to bid 75", lambda: reader.tap(BEN) or True),
+        ("Ben leads", lambda: c.game is not None and c.game.auction is not None
+         and c.game.auction.high_bid == 75),
+        ("Ann taps: exactly 85", lambda: reader.tap(ANN) or True),
+        ("Ann leads", lambda: c.game is not None and c.game.auction is not None
+         and c.game.auction.high_bid == 85),
+        ("Ben passes", lambda: touch_role(app, "pass Ben")),
+        ("Ben taps to pass", lambda: (c.pending is None) or (reader.tap(BEN) or True)),
+        ("sold to Ann", lambda: c.game is not None and c.game.owner[6] == 0 and c.game.players[0].cash == 1365),
     ]
     return steps
 
@@ -387,7 +447,7 @@ def main() -> int:
     App_holder["app"] = app
 
     def begin(dt: float) -> None:
-        steps = {"play": play, "debt": debt_game}[phase](work, reader) if phase != "resume" else resume_checks(work)
+        steps = {"play": play, "debt": debt_game, "biznes": biznes_game}[phase](work, reader) if phase != "resume" else resume_checks(work)
         script = Script(app, steps)
         App_holder["script"] = script
         Clock.schedule_interval(script.tick, 1 / 30)

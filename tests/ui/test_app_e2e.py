@@ -43,3 +43,9 @@ def test_the_tour_writes_every_screen(tmp_path: Path) -> None:
     for name in shots:
         data = (out / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000, name
+
+
+def test_a_biznes_game_with_an_own_auction_timer_and_stepped_bids(tmp_path: Path) -> None:
+    played = run(str(ROOT / "tests" / "ui" / "e2e_app.py"), "biznes", str(tmp_path))
+    assert played.returncode == 0, played.stdout + played.stderr[-3000:]
+    assert "steps passed" in played.stdout
