@@ -1439,9 +1439,9 @@ class Game:
             return IllegalAction("rule.build_kind", player=name, space=space.name, kind=kind)
         if hotel:
             if self.bank_hotels - self._reserved("hotel", p) <= 0:
-                return IllegalAction("rule.bank_out_of", kind="hotel")
+                return IllegalAction("rule.bank_out_of", kind="holding" if self.visit_building else "hotel")
         elif self.bank_houses - self._reserved("house", p) <= 0:
-            return IllegalAction("rule.bank_out_of", kind="house")
+            return IllegalAction("rule.bank_out_of", kind="office" if self.visit_building else "house")
         if (self.options["build_only_on_visit"] and self.players[p].position != i
                 and not any(q == p for q, _ in self.build_owed)):
             return IllegalAction("rule.build_on_visit", player=name, space=space.name)
