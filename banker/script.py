@@ -243,7 +243,12 @@ def describe(state: Mapping[str, Any]) -> str:
     if a is not None:
         what = a["kind"] if a["space"] is None else state["spaces"][str(a["space"])]["name"]
         lead = f"{a['high_bid']} by {a['high_bidder']}" if a["high_bidder"] else "no bid yet"
-        lines.append(f"auction of {what}: {lead}; still in: {', '.join(a['bidders'])}")
+        seller = f" (sold by {a['seller']})" if a.get("seller") else ""
+        turn = f"; next bid {a['min_bid']} by {a['next_bidder']}" if a.get("next_bidder") else ""
+        lines.append(f"auction of {what}{seller}: {lead}; still in: {', '.join(a['bidders'])}{turn}")
+    move = state.get("move")
+    if move is not None and move["extra_roll"]:
+        lines.append(f"{state['turn']} rolled a double: end the move, then roll again")
     for o in state["owed"]:
         lines.append(f"waiting for {o['player']}: {' / '.join(o['verbs'])}")
     return "\n".join(lines)
