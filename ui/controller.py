@@ -454,11 +454,14 @@ class Controller:
                 card = game.ruleset.card_by_id[event.params["card"]]
                 self.notify(self.tr.card(card.id, card.text), "card", None)
             elif event.code in SHOWN_EVENTS:
-                self.notify(self.tr.format("event." + event.code, self._words(event.params)), "info",
-                            "building" if event.code in ("built", "sold_building", "sold_all") else None)
+                sound = "building" if event.code in ("built", "sold_building", "sold_all") else None
+                if event.code == "built" and game.visit_building:
+                    sound = "office"  # rulebook 000: opening an office has its own sound
+                self.notify(self.tr.format("event." + event.code, self._words(event.params)), "info", sound)
         for entry in game.money_log()[log_from:] if len(game.log) > log_from else []:
+            sound = "office" if entry.code == "build" and game.visit_building else SOUNDS.get(entry.code, "payment")
             self.notify(self.money_text(entry.code, entry.payer, entry.payee, entry.amount, entry.params),
-                        "money", SOUNDS.get(entry.code, "payment"))
+                        "money", sound)
         if game.turn != turn_before and not game.ended:
             self.last_dice = ()
         if game.ended:

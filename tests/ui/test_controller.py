@@ -346,3 +346,17 @@ def test_every_ui_text_is_translated(language: str) -> None:
 
     wanted = set(english) | (set(MESSAGES) if language != "en" else set())
     assert sorted(wanted - set(table)) == []
+
+
+def test_biznes_office_on_the_visited_firm_has_its_own_sound(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    sounds: list[str] = []
+    c._play_sound = sounds.append  # type: ignore[method-assign]
+    start(c, ("Ann", "Ben"), rules="biznes", setup=BIZNES_SETUP)
+    c.request({"do": "build", "space": 3})  # before the roll: refused with the rule
+    assert texts(c)[-1] == "Ann cannot build before rolling: build on the firm you land on"
+    c.roll((1, 2))  # Bar mleczny (3), Ann's whole branch
+    c.request({"do": "build", "space": 3})
+    c.card_tapped(CARDS["Ann"])
+    assert c.game.level[3] == 1 and "office" in sounds  # type: ignore[union-attr]
+    assert "Ann builds a branch office on Bar mleczny" in texts(c)
