@@ -622,7 +622,8 @@ class Controller:
         limit = int(game.options["own_auction_cancel_seconds"])
         if a.kind != "own" or a.high_bidder >= 0 or not limit or a.opened_at < 0:
             return None
-        return max(0, math.ceil(a.opened_at + limit - self.game_time()))
+        # (`t` is stamped to a tenth of a second, so the first reading may round up past the limit)
+        return min(limit, max(0, math.ceil(a.opened_at + limit - self.game_time())))
 
     def tick(self) -> None:
         """Called every second: a timed game ends when its time comes, with an alarm;
