@@ -61,6 +61,11 @@ def choose(game: Game, rng: random.Random) -> Move:
             return {"do": "decline"}, p
         if kind == "draw":
             return {"do": "draw"}, p
+        if kind == "casino":
+            bet = int(game.options["casino_bet"])
+            if cur.cash >= 5 * bet and not cur.debts and rng.random() < 0.5:
+                return {"do": "casino", "numbers": rng.sample(range(1, 7), rng.randint(1, 3))}, p
+            return {"do": "casino"}, p
         if kind == "tax":
             flat = game.income_tax(p, "flat")
             pct = game.income_tax(p, "percent")
@@ -202,6 +207,11 @@ def _manage(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None:
                     low = j
             if level[low] == game.hotel_level:
                 continue
+            if game.turn_start_building:  # brands: once per group a turn, and maybe unevenly
+                build = {"do": "build", "player": game.players[p].name, "space": low}
+                if game.can(build) is None:
+                    return build
+                continue
             if game._build_problem(p, low, None) is None:
                 return {"do": "build", "player": game.players[p].name, "space": low}
     # Lift a mortgage when comfortably rich.
@@ -211,7 +221,10 @@ def _manage(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None:
                 return {"do": "unmortgage", "player": game.players[p].name, "space": i}
     # Now and then, offer to buy the deed that completes a group.
     if rng.random() < 0.05:
-        return _trade_offer(game, p)
+        offer = _trade_offer(game, p)
+        if offer is not None and game.balanced and game.can(offer) is not None:
+            return None  # brands: not this one (balance, the turn's trades)
+        return offer
     return None
 
 

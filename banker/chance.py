@@ -39,10 +39,10 @@ class SeededChance:
         """Shuffle the title deeds and deal them one at a time round the table."""
         deeds = [i for i in game.ruleset.property_indices if game.owner[i] < 0]
         self.rng.shuffle(deeds)
-        each = int(game.options["deal_deeds"])
         players = [p for p in game.players if not p.bankrupt]
+        count = len(deeds) if game.options["deal_all"] else int(game.options["deal_deeds"]) * len(players)
         hands: dict[str, list[int]] = {p.name: [] for p in players}
-        for k in range(each * len(players)):
+        for k in range(count):
             hands[players[k % len(players)].name].append(deeds[k])
         return hands
 
@@ -62,11 +62,19 @@ def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance 
     elif verb == "draw":
         d = game.decision
         if "card" not in action and d is not None and d[0] == "draw":
-            filled["card"] = game.next_card(d[1])
+            # A cycling deck is dealt from the top; a reshuffled one (brands) was shuffled when it
+            # filled up again, which is the same as taking any of its remaining cards at random.
+            filled["card"] = source.rng.choice(game.decks[d[1]]) if game.reshuffle else game.next_card(d[1])
         card = game.ruleset.card_by_id.get(filled.get("card"))  # type: ignore[arg-type]
         if (card is not None and card.effect == "random_move" and "target" not in action
                 and not game.random_moved and d is not None and d[0] == "draw"):
             filled["target"] = source.rng.choice(game.random_targets())
+    elif verb == "casino":
+        if action.get("numbers") is not None:
+            if "die" not in action:
+                filled["die"] = source.dice(1)[0]
+            if "jackpot" not in action:
+                filled["jackpot"] = source.rng.random() * int(game.options["casino_jackpot_odds"]) < 1
     elif verb == "deal":
         if "deeds" not in action and game.deal_owed:
             filled["deeds"] = source.deal(game)

@@ -54,6 +54,10 @@ VERB_FIELDS: dict[str, frozenset[str]] = {
     "auction_own": frozenset({"space", "reserve"}),
     "sell_to_bank": frozenset({"space"}),
     "sell_to_player": frozenset({"space", "to", "price"}),
+    "casino": frozenset({"numbers", "die", "jackpot"}),
+    "timeout": frozenset(),
+    "pause": frozenset(),
+    "resume": frozenset(),
     "undo": frozenset(),
 }
 VERBS = tuple(VERB_FIELDS)
@@ -165,6 +169,8 @@ class Game:
                 raise SetupError("setup.bank_name")
         if len(set(names)) != len(names):
             raise SetupError("setup.duplicate_name")
+        if opts.get("teams") and len(names) != 4:
+            raise SetupError("setup.player_count", count=len(names), least=4, most=4, rules=ruleset.name)
         hotel_houses = int(opts["hotel_houses"])
         for s in ruleset.spaces:
             if s.kind == "lot" and len(s.rents) < hotel_houses + 2:
@@ -189,7 +195,18 @@ class Game:
         self.hotel_level = hotel_houses + 1
         self.jail_index = ruleset.jail_index
         mech = ruleset.mechanics
-        self.stepped = mech.get("auction") == "stepped"
+        # Auctions in turn order: "stepped" (biznes: exact steps, everyone) or "in_turn"
+        # (brands: at least a step more, the decliner left out).
+        self.stepped = mech.get("auction") in ("stepped", "in_turn")
+        self.exact_bids = mech.get("auction") == "stepped"
+        self.turn_start_building = mech.get("building") == "turn_start"
+        self.expiring = mech.get("mortgage") == "expiring"
+        self.balanced = mech.get("trade") == "balanced"
+        self.by_creditor = mech.get("bankruptcy") == "by_creditor"
+        self.reshuffle = mech.get("deck") == "reshuffle"
+        self.casino_index = next((s.index for s in ruleset.spaces if s.kind == "casino"), -1)
+        self.teams = bool(opts.get("teams", False))
+        self.refund_percent = int(opts.get("building_refund_percent", 50))
         self.visit_building = mech.get("building") == "visit"
         self.sell_off = mech.get("debt") == "sell_off"
         self.after_move_doubles = mech.get("doubles") == "after_move"
@@ -202,7 +219,7 @@ class Game:
             verbs.append("sell_all")
         if not self.no_mortgages:
             verbs += ["mortgage", "unmortgage", "keep_mortgage"]
-        if self.sell_off or self.trade_once:
+        if self.sell_off or self.trade_once or opts.get("mortgage_auction_now"):
             verbs.append("auction_own")
         if self.sell_off:
             verbs.append("sell_to_bank")
@@ -237,7 +254,7 @@ class Game:
         self.turn_over_after_auctions = False
         self.mortgage_owed: list[tuple[int, int]] = []  # (player, space)
         self.build_owed: list[tuple[int, str]] = []  # (player, "house"|"hotel") won at a building auction
-        self.deal_owed = int(opts["deal_deeds"]) > 0 and not setup
+        self.deal_owed = (int(opts["deal_deeds"]) > 0 or bool(opts.get("deal_all", False))) and not setup
         self.ended = False
         self.end_reason: str | None = None
         self.winner: str | list[str] | None = None
@@ -249,6 +266,17 @@ class Game:
         self.extra_roll = False  # a double was rolled: end_turn keeps the turn (doubles = "after_move")
         self.random_moved = False  # a random-move card already moved the player in this roll
         self.last_random_target = -1  # shared by all players; -1 = none yet
+        # brands: rounds played, mortgages' start rounds, builds per group this turn, trades this
+        # turn, the casino jackpot, skipped turns in a row, paused time.
+        self.round = 0
+        self.mortgage_round = [0] * self.n_spaces
+        self.group_builds: dict[str, int] = {}
+        self.turn_trades = 0
+        self.jackpot = int(opts.get("casino_jackpot_start", 0))
+        self.skipped = [0] * len(self.players)
+        self.turn_skipped = False
+        self.paused_at = -1.0  # game clock when a pause began; -1 = running
+        self.paused_total = 0.0  # seconds spent paused so far
         self.action_t = -1.0  # the `t` of the action being applied (-1: unstamped)
 
         self.seq = 0
@@ -446,6 +474,8 @@ class Game:
             return []
         if self.ended:
             raise IllegalAction("rule.game_over", verb=verb)
+        if self.paused_at >= 0 and verb not in ("resume", "end_game"):
+            raise IllegalAction("rule.paused_now", verb=verb)
         start = len(self.events)
         if self.time_limit and t is not None and t >= self.time_limit:
             self.push(verb, self.turn, dict(action))  # time is up: this action ends the game
@@ -508,6 +538,8 @@ class Game:
             return
         if self.ended:
             raise IllegalAction("rule.game_over", verb=verb)
+        if self.paused_at >= 0 and verb not in ("resume", "end_game"):
+            raise IllegalAction("rule.paused_now", verb=verb)
         actor = self._actor(verb, action)
         _HANDLERS[verb][0](self, actor, action)
 
@@ -672,7 +704,11 @@ class Game:
 
     def buildings_sale_value(self, i: int) -> int:
         """What the bank pays for every building on lot i: half their cost (a hotel with its houses)."""
-        return self.level[i] * (self.ruleset.spaces[i].building_cost // 2)
+        return self.level[i] * self.building_refund(i)
+
+    def building_refund(self, i: int) -> int:
+        """What the bank pays back for one building on lot i (half its cost in classic)."""
+        return self.ruleset.spaces[i].building_cost * self.refund_percent // 100
 
     def building_value(self, i: int) -> int:
         """What the buildings on lot i cost (a hotel with the houses it replaced)."""
@@ -719,6 +755,8 @@ class Game:
         return -(-self.mortgage_value(i) * pct // 100)
 
     def unmortgage_cost(self, i: int) -> int:
+        if self.expiring:  # brands: 60% of the price (the mortgage value plus 10% of the price)
+            return self.prices[i] * int(self.options["unmortgage_percent"]) // 100
         return self.mortgage_value(i) + self.interest(i)
 
     def rent_due(self, i: int, dice_total: int, rent_multiplier: int = 1, dice_multiplier: int = 0) -> int:
@@ -795,7 +833,7 @@ class Game:
         if d is None:
             return ""
         return {"buy": "buy or decline", "draw": "draw a card", "tax": "choose the tax",
-                "card_roll": "roll for the card"}[d[0]]
+                "card_roll": "roll for the card", "casino": "bet at the casino or decline"}[d[0]]
 
     def _free_window(self) -> bool:
         """True when the only thing owed is the current player's roll or end of turn."""
@@ -808,6 +846,11 @@ class Game:
             i = 0
         while players[i].bankrupt:  # at least two players are left while the game runs
             i = i + 1 if i + 1 < len(players) else 0
+        if i <= self.turn:
+            self.round += 1  # the turn came round past the first seat: a new round
+        if not self.turn_skipped:
+            self.skipped[self.turn] = 0  # a turn played (not timed out) ends a run of skipped turns
+        self.turn_skipped = False
         self.turn = i
         self.turns += 1
         self.roll_owed = True
@@ -815,8 +858,28 @@ class Game:
         self.decision = None
         self.extra_roll = False
         self.trades_used = 0
+        self.turn_trades = 0
+        self.group_builds = {}
+        if self.expiring:
+            self._lapse_mortgages()
         if self.record_events:
             self.events.append(("turn", {"player": self.players[i].name}))
+
+    def _lapse_mortgages(self) -> None:
+        """brands: a mortgage not lifted within `mortgage_rounds` rounds is lost to a bank auction."""
+        limit = int(self.options["mortgage_rounds"])
+        for i in self.ruleset.property_indices:
+            if self.mortgaged[i] and self.round - self.mortgage_round[i] >= limit:
+                owner = self.owner[i]
+                self.mortgaged[i] = False
+                self.owner[i] = -1
+                self.owner_version += 1
+                self.events.append(("mortgage_lapsed", {"player": self.players[owner].name,
+                                                        "space": self.space_name(i)}))
+                if i not in self.auction_queue:
+                    self.auction_queue.append(i)
+        if self.auction is None and self.auction_queue:
+            self._start_property_auction(self.auction_queue.pop(0))
 
     def _send_to_jail(self, p: Player) -> None:
         p.position = self.jail_index
@@ -844,7 +907,30 @@ class Game:
         p.position = target
         self._land(p, target)
 
+    def economy_minutes(self) -> float:
+        """Minutes of play by the game clock (pauses left out), for the brands economy."""
+        now = self.action_t if self.action_t >= 0 else self.clock
+        return max(0.0, now - self.paused_total) / 60
+
+    def salary_paid(self) -> bool:
+        stop = int(self.options["salary_stop_minutes"])
+        return not stop or self.economy_minutes() < stop
+
+    def rent_tax_percent(self) -> int:
+        """brands: the tax on collected rent now (0 before it starts)."""
+        start = int(self.options["rent_tax_start_minutes"])
+        if not start:
+            return 0
+        minutes = self.economy_minutes()
+        if minutes < start:
+            return 0
+        steps = int((minutes - start) // int(self.options["rent_tax_step_minutes"]))
+        pct = int(self.options["rent_tax_start_percent"]) + steps * int(self.options["rent_tax_step_percent"])
+        return min(pct, int(self.options["rent_tax_max_percent"]))
+
     def _salary(self, p: Player) -> None:
+        if not self.salary_paid():
+            return  # brands: salaries have stopped
         self._transfer(BANK, p.index, self.salary, "salary", NO_PARAMS)
         if p.debts:
             self._settle(p)
@@ -858,10 +944,19 @@ class Game:
             if owner < 0:
                 self.decision = ("buy", i)
             elif owner != p.index and not self.mortgaged[i]:
-                rent = self.rent_due(i, self.last_roll)
-                self._charge(p.index, owner, rent, "rent", self.space_params[i])
+                self._pay_rent(p.index, i, self.rent_due(i, self.last_roll))
             return
         kind = self.kinds[i]
+        if kind == "go":
+            bonus = int(self.options["start_landing_bonus"])
+            if bonus and self.salary_paid():
+                self._transfer(BANK, p.index, bonus, "start_bonus", NO_PARAMS)
+                if p.debts:
+                    self._settle(p)
+            return
+        if kind == "casino":
+            self.decision = ("casino", i)
+            return
         if kind == "card":
             self.decision = ("draw", self.ruleset.spaces[i].deck)
         elif kind == "tax_choice":
@@ -874,6 +969,22 @@ class Game:
         elif kind == "free_parking":
             if self.options["free_parking_pot"] and self.pot > 0:
                 self._transfer(POT, p.index, self.pot, "pot", {})
+
+    def _pay_rent(self, payer: int, i: int, rent: int) -> None:
+        """Rent for space i to its owner; brands: nothing to a jailed owner or an ally, and the rent tax."""
+        owner = self.owner[i]
+        if self.options["jail_no_rent"] and self.players[owner].in_jail:
+            return
+        if self.allies(payer, owner):
+            return
+        self._charge(payer, owner, rent, "rent", self.space_params[i])
+        pct = self.rent_tax_percent()
+        if pct and rent and not self.players[payer].debts:
+            self._transfer(owner, BANK, rent * pct // 100, "rent_tax", self.space_params[i])
+
+    def allies(self, p: int, q: int) -> bool:
+        """brands-teams: seats 1 and 3 play against 2 and 4."""
+        return self.teams and p != q and p % 2 == q % 2
 
     def _remove_from_deck(self, card_id: str) -> None:
         for deck in self.decks.values():
@@ -914,6 +1025,15 @@ class Game:
                     raise IllegalAction("rule.deal_twice", space=self.space_name(i))
                 seen.add(i)
             result[p] = idx
+        if self.options["deal_all"]:
+            # brands-showdown: the whole board, dealt round the table from the first player, free.
+            players = [q for q in self.players if not q.bankrupt]
+            total = len(self.ruleset.property_indices)
+            for k, player in enumerate(players):
+                count = total // len(players) + (1 if k < total % len(players) else 0)
+                if len(result.get(player.index, [])) != count:
+                    raise IllegalAction("rule.deal_count", player=player.name, count=count)
+            return result
         for player in self.players:
             if player.bankrupt:
                 continue
@@ -926,7 +1046,8 @@ class Game:
             for i in spaces:
                 self.owner[i] = q
                 self.owner_version += 1
-                self._charge(q, BANK, self.prices[i], "deal", self.space_params[i])
+                if not self.options["deal_all"]:  # a dealt board (showdown) costs nothing
+                    self._charge(q, BANK, self.prices[i], "deal", self.space_params[i])
         self.deal_owed = False
         self.events.append(("dealt", {}))
 
@@ -968,7 +1089,7 @@ class Game:
             i, multiplier = d[1], d[2]
             owner = self.owner[i]
             if owner >= 0 and owner != p and not self.mortgaged[i]:
-                self._charge(p, owner, multiplier * total, "rent", self.space_params[i])
+                self._pay_rent(p, i, multiplier * total)
             return
         self.last_roll = total
         self.random_moved = False
@@ -1041,7 +1162,7 @@ class Game:
         self.decision = None
         self.events.append(("declined", {"player": self.players[p].name, "space": self.space_name(i)}))
         if self.options["auction_on_decline"]:
-            self._start_property_auction(i)
+            self._start_property_auction(i, decliner=p)
 
     # ------------------------------------------------------------------
     # auctions
@@ -1051,13 +1172,16 @@ class Game:
         order = [(self.turn + k) % n for k in range(n)]
         return [q for q in order if not self.players[q].bankrupt]
 
-    def _start_property_auction(self, i: int) -> None:
+    def _start_property_auction(self, i: int, decliner: int = -1) -> None:
+        """The bank auctions space i (after `decliner` declined it, or a bankruptcy or a lapsed mortgage)."""
         bidders = self._bidders_from_current()
         if self.stepped:
+            if not self.exact_bids and decliner >= 0:
+                bidders = [q for q in bidders if q != decliner]  # brands: the decliner takes no part
             pct = int(self.options["auction_start_percent"])
             opening = -(-self.prices[i] * pct // 100)
             self.auction = Auction(space=i, kind="property", bidders=bidders, min_bid=opening,
-                                   next_bidder=bidders[0], opened_at=self.action_t)
+                                   next_bidder=bidders[0] if bidders else -1, opened_at=self.action_t)
             self.events.append(("auction", {"space": self.space_names[i], "start": opening}))
             self._auction_changed()
             return
@@ -1093,7 +1217,7 @@ class Game:
             raise InvalidAction("action.amount_needed", player=name)
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise InvalidAction("action.bad_field", field="amount", problem="must be a whole number")
-        if self.stepped and amount != auction.min_bid:
+        if self.exact_bids and amount != auction.min_bid:
             raise IllegalAction("rule.bid_exact", player=name, amount=amount, bid=auction.min_bid,
                                 step=self.auction_step)
         if amount < auction.min_bid:
@@ -1219,7 +1343,7 @@ class Game:
             self._start_property_auction(self.auction_queue.pop(0))
 
     def _check_building_auction(self, p: int, a: Mapping[str, Any]) -> None:
-        if self.visit_building:
+        if self.visit_building or self.turn_start_building:
             raise IllegalAction("rule.no_building_auctions", rules=self.ruleset.name)
         kind = a.get("kind")
         if kind not in ("house", "hotel"):
@@ -1305,10 +1429,17 @@ class Game:
         self.decision = None
         self.events.append(("card", {"player": player.name, "card": card.id, "text": card.text}))
         effect = card.effect
+        if self.reshuffle:
+            if not deck:  # used up: every card not held by a player goes back into the deck
+                held = {c for q in self.players for c in q.jail_cards} | {card.id}
+                deck.extend(c for c in self.ruleset.deck_cards[card.deck] if c not in held)
+                if effect != "jail_free":
+                    deck.append(card.id)
+        elif effect != "jail_free":
+            deck.append(card.id)
         if effect == "jail_free":
             player.jail_cards.append(card.id)
             return
-        deck.append(card.id)
         if effect == "money":
             if card.amount >= 0:
                 self._transfer(BANK, p, card.amount, "card", {"card": card.id})
@@ -1337,6 +1468,19 @@ class Game:
             self._send_to_jail(player)
         elif effect == "advance":
             self._move_to(player, card.to)
+        elif effect == "destroy_building":
+            built = [i for i in self.ruleset.property_indices if self.owner[i] == p and self.level[i]]
+            if built:  # the most built lot of the drawer loses one building, for nothing
+                i = max(built, key=lambda j: self.level[j])
+                if self.level[i] == self.hotel_level:  # a corporation comes down to its branches
+                    self.bank_hotels += 1
+                    keep = self.hotel_houses if self.bank_houses >= self.hotel_houses else 0
+                    self.bank_houses -= keep
+                    self.level[i] = keep
+                else:
+                    self.level[i] -= 1
+                    self.bank_houses += 1
+                self.events.append(("building_destroyed", {"player": player.name, "space": self.space_name(i)}))
         elif effect == "random_move":
             target = self._space_index(a["target"])
             self.random_moved = True
@@ -1367,7 +1511,7 @@ class Game:
                     self.decision = ("card_roll", target, card.dice_multiplier)
                 else:
                     rent = self.rent_due(target, self.last_roll, rent_multiplier=card.rent_multiplier)
-                    self._charge(p, owner, rent, "rent", self.space_params[target])
+                    self._pay_rent(p, target, rent)
 
     # ------------------------------------------------------------------
     # tax
@@ -1430,7 +1574,7 @@ class Game:
         if lv == self.hotel_level:
             return IllegalAction("rule.build_max", player=name, space=space.name)
         low = min(self.level[j] for j in members)
-        if lv > low:
+        if lv > low and self.options["build_evenly"]:
             behind = next(j for j in members if self.level[j] == low)
             return IllegalAction("rule.build_even_first" if low == 0 else "rule.build_even", player=name,
                                  space=space.name, other=self.space_name(behind), houses=low)
@@ -1463,6 +1607,9 @@ class Game:
         if self.visit_building:
             self._check_visit_build(p, i)
             return
+        if self.turn_start_building:
+            self._check_turn_start_build(p, i)
+            return
         won = any(q == p for q, _ in self.build_owed)
         if not won:  # the winner of a building auction builds what they won at once
             self._may_manage(p, "build", raising=False)
@@ -1493,10 +1640,28 @@ class Game:
         if problem is not None:
             raise problem
 
+    def _check_turn_start_build(self, p: int, i: int) -> None:
+        """Building = "turn_start" (brands): the player whose turn it is, before rolling, once per group a turn."""
+        name = self.players[p].name
+        self._may_manage(p, "build", raising=False)
+        if p != self.turn:
+            raise IllegalAction("rule.not_your_move", player=name, verb="build", current=self.current.name)
+        if not self.roll_owed:
+            raise IllegalAction("rule.build_after_roll", player=name)
+        most = int(self.options["builds_per_group_turn"])
+        group = self.groups[i]
+        if most and group is not None and self.group_builds.get(group, 0) >= most:
+            raise IllegalAction("rule.build_once_per_turn", player=name, space=self.space_name(i), count=most)
+        problem = self._build_problem(p, i, None)
+        if problem is not None:
+            raise problem
+
     def _do_build(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_index(a["space"])
         space = self.ruleset.spaces[i]
         self.visit_builds += 1
+        if space.group is not None:
+            self.group_builds[space.group] = self.group_builds.get(space.group, 0) + 1
         hotel = self.level[i] == self.hotel_houses
         kind = "hotel" if hotel else "house"
         if self._owed_build(p, kind):
@@ -1527,7 +1692,7 @@ class Game:
             raise IllegalAction("rule.no_building", player=name, space=space.name)
         members = self.group_members[space.group]  # type: ignore[index]
         high = max(self.level[j] for j in members)
-        if lv < high:
+        if lv < high and self.options["build_evenly"]:
             ahead = next(j for j in members if self.level[j] == high)
             raise IllegalAction("rule.sell_even", player=name, space=space.name, other=self.space_name(ahead))
         if lv == self.hotel_level and self.bank_houses - self._reserved("house", p) < self.hotel_houses:
@@ -1546,7 +1711,7 @@ class Game:
             self.level[i] -= 1
             self.bank_houses += 1
             kind = "house"
-        self._transfer(BANK, p, space.building_cost // 2, "sell", {"space": space.name, "kind": kind})
+        self._transfer(BANK, p, self.building_refund(i), "sell", {"space": space.name, "kind": kind})
         self.events.append(("sold_building", {"player": self.players[p].name, "space": space.name,
                                                    "kind": kind}))
 
@@ -1595,6 +1760,7 @@ class Game:
     def _do_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_index(a["space"])
         self.mortgaged[i] = True
+        self.mortgage_round[i] = self.round
         self._transfer(BANK, p, self.mortgage_value(i), "mortgage", self.space_params[i])
 
     def _check_unmortgage(self, p: int, a: Mapping[str, Any]) -> None:
@@ -1724,6 +1890,8 @@ class Game:
         debtor_trade = bool(g.debts or t.debts)
         if self.trade_once:
             self._check_move_trade(giver, taker, give, get)
+        elif self.balanced:
+            self._check_balanced_trade(giver, taker, give, get)
         elif not debtor_trade and not self._free_window():
             self._refuse_blocked("trade", giver)
         for (cash, spaces, cards), q in ((give, g), (get, t)):
@@ -1771,7 +1939,34 @@ class Game:
         else:
             raise IllegalAction("rule.trade_form", player=name)
 
+    def _check_balanced_trade(self, giver: int, taker: int, give: tuple[int, list[int], int],
+                              get: tuple[int, list[int], int]) -> None:
+        """trade = "balanced" (brands): in the trader's own turn, a few a turn, no lopsided deals."""
+        name = self.players[giver].name
+        if self.turn not in (giver, taker):
+            raise IllegalAction("rule.not_your_move", player=name, verb="trade", current=self.current.name)
+        if self.auction is not None or self.deal_owed:
+            self._refuse_blocked("trade", giver)
+        if self.debtors and not (self.players[giver].debts or self.players[taker].debts):
+            self._refuse_blocked("trade", giver)
+        limit = int(self.options["trades_per_turn"])
+        if self.turn_trades >= limit:
+            raise IllegalAction("rule.trades_per_turn", player=self.current.name, count=limit)
+        if give[2] or get[2]:
+            raise IllegalAction("rule.trade_jail_cards")
+        allies = self.allies(giver, taker)
+        for i in give[1] + get[1]:
+            if self.mortgaged[i] and not allies:
+                raise IllegalAction("rule.trade_mortgaged", space=self.space_name(i))
+        if self.options["trade_balance"] and not allies:
+            values = [cash + sum(self.prices[i] // 2 if self.mortgaged[i] else self.prices[i] for i in spaces)
+                      for cash, spaces, _cards in (give, get)]
+            large, small = max(values), min(values)
+            if 2 * (large - small) > large or large > 2 * small:
+                raise IllegalAction("rule.trade_unbalanced", a=values[0], b=values[1])
+
     def _do_trade(self, p: int, a: Mapping[str, Any]) -> None:
+        self.turn_trades += 1
         if self.trade_once:
             self.trades_used += 1
         giver, taker = self._trade_parties(a)
@@ -1782,7 +1977,7 @@ class Game:
             for i in spaces:
                 self.owner[i] = dst
                 self.owner_version += 1
-                if self.mortgaged[i]:
+                if self.mortgaged[i] and not self.expiring:
                     self.mortgage_owed.append((dst, i))
             for _ in range(cards):
                 self.players[dst].jail_cards.append(self.players[src].jail_cards.pop(0))
@@ -1820,6 +2015,9 @@ class Game:
         i = self._space_arg(a, "auction_own")
         player = self.players[p]
         name = player.name
+        if self.expiring:
+            self._check_mortgage_auction(p, i, a)
+            return
         if not (self.sell_off or self.trade_once):
             raise IllegalAction("rule.no_own_auctions", rules=self.ruleset.name)
         self._sellable(p, i, "auction_own")
@@ -1848,9 +2046,32 @@ class Game:
             raise IllegalAction("rule.reserve", player=name, space=self.space_name(i), reserve=reserve,
                                 low=low, high=high, step=self.auction_step)
 
+    def _check_mortgage_auction(self, p: int, i: int, a: Mapping[str, Any]) -> None:
+        """brands-showdown: the owner sends their mortgaged property to the bank's auction now."""
+        name = self.players[p].name
+        if not self.options["mortgage_auction_now"]:
+            raise IllegalAction("rule.no_own_auctions", rules=self.ruleset.name)
+        if "reserve" in a:
+            raise InvalidAction("action.bad_field", field="reserve", problem="the bank's auction opens at the full price")
+        self._sellable(p, i, "auction_own")
+        if not self.mortgaged[i]:
+            raise IllegalAction("rule.not_mortgaged", player=name, space=self.space_name(i))
+        if not self.players[p].debts:
+            if p != self.turn:
+                raise IllegalAction("rule.not_your_move", player=name, verb="auction_own", current=self.current.name)
+            if not self._free_window():
+                self._refuse_blocked("auction_own", p)
+
     def _do_auction_own(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_index(a["space"])
         player = self.players[p]
+        if self.expiring:  # the mortgage lapses now: the bank auctions it to everyone, the owner too
+            self.mortgaged[i] = False
+            self.owner[i] = -1
+            self.owner_version += 1
+            self.events.append(("mortgage_lapsed", {"player": player.name, "space": self.space_name(i)}))
+            self._start_property_auction(i)
+            return
         reserve = a.get("reserve")
         opening = self.bank_price(i) if reserve is None else int(reserve)
         if player.debts:
@@ -1932,6 +2153,104 @@ class Game:
                                                "space": self.space_name(i), "amount": price}))
 
     # ------------------------------------------------------------------
+    # brands: the casino, the turn timer and pauses
+
+    def _casino_numbers(self, a: Mapping[str, Any]) -> list[int] | None:
+        numbers = a.get("numbers")
+        if numbers is None:
+            return None
+        if (not isinstance(numbers, list) or not 1 <= len(numbers) <= 3 or len(set(numbers)) != len(numbers)
+                or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 6 for n in numbers)):
+            raise InvalidAction("action.bad_field", field="numbers", problem="one to three different numbers from 1 to 6")
+        return list(numbers)
+
+    def _check_casino(self, p: int, a: Mapping[str, Any]) -> None:
+        self._require_current(p, "casino")
+        player = self.players[p]
+        d = self.decision
+        if d is None or d[0] != "casino":
+            raise IllegalAction("rule.no_casino", player=player.name)
+        numbers = self._casino_numbers(a)
+        if numbers is None:
+            if "die" in a or "jackpot" in a:
+                raise InvalidAction("action.bad_field", field="die", problem="no bet, no die")
+            return
+        bet = int(self.options["casino_bet"])
+        if player.debts:
+            raise IllegalAction("rule.in_debt", player=player.name, verb="casino")
+        if player.cash < bet:
+            raise IllegalAction("rule.cannot_afford_bet", player=player.name, bet=bet, cash=player.cash)
+        die = a.get("die")
+        if die is None:
+            raise IllegalAction("rule.chance_needed", verb="casino", what="die")
+        if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
+            raise InvalidAction("action.bad_field", field="die", problem="a whole number from 1 to 6")
+        jackpot = a.get("jackpot")
+        if jackpot is None:
+            raise IllegalAction("rule.chance_needed", verb="casino", what="jackpot")
+        if not isinstance(jackpot, bool):
+            raise InvalidAction("action.bad_field", field="jackpot", problem="true or false")
+
+    def _do_casino(self, p: int, a: Mapping[str, Any]) -> None:
+        self.decision = None
+        name = self.players[p].name
+        numbers = self._casino_numbers(a)
+        if numbers is None:
+            self.events.append(("casino_declined", {"player": name}))
+            return
+        bet = int(self.options["casino_bet"])
+        self._pay_bank(p, bet, "casino_bet", NO_PARAMS)
+        self.jackpot += int(self.options["casino_jackpot_add"])  # the bank adds to the pool with every bet
+        die = int(a["die"])
+        self.events.append(("casino", {"player": name, "numbers": numbers, "die": die}))
+        if die in numbers:
+            self._transfer(BANK, p, bet * 6 // len(numbers), "casino_win", NO_PARAMS)
+        if a["jackpot"]:
+            self._transfer(BANK, p, self.jackpot, "casino_jackpot", NO_PARAMS)
+            self.jackpot = int(self.options["casino_jackpot_start"])
+
+    def _check_timeout(self, p: int, a: Mapping[str, Any]) -> None:
+        if not int(self.options["turn_seconds"]):
+            raise IllegalAction("rule.no_turn_timer", rules=self.ruleset.name)
+        if self.turn_skipped:
+            raise IllegalAction("rule.already_timed_out", player=self.current.name)
+
+    def _do_timeout(self, p: int, a: Mapping[str, Any]) -> None:
+        """The turn timer ran out: a skipped turn for the current player; too many in a row is bankruptcy."""
+        cur = self.turn
+        self.turn_skipped = True
+        self.skipped[cur] += 1
+        name = self.players[cur].name
+        self.events.append(("timed_out", {"player": name, "count": self.skipped[cur]}))
+        if self.skipped[cur] >= int(self.options["skipped_turns_bankrupt"]):
+            self._do_concede(cur, {})
+
+    def clocked(self) -> bool:
+        """Whether the ruleset runs on the game clock (brands' economy or turn timer)."""
+        o = self.options
+        return bool(o["salary_stop_minutes"] or o["rent_tax_start_minutes"] or o["turn_seconds"])
+
+    def _check_pause(self, p: int, a: Mapping[str, Any]) -> None:
+        if not self.clocked():
+            raise IllegalAction("rule.no_clock", rules=self.ruleset.name)
+        if self.paused_at >= 0:
+            raise IllegalAction("rule.paused")
+
+    def _do_pause(self, p: int, a: Mapping[str, Any]) -> None:
+        self.paused_at = self.action_t if self.action_t >= 0 else self.clock
+        self.events.append(("paused", {}))
+
+    def _check_resume(self, p: int, a: Mapping[str, Any]) -> None:
+        if self.paused_at < 0:
+            raise IllegalAction("rule.not_paused")
+
+    def _do_resume(self, p: int, a: Mapping[str, Any]) -> None:
+        now = self.action_t if self.action_t >= 0 else self.clock
+        self.paused_total += max(0.0, now - self.paused_at)
+        self.paused_at = -1.0
+        self.events.append(("resumed", {}))
+
+    # ------------------------------------------------------------------
     # end of turn
 
     def _check_end_turn(self, p: int, a: Mapping[str, Any]) -> None:
@@ -1968,7 +2287,23 @@ class Game:
         self._recount_debtors()
         owned = [i for i in self.ruleset.property_indices if self.owner[i] == p]
         player.debt_auctioned.clear()
-        if self.fields_free:
+        if self.by_creditor and creditor < 0:
+            # brands: to the bank, the properties go back unowned, without buildings or mortgages
+            # and without an auction; in teams the ally takes them as they are.
+            self._transfer(p, BANK, player.cash, "bankruptcy", {})
+            ally = next((q.index for q in self.players if self.allies(p, q.index) and not q.bankrupt), -1)
+            for i in owned:
+                if ally >= 0:
+                    self.owner[i] = ally
+                else:
+                    self._return_buildings(i)
+                    self.owner[i] = -1
+                    self.mortgaged[i] = False
+                self.owner_version += 1
+            for card in player.jail_cards:
+                self._return_card(card)
+            owned = []
+        elif self.fields_free:
             # Fields back to the bank unowned, buildings to the pool, the money to the creditor.
             self._transfer(p, creditor, player.cash, "bankruptcy", {})
             for i in owned:
@@ -1990,7 +2325,7 @@ class Game:
             for i in owned:
                 self.owner[i] = creditor
                 self.owner_version += 1
-                if self.mortgaged[i]:
+                if self.mortgaged[i] and not self.expiring:  # brands: it keeps its mortgage and its clock
                     self.mortgage_owed.append((creditor, i))
             self.players[creditor].jail_cards.extend(player.jail_cards)
         else:
@@ -2026,6 +2361,9 @@ class Game:
         limit = int(self.options["end_after_bankruptcies"])
         if len(remaining) == 1:
             self._end("last_standing", remaining[0].name)
+            return
+        if self.teams and all(self.allies(remaining[0].index, q.index) for q in remaining[1:]):
+            self._end("last_standing", [q.name for q in remaining])  # the last team standing
             return
         if limit and self.bankruptcies >= limit:
             self._end("bankruptcies", self._richest())
@@ -2208,7 +2546,7 @@ class Game:
             candidates.append({"do": verb, "player": cur})
         if self.auction is not None:
             candidates.append({"do": "close_auction"})
-        if not self.visit_building:
+        if not (self.visit_building or self.turn_start_building):
             for kind in ("house", "hotel"):
                 candidates.append({"do": "building_auction", "kind": kind})
         legal = [c for c in candidates if self.can(c) is None]
@@ -2224,6 +2562,10 @@ class Game:
                 legal.append({"do": "draw", "player": cur})
         if d is not None and d[0] == "tax":
             legal += [{"do": "tax", "player": cur, "choice": c} for c in ("flat", "percent")]
+        if d is not None and d[0] == "casino":
+            legal.append({"do": "casino", "player": cur})
+            if self.can({"do": "casino", "numbers": [1], "die": 1, "jackpot": False}) is None:
+                legal.append({"do": "casino", "player": cur, "numbers": [1]})
         if self.deal_owed:
             legal.append({"do": "deal"})
         if self.history:
@@ -2259,6 +2601,8 @@ class Game:
         bank: dict[str, Any] = {"houses": self.bank_houses, "hotels": self.bank_hotels}
         if self.options["free_parking_pot"]:
             bank["pot"] = self.pot
+        if self.casino_index >= 0:
+            bank["jackpot"] = self.jackpot
         auction: dict[str, Any] | None = None
         if self.auction is not None:
             a = self.auction
@@ -2294,6 +2638,18 @@ class Game:
                              "extra_roll": self.extra_roll}
         if self.has_random_move:
             state["last_random_target"] = self.last_random_target if self.last_random_target >= 0 else None
+        if self.expiring:
+            state["round"] = self.round
+            limit = int(self.options["mortgage_rounds"])
+            for i in self.ruleset.property_indices:
+                if self.mortgaged[i]:
+                    spaces[str(i)]["mortgage_rounds_left"] = max(0, limit - (self.round - self.mortgage_round[i]))
+        if self.clocked():
+            state["clock"] = {"minutes": round(self.economy_minutes(), 2), "paused": self.paused_at >= 0,
+                              "salary": self.salary_paid(), "rent_tax_percent": self.rent_tax_percent()}
+            if int(self.options["turn_seconds"]):
+                for entry, q in zip(players, self.players):
+                    entry["skipped_turns"] = self.skipped[q.index]
         if self.ended:
             state["end_reason"] = self.end_reason
             state["ranking"] = [{"name": n, "net_worth": w} for n, w in self.ranking()]
@@ -2321,7 +2677,8 @@ _STATE = (
     "auction_queue", "turn_over_after_auctions", "mortgage_owed", "build_owed", "deal_owed", "ended",
     "end_reason", "winner", "bankruptcies", "clock", "seq", "log", "events", "history", "rolls",
     "turns", "debtors", "trades_used", "visit_builds", "extra_roll", "random_moved", "last_random_target",
-    "action_t",
+    "action_t", "round", "mortgage_round", "group_builds", "turn_trades", "jackpot", "skipped", "turn_skipped",
+    "paused_at", "paused_total",
 )
 
 

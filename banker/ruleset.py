@@ -56,17 +56,80 @@ OPTION_DEFAULTS: dict[str, int | bool] = {
     # "once_per_move"): the app cancels one with no bid after this many seconds
     # (a table timer, not an engine rule).
     "own_auction_cancel_seconds": 60,
+    # ---- brands (rulebook 001) and its modes. Each default keeps the classic
+    # game as it was: an option the classic rulesets never set changes nothing.
+    # Extra money for landing exactly on the start (not for passing it).
+    "start_landing_bonus": 0,
+    # Percent of a building's cost the bank pays back when it is sold; 0 to 100.
+    "building_refund_percent": 50,
+    # Used only with building = "turn_start": build steps per colour group per
+    # turn; 0 = any number.
+    "builds_per_group_turn": 1,
+    # Used only with mortgage = "expiring": lifting a mortgage costs this
+    # percent of the price (1 to 100), and a mortgage not lifted within this
+    # many of its owner's rounds (at least 1) is lost to a bank auction.
+    "unmortgage_percent": 60,
+    "mortgage_rounds": 7,
+    # Used only with trade = "balanced": accepted trades per turn; at least 1.
+    "trades_per_turn": 3,
+    # The casino space: the stake, what each bet adds to the jackpot (from the
+    # bank), the jackpot's chance (one in casino_jackpot_odds, at least 1) and
+    # the jackpot at the start of the game.
+    "casino_bet": 1000,
+    "casino_jackpot_add": 500,
+    "casino_jackpot_odds": 20,
+    "casino_jackpot_start": 0,
+    # The dynamic economy, on the app's clock (minutes of play; 0 = never):
+    # no salary from salary_stop_minutes on; a rent tax from
+    # rent_tax_start_minutes on, starting at rent_tax_start_percent, rising by
+    # rent_tax_step_percent every rent_tax_step_minutes (at least 1), up to
+    # rent_tax_max_percent. Percents are 0 to 100.
+    "salary_stop_minutes": 0,
+    "rent_tax_start_minutes": 0,
+    "rent_tax_start_percent": 50,
+    "rent_tax_step_percent": 10,
+    "rent_tax_step_minutes": 5,
+    "rent_tax_max_percent": 99,
+    # Table timers in seconds (0 = none): a turn, an auction bid, a debt, a
+    # pause vote; and the skipped (timed-out) turns in a row that bankrupt a
+    # player (0 = never).
+    "turn_seconds": 0,
+    "skipped_turns_bankrupt": 3,
+    "bid_seconds": 0,
+    "debt_seconds": 0,
+    "pause_vote_seconds": 30,
+    # The round from which a third, speed die is rolled; 0 = no speed die.
+    "speed_die_round": 0,
+    # An owner in jail collects no rent.
+    "jail_no_rent": False,
+    # Used only with building = "turn_start": build and sell evenly across a group.
+    "build_evenly": True,
+    # Used only with trade = "balanced": the value limits between the two sides.
+    "trade_balance": True,
+    # Two teams: seats 1 and 3 against seats 2 and 4 (needs players = [4, 4]).
+    "teams": False,
+    # Every property dealt out before the first roll (brands-showdown).
+    "deal_all": False,
+    # brands-showdown: a player may send their own mortgaged property to the bank's auction at once.
+    "mortgage_auction_now": False,
 }
+
+# Options in percent (0 to 100), and options that must be at least 1.
+_PERCENT_OPTIONS = ("income_tax_percent", "building_refund_percent", "rent_tax_start_percent",
+                    "rent_tax_step_percent", "rent_tax_max_percent")
+_AT_LEAST_ONE_OPTIONS = ("auction_step", "builds_per_visit", "trades_per_move", "mortgage_rounds",
+                         "trades_per_turn", "casino_jackpot_odds", "rent_tax_step_minutes")
 
 # Named mechanics and the values each may take; the first is the default.
 MECHANICS: dict[str, tuple[str, ...]] = {
-    "auction": ("open", "stepped"),
-    "building": ("even", "visit"),
+    "auction": ("open", "stepped", "in_turn"),
+    "building": ("even", "visit", "turn_start"),
     "debt": ("whole", "sell_off"),
     "doubles": ("classic", "after_move"),
-    "mortgage": ("classic", "none"),
-    "trade": ("open", "once_per_move"),
-    "bankruptcy": ("classic", "fields_free"),
+    "mortgage": ("classic", "none", "expiring"),
+    "trade": ("open", "once_per_move", "balanced"),
+    "bankruptcy": ("classic", "fields_free", "by_creditor"),
+    "deck": ("cycle", "reshuffle"),
 }
 
 PROPERTY_KINDS = ("lot", "railroad", "utility")
@@ -78,6 +141,7 @@ SPACE_KINDS = PROPERTY_KINDS + (
     "card",
     "tax",
     "tax_choice",
+    "casino",
 )
 CARD_EFFECTS = (
     "money",
@@ -89,6 +153,7 @@ CARD_EFFECTS = (
     "repairs",
     "nearest",
     "random_move",
+    "destroy_building",
 )
 
 
@@ -368,6 +433,8 @@ class _Validator:
             raise self.fail("dice", f"must be 1, 2 or 3, not {dice}")
         mechanics = self.mechanics(self.get(d, "mechanics", "mechanics", dict, {}))
         options = self.options(self.get(d, "options", "options", dict, {}))
+        if options["teams"] and players != [4, 4]:
+            raise self.fail("options.teams", f"two teams of two need players = [4, 4], not {players!r}")
         groups = self.named_tables(self.get(d, "groups", "groups", dict, {}), "groups", {"color", "name"})
         decks = self.named_tables(self.get(d, "decks", "decks", dict, {}), "decks", {"name"})
         spaces = self.spaces(self.get(d, "spaces", "spaces", list), groups, decks, options,
@@ -480,6 +547,9 @@ class _Validator:
             raise self.fail("spaces", "exactly one space must be of kind \"go\"")
         if kinds.count("jail") != 1:
             raise self.fail("spaces", "exactly one space must be of kind \"jail\"")
+        if kinds.count("casino") > 1:
+            second = [s.index for s in spaces if s.kind == "casino"][1]
+            raise self.fail(f"spaces[{second}].kind", "a board has at most one space of kind \"casino\"")
         members: dict[str, list[Space]] = {}
         for s in spaces:
             if s.group is not None:
@@ -512,6 +582,7 @@ class _Validator:
             "money": {"amount"}, "advance": {"to"}, "back": {"steps"}, "jail_free": set(),
             "go_to_jail": set(), "collect_each": {"amount"}, "repairs": {"per_house", "per_hotel"},
             "nearest": {"kind", "rent_multiplier", "dice_multiplier"}, "random_move": set(),
+            "destroy_building": set(),
         }
         for i, entry in enumerate(raw):
             path = f"cards[{i}]"
@@ -566,10 +637,10 @@ def check_option_value(key: str, value: Any, fail: Any) -> int | bool:
         raise fail(f"must not be negative, not {value}")
     if key == "hotel_houses" and not 1 <= value <= 4:
         raise fail(f"must be 1 to 4, not {value}")
-    if key == "income_tax_percent" and value > 100:
+    if key in _PERCENT_OPTIONS and value > 100:
         raise fail(f"must be 0 to 100, not {value}")
-    if key == "auction_start_percent" and not 1 <= value <= 100:
+    if key in ("auction_start_percent", "unmortgage_percent") and not 1 <= value <= 100:
         raise fail(f"must be 1 to 100, not {value}")
-    if key in ("auction_step", "builds_per_visit", "trades_per_move") and value < 1:
+    if key in _AT_LEAST_ONE_OPTIONS and value < 1:
         raise fail(f"must be at least 1, not {value}")
     return int(value)

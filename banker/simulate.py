@@ -43,9 +43,10 @@ def play_game(rules: str, ruleset: Ruleset, players: int, seed: int, max_turns: 
     assert chance is not None
     game.record_events = observe is not None
     ai_rng = random.Random(seed ^ 0x5EED)
-    if not checked and observe is None and not game.options["time_limit"] and ruleset.dice == 2:
+    # A game on the clock (a timed game, brands' economy) needs every action stamped with `t`.
+    timed = bool(game.options["time_limit"]) or game.clocked()
+    if not checked and observe is None and not timed and ruleset.dice == 2:
         return game, header, _fast_loop(game, chance, ai_rng, max_turns)
-    timed = bool(game.options["time_limit"])
     clock = 0
     while not game.ended:
         if game.turns >= max_turns:
@@ -55,7 +56,7 @@ def play_game(rules: str, ruleset: Ruleset, players: int, seed: int, max_turns: 
         verb = action["do"]
         if verb == "roll":
             action["dice"] = chance.dice(ruleset.dice)
-        elif verb in ("draw", "deal"):
+        elif verb in ("draw", "deal", "casino"):
             action = complete_action(game, action, chance)
         if timed:
             if verb == "roll":
@@ -82,7 +83,7 @@ def _fast_loop(game: Game, chance: SeededChance, ai_rng: random.Random, max_turn
         verb = action["do"]
         if verb == "roll":
             action["dice"] = [int(rnd() * 6) + 1, int(rnd() * 6) + 1]  # as SeededChance.dice(2)
-        elif verb == "draw" or verb == "deal":
+        elif verb == "draw" or verb == "deal" or verb == "casino":
             action = complete_action(game, action, chance)
         push(verb, actor, action)
     return game.end_reason or "ended"

@@ -94,12 +94,15 @@ def check_invariants(game: Game, before_money: int, log_from: int, where: str) -
                 fail(f"buildings on a split group {members}")
             if any(game.mortgaged[j] for j in members):
                 fail(f"buildings beside a mortgage in {members}")
-            if max(levels) - min(levels) > 1:
+            if max(levels) - min(levels) > 1 and game.options["build_evenly"]:
                 fail(f"uneven group {members}: {levels}")
     # Every Get Out of Jail Free card is in one place only.
     held = [c for p in game.players for c in p.jail_cards]
     in_decks = [c for deck in game.decks.values() for c in deck]
-    if sorted(held + in_decks) != sorted(c.id for c in game.ruleset.cards):
+    if game.reshuffle:  # drawn cards stay out until the deck is used up and filled again
+        if len(set(held + in_decks)) != len(held + in_decks) or not set(held + in_decks) <= set(game.ruleset.card_by_id):
+            fail("cards duplicated or unknown")
+    elif sorted(held + in_decks) != sorted(c.id for c in game.ruleset.cards):
         fail("cards lost or duplicated")
     if game.ended and game.owed():
         fail("an ended game still owes decisions")

@@ -1,6 +1,6 @@
 """Property tests: random legal games keep every promise after every step.
 
-420 seeded games per run (a seeded loop: whole games are too large to be
+570 seeded games per run (a seeded loop: whole games are too large to be
 hypothesis examples), plus hypothesis drawing further seeds and options.
 See randomplay.py for the invariants.
 """
@@ -14,14 +14,15 @@ from hypothesis import strategies as st
 from banker.ruleset import load_ruleset
 from randomplay import play_random_game
 
-SEEDED = [("classic", 120), ("classic-short", 90), ("classic-timed", 90), ("biznes", 120)]
+SEEDED = [("classic", 120), ("classic-short", 90), ("classic-timed", 90), ("biznes", 120), ("brands", 60),
+          ("brands-fast", 30), ("brands-teams", 30), ("brands-showdown", 30)]
 
 
 @pytest.mark.parametrize("rules,chunk", [(r, c) for r, n in SEEDED for c in range(n // 30)])
 def test_seeded_random_games(rules: str, chunk: int) -> None:
     ruleset = load_ruleset(rules)
     for seed in range(chunk * 30, chunk * 30 + 30):
-        players = 2 + seed % 5
+        players = ruleset.players_min if ruleset.players_min == ruleset.players_max else 2 + seed % 5
         play_random_game(rules, ruleset, seed, players=players)
 
 

@@ -190,7 +190,8 @@ def test_biznes_loads() -> None:
     assert list(r.decks) == ["rynek", "pomoc"]
     assert len(r.deck_cards["rynek"]) == 10 and len(r.deck_cards["pomoc"]) == 10
     assert r.mechanics == {"auction": "stepped", "building": "visit", "debt": "sell_off", "doubles": "after_move",
-                           "mortgage": "none", "trade": "once_per_move", "bankruptcy": "fields_free"}
+                           "mortgage": "none", "trade": "once_per_move", "bankruptcy": "fields_free",
+                           "deck": "cycle"}
     assert not r.has_mortgages
     for key, value in {"start_cash": 1500, "salary": 200, "jail_fine": 50, "houses": 32, "hotels": 12,
                        "hotel_houses": 4, "auction_on_decline": True, "auction_start_percent": 75,
@@ -214,7 +215,7 @@ def test_biznes_loads() -> None:
 def test_classic_takes_the_classic_mechanics() -> None:
     r = load_ruleset("classic")
     assert r.mechanics == {"auction": "open", "building": "even", "debt": "whole", "doubles": "classic",
-                           "mortgage": "classic", "trade": "open", "bankruptcy": "classic"}
+                           "mortgage": "classic", "trade": "open", "bankruptcy": "classic", "deck": "cycle"}
     assert r.has_mortgages
     assert "mortgage" in r.to_json()["spaces"][1]
 
@@ -315,3 +316,250 @@ def test_banker_rules_lists_biznes() -> None:
     assert data["spaces"][4] == {"index": 4, "name": "Akcyza", "kind": "tax", "amount_option": "excise_tax",
                                  "amount": 100}
     assert data["mechanics"]["mortgage"] == "none"
+
+
+# --------------------------------------------------------------------------
+# brands (rulebook 001, example edition), its three modes, and what they add
+
+BRANDS_TOML = CLASSIC_TOML.parent / "brands.toml"
+BRANDS_MODES = ("brands", "brands-fast", "brands-showdown", "brands-teams")
+
+
+def brands_data() -> dict:
+    return tomllib.loads(BRANDS_TOML.read_text("utf-8"))
+
+
+@pytest.mark.parametrize("name", BRANDS_MODES)
+def test_brands_board(name: str) -> None:
+    assert name in builtin_names()
+    r = load_ruleset(name)
+    assert r.name == name and "(example edition)" in r.title
+    assert len(r.spaces) == 40
+    kinds = [s.kind for s in r.spaces]
+    assert {k: kinds.count(k) for k in set(kinds)} == {
+        "lot": 22, "railroad": 4, "utility": 2, "card": 6, "tax": 2,
+        "go": 1, "jail": 1, "casino": 1, "go_to_jail": 1}
+    lots = {g: m for g, m in r.group_members.items() if r.spaces[m[0]].kind == "lot"}
+    assert len(lots) == 8 and sorted(len(m) for m in lots.values()) == [2, 2, 3, 3, 3, 3, 3, 3]
+    classic = load_ruleset("classic")
+    assert [s.index for s in r.spaces if s.kind == "lot"] == [s.index for s in classic.spaces if s.kind == "lot"]
+    assert r.group_members["finance"] == (5, 15, 25, 35)
+    assert r.group_members["industry"] == (12, 28)
+    assert [(s.index, s.deck) for s in r.spaces if s.kind == "card"] == [
+        (i, "chance") for i in (2, 7, 17, 22, 33, 36)]
+    assert [(s.index, s.kind) for s in r.spaces if s.index in (0, 10, 20, 30)] == [
+        (0, "go"), (10, "jail"), (20, "casino"), (30, "go_to_jail")]
+    assert r.spaces[20].name == "Casino" and r.jail_index == 10
+    assert [(s.index, s.name, s.amount_option, r.options[s.amount_option]) for s in r.spaces if s.kind == "tax"] == [
+        (4, "Income Tax", "income_tax_flat", 2000), (38, "Luxury Tax", "luxury_tax", 1000)]
+    # The example prices: the classic board's numbers times ten.
+    for mine, theirs in zip(r.spaces, classic.spaces):
+        if mine.is_property:
+            assert mine.kind == theirs.kind
+            assert (mine.price, mine.mortgage, mine.building_cost) == (
+                theirs.price * 10, theirs.mortgage * 10, theirs.building_cost * 10)
+            assert mine.rents == tuple(x * 10 for x in theirs.rents)
+            assert mine.multipliers == tuple(x * 10 for x in theirs.multipliers)
+    costs = {r.groups[s.group]["name"]: s.building_cost for s in r.spaces if s.kind == "lot"}
+    assert costs["Supermarkets"] == min(costs.values()) == 500
+    assert costs["Technology"] == max(costs.values()) == 2000
+    assert r.spaces[5].rents == (250, 500, 1000, 2000) and r.spaces[12].multipliers == (40, 100)
+    names = [s.name for s in r.spaces if s.is_property]
+    assert len(set(names)) == 28
+    assert r.mechanics == {"auction": "in_turn", "building": "turn_start", "debt": "whole", "doubles": "classic",
+                           "mortgage": "expiring", "trade": "balanced", "bankruptcy": "by_creditor",
+                           "deck": "reshuffle"}
+    assert r.has_mortgages
+    assert list(r.decks) == ["chance"] and r.decks["chance"]["name"] == "Chance"
+
+
+def test_brands_chance_deck() -> None:
+    r = load_ruleset("brands")
+    assert len(r.cards) == 20 and len(r.deck_cards["chance"]) == 20
+    assert all(c.id.startswith("brands-") for c in r.cards)
+    effects = [c.effect for c in r.cards]
+    for effect in ("money", "collect_each", "advance", "go_to_jail", "nearest", "back", "repairs", "jail_free"):
+        assert effect in effects, effect
+    assert "destroy_building" not in effects
+    amounts = [c.amount for c in r.cards if c.effect == "money"]
+    assert min(amounts) < 0 < max(amounts)
+    each = [c.amount for c in r.cards if c.effect == "collect_each"]
+    assert min(each) < 0 < max(each)
+    targets = {c.to for c in r.cards if c.effect == "advance"}
+    assert {0, 20} <= targets
+    assert len([t for t in targets if r.spaces[t].kind == "lot"]) >= 2
+    nearest = {c.kind: c for c in r.cards if c.effect == "nearest"}
+    assert (nearest["railroad"].rent_multiplier, nearest["railroad"].dice_multiplier) == (1, 0)
+    assert (nearest["utility"].rent_multiplier, nearest["utility"].dice_multiplier) == (1, 0)
+    assert r.card_by_id["brands-back-3"].steps == 3
+    assert {(c.per_house, c.per_hotel) for c in r.cards if c.effect == "repairs"} == {(250, 1000), (400, 1150)}
+    assert effects.count("jail_free") == 1
+    assert r.card_by_id["brands-bank-dividend-500"].amount == 500
+    assert "EXAMPLE EDITION" in BRANDS_TOML.read_text("utf-8")
+
+
+BRANDS_OPTIONS = {
+    "start_cash": 15000, "salary": 2000, "start_landing_bonus": 1000, "income_tax_flat": 2000,
+    "luxury_tax": 1000, "jail_fine": 500, "jail_no_rent": True, "houses": 88, "hotels": 22, "hotel_houses": 4,
+    "auction_on_decline": True, "auction_start_percent": 100, "auction_step": 100, "bid_seconds": 20,
+    "building_refund_percent": 100, "build_evenly": True, "builds_per_group_turn": 1, "unmortgage_percent": 60,
+    "mortgage_rounds": 7, "trades_per_turn": 3, "trade_balance": True, "casino_bet": 1000,
+    "casino_jackpot_add": 500, "casino_jackpot_odds": 20, "casino_jackpot_start": 0, "salary_stop_minutes": 46,
+    "rent_tax_start_minutes": 61, "rent_tax_start_percent": 50, "rent_tax_step_percent": 10,
+    "rent_tax_step_minutes": 5, "rent_tax_max_percent": 99, "turn_seconds": 75, "skipped_turns_bankrupt": 3,
+    "debt_seconds": 60, "pause_vote_seconds": 30, "speed_die_round": 0, "teams": False, "deal_all": False,
+    "end_after_bankruptcies": 0, "free_parking_pot": False,
+}
+FAST = {"start_cash": 17500, "build_evenly": False, "salary_stop_minutes": 30, "rent_tax_start_minutes": 40,
+        "turn_seconds": 45, "speed_die_round": 8}
+
+
+@pytest.mark.parametrize("name,players,changes", [
+    ("brands", (2, 6), {}),
+    ("brands-fast", (2, 6), FAST),
+    ("brands-showdown", (3, 3), {**FAST, "start_cash": 25000, "builds_per_group_turn": 0,
+                                 "building_refund_percent": 75, "deal_all": True}),
+    ("brands-teams", (4, 4), {"teams": True}),
+])
+def test_brands_modes_options(name: str, players: tuple[int, int], changes: dict) -> None:
+    r = load_ruleset(name)
+    assert (r.players_min, r.players_max) == players
+    assert {k: r.options[k] for k in BRANDS_OPTIONS} == {**BRANDS_OPTIONS, **changes}
+
+
+def test_brands_showdown_deck_is_brands_deck_plus_demolition() -> None:
+    base = load_ruleset("brands")
+    showdown = load_ruleset("brands-showdown")
+    assert len(showdown.deck_cards["chance"]) == 21
+    # `extends` replaces the card list whole: the showdown file repeats the 20 cards, unchanged.
+    assert showdown.cards[:20] == base.cards
+    assert showdown.data["cards"][:20] == base.data["cards"]
+    demolition = showdown.cards[20]
+    assert (demolition.id, demolition.effect, demolition.deck) == (
+        "brands-showdown-demolition", "destroy_building", "chance")
+    for name in ("brands-fast", "brands-teams"):
+        assert load_ruleset(name).cards == base.cards
+
+
+def test_classic_rulesets_keep_the_classic_values_of_the_new_options() -> None:
+    for name in ("classic", "classic-short", "classic-timed", "biznes"):
+        r = load_ruleset(name)
+        assert r.mechanics["deck"] == "cycle"
+        assert r.mechanics["auction"] != "in_turn" and r.mechanics["building"] != "turn_start"
+        for key in ("start_landing_bonus", "salary_stop_minutes", "rent_tax_start_minutes", "turn_seconds",
+                    "bid_seconds", "debt_seconds", "speed_die_round", "casino_jackpot_start"):
+            assert r.options[key] == 0, (name, key)
+        assert r.options["building_refund_percent"] == 50
+        for key in ("jail_no_rent", "teams", "deal_all"):
+            assert r.options[key] is False, (name, key)
+        assert "casino" not in [s.kind for s in r.spaces]
+
+
+@pytest.mark.parametrize("key,value,words", [
+    ("building_refund_percent", 101, "0 to 100"),
+    ("building_refund_percent", -1, "negative"),
+    ("unmortgage_percent", 0, "1 to 100"),
+    ("unmortgage_percent", 101, "1 to 100"),
+    ("mortgage_rounds", 0, "at least 1"),
+    ("trades_per_turn", 0, "at least 1"),
+    ("casino_jackpot_odds", 0, "at least 1"),
+    ("rent_tax_start_percent", 150, "0 to 100"),
+    ("rent_tax_step_percent", 101, "0 to 100"),
+    ("rent_tax_max_percent", 100.5, "whole number"),
+    ("rent_tax_max_percent", 101, "0 to 100"),
+    ("rent_tax_step_minutes", 0, "at least 1"),
+    ("builds_per_group_turn", -1, "negative"),
+    ("casino_bet", "1000", "whole number"),
+    ("turn_seconds", -75, "negative"),
+    ("start_landing_bonus", True, "whole number"),
+    ("jail_no_rent", 1, "true or false"),
+    ("build_evenly", "no", "true or false"),
+    ("trade_balance", 0, "true or false"),
+    ("deal_all", 1, "true or false"),
+    ("teams", "yes", "true or false"),
+])
+def test_brands_options_refuse_bad_values(key: str, value: object, words: str) -> None:
+    data = brands_data()
+    data["options"][key] = value
+    err = problem(data)
+    assert err.key == f"options.{key}"
+    assert words in err.problem
+
+
+@pytest.mark.parametrize("key,value", [
+    ("building_refund_percent", 0), ("building_refund_percent", 100), ("unmortgage_percent", 1),
+    ("unmortgage_percent", 100), ("mortgage_rounds", 1), ("trades_per_turn", 1), ("casino_jackpot_odds", 1),
+    ("rent_tax_start_percent", 0), ("rent_tax_max_percent", 100), ("rent_tax_step_minutes", 1),
+    ("builds_per_group_turn", 0), ("builds_per_group_turn", 5), ("salary_stop_minutes", 0),
+    ("speed_die_round", 1), ("skipped_turns_bankrupt", 0), ("deal_all", True), ("jail_no_rent", False),
+])
+def test_brands_options_accept_sane_values(key: str, value: object) -> None:
+    data = brands_data()
+    data["options"][key] = value
+    assert ruleset_from_data(data, "my-edition.toml").options[key] == value
+
+
+def test_teams_need_four_players() -> None:
+    data = brands_data()
+    data["options"]["teams"] = True
+    err = problem(data)
+    assert err.key == "options.teams" and "[4, 4]" in err.problem
+    data["players"] = [4, 4]
+    assert ruleset_from_data(data, "my-edition.toml").options["teams"] is True
+
+
+@pytest.mark.parametrize("mechanic,value", [
+    ("auction", "in_turn"), ("building", "turn_start"), ("mortgage", "expiring"), ("trade", "balanced"),
+    ("bankruptcy", "by_creditor"), ("deck", "cycle"), ("deck", "reshuffle"),
+])
+def test_brands_mechanic_values(mechanic: str, value: str) -> None:
+    data = classic_data()
+    data["mechanics"] = {mechanic: value}
+    assert ruleset_from_data(data, "my-edition.toml").mechanics[mechanic] == value
+    data["mechanics"] = {mechanic: "sometimes"}
+    err = problem(data)
+    assert err.key == f"mechanics.{mechanic}" and "must be one of" in err.problem
+
+
+def test_a_second_casino_is_refused() -> None:
+    data = brands_data()
+    data["spaces"][30] = {"name": "Casino Royale", "kind": "casino"}
+    err = problem(data)
+    assert err.key == "spaces[30].kind" and "at most one" in err.problem
+    # A casino takes no fields.
+    data = brands_data()
+    data["spaces"][20]["deck"] = "chance"
+    assert problem(data).key == "spaces[20].deck"
+    # And a board may have none.
+    data = brands_data()
+    data["spaces"][20] = {"name": "Free Parking", "kind": "free_parking"}
+    assert "casino" not in [s.kind for s in ruleset_from_data(data, "my-edition.toml").spaces]
+
+
+def test_destroy_building_card() -> None:
+    data = classic_data()
+    data["cards"][0] = {"deck": "community_chest", "id": "cc-demolition", "text": "A building comes down.",
+                        "effect": "destroy_building"}
+    card = ruleset_from_data(data, "my-edition.toml").card_by_id["cc-demolition"]
+    assert card.effect == "destroy_building"
+    data["cards"][0]["amount"] = 100
+    err = problem(data)
+    assert err.key == "cards[0].amount" and "unknown key" in err.problem
+
+
+def test_brands_showdown_as_a_script_header_stands_alone() -> None:
+    # The merged data (no `extends`) loads on its own, 21 cards and all.
+    r = load_ruleset("brands-showdown")
+    again = ruleset_from_data(r.source_data(), "copy.toml")
+    assert again.cards == r.cards and again.options == r.options and again.spaces == r.spaces
+    shown = r.to_json()
+    assert shown["spaces"][20] == {"index": 20, "name": "Casino", "kind": "casino"}
+    assert shown["cards"][20] == {"deck": "chance", "id": "brands-showdown-demolition",
+                                  "text": r.cards[20].text, "effect": "destroy_building"}
+
+
+def test_banker_rules_lists_brands() -> None:
+    listing = run_banker("rules")
+    assert listing.returncode == 0
+    for name in BRANDS_MODES:
+        assert name in listing.stdout

@@ -8,12 +8,14 @@ from banker.ruleset import load_ruleset
 from banker.simulate import play_game, simulate
 
 
-@pytest.mark.parametrize("rules", ["classic", "classic-short", "classic-timed", "biznes"])
+@pytest.mark.parametrize("rules", ["classic", "classic-short", "classic-timed", "biznes", "brands",
+                                   "brands-fast", "brands-teams", "brands-showdown"])
 def test_fast_and_checked_games_are_identical(rules: str) -> None:
     ruleset = load_ruleset(rules)
     for seed in range(15):
-        fast, _, fast_reason = play_game(rules, ruleset, 2 + seed % 5, seed, checked=False)
-        checked, _, checked_reason = play_game(rules, ruleset, 2 + seed % 5, seed, checked=True)
+        players = ruleset.players_min if ruleset.players_min == ruleset.players_max else 2 + seed % 5
+        fast, _, fast_reason = play_game(rules, ruleset, players, seed, checked=False)
+        checked, _, checked_reason = play_game(rules, ruleset, players, seed, checked=True)
         assert fast.to_json() == checked.to_json()
         assert fast.script == checked.script
         assert fast_reason == checked_reason
@@ -55,3 +57,16 @@ def test_biznes_games_are_played_to_the_end() -> None:
     assert {"roll", "buy", "decline", "bid", "pass", "build", "sell", "trade", "auction_own", "draw",
             "pay_fine", "use_card", "concede", "end_turn"} <= verbs
     assert not verbs & {"mortgage", "unmortgage", "keep_mortgage", "sell_all", "building_auction", "tax"}
+
+
+@pytest.mark.parametrize("rules", ["brands", "brands-fast", "brands-teams", "brands-showdown"])
+def test_brands_modes_are_played_to_the_end_on_the_clock(rules: str) -> None:
+    ruleset = load_ruleset(rules)
+    players = ruleset.players_min if ruleset.players_min == ruleset.players_max else 4
+    codes: set[str] = set()
+    for seed in range(8):
+        game, _, reason = play_game(rules, ruleset, players, seed)
+        assert reason == "last_standing"
+        codes |= {entry[4] for entry in game.log}
+        assert all("t" in a for a in game.script)  # the economy runs on the stamped game clock
+    assert {"salary", "rent", "rent_tax", "casino_bet", "start_bonus", "build", "mortgage"} <= codes
