@@ -61,6 +61,13 @@ def choose(game: Game, rng: random.Random) -> Move:
             return {"do": "decline"}, p
         if kind == "draw":
             return {"do": "draw"}, p
+        if kind == "bus":
+            return {"do": "bus", "steps": d[1] + d[2]}, p
+        if kind == "jump":  # a triple: to the first property still for sale, else to Start
+            n = game.n_spaces
+            ahead = [(cur.position + k) % n for k in range(1, n + 1)]
+            target = next((i for i in ahead if game.is_property[i] and game.owner[i] < 0), 0)
+            return {"do": "jump", "space": target}, p
         if kind == "casino":
             bet = int(game.options["casino_bet"])
             if cur.cash >= 5 * bet and not cur.debts and rng.random() < 0.5:

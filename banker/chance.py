@@ -58,7 +58,7 @@ def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance 
     filled = dict(action)
     if verb == "roll":
         if "dice" not in action:
-            filled["dice"] = source.dice(game.ruleset.dice)
+            filled["dice"] = source.dice(game.dice_count())
     elif verb == "draw":
         d = game.decision
         if "card" not in action and d is not None and d[0] == "draw":

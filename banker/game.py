@@ -55,6 +55,8 @@ VERB_FIELDS: dict[str, frozenset[str]] = {
     "sell_to_bank": frozenset({"space"}),
     "sell_to_player": frozenset({"space", "to", "price"}),
     "casino": frozenset({"numbers", "die", "jackpot"}),
+    "bus": frozenset({"steps"}),
+    "jump": frozenset({"space"}),
     "timeout": frozenset(),
     "pause": frozenset(),
     "resume": frozenset(),
@@ -277,6 +279,7 @@ class Game:
         self.turn_skipped = False
         self.paused_at = -1.0  # game clock when a pause began; -1 = running
         self.paused_total = 0.0  # seconds spent paused so far
+        self.mr_monopoly = False  # the speed die's Mr. Monopoly move is still to come
         self.action_t = -1.0  # the `t` of the action being applied (-1: unstamped)
 
         self.seq = 0
@@ -508,7 +511,7 @@ class Game:
             self.clock = float(t)
         else:
             _DOERS[verb](self, actor, action)
-        if self.debtors or self.turn_over_after_auctions:
+        if self.debtors or self.turn_over_after_auctions or self.mr_monopoly:
             self._after_action()
         self.history.append(action)
         self.script.append(action)
@@ -634,6 +637,13 @@ class Game:
             for p in self.players:
                 if p.debts:
                     self._settle(p)
+        if (self.mr_monopoly and self.decision is None and self.auction is None and not self.debtors
+                and not self.ended and not self.current.in_jail and not self.current.bankrupt):
+            self._mr_monopoly_move()
+            if self.debtors:
+                for p in self.players:
+                    if p.debts:
+                        self._settle(p)
         if self.turn_over_after_auctions and self.auction is None and not self.auction_queue and not self.ended:
             self.turn_over_after_auctions = False
             self._next_turn()
@@ -833,7 +843,8 @@ class Game:
         if d is None:
             return ""
         return {"buy": "buy or decline", "draw": "draw a card", "tax": "choose the tax",
-                "card_roll": "roll for the card", "casino": "bet at the casino or decline"}[d[0]]
+                "card_roll": "roll for the card", "casino": "bet at the casino or decline",
+                "bus": "choose the bus move", "jump": "choose where to jump"}[d[0]]
 
     def _free_window(self) -> bool:
         """True when the only thing owed is the current player's roll or end of turn."""
@@ -857,6 +868,7 @@ class Game:
         self.doubles = 0
         self.decision = None
         self.extra_roll = False
+        self.mr_monopoly = False
         self.trades_used = 0
         self.turn_trades = 0
         self.group_builds = {}
@@ -890,6 +902,7 @@ class Game:
         if p.index == self.turn:
             self.roll_owed = False
             self.extra_roll = False
+            self.mr_monopoly = False
         self.events.append(("jail", {"player": p.name}))
 
     def _move_forward(self, p: Player, steps: int) -> None:
@@ -1059,10 +1072,24 @@ class Game:
         if dice is None:
             raise IllegalAction("rule.chance_needed", verb=verb, what="dice")
         n = self.ruleset.dice
+        d = self.decision
+        if self.speed_die_active() and not (d is not None and d[0] == "card_roll"):
+            n += 1  # brands-fast and -showdown: the speed die joins from its round on
         if (not isinstance(dice, (list, tuple)) or len(dice) != n
                 or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
             raise InvalidAction("action.bad_dice", dice=dice, count=n)
         return tuple(dice)
+
+    def speed_die_active(self) -> bool:
+        """The speed die is rolled from round `speed_die_round` on (counting rounds from 1)."""
+        start = int(self.options["speed_die_round"])
+        return bool(start) and self.round + 1 >= start
+
+    def dice_count(self) -> int:
+        """How many dice the next roll takes."""
+        d = self.decision
+        return self.ruleset.dice + (1 if self.speed_die_active() and not (d is not None and d[0] == "card_roll")
+                                    else 0)
 
     def _check_roll(self, p: int, a: Mapping[str, Any]) -> None:
         self._require_current(p, "roll")
@@ -1091,9 +1118,15 @@ class Game:
             if owner >= 0 and owner != p and not self.mortgaged[i]:
                 self._pay_rent(p, i, multiplier * total)
             return
+        speed = 0
+        if self.speed_die_active():  # the third die is the speed die: 1-3 steps, 4-5 Mr. Monopoly, 6 the bus
+            speed = dice[2]
+            total = dice[0] + dice[1]
         self.last_roll = total
         self.random_moved = False
         double = len(dice) == 2 and dice[0] == dice[1] or len(dice) > 2 and len(set(dice)) == 1
+        if speed:
+            double = dice[0] == dice[1] and not (speed <= 3 and speed == dice[0])  # a triple is no double
         if player.in_jail:
             self.roll_owed = False
             if double:
@@ -1122,12 +1155,21 @@ class Game:
                 self.roll_owed = True
         else:
             self.roll_owed = False
-        pos = player.position + total
-        if pos >= self.n_spaces:
-            pos -= self.n_spaces
-            self._salary(player)
-        player.position = pos
-        self._land(player, pos)
+        if speed:
+            if speed <= 3 and dice[0] == dice[1] == speed:
+                self.decision = ("jump",)  # a triple: jump to any space
+                self.events.append(("speed_die", {"player": player.name, "face": "triple"}))
+                return
+            if speed == 6:
+                self.decision = ("bus", dice[0], dice[1])  # the bus: by either die or their sum
+                self.events.append(("speed_die", {"player": player.name, "face": "bus"}))
+                return
+            if speed >= 4:
+                self.mr_monopoly = True  # after this landing is settled
+                self.events.append(("speed_die", {"player": player.name, "face": "mr_monopoly"}))
+            else:
+                total += speed
+        self._move_forward(player, total)
 
     # ------------------------------------------------------------------
     # buy / decline
@@ -2209,6 +2251,48 @@ class Game:
             self._transfer(BANK, p, self.jackpot, "casino_jackpot", NO_PARAMS)
             self.jackpot = int(self.options["casino_jackpot_start"])
 
+    def _check_bus(self, p: int, a: Mapping[str, Any]) -> None:
+        self._require_current(p, "bus")
+        d = self.decision
+        if d is None or d[0] != "bus":
+            raise IllegalAction("rule.no_speed_choice", player=self.players[p].name, verb="bus")
+        steps = a.get("steps")
+        if steps not in (d[1], d[2], d[1] + d[2]) or isinstance(steps, bool):
+            raise IllegalAction("rule.bus_steps", steps=steps, a=d[1], b=d[2], both=d[1] + d[2])
+
+    def _do_bus(self, p: int, a: Mapping[str, Any]) -> None:
+        self.decision = None
+        self._move_forward(self.players[p], int(a["steps"]))
+
+    def _check_jump(self, p: int, a: Mapping[str, Any]) -> None:
+        self._require_current(p, "jump")
+        d = self.decision
+        if d is None or d[0] != "jump":
+            raise IllegalAction("rule.no_speed_choice", player=self.players[p].name, verb="jump")
+        self._space_index(self._space_arg(a, "jump"))
+
+    def _do_jump(self, p: int, a: Mapping[str, Any]) -> None:
+        self.decision = None
+        player = self.players[p]
+        target = self._space_index(a["space"])
+        self._move_forward(player, (target - player.position) % self.n_spaces or self.n_spaces)
+
+    def _mr_monopoly_move(self) -> None:
+        """Mr. Monopoly: on to the nearest unowned property ahead, else the nearest an opponent owns."""
+        self.mr_monopoly = False
+        player = self.current
+        n = self.n_spaces
+        ahead = [(player.position + k) % n for k in range(1, n)]
+        props = [i for i in ahead if self.is_property[i]]
+        target = next((i for i in props if self.owner[i] < 0), -1)
+        if target < 0:
+            target = next((i for i in props if self.owner[i] >= 0 and self.owner[i] != player.index
+                           and not self.allies(player.index, self.owner[i])), -1)
+        self.events.append(("mr_monopoly", {"player": player.name,
+                                            "space": self.space_name(target) if target >= 0 else None}))
+        if target >= 0:
+            self._move_forward(player, (target - player.position) % n)
+
     def _check_timeout(self, p: int, a: Mapping[str, Any]) -> None:
         if not int(self.options["turn_seconds"]):
             raise IllegalAction("rule.no_turn_timer", rules=self.ruleset.name)
@@ -2374,6 +2458,7 @@ class Game:
             self.decision = None
             self.roll_owed = False
             self.doubles = 0
+            self.mr_monopoly = False
             self.turn_over_after_auctions = True
         if self.auction is None and self.auction_queue:
             self._start_property_auction(self.auction_queue.pop(0))
@@ -2552,7 +2637,7 @@ class Game:
         legal = [c for c in candidates if self.can(c) is None]
         d = self.decision
         if (self.roll_owed or (d is not None and d[0] == "card_roll")) and self.can(
-                {"do": "roll", "dice": [1] * self.ruleset.dice}) is None:
+                {"do": "roll", "dice": [1] * self.dice_count()}) is None:
             legal.append({"do": "roll", "player": cur})
         if d is not None and d[0] == "draw":
             draw: dict[str, Any] = {"do": "draw", "card": self.decks[d[1]][0]}
@@ -2562,6 +2647,10 @@ class Game:
                 legal.append({"do": "draw", "player": cur})
         if d is not None and d[0] == "tax":
             legal += [{"do": "tax", "player": cur, "choice": c} for c in ("flat", "percent")]
+        if d is not None and d[0] == "bus":
+            legal += [{"do": "bus", "player": cur, "steps": k} for k in sorted({d[1], d[2], d[1] + d[2]})]
+        if d is not None and d[0] == "jump":
+            legal += [{"do": "jump", "player": cur, "space": i} for i in range(self.n_spaces)]
         if d is not None and d[0] == "casino":
             legal.append({"do": "casino", "player": cur})
             if self.can({"do": "casino", "numbers": [1], "die": 1, "jackpot": False}) is None:
@@ -2678,7 +2767,7 @@ _STATE = (
     "end_reason", "winner", "bankruptcies", "clock", "seq", "log", "events", "history", "rolls",
     "turns", "debtors", "trades_used", "visit_builds", "extra_roll", "random_moved", "last_random_target",
     "action_t", "round", "mortgage_round", "group_builds", "turn_trades", "jackpot", "skipped", "turn_skipped",
-    "paused_at", "paused_total",
+    "paused_at", "paused_total", "mr_monopoly",
 )
 
 

@@ -130,6 +130,8 @@ MESSAGES: dict[str, str] = {
     "rule.paused": "the game is already paused",
     "rule.not_paused": "the game is not paused",
     "rule.paused_now": "the game is paused: resume it before {verb}",
+    "rule.no_speed_choice": "{player} has no speed-die choice to make ({verb})",
+    "rule.bus_steps": "the bus goes {a}, {b} or {both} spaces, not {steps}",
     "rule.holding_breakdown": "{player} cannot take down the holding on {space}: it needs {need} offices from the bank, which has {left}",
     "rule.concede_seller": "{player} is auctioning {space} and cannot concede until it ends",
     # Setup and header problems (SetupError).
@@ -179,6 +181,8 @@ MESSAGES: dict[str, str] = {
     "event.casino_declined": "{player} does not bet at the casino",
     "event.timed_out": "{player}'s time is up (skipped turns in a row: {count})",
     "event.paused": "the game is paused",
+    "event.speed_die": "{player} rolls the speed die: {face}",
+    "event.mr_monopoly": "Mr. Monopoly takes {player} on to {space}",
     "event.resumed": "the game goes on",
     "event.sold_to_player": "{player} sells {space} to {to} for {amount}",
     # Money log entries: {payer} paid {payee} {amount}.

@@ -45,7 +45,7 @@ def play_game(rules: str, ruleset: Ruleset, players: int, seed: int, max_turns: 
     ai_rng = random.Random(seed ^ 0x5EED)
     # A game on the clock (a timed game, brands' economy) needs every action stamped with `t`.
     timed = bool(game.options["time_limit"]) or game.clocked()
-    if not checked and observe is None and not timed and ruleset.dice == 2:
+    if not checked and observe is None and not timed and ruleset.dice == 2 and not game.options["speed_die_round"]:
         return game, header, _fast_loop(game, chance, ai_rng, max_turns)
     clock = 0
     while not game.ended:
@@ -55,7 +55,7 @@ def play_game(rules: str, ruleset: Ruleset, players: int, seed: int, max_turns: 
         action, actor = choose(game, ai_rng)
         verb = action["do"]
         if verb == "roll":
-            action["dice"] = chance.dice(ruleset.dice)
+            action["dice"] = chance.dice(game.dice_count())
         elif verb in ("draw", "deal", "casino"):
             action = complete_action(game, action, chance)
         if timed:

@@ -251,7 +251,7 @@ class BankerApp(App):
 
     def dice_entered(self) -> None:
         game = self.controller.game
-        if game is None or len(self.entered_dice) != game.ruleset.dice or 0 in self.entered_dice:
+        if game is None or len(self.entered_dice) != game.dice_count() or 0 in self.entered_dice:
             return
         self.page = "table"
         self.controller.roll(tuple(self.entered_dice))

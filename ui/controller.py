@@ -493,7 +493,7 @@ class Controller:
         if game is None:
             return
         if dice is None:
-            dice = self._roll(game.ruleset.dice)
+            dice = self._roll(game.dice_count())
         self.request({"do": "roll", "dice": list(dice)})
 
     def dice_pressed(self, dice: tuple[int, ...]) -> None:

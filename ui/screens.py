@@ -864,7 +864,7 @@ class DiceEntryScreen(BaseScreen):
         assert game is not None
         self.header(root, self.tr("ui.dice.enter"), lambda: self.app.go("table"))
         chosen = self.app.entered_dice
-        for k in range(game.ruleset.dice):
+        for k in range(game.dice_count()):
             line = row(96)
             for value in range(1, 7):
                 die = BigButton(str(value), lambda k=k, v=value: self.app.enter_die(k, v),
