@@ -2244,7 +2244,7 @@ class Game:
         self._pay_bank(p, bet, "casino_bet", NO_PARAMS)
         self.jackpot += int(self.options["casino_jackpot_add"])  # the bank adds to the pool with every bet
         die = int(a["die"])
-        self.events.append(("casino", {"player": name, "numbers": numbers, "die": die}))
+        self.events.append(("casino", {"player": name, "numbers": ", ".join(map(str, numbers)), "die": die}))
         if die in numbers:
             self._transfer(BANK, p, bet * 6 // len(numbers), "casino_win", NO_PARAMS)
         if a["jackpot"]:

@@ -152,6 +152,9 @@ class BankerApp(App):
             self.own_auction = None
         if self.page == "cards" and (game.decision is None or game.decision[0] != "draw"):
             self.page = "table"
+        for page, kind in (("casino", "casino"), ("jump", "jump")):  # brands' choices, once made
+            if self.page == page and (game.decision is None or game.decision[0] != kind):
+                self.page = "table"
         if self.page in ("home", "setup", "inprogress", "over"):
             self.page = "table"  # pages of another mode: the game has started (or was resumed)
         return self.page if self.page in SCREENS else "table"
@@ -209,6 +212,8 @@ class BankerApp(App):
             self.go("dice")
         elif button["id"] == "draw" and c.settings.physical_decks:
             self.go("cards")
+        elif "page" in button["action"]:
+            self.go(button["action"]["page"])
         else:
             c.request(dict(button["action"]))
 

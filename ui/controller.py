@@ -42,7 +42,8 @@ SPENDING = {"buy", "bid", "pay_fine", "use_card", "build", "sell", "sell_all", "
 SHOWN_EVENTS = {"card", "jail", "left_jail", "declined", "sold", "unsold", "bankrupt", "game_over", "debt",
                 "building_won", "built", "sold_building", "sold_all", "traded", "adjusted", "dealt",
                 "extra_roll", "card_skipped", "auction_cancelled", "unsold_own", "own_auction", "sold_to_bank",
-                "sold_to_player"}
+                "sold_to_player", "mortgage_lapsed", "building_destroyed", "casino", "casino_declined", "timed_out",
+                "paused", "resumed", "speed_die", "mr_monopoly"}
 SOUNDS = {"rent": "payment", "tax": "payment", "card": "payment", "buy": "payment", "auction": "payment",
           "salary": "payment", "debt_paid": "payment", "build": "building", "sell": "building",
           "sell_all": "building", "jail_fine": "payment", "trade": "payment", "pot": "payment",
@@ -113,6 +114,15 @@ class Controller:
         self.button = "none"  # none | ready | missing
         self.listeners: list[Callable[[], None]] = []
         self.alarm_sounded = False
+        # brands: the turn, bid and debt timers count from these game-clock moments (seconds);
+        # the numbers picked at the casino; the table's votes to pause and to resume.
+        self.turn_began = 0.0
+        self.bid_began: tuple[Any, ...] = ()
+        self.debt_began = -1.0
+        self.casino_pick: list[int] = []
+        self.votes: set[str] = set()
+        self.vote_kind = ""  # "" | "pause" | "resume"
+        self.vote_began = 0.0
 
     # ------------------------------------------------------------------ basics
 
@@ -175,6 +185,7 @@ class Controller:
             return False
         self.meta = self.journal.meta(game_id)
         self.draft = None
+        self.turn_began = self.game_time()  # a restart gives the player at the table their full time
         self.changed()
         return True
 
@@ -271,6 +282,7 @@ class Controller:
             return False
         self.meta = self.journal.meta(self.live.id)
         self.draft = None
+        self.turn_began = 0.0
         self.notices.clear()
         if self.live.game.deal_owed:
             self.apply({"do": "deal"})  # the banker shuffles and deals the title deeds
@@ -337,6 +349,9 @@ class Controller:
             self.notify(self.tr("ui.card.unknown"), "error", "error")
             return
         game = self.live.game  # type: ignore[union-attr]
+        if self.vote_kind:
+            self._vote(owner)  # a tap during a vote to pause or resume is that player's yes
+            return
         pending = self.pending
         if pending is not None:
             if owner not in pending.needs:
@@ -365,6 +380,10 @@ class Controller:
             return
         if action["do"] in ("draw", "deal"):
             action = complete_action(game, action, self.live.chance)  # the app's own shuffled decks
+        if action["do"] == "casino" and action.get("numbers") and "die" not in action:
+            action = {**action, "die": self._roll(1)[0]}
+        if action["do"] == "casino" and action.get("numbers") and "jackpot" not in action:
+            action = {**action, "jackpot": secrets.randbelow(int(game.options["casino_jackpot_odds"])) == 0}
         problem = game.can(self._stamped(action))
         if problem is not None:
             try:
@@ -392,6 +411,8 @@ class Controller:
         verb = action["do"]
         if verb == "trade":
             return [action["from"], action["to"]]
+        if verb == "casino":  # a bet needs the player's card; walking away does not
+            return [game.current.name] if action.get("numbers") else []
         if verb == "sell_to_player":  # a sale both sides agree to
             owner = game.owner[game.space_index(action["space"])]
             return [game.players[owner].name, action["to"]] if owner >= 0 else [action["to"]]
@@ -464,6 +485,12 @@ class Controller:
                         "money", sound)
         if game.turn != turn_before and not game.ended:
             self.last_dice = ()
+            self.turn_began = self.game_time()
+            self.casino_pick = []
+        if game.debtors and self.debt_began < 0:
+            self.debt_began = self.game_time()
+        elif not game.debtors:
+            self.debt_began = -1.0
         if game.ended:
             self.pending = None
         return True
@@ -479,11 +506,13 @@ class Controller:
 
     def _words(self, params: dict[str, Any]) -> dict[str, Any]:
         """Parameters with the building kind in the family's words (biznes: offices and holdings)."""
+        if "face" in params:  # the speed die's face, in the family's words
+            return {**params, "face": self.tr(f"ui.face.{params['face']}")}
         kind = params.get("kind")
         if kind not in ("house", "hotel") or self.game is None:
             return dict(params)
-        if self.game.visit_building:
-            kind = "office" if kind == "house" else "holding"
+        words = building_words(self.game)
+        kind = words[0] if kind == "house" else words[1]
         return {**params, "kind": self.tr(f"ui.word.{kind}")}
 
     # Buttons of the turn screen: each is an action request.
@@ -502,8 +531,13 @@ class Controller:
         if game is None or game.ended:
             return
         verbs = {v for o in game.owed() for v in o["verbs"]}
-        if "roll" in verbs:
-            self.roll(tuple(dice))
+        d = game.decision
+        if d is not None and d[0] == "casino" and self.casino_pick:
+            self.request({"do": "casino", "numbers": list(self.casino_pick), "die": dice[0]})  # the button rolls the die
+        elif "roll" in verbs:
+            need = game.dice_count()  # a third, speed die when the ruleset adds one
+            dice = tuple(dice[:need]) + self._roll(need - len(dice)) if len(dice) < need else tuple(dice[:need])
+            self.roll(dice)
         else:
             self.notify(self.tr("ui.no_roll_now"), "error", "error")
             self.changed()
@@ -625,15 +659,144 @@ class Controller:
         # (`t` is stamped to a tenth of a second, so the first reading may round up past the limit)
         return min(limit, max(0, math.ceil(a.opened_at + limit - self.game_time())))
 
+    # brands: the turn, bid and debt timers, and the table's votes to pause and resume.
+
+    def _left(self, began: float, seconds: int) -> int:
+        return min(seconds, max(0, math.ceil(began + seconds - self.game_time())))
+
+    def turn_countdown(self) -> int | None:
+        """Seconds left in the current turn (brands' turn timer), or None."""
+        game = self.game
+        if game is None or game.ended or game.paused_at >= 0 or game.auction is not None or game.debtors:
+            return None
+        seconds = int(game.options["turn_seconds"])
+        return self._left(self.turn_began, seconds) if seconds else None
+
+    def bid_countdown(self) -> int | None:
+        """Seconds the bidder whose turn it is has left (brands), or None."""
+        game = self.game
+        if game is None or game.auction is None or game.paused_at >= 0 or game.auction.next_bidder < 0:
+            return None
+        seconds = int(game.options["bid_seconds"])
+        if not seconds:
+            return None
+        a = game.auction
+        key = (a.space, a.kind, a.next_bidder, a.high_bid, len(a.bidders))
+        if self.bid_began[:1] != (key,):
+            self.bid_began = (key, self.game_time())
+        return self._left(float(self.bid_began[1]), seconds)
+
+    def debt_countdown(self) -> int | None:
+        """Seconds shown on the debt panel (brands), or None."""
+        game = self.game
+        if game is None or not game.debtors or self.debt_began < 0:
+            return None
+        seconds = int(game.options["debt_seconds"])
+        return self._left(self.debt_began, seconds) if seconds else None
+
+    def time_out(self) -> None:
+        """The turn timer ran out: a skipped turn, and the app plays the turn's defaults for the player."""
+        game = self.game
+        if game is None or not self.apply({"do": "timeout"}):
+            return
+        self.notify(self.tr("ui.timer.out"), "error", "alarm")
+        for _ in range(12):
+            game = self.game
+            if game is None or game.ended or game.auction is not None or game.debtors:
+                break
+            cur = game.current.name
+            verbs = next((o["verbs"] for o in game.owed() if o["player"] == cur), [])
+            d = game.decision
+            if "decline" in verbs:
+                action: dict[str, Any] = {"do": "decline"}
+            elif "draw" in verbs:
+                action = complete_action(game, {"do": "draw"}, self.live.chance if self.live else None)
+            elif "casino" in verbs:
+                action = {"do": "casino"}
+            elif "bus" in verbs and d is not None:
+                action = {"do": "bus", "steps": d[1] + d[2]}
+            elif "jump" in verbs:
+                action = {"do": "jump", "space": game.current.position}
+            elif "tax" in verbs:
+                action = {"do": "tax", "choice": "flat"}
+            elif "roll" in verbs:
+                action = {"do": "roll", "dice": list(self._roll(game.dice_count()))}
+            elif "end_turn" in verbs:
+                action = {"do": "end_turn"}
+            else:
+                break
+            if not self.apply(action):
+                break
+            if action["do"] == "end_turn":
+                break
+        self.turn_began = self.game_time()
+
+    def ask_pause(self) -> None:
+        """Any player asks for a pause: it starts only if every player still in taps their card in time."""
+        game = self.game
+        if game is None or game.paused_at >= 0 or not game.clocked():
+            return
+        self.vote_kind, self.votes, self.vote_began = "pause", set(), self.game_time()
+        self.notify(self.tr("ui.pause.asked"), "info", "alarm")
+        self.changed()
+
+    def ask_resume(self) -> None:
+        game = self.game
+        if game is None or game.paused_at < 0:
+            return
+        self.vote_kind, self.votes, self.vote_began = "resume", set(), self.game_time()
+        self.changed()
+
+    def vote_countdown(self) -> int | None:
+        game = self.game
+        if game is None or not self.vote_kind:
+            return None
+        return self._left(self.vote_began, int(game.options["pause_vote_seconds"]))
+
+    def _vote(self, player: str) -> None:
+        game = self.game
+        assert game is not None
+        self.votes.add(player)
+        alive = {p.name for p in game.players if not p.bankrupt}
+        if alive <= self.votes:
+            kind = self.vote_kind
+            self.vote_kind, self.votes = "", set()
+            self.apply({"do": kind})
+            self.turn_began = self.game_time()
+
+    def casino_toggle(self, number: int) -> None:
+        pick = self.casino_pick
+        if number in pick:
+            pick.remove(number)
+        elif len(pick) < 3:
+            pick.append(number)
+            pick.sort()
+        self.changed()
+
     def tick(self) -> None:
         """Called every second: a timed game ends when its time comes, with an alarm;
-        an own-property auction with no first bid is cancelled when its minute is up."""
+        an own-property auction with no first bid is cancelled when its minute is up;
+        brands' turn and bid timers take their defaults; a pause vote runs out."""
         left = self.auction_countdown()
         if left is not None:
             if left == 0:
                 self.apply({"do": "close_auction"})
             self.changed()
             return
+        game = self.game
+        if game is not None and not game.ended:
+            vote = self.vote_countdown()
+            if vote == 0 or (self.vote_kind == "pause" and game.paused_at >= 0):
+                self.vote_kind, self.votes = "", set()
+                self.notify(self.tr("ui.pause.no_vote"), "error", "error")
+            bid = self.bid_countdown()
+            if bid == 0 and game.auction is not None:
+                self.apply({"do": "pass", "player": game.players[game.auction.next_bidder].name})
+            turn = self.turn_countdown()
+            if turn == 0 and self.pending is None:
+                self.time_out()
+            if vote is not None or bid is not None or turn is not None or self.debt_countdown() is not None:
+                self.changed()
         end = self.end_time()
         game = self.game
         if end is None or game is None or game.ended or self.clock() < end:
@@ -643,6 +806,16 @@ class Controller:
             self.notify(self.tr("ui.time_up"), "info", "alarm")
         self.apply({"do": "end_game"})
         self.changed()
+
+
+def building_words(game: Game) -> tuple[str, str]:
+    """What the ruleset calls its buildings: houses and hotels, biznes's branch offices and holdings,
+    brands' branches and corporations."""
+    if game.visit_building:
+        return "office", "holding"
+    if game.turn_start_building:
+        return "branch", "corporation"
+    return "house", "hotel"
 
 
 def _secure_roll(count: int) -> tuple[int, ...]:

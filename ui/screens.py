@@ -19,12 +19,17 @@ from kivy.uix.widget import Widget
 
 from banker.ruleset import load_ruleset
 from ui import view
-from ui.controller import PLAYER_COLOURS, Controller
+from ui.controller import PLAYER_COLOURS, Controller, building_words
 from ui.i18n import LANGUAGES
 from ui.widgets import (ACCENT, DANGER, MUTED, BigButton, Chart, Chip, Die, Panel, Stripe, Text, colour)
 
 if TYPE_CHECKING:
     from ui.app import BankerApp
+
+
+def _pool_key(game: Any) -> str:
+    """The bank's building pool in the ruleset's words."""
+    return {"office": "ui.pool_offices", "branch": "ui.pool_branches"}.get(building_words(game)[0], "ui.pool")
 
 
 def scroll(content: Widget) -> ScrollView:
@@ -335,7 +340,7 @@ class TableScreen(BaseScreen):
         cur = next(p for p in players if p["current"])
         debts = view.debts(self.c)
         pending = self.c.pending
-        crowded = bool(debts or pending)
+        crowded = bool(debts or pending or game.clocked())
         main = BoxLayout(orientation="horizontal", spacing=8)
         left = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.62)
         left.add_widget(self.part("top", (lang, cur["name"], cur["colour"], cur["cash"]), lambda: self._top(cur)))
@@ -344,6 +349,10 @@ class TableScreen(BaseScreen):
             left.add_widget(Text(self.tr("ui.ends_at", time=datetime.datetime.fromtimestamp(end).strftime("%H:%M")),
                                  18, color=MUTED))
         left.add_widget(self.part("dice", (self.c.last_dice, self.c.move_hint, crowded), lambda: self._dice(crowded)))
+        clock = view.clock(self.c)
+        if clock is not None:
+            left.add_widget(self.part("clock", (lang, tuple(sorted((k, str(v)) for k, v in clock.items()))),
+                                      lambda: self._clock(clock)))
         if pending is not None:
             left.add_widget(self.part("pending", (lang, pending.prompt, tuple(pending.needs), tuple(pending.tapped)),
                                       lambda: self._banner()))
@@ -373,7 +382,8 @@ class TableScreen(BaseScreen):
         right.add_widget(card)
         main.add_widget(right)
         root.add_widget(main)
-        pool = (game.bank_houses, game.bank_hotels, self.c.reader, self.c.button, lang)
+        pool = (game.bank_houses, game.bank_hotels, self.c.reader, self.c.button, lang, game.paused_at,
+                self.c.vote_kind)
         root.add_widget(self.part("nav", pool, lambda: NavBar(self.app)))
 
     def _top(self, cur: dict[str, Any]) -> Widget:
@@ -384,9 +394,42 @@ class TableScreen(BaseScreen):
                             size_hint_x=0.4))
         return top
 
+    def _clock(self, clock: dict[str, Any]) -> Widget:
+        """brands: the minute of play, the economy, the turn timer, a pause or a vote to pause."""
+        box = auto_height(BoxLayout(orientation="vertical", size_hint_y=None))
+        if clock["paused"]:
+            box.add_widget(Text(self.tr("ui.pause.paused"), 30, bold=True, color=ACCENT, halign="center"))
+            if clock["vote"] is None:
+                box.add_widget(BigButton(self.tr("ui.pause.resume"), self.c.ask_resume, "primary", size=20, height=60))
+        if clock["vote"] is not None:
+            vote = Text(clock["vote"]["text"], 20, bold=True, color=ACCENT)
+            vote.role = "vote"
+            box.add_widget(vote)
+        line = clock["line"]
+        if clock["turn"] is not None:
+            line = self.tr("ui.timer.turn", seconds=clock["turn"]) + " · " + line
+        if clock["debt"] is not None:
+            line = self.tr("ui.timer.debt", seconds=clock["debt"]) + " · " + line
+        timer = Text(line, 18, bold=True, color=(1, 0.45, 0.35, 1) if (clock["turn"] or 99) <= 10 else MUTED)
+        timer.role = "clock"
+        box.add_widget(timer)
+        return box
+
     def _dice(self, crowded: bool) -> Widget:
         dice = row(64 if crowded else 100)
-        for value in self.c.last_dice:
+        game = self.c.game
+        speed = game is not None and len(self.c.last_dice) == game.ruleset.dice + 1
+        for k, value in enumerate(self.c.last_dice):
+            if speed and k == game.ruleset.dice:  # type: ignore[union-attr]
+                label = view.speed_face(value)
+                face = Text(label, (20 if len(label) > 1 else 30) if crowded else (28 if len(label) > 1 else 40),
+                            bold=True, halign="center",
+                            color=(0.1, 0.1, 0.1, 1), size_hint_x=None, width=60 if crowded else 96)
+                face.role = "speed die"
+                holder = Panel(size_hint=(None, None), size=(60, 60) if crowded else (96, 96), fill=(1, 0.8, 0.2, 1))
+                holder.add_widget(face)
+                dice.add_widget(holder)
+                continue
             dice.add_widget(Die(value, size=(60, 60) if crowded else (96, 96)))
         dice.add_widget(Text(self.c.move_hint or "", 22 if crowded else 24, bold=True, height=60, color=ACCENT))
         return dice
@@ -468,12 +511,14 @@ class NavBar(BoxLayout):
         game = c.game
         pool = ""
         if game is not None:
-            pool = c.tr("ui.pool_offices" if game.visit_building else "ui.pool", houses=game.bank_houses,
-                        hotels=game.bank_hotels)
-        deeds = "ui.nav.deeds_offices" if game is not None and game.visit_building else "ui.nav.deeds"
+            pool = c.tr(_pool_key(game), houses=game.bank_houses, hotels=game.bank_hotels)
+        small = building_words(game)[0] if game is not None else "house"
+        deeds = {"office": "ui.nav.deeds_offices", "branch": "ui.nav.deeds_branches"}.get(small, "ui.nav.deeds")
         for key, page in ((deeds, "deeds"), ("ui.nav.trade", "trade"), ("ui.nav.log", "log"),
                           ("ui.nav.banker", "banker")):
             self.add_widget(BigButton(c.tr(key), lambda p=page: app.go(p), "secondary", size=18, height=60))
+        if game is not None and game.clocked() and game.paused_at < 0 and not c.vote_kind:
+            self.add_widget(BigButton(c.tr("ui.btn.pause"), c.ask_pause, "secondary", size=16, height=60))
         status = c.tr("ui.status", reader=c.tr(f"ui.reader.{c.reader}"), button=c.tr(f"ui.button.{c.button}"))
         self.add_widget(Text(pool + "\n" + status, 14, color=MUTED, height=60))
 
@@ -492,6 +537,11 @@ class AuctionScreen(BaseScreen):
         root.add_widget(Text(lead, 34, bold=True, color=ACCENT, halign="center"))
         if a["seller"]:
             root.add_widget(Text(self.tr("ui.auction.seller", player=a["seller"]), 20, bold=True, halign="center"))
+        if a["bid_countdown"] is not None:
+            bid_timer = Text(self.tr("ui.auction.bid_countdown", seconds=a["bid_countdown"]), 22, bold=True,
+                             color=ACCENT, halign="center")
+            bid_timer.role = "bid countdown"
+            root.add_widget(bid_timer)
         if a["countdown"] is not None:
             timer = Text(self.tr("ui.auction.countdown", seconds=a["countdown"]), 24, bold=True,
                          color=(1, 0.45, 0.35, 1) if a["countdown"] <= 10 else ACCENT, halign="center")
@@ -543,8 +593,7 @@ class DeedsScreen(BaseScreen):
         game = self.c.game
         assert game is not None
         who = self.app.deeds_of or game.current.name
-        pool = self.tr("ui.pool_offices" if game.visit_building else "ui.pool", houses=game.bank_houses,
-                       hotels=game.bank_hotels)
+        pool = self.tr(_pool_key(game), houses=game.bank_houses, hotels=game.bank_hotels)
         self.header(root, self.tr("ui.deeds.title", player=who) + "   " + pool, lambda: self.app.go("table"))
         tabs = row(52)
         for p in view.players(self.c):
@@ -624,6 +673,60 @@ class OwnAuctionScreen(BaseScreen):
         assert plan is not None
         self.c.request({"do": "auction_own", "player": plan["player"], "space": plan["space"],
                         "reserve": plan["reserve"]})
+
+
+class CasinoScreen(BaseScreen):
+    """brands: pick one to three numbers and bet, or walk away; the dice button (or the screen) rolls the die."""
+
+    def build(self, root: BoxLayout) -> None:
+        game = self.c.game
+        assert game is not None
+        bet = int(game.options["casino_bet"])
+        self.header(root, self.tr("ui.casino.title", player=game.current.name, jackpot=game.jackpot),
+                    lambda: self.app.go("table"))
+        self.pending_banner(root)
+        pick = self.c.casino_pick
+        root.add_widget(Text(self.tr("ui.casino.how", bet=bet, jackpot=game.jackpot,
+                                     odds=game.options["casino_jackpot_odds"]), 19, color=MUTED, halign="center"))
+        numbers = row(96)
+        for n in range(1, 7):
+            chosen = n in pick
+            b = BigButton(str(n), lambda n=n: self.c.casino_toggle(n), "primary" if chosen else "secondary", size=34,
+                          height=96)
+            b.role = f"casino {n}"
+            numbers.add_widget(b)
+        root.add_widget(numbers)
+        if pick:
+            win = bet * 6 // len(pick)
+            root.add_widget(Text(self.tr("ui.casino.pays", numbers=", ".join(map(str, pick)), win=win), 24, bold=True,
+                                 color=ACCENT, halign="center"))
+        self.notices(root, 2)
+        root.add_widget(Widget())
+        bottom = row(70)
+        bottom.add_widget(BigButton(self.tr("ui.btn.casino_no"), lambda: self.c.request({"do": "casino"}), "secondary",
+                                    size=20, height=70))
+        if pick:
+            bottom.add_widget(BigButton(self.tr("ui.casino.bet", bet=bet, numbers=", ".join(map(str, pick))),
+                                        lambda: self.c.request({"do": "casino", "numbers": list(pick)}), "primary",
+                                        size=20, height=70))
+        root.add_widget(bottom)
+
+
+class JumpScreen(BaseScreen):
+    """brands: a triple on the speed die: jump to any space."""
+
+    def build(self, root: BoxLayout) -> None:
+        game = self.c.game
+        assert game is not None
+        self.header(root, self.tr("ui.jump.title", player=game.current.name), lambda: self.app.go("table"))
+        grid = GridLayout(cols=4, spacing=4, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for s in game.ruleset.spaces:
+            b = BigButton(f"{s.index}. {s.name}", lambda i=s.index: self.c.request({"do": "jump", "space": i}),
+                          "secondary", size=14, height=52)
+            b.role = f"jump {s.index}"
+            grid.add_widget(b)
+        root.add_widget(scroll(grid))
 
 
 class TradeScreen(BaseScreen):
@@ -881,5 +984,6 @@ SCREENS: dict[str, type[BaseScreen]] = {
     "home": HomeScreen, "setup": SetupScreen, "inprogress": InProgressScreen, "table": TableScreen,
     "auction": AuctionScreen, "deeds": DeedsScreen, "trade": TradeScreen, "log": LogScreen,
     "banker": BankerScreen, "replace": ReplaceCardScreen, "over": GameOverScreen, "settings": SettingsScreen,
-    "cards": CardPickScreen, "dice": DiceEntryScreen, "ownauction": OwnAuctionScreen,
+    "cards": CardPickScreen, "dice": DiceEntryScreen, "ownauction": OwnAuctionScreen, "casino": CasinoScreen,
+    "jump": JumpScreen,
 }

@@ -82,6 +82,15 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
         app.go("table")
         c.draft_start()
 
+    def brands_start() -> None:
+        assert c.draft is not None
+        c.draft.options["speed_die_round"] = 1
+        c.draft.setup = {"players": {"Ann": {"position": 16}, "Cy": {"position": 5}},
+                         "spaces": {"1": {"owner": "Cy", "houses": 2}, "3": {"owner": "Cy", "houses": 2},
+                                    "6": {"owner": "Ann", "mortgaged": True}}}
+        app.go("table")
+        c.draft_start()
+
     trade = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [5]}}
     return [
         ("home", lambda: None),
@@ -126,6 +135,18 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
                                               press("decline"))),
         ("biznes-debt", steps_then(tap("Ben"), press("pass", player="Ann"), press("end_turn"), roll(1, 2))),
         ("biznes-deeds", lambda: app.show_deeds("Cy")),
+        # A brands-fast game (rulebook 001) with the speed die from the start: the casino, the bus, a pause.
+        ("brands-setup", steps_then(lambda: app.go("table"), c.end_game, c.close_game, setup,
+                                    lambda: c.draft_rules("brands-fast"))),
+        ("brands-casino", steps_then(brands_start, roll(1, 2, 1), lambda: app.go("casino"),
+                                     lambda: c.casino_toggle(2), lambda: c.casino_toggle(5))),
+        ("brands-casino-tap", lambda: c.request({"do": "casino", "numbers": [2, 5], "die": 5})),
+        ("brands-casino-result", steps_then(tap("Ann"), lambda: app.go("table"))),
+        ("brands-bus", steps_then(press("end_turn"), roll(3, 3, 6))),
+        ("brands-pause-vote", steps_then(press("bus", steps=6), press("buy"), tap("Ben"),
+                                         c.ask_pause,
+                                         tap("Ann"))),
+        ("brands-paused", steps_then(tap("Ben"), tap("Cy"))),
     ]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from banker.game import Game
-from ui.controller import Controller
+from ui.controller import Controller, building_words
 
 
 
@@ -50,12 +50,12 @@ def space(c: Controller, i: int) -> dict[str, Any]:
     group = s.group or ""
     colour = game.ruleset.groups.get(group, {}).get("color", "#BDBDBD") if group else "#BDBDBD"
     lines: list[str] = []
-    offices = game.visit_building  # biznes names its buildings branch offices and holdings
+    small, big = building_words(game)  # houses and hotels, or the ruleset's own words
     if s.kind == "lot":
-        labels = ["ui.deed.rent"] + [f"ui.deed.{'o' if offices else 'h'}{k}" for k in range(1, 5)]
+        labels = ["ui.deed.rent"] + [f"ui.deed.{small[0] if small != 'house' else 'h'}{k}" for k in range(1, 5)]
         for level in range(game.hotel_houses + 1):
             lines.append(f"{c.tr(labels[level])}: {s.rents[level]}")
-        lines.append(f"{c.tr('ui.deed.holding' if offices else 'ui.deed.hotel')}: {s.rents[-1]}")
+        lines.append(f"{c.tr('ui.deed.' + big)}: {s.rents[-1]}")
         lines.append(f"{c.tr('ui.deed.building_cost')}: {s.building_cost}")
     elif s.kind == "railroad":
         for k, rent in enumerate(s.rents):
@@ -78,7 +78,7 @@ def space(c: Controller, i: int) -> dict[str, Any]:
 def buttons(c: Controller) -> list[dict[str, Any]]:
     """The turn screen's action buttons, from what the engine says is owed now."""
     game = c.game
-    if game is None or game.ended:
+    if game is None or game.ended or game.paused_at >= 0:  # nothing to press while the game is paused
         return []
     cur = game.current
     out: list[dict[str, Any]] = []
@@ -102,6 +102,16 @@ def buttons(c: Controller) -> list[dict[str, Any]]:
         out.append(_button(c, "tax_percent", {"do": "tax", "choice": "percent"},
                            c.tr("ui.btn.tax_percent", percent=game.options["income_tax_percent"], amount=pct),
                            "primary"))
+    if "casino" in verbs:
+        out.append(_button(c, "casino", {"page": "casino"}, c.tr("ui.btn.casino", bet=game.options["casino_bet"]),
+                           "primary"))
+        out.append(_button(c, "casino_no", {"do": "casino"}, c.tr("ui.btn.casino_no"), "secondary"))
+    if "bus" in verbs and d is not None:
+        for steps in sorted({d[1], d[2], d[1] + d[2]}):
+            out.append(_button(c, f"bus {steps}", {"do": "bus", "steps": steps}, c.tr("ui.btn.bus", steps=steps),
+                               "primary"))
+    if "jump" in verbs:
+        out.append(_button(c, "jump", {"page": "jump"}, c.tr("ui.btn.jump"), "primary"))
     if "roll" in verbs:
         if cur.in_jail and game.roll_owed and d is None:
             if "pay_fine" in verbs:
@@ -122,6 +132,32 @@ def buttons(c: Controller) -> list[dict[str, Any]]:
         key = "ui.btn.end_move_double" if game.extra_roll else "ui.btn.end_turn"
         out.append(_button(c, "end_turn", {"do": "end_turn"}, c.tr(key), "primary"))
     return out
+
+
+def clock(c: Controller) -> dict[str, Any] | None:
+    """brands: the game clock, the economy and the timers, for the table screen."""
+    game = c.game
+    if game is None or not game.clocked():
+        return None
+    lines = [c.tr("ui.clock.minute", minute=int(game.economy_minutes()))]
+    if not game.salary_paid():
+        lines.append(c.tr("ui.clock.no_salary"))
+    if game.rent_tax_percent():
+        lines.append(c.tr("ui.clock.rent_tax", percent=game.rent_tax_percent()))
+    if game.speed_die_active():
+        lines.append(c.tr("ui.clock.speed_die"))
+    vote = None
+    if c.vote_kind:
+        alive = [p.name for p in game.players if not p.bankrupt]
+        vote = {"text": c.tr(f"ui.vote.{c.vote_kind}", seconds=c.vote_countdown(),
+                             players=", ".join(n for n in alive if n not in c.votes))}
+    return {"line": " · ".join(lines), "turn": c.turn_countdown(), "debt": c.debt_countdown(),
+            "paused": game.paused_at >= 0, "vote": vote, "jackpot": game.jackpot if game.casino_index >= 0 else None}
+
+
+def speed_face(value: int) -> str:
+    """The speed die's face: 1-3 steps, Mr. Monopoly on 4 and 5, the bus on 6."""
+    return str(value) if value <= 3 else ("M" if value <= 5 else "BUS")
 
 
 def _button(c: Controller, key: str, action: dict[str, Any], text: str, kind: str) -> dict[str, Any]:
@@ -150,7 +186,7 @@ def auction(c: Controller) -> dict[str, Any] | None:
             "price": game.prices[a.space] if a.space >= 0 else None,
             "stepped": game.stepped, "fixed_step": game.auction_step,
             "seller": game.players[a.seller].name if a.seller >= 0 else None,
-            "countdown": c.auction_countdown(),
+            "countdown": c.auction_countdown(), "bid_countdown": c.bid_countdown(),
             "can_close": game.can({"do": "close_auction"}) is None}
 
 
@@ -210,10 +246,10 @@ def buildings_text(c: Controller, game: Game, i: int) -> str:
     level = game.level[i]
     if not level:
         return ""
-    words = "office" if game.visit_building else "house"
+    small, big = building_words(game)
     if level == game.hotel_level:
-        return c.tr("ui.deed.holding" if game.visit_building else "ui.deed.hotel")
-    return c.tr(f"ui.deed.{words}s_n", count=level)
+        return c.tr(f"ui.deed.{big}")
+    return c.tr(f"ui.deed.{small}es_n" if small == "branch" else f"ui.deed.{small}s_n", count=level)
 
 
 def own_auction(c: Controller, player: str, i: int) -> dict[str, Any]:
