@@ -536,7 +536,9 @@ class Controller:
             self.request({"do": "casino", "numbers": list(self.casino_pick), "die": dice[0]})  # the button rolls the die
         elif "roll" in verbs:
             need = game.dice_count()  # a third, speed die when the ruleset adds one
-            dice = tuple(dice[:need]) + self._roll(need - len(dice)) if len(dice) < need else tuple(dice[:need])
+            if len(dice) < need:
+                dice = tuple(dice) + self._roll(need - len(dice))[:need - len(dice)]
+            dice = tuple(dice[:need])
             self.roll(dice)
         else:
             self.notify(self.tr("ui.no_roll_now"), "error", "error")
@@ -697,9 +699,12 @@ class Controller:
     def time_out(self) -> None:
         """The turn timer ran out: a skipped turn, and the app plays the turn's defaults for the player."""
         game = self.game
-        if game is None or not self.apply({"do": "timeout"}):
+        if game is None:
             return
-        self.notify(self.tr("ui.timer.out"), "error", "alarm")
+        if not game.turn_skipped:  # the first time this turn: a skipped turn (after an auction, just go on)
+            if not self.apply({"do": "timeout"}):
+                return
+            self.notify(self.tr("ui.timer.out"), "error", "alarm")
         for _ in range(12):
             game = self.game
             if game is None or game.ended or game.auction is not None or game.debtors:
@@ -793,7 +798,8 @@ class Controller:
             if bid == 0 and game.auction is not None:
                 self.apply({"do": "pass", "player": game.players[game.auction.next_bidder].name})
             turn = self.turn_countdown()
-            if turn == 0 and self.pending is None:
+            timed_out = game.turn_skipped and game.auction is None and not game.debtors  # finish a timed-out turn
+            if (turn == 0 or timed_out) and self.pending is None and game.paused_at < 0:
                 self.time_out()
             if vote is not None or bid is not None or turn is not None or self.debt_countdown() is not None:
                 self.changed()

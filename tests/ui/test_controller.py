@@ -360,3 +360,72 @@ def test_biznes_office_on_the_visited_firm_has_its_own_sound(tmp_path: Path) -> 
     c.card_tapped(CARDS["Ann"])
     assert c.game.level[3] == 1 and "office" in sounds  # type: ignore[union-attr]
     assert "Ann builds a branch office on Bar mleczny" in texts(c)
+
+
+def test_brands_casino_bet_by_card_and_the_dice_button(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, ("Ann", "Ben"), rules="brands", setup={"players": {"Ann": {"position": 13}}})
+    c.roll((3, 4))  # 13 + 7 = the casino (20)
+    game = c.game
+    assert game is not None and game.decision == ("casino", 20)
+    c.casino_toggle(2)
+    c.casino_toggle(5)
+    c.dice_pressed((5, 1))  # the dice button rolls the casino's die: the first die counts
+    assert c.pending is not None and c.pending.needs == ["Ann"]
+    c.card_tapped(CARDS["Ann"])
+    # bet 1,000, a hit on two numbers pays 1,000 x 6 / 2 = 3,000 (and maybe the jackpot)
+    assert game.decision is None and game.players[0].cash in (15000 - 1000 + 3000, 15000 - 1000 + 3000 + 500)
+    assert game.jackpot in (500, 0)
+
+
+def test_brands_turn_timer_plays_the_defaults_and_counts_skipped_turns(tmp_path: Path) -> None:
+    clock = Clock()
+    c = make(tmp_path, clock=clock)
+    start(c, ("Ann", "Ben"), rules="brands")
+    assert c.turn_countdown() == 75
+    clock.now += 76
+    c.tick()  # Ann's time is up: the app rolls for her (1 + 2: lot 3, unowned) and declines it for her
+    game = c.game
+    assert game is not None and game.skipped[0] == 1 and game.turn == 0
+    assert game.auction is not None and game.players[game.auction.next_bidder].name == "Ben"  # the decliner is out
+    assert c.bid_countdown() == 20
+    clock.now += 21
+    c.tick()  # Ben did not bid in time: a pass, and nobody is left: the lot stays with the bank
+    assert game.auction is None and game.owner[3] == -1
+    c.tick()  # Ann's time is still up: the app ends her turn (one skipped turn, not two)
+    assert game.turn == 1 and game.skipped[0] == 1
+    assert "Time is up" in " ".join(texts(c))
+
+
+def test_brands_pause_needs_every_player_and_stops_the_clock(tmp_path: Path) -> None:
+    clock = Clock()
+    c = make(tmp_path, clock=clock)
+    start(c, ("Ann", "Ben"), rules="brands")
+    c.ask_pause()
+    c.card_tapped(CARDS["Ann"])
+    clock.now += 31
+    c.tick()  # Ben never agreed: no pause
+    assert c.game is not None and c.game.paused_at < 0 and "no pause" in texts(c)[-1]
+    c.ask_pause()
+    c.card_tapped(CARDS["Ann"])
+    c.card_tapped(CARDS["Ben"])
+    game = c.game
+    assert game is not None and game.paused_at >= 0 and c.turn_countdown() is None
+    c.roll((1, 2))
+    assert "paused" in texts(c)[-1]
+    clock.now += 600  # ten minutes of pause do not count for the economy
+    c.ask_resume()
+    c.card_tapped(CARDS["Ben"])
+    c.card_tapped(CARDS["Ann"])
+    assert game.paused_at < 0 and game.paused_total >= 600
+    assert game.to_json()["clock"]["minutes"] < 1
+
+
+def test_brands_speed_die_joins_the_dice_button(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, ("Ann", "Ben"), rules="brands-fast")
+    c.live.game.options["speed_die_round"] = 1  # type: ignore[union-attr]  # from the first round, for the test
+    game = c.game
+    assert game is not None and game.dice_count() == 3
+    c.dice_pressed((2, 2))  # a two-dice button: the app adds the speed die (the fake roll gives 1, 2: a 1)
+    assert game.rolls == 1 and len(c.last_dice) == 3
