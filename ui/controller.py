@@ -198,7 +198,11 @@ class Controller:
         self.changed()
 
     def rulesets(self) -> list[str]:
-        return builtin_names()
+        """The shipped rulesets, the classic family first, then biznes and the brands modes."""
+        first = ["classic", "classic-short", "classic-timed", "biznes", "brands", "brands-fast", "brands-showdown",
+                 "brands-teams"]
+        names = builtin_names()
+        return [n for n in first if n in names] + [n for n in names if n not in first]
 
     def draft_add_player(self) -> None:
         d = self._draft()
@@ -252,6 +256,9 @@ class Controller:
             problems.append(self.tr("ui.setup.bank_name"))
         if self.settings.taps and any(p.card is None for p in d.players):
             problems.append(self.tr("ui.setup.need_cards"))
+        ruleset = load_ruleset(d.rules)
+        if not ruleset.players_min <= len(d.players) <= ruleset.players_max:  # showdown 3, teams 4
+            problems.append(self.tr("ui.setup.player_count", least=ruleset.players_min, most=ruleset.players_max))
         return problems
 
     def draft_start(self) -> bool:

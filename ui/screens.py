@@ -27,6 +27,11 @@ if TYPE_CHECKING:
     from ui.app import BankerApp
 
 
+# brands' custom table (rulebook 001): option, step of the -/+ buttons, least value (0 = "off").
+CUSTOM_OPTIONS = (("start_cash", 2500, 2500), ("turn_seconds", 15, 0), ("salary_stop_minutes", 5, 0),
+                  ("rent_tax_start_minutes", 5, 0), ("mortgage_rounds", 1, 1), ("speed_die_round", 1, 0))
+
+
 def _pool_key(game: Any) -> str:
     """The bank's building pool in the ruleset's words."""
     return {"office": "ui.pool_offices", "branch": "ui.pool_branches"}.get(building_words(game)[0], "ui.pool")
@@ -141,7 +146,8 @@ class SetupScreen(BaseScreen):
         assert d is not None
         self.header(root, self.tr("ui.setup.title"), self.c.leave_draft)
         body = column()
-        rules = row(56)
+        rules = GridLayout(cols=4, spacing=6, size_hint_y=None)  # eight rulesets: two rows of four
+        rules.bind(minimum_height=rules.setter("height"))
         for name in self.c.rulesets():
             kind = "primary" if name == d.rules else "secondary"
             rules.add_widget(BigButton(self.tr(f"ui.rules.{name}") if self.c.tr.has(f"ui.rules.{name}") else name,
@@ -188,6 +194,23 @@ class SetupScreen(BaseScreen):
                                            lambda o=option, v=on: self._toggle(o, not v),
                                            "primary" if on else "secondary", size=14, height=56))
         body.add_widget(rules_row)
+        if ruleset.mechanics.get("building") == "turn_start":  # brands: the family's own table
+            body.add_widget(Text(self.tr("ui.custom.title"), 20, bold=True))
+            for option, step, least in CUSTOM_OPTIONS:
+                value = int(d.options.get(option, ruleset.options[option]))
+                line = row(56)
+                shown = self.tr("ui.off") if value == 0 and least == 0 else str(value)
+                line.add_widget(Text(f"{self.tr('ui.custom.' + option)}: {shown}", 19, height=56))
+                for delta in (-step, step):
+                    b = BigButton(f"{delta:+d}", lambda o=option, v=value, x=delta, m=least: self._custom(o, max(m, v + x)),
+                                  "secondary", size_hint_x=None, width=90, height=56)
+                    b.role = f"{option} {delta:+d}"
+                    line.add_widget(b)
+                body.add_widget(line)
+            even = bool(d.options.get("build_evenly", ruleset.options["build_evenly"]))
+            body.add_widget(BigButton(self.tr("ui.custom.build_evenly") + (": " + self.tr("ui.on") if even else ""),
+                                      lambda v=even: self._toggle("build_evenly", not v),
+                                      "primary" if even else "secondary", size=16, height=56))
         if ruleset.options["time_limit"]:
             minutes = d.time_limit or int(ruleset.options["time_limit"])
             timed = row(56)
@@ -218,6 +241,12 @@ class SetupScreen(BaseScreen):
                 return
 
     def _toggle(self, option: str, value: bool) -> None:
+        d = self.c.draft
+        assert d is not None
+        d.options[option] = value
+        self.c.changed()
+
+    def _custom(self, option: str, value: int) -> None:
         d = self.c.draft
         assert d is not None
         d.options[option] = value

@@ -138,6 +138,7 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
         # A brands-fast game (rulebook 001) with the speed die from the start: the casino, the bus, a pause.
         ("brands-setup", steps_then(lambda: app.go("table"), c.end_game, c.close_game, setup,
                                     lambda: c.draft_rules("brands-fast"))),
+        ("brands-custom-table", lambda: app.go("setup")),
         ("brands-casino", steps_then(brands_start, roll(1, 2, 1), lambda: app.go("casino"),
                                      lambda: c.casino_toggle(2), lambda: c.casino_toggle(5))),
         ("brands-casino-tap", lambda: c.request({"do": "casino", "numbers": [2, 5], "die": 5})),
