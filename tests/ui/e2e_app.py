@@ -3,7 +3,7 @@ dice button, played through touches, card taps and button presses.
 
 Run by test_app_e2e.py in a subprocess (Kivy opens one window per process):
 
-    python tests/ui/e2e_app.py play|resume|debt|biznes WORKDIR
+    python tests/ui/e2e_app.py play|resume|debt|biznes|brands WORKDIR
 
 Exits 0 when every check passed; otherwise prints the failing step.
 """
@@ -240,6 +240,57 @@ def biznes_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
     return steps
 
 
+def brands_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
+    """Rulebook 001 (fast mode): the family's table with the speed die from round 1, three real dice,
+    the bus, the casino with the GPIO button rolling its die, the turn timer on screen."""
+    app: BankerApp = App_holder["app"]
+    c = app.controller
+    pin = Device.pin_factory.pin(17)
+
+    def press_button() -> bool:
+        pin.drive_low()
+        pin.drive_high()
+        return True
+
+    steps: list[tuple[str, Callable[[], bool]]] = [
+        ("new game", lambda: touch(app, "New game")),
+        ("brands fast", lambda: touch(app, "Brands: fast")),
+        ("chosen", lambda: c.draft is not None and c.draft.rules == "brands-fast"),
+        *register(app, reader),
+    ]
+    for k in range(7):  # the speed die from round 8 down to round 1
+        steps.append((f"speed die earlier ({k + 1})", lambda: touch_role(app, "speed_die_round -1")))
+    steps += [
+        ("from round 1", lambda: c.draft is not None and c.draft.options.get("speed_die_round") == 1),
+        ("game already going", lambda: touch(app, "Game already going? Enter it")),
+    ]
+    for k in range(13):
+        steps.append((f"Ann one space on ({k + 1})", lambda: touch_role(app, "Ann position +")))
+    steps += [
+        ("start", lambda: touch(app, "Start the game")),
+        ("the turn timer", seen(app, "Ann's turn", "s left", "speed die")),
+        ("enter three dice", lambda: touch(app, "Enter real dice")),
+        ("die 3", lambda: touch_role(app, "die0-3")),
+        ("die 4", lambda: touch_role(app, "die1-4")),
+        ("the bus", lambda: touch_role(app, "die2-6")),
+        ("move", lambda: touch(app, "Move by these dice")),
+        ("bus choices", lambda: button(app, "Bus: move 3") is not None and button(app, "Bus: move 4") is not None),
+        ("take the bus 7", lambda: touch(app, "Bus: move 7")),
+        ("at the casino", lambda: c.game is not None and c.game.decision == ("casino", 20)),
+        ("casino", lambda: touch(app, "Casino: bet 1000")),
+        ("pick 2", lambda: touch_role(app, "casino 2")),
+        ("pick 5", lambda: touch_role(app, "casino 5")),
+        ("the odds", seen(app, "On 2, 5: a hit pays 3000")),
+        ("the dice button rolls the casino die", press_button),
+        ("Ann must tap", seen(app, "Ann: tap your card")),
+        ("Ann taps", lambda: reader.tap(ANN) or True),
+        ("bet settled", lambda: c.game is not None and c.game.decision is None
+         and c.game.players[0].cash in (17500 - 1000, 17500 + 2000, 17500 - 1000 + 500, 17500 + 2000 + 500)),
+        ("back at the table", seen(app, "Ann's turn")),
+    ]
+    return steps
+
+
 class Script:
     """Steps run one per frame until each says it is done; a step has 8 s."""
 
@@ -447,7 +498,7 @@ def main() -> int:
     App_holder["app"] = app
 
     def begin(dt: float) -> None:
-        steps = {"play": play, "debt": debt_game, "biznes": biznes_game}[phase](work, reader) if phase != "resume" else resume_checks(work)
+        steps = {"play": play, "debt": debt_game, "biznes": biznes_game, "brands": brands_game}[phase](work, reader) if phase != "resume" else resume_checks(work)
         script = Script(app, steps)
         App_holder["script"] = script
         Clock.schedule_interval(script.tick, 1 / 30)

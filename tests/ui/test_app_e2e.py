@@ -49,3 +49,9 @@ def test_a_biznes_game_with_an_own_auction_timer_and_stepped_bids(tmp_path: Path
     played = run(str(ROOT / "tests" / "ui" / "e2e_app.py"), "biznes", str(tmp_path))
     assert played.returncode == 0, played.stdout + played.stderr[-3000:]
     assert "steps passed" in played.stdout
+
+
+def test_a_brands_game_with_three_dice_the_bus_and_the_casino(tmp_path: Path) -> None:
+    played = run(str(ROOT / "tests" / "ui" / "e2e_app.py"), "brands", str(tmp_path))
+    assert played.returncode == 0, played.stdout + played.stderr[-3000:]
+    assert "steps passed" in played.stdout
