@@ -36,6 +36,7 @@ from ui.i18n import Translator
 from ui.settings import Settings
 
 PLAYER_COLOURS = ["#E53935", "#1E88E5", "#43A047", "#FDD835", "#8E24AA", "#FB8C00", "#00ACC1", "#EC407A"]
+RESUME_COUNTDOWN = 3  # seconds between everyone being back and the game going on
 SPENDING = {"buy", "bid", "pay_fine", "use_card", "build", "sell", "sell_all", "mortgage", "unmortgage",
             "keep_mortgage", "concede", "auction_own", "sell_to_bank"}
 # Engine events worth a line on the screen (money movements always are).
@@ -123,6 +124,7 @@ class Controller:
         self.votes: set[str] = set()
         self.vote_kind = ""  # "" | "pause" | "resume"
         self.vote_began = 0.0
+        self.resume_at = -1.0  # game time at which an agreed resume happens (after a short countdown)
 
     # ------------------------------------------------------------------ basics
 
@@ -773,8 +775,14 @@ class Controller:
         if alive <= self.votes:
             kind = self.vote_kind
             self.vote_kind, self.votes = "", set()
+            if kind == "resume":  # everyone is back: a short countdown, then the game goes on
+                self.resume_at = self.game_time() + RESUME_COUNTDOWN
+                return
             self.apply({"do": kind})
             self.turn_began = self.game_time()
+
+    def resume_countdown(self) -> int | None:
+        return None if self.resume_at < 0 else max(0, math.ceil(self.resume_at - self.game_time()))
 
     def casino_toggle(self, number: int) -> None:
         pick = self.casino_pick
@@ -796,6 +804,13 @@ class Controller:
             self.changed()
             return
         game = self.game
+        if game is not None and not game.ended and self.resume_at >= 0:
+            if self.resume_countdown() == 0:
+                self.resume_at = -1.0
+                self.apply({"do": "resume"})
+                self.turn_began = self.game_time()
+            self.changed()
+            return
         if game is not None and not game.ended:
             vote = self.vote_countdown()
             if vote == 0 or (self.vote_kind == "pause" and game.paused_at >= 0):

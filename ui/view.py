@@ -151,6 +151,9 @@ def clock(c: Controller) -> dict[str, Any] | None:
         alive = [p.name for p in game.players if not p.bankrupt]
         vote = {"text": c.tr(f"ui.vote.{c.vote_kind}", seconds=c.vote_countdown(),
                              players=", ".join(n for n in alive if n not in c.votes))}
+    resume = c.resume_countdown()
+    if resume is not None:
+        vote = {"text": c.tr("ui.pause.resuming", seconds=resume)}
     return {"line": " · ".join(lines), "turn": c.turn_countdown(), "debt": c.debt_countdown(),
             "paused": game.paused_at >= 0, "vote": vote, "jackpot": game.jackpot if game.casino_index >= 0 else None}
 

@@ -417,6 +417,9 @@ def test_brands_pause_needs_every_player_and_stops_the_clock(tmp_path: Path) -> 
     c.ask_resume()
     c.card_tapped(CARDS["Ben"])
     c.card_tapped(CARDS["Ann"])
+    assert game.paused_at >= 0 and c.resume_countdown() == 3  # a short countdown first
+    clock.now += 3
+    c.tick()
     assert game.paused_at < 0 and game.paused_total >= 600
     assert game.to_json()["clock"]["minutes"] < 1
 
