@@ -2275,7 +2275,10 @@ class Game:
         self.decision = None
         player = self.players[p]
         target = self._space_index(a["space"])
-        self._move_forward(player, (target - player.position) % self.n_spaces or self.n_spaces)
+        if target == player.position:
+            self._land(player, target)  # staying put: the space counts again, no lap
+        else:
+            self._move_forward(player, (target - player.position) % self.n_spaces)
 
     def _mr_monopoly_move(self) -> None:
         """Mr. Monopoly: on to the nearest unowned property ahead, else the nearest an opponent owns."""

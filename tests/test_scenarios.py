@@ -35,9 +35,10 @@ TESTS_DIR = Path(__file__).resolve().parent
 REPO_ROOT = TESTS_DIR.parent
 SCENARIO_DIR = TESTS_DIR / "scenarios"
 SCENARIOS = sorted(SCENARIO_DIR.glob("**/*.jsonl"))
-RULESETS = ("classic", "classic-short", "classic-timed", "biznes")
+RULESETS = ("classic", "classic-short", "classic-timed", "biznes", "brands", "brands-fast", "brands-showdown",
+            "brands-teams")
 STATE_KEYS = {"rules", "turn", "ended", "winner", "players", "spaces", "bank", "auction", "owed",
-              "end_reason", "ranking", "move", "last_random_target"}
+              "end_reason", "ranking", "move", "last_random_target", "round", "clock"}
 ERROR_KEYS = {"line", "status", "contains"}
 
 # A few scenarios also run through the command line, `banker replay FILE --json`.
