@@ -1991,6 +1991,11 @@ class Game:
             self._refuse_blocked("trade", giver)
         if self.debtors and not (self.players[giver].debts or self.players[taker].debts):
             self._refuse_blocked("trade", giver)
+        # 001's four moments: before rolling, deciding to buy, rent or tax owed (a debt), paying a debt.
+        d = self.decision
+        buying = d is not None and d[0] == "buy"
+        if not (self.roll_owed and d is None) and not buying and not self.current.debts:
+            raise IllegalAction("rule.trade_moment", player=self.current.name)
         limit = int(self.options["trades_per_turn"])
         if self.turn_trades >= limit:
             raise IllegalAction("rule.trades_per_turn", player=self.current.name, count=limit)

@@ -119,6 +119,7 @@ MESSAGES: dict[str, str] = {
     # Rules of the brands mechanics (turn-start building, expiring mortgages, balanced trades, casino, clock).
     "rule.build_after_roll": "{player} cannot build now: buildings are bought only before rolling",
     "rule.build_once_per_turn": "{player} cannot build on {space} again: {count} building per group a turn",
+    "rule.trade_moment": "{player} can trade only before rolling, while deciding to buy, or while in debt",
     "rule.trades_per_turn": "{player} has made {count} trades this turn, the most allowed",
     "rule.trade_mortgaged": "{space} is mortgaged: mortgaged properties change hands only between allies",
     "rule.trade_unbalanced": "this trade is lopsided ({a} against {b}): neither side may be worth more than twice the other",
