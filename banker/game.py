@@ -394,7 +394,7 @@ class Game:
                 raise SetupError("setup.rule", problem=f"buildings on {first}'s group need one owner of the whole group")
             if any(self.mortgaged[i] for i in members):
                 raise SetupError("setup.rule", problem=f"buildings in {first}'s group with a lot mortgaged")
-            if max(levels) - min(levels) > 1:
+            if max(levels) - min(levels) > 1 and self.options["build_evenly"]:
                 raise SetupError("setup.rule", problem=f"buildings in {first}'s group are not even")
         self.bank_houses -= sum(lv for lv in self.level if lv <= self.hotel_houses)
         self.bank_hotels -= sum(1 for lv in self.level if lv == self.hotel_level)
@@ -1125,8 +1125,10 @@ class Game:
         self.last_roll = total
         self.random_moved = False
         double = len(dice) == 2 and dice[0] == dice[1] or len(dice) > 2 and len(set(dice)) == 1
-        if speed:
+        if speed and not player.in_jail:  # in jail only the white dice count: a triple there is a double
             double = dice[0] == dice[1] and not (speed <= 3 and speed == dice[0])  # a triple is no double
+        elif speed:
+            double = dice[0] == dice[1]
         if player.in_jail:
             self.roll_owed = False
             if double:
