@@ -115,12 +115,23 @@ class ScreenConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    """[web]: the phone page on the local network. `listen` names the only addresses served:
+    IP addresses, or "lan" for this machine's address on the local network."""
+
+    enabled: bool = True
+    listen: tuple[str, ...] = ("lan",)
+    port: int = 8080
+
+
+@dataclass(frozen=True, slots=True)
 class HardwareConfig:
     """The whole file. `source` is the file the values came from, None when no file was found."""
 
     reader: ReaderConfig = field(default_factory=ReaderConfig)
     dice: DiceConfig = field(default_factory=DiceConfig)
     display: ScreenConfig = field(default_factory=ScreenConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     source: str | None = None
 
 
@@ -407,12 +418,42 @@ def parse_config(data: Mapping[str, Any], source: str = "config.toml") -> Hardwa
                    screen.choice("touch", TOUCH_SCREENS, "official-7in")),
     )
     screen.report_unknown()
+    web = root.sub("web")
+    web_config = WebConfig(
+        enabled=web.boolean("enabled", True),
+        listen=_listen(web),
+        port=web.integer("port", 8080, 1, 65535, "a port number from 1 to 65535"),
+    )
+    web.report_unknown()
     root.report_unknown()
 
     if dice_config.enabled:
         _check_pins_shared(problems, dice_config)
     problems.raise_any()
-    return HardwareConfig(reader=reader_config, dice=dice_config, display=screen_config, source=source)
+    return HardwareConfig(reader=reader_config, dice=dice_config, display=screen_config, web=web_config,
+                          source=source)
+
+
+def _listen(web: _Table) -> tuple[str, ...]:
+    """[web] listen: "lan" or IP addresses (v4 or v6), at least one."""
+    import ipaddress
+
+    present, value = web.raw("listen")
+    if not present:
+        return ("lan",)
+    if not isinstance(value, list) or not value:
+        web.problems.add(web.key("listen"), f'must be a list of addresses such as ["lan"] or ["192.168.1.20"], not {_show(value)}')
+        return ("lan",)
+    good: list[str] = []
+    for k, item in enumerate(value):
+        if item == "lan":
+            good.append(item)
+            continue
+        try:
+            good.append(str(ipaddress.ip_address(item)))
+        except ValueError:
+            web.problems.add(f"{web.key('listen')}[{k}]", f'must be "lan" or an IP address, not {_show(item)}')
+    return tuple(good) or ("lan",)
 
 
 def _rotation(screen: _Table) -> int:

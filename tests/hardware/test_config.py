@@ -196,8 +196,11 @@ def test_the_header_map_agrees_with_gpiozero() -> None:
     ("[display]\nrotation = 45\n", "config.toml: display.rotation: must be 0, 90, 180 or 270 (degrees), not 45"),
     ('[display]\ntouch = "hdmi-7in"\n', 'config.toml: display.touch: must be "official-7in", "touch-display-2" '
                                         'or "hdmi", not "hdmi-7in"'),
-    ("[sound]\nvolume = 3\n", "config.toml: sound: unknown section (known: reader, dice, display)"),
-    ("debug = true\n", "config.toml: debug: unknown key (known: reader, dice, display)"),
+    ("[sound]\nvolume = 3\n", "config.toml: sound: unknown section (known: reader, dice, display, web)"),
+    ("debug = true\n", "config.toml: debug: unknown key (known: reader, dice, display, web)"),
+    ("[web]\nlisten = \"everywhere\"\n", 'config.toml: web.listen: must be a list of addresses such as ["lan"] or ["192.168.1.20"], not "everywhere"'),
+    ("[web]\nlisten = [\"lan\", \"10.0.0.300\"]\n", 'config.toml: web.listen[1]: must be "lan" or an IP address, not "10.0.0.300"'),
+    ("[web]\nport = 0\n", "config.toml: web.port: must be a port number from 1 to 65535, not 0"),
 ])
 def test_each_mistake_names_file_key_and_problem(in_tmp: Path, text: str, message: str) -> None:
     assert problems_of(text) == [message]
