@@ -4,6 +4,7 @@
     banker replay FILE [--json]
     banker simulate --rules NAME --games N --players P --seed S [--json] [--save-scripts DIR]
     banker replay FILE --journal DB [--progress]
+    banker import FILE [--journal DB]
     banker games|export|state|undo|finish|delete [DB] [--game ID]
 
 `banker hw ...` (hardware/cli.py) and `banker app` (ui/cli.py) come from the
@@ -19,11 +20,15 @@ import argparse
 import importlib
 import json
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from banker.errors import RulesetError
 from banker.game import Game
-from banker.ruleset import builtin_names, load_ruleset
+from banker.ruleset import Ruleset, builtin_names, load_ruleset
+
+if TYPE_CHECKING:
+    from banker.journal import Journal, JournaledGame
+    from banker.script import Header, ReplayResult
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -40,6 +45,11 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--journal", metavar="DB", help="journal the game into this file, one transaction per action")
     replay.add_argument("--progress", action="store_true",
                         help="with --journal: write 'committed N' to standard error after each commit")
+
+    imp = sub.add_parser("import", help="add a game script (e.g. from banker export) to a journal as a new game")
+    imp.add_argument("file", help="the game script")
+    imp.add_argument("--journal", metavar="DB", default=None,
+                     help="the journal file (default: the one the app uses)")
 
     journal_help = "the journal file (default: %(default)s)"
     games = sub.add_parser("games", help="list the games in a journal")
@@ -123,6 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cmd_rules(args)
     if args.command == "replay":
         return cmd_replay(args)
+    if args.command == "import":
+        return cmd_import(args)
     if args.command == "simulate":
         return cmd_simulate(args)
     if args.command in ("games", "export", "state", "undo", "finish", "delete"):
@@ -183,8 +195,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             def on_action(game: Game, action: object) -> None:
                 print(f"committed {len(game.script) - 1}", file=sys.stderr, flush=True)
         with journal:
-            result = replay_file(args.file, on_action=on_action,
-                                 begin=lambda header, ruleset: journal.start(header, ruleset))
+            result, _ = _replay_into(journal, args.file, on_action)
     state = result.state
     if state is not None:
         if args.json:
@@ -194,6 +205,56 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if result.error is not None:
         print(str(result.error), file=sys.stderr)
         return result.error.status
+    return 0
+
+
+def _replay_into(journal: "Journal", path: str, on_action: Any = None,
+                 hidden: bool = False) -> tuple["ReplayResult", int | None]:
+    """Replay a game script into the journal as a new game, committing each action as it goes.
+
+    Returns the replay's result and the new game's id (None when the header was refused and no game was made).
+    `hidden`: the game is marked "moved" while it is being written, so that a power cut half-way never
+    leaves a half-imported game for the app to resume; the caller gives it its real status at the end.
+    """
+    from banker.script import replay_file
+
+    made: list["JournaledGame"] = []
+
+    def begin(header: Header, ruleset: Ruleset) -> JournaledGame:
+        live = journal.start(header, ruleset)
+        if hidden:
+            journal.set_status(live.id, "moved")
+            live.status = "moved"  # and it stays so, even if the script ends the game
+        made.append(live)
+        return live
+
+    result = replay_file(path, on_action=on_action, begin=begin)
+    return result, (made[0].id if made else None)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """`banker import FILE`: the game as a new game of the journal, every action checked and committed.
+
+    Nothing is left half-imported: on a refused line the new game is deleted again, and until the last
+    line is in, the game is marked "moved" (the app resumes only active games).
+    """
+    from banker.journal import Journal, JournalError, default_path
+
+    path = args.journal if args.journal is not None else str(default_path())
+    try:
+        with Journal(path) as journal:
+            result, game_id = _replay_into(journal, args.file, hidden=True)
+            if result.error is not None:
+                if game_id is not None:
+                    journal.delete_game(game_id)
+                print(str(result.error), file=sys.stderr)
+                return result.error.status
+            assert game_id is not None and result.game is not None
+            journal.set_status(game_id, "finished" if result.game.ended else "active")
+    except JournalError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    print(game_id)
     return 0
 
 

@@ -83,3 +83,107 @@ def test_simulate_refuses_bad_arguments() -> None:
     assert banker("simulate", "--players", "9").returncode == 2
     assert banker("simulate", "--rules", "nope").returncode == 2
     assert banker("simulate", "--games", "0").returncode == 2
+
+
+def test_export_then_import_gives_the_same_game(tmp_path: Path) -> None:
+    out = banker("simulate", "--rules", "classic", "--games", "1", "--players", "3", "--seed", "5",
+                 "--max-turns", "40", "--save-scripts", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    script = next(tmp_path.glob("*.jsonl"))
+    here, there = tmp_path / "here.sqlite3", tmp_path / "there.sqlite3"
+    played = banker("replay", str(script), "--journal", str(here), "--json")
+    assert played.returncode == 0, played.stderr
+    exported = tmp_path / "moved.jsonl"
+    exported.write_text(banker("export", str(here), "--game", "1").stdout, "utf-8")
+    first = banker("import", str(script), "--journal", str(there))  # an import starts a journal if needed
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.strip() == "1"
+    imported = banker("import", str(exported), "--journal", str(there))
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.strip() == "2"  # the new game's id
+    state = banker("state", str(there), "--game", "2", "--json")
+    assert json.loads(state.stdout) == json.loads(played.stdout)
+    listed = json.loads(banker("games", str(there), "--json").stdout)
+    status = "finished" if json.loads(played.stdout)["ended"] else "active"
+    assert [(g["id"], g["status"]) for g in listed] == [(1, status), (2, status)]
+    assert banker("export", str(there), "--game", "2").stdout == exported.read_text("utf-8")
+
+
+def test_an_imported_game_in_progress_is_the_one_to_resume(tmp_path: Path) -> None:
+    script = tmp_path / "example.jsonl"
+    script.write_text(EXAMPLE, "utf-8")
+    db = tmp_path / "games.sqlite3"
+    assert banker("import", str(script), "--journal", str(db)).returncode == 0
+    from banker.journal import Journal
+
+    with Journal(db) as journal:
+        assert journal.status(1) == "active" and journal.latest_active() == 1
+        assert [a["do"] for a in journal.actions(1)] == ["roll", "buy", "end_turn", "roll", "end_turn"]
+
+
+def test_import_of_a_refused_line_leaves_no_game(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    good = tmp_path / "good.jsonl"
+    good.write_text(EXAMPLE, "utf-8")
+    assert banker("import", str(good), "--journal", str(db)).returncode == 0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(EXAMPLE.replace('{"do": "buy"}', '{"do": "buy"}\n# a comment\n\n{"do": "buy"}'), "utf-8")
+    out = banker("import", str(bad), "--journal", str(db))
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.startswith("line 6: Ann has no property to buy")
+    listed = json.loads(banker("games", str(db), "--json").stdout)
+    assert [g["id"] for g in listed] == [1]  # the half-imported game 2 is gone again
+    from banker.journal import Journal
+
+    with Journal(db) as journal:
+        assert journal.actions(2) == [] and journal.latest_active() == 1
+
+
+def test_import_of_a_bad_file_exits_2(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    header = tmp_path / "header.jsonl"
+    header.write_text('{"rules": "classic", "players": ["Ann", "Ben"], "options": {"salry": 1}}\n', "utf-8")
+    out = banker("import", str(header), "--journal", str(db))
+    assert out.returncode == 2 and "salry" in out.stderr and out.stdout == ""
+    assert banker("import", str(tmp_path / "missing.jsonl"), "--journal", str(db)).returncode == 2
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_bytes(b"\xff\xfe not text")
+    out = banker("import", str(garbage), "--journal", str(db))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("# nothing\n", "utf-8")
+    assert banker("import", str(empty), "--journal", str(db)).returncode == 2
+    assert "no games" in banker("games", str(db)).stdout
+    broken = tmp_path / "broken.sqlite3"
+    broken.write_bytes(b"not a journal at all" * 100)
+    good = tmp_path / "good.jsonl"
+    good.write_text(EXAMPLE, "utf-8")
+    out = banker("import", str(good), "--journal", str(broken))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+
+
+def test_a_moved_game_stays_but_is_not_resumed(tmp_path: Path) -> None:
+    import pytest
+
+    from banker.journal import Journal
+    from banker.script import Header
+
+    db = tmp_path / "games.sqlite3"
+    with Journal(db) as journal:
+        first = journal.start(Header(rules="classic", players=["Ann", "Ben"]))
+        first.apply({"do": "roll", "dice": [1, 2]})
+        second = journal.start(Header(rules="classic", players=["Cy", "Dot"]))
+        assert journal.latest_active() == second.id
+        journal.set_status(second.id, "moved")
+        assert journal.status(second.id) == "moved"
+        assert journal.latest_active() == first.id
+        journal.set_status(first.id, "moved")
+        assert journal.latest_active() is None  # nothing for the app to reopen
+        assert journal.load(second.id).game.players[0].name == "Cy"  # still there, until deleted
+        with pytest.raises(ValueError):
+            journal.set_status(first.id, "gone")
+    listed = banker("games", str(db))
+    assert listed.returncode == 0 and listed.stdout.count("moved") == 2
+    assert [g["status"] for g in json.loads(banker("games", str(db), "--json").stdout)] == ["moved", "moved"]
+    assert banker("delete", str(db), "--game", "2", "--yes").returncode == 0
+    assert [g["id"] for g in json.loads(banker("games", str(db), "--json").stdout)] == [1]
