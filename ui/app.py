@@ -42,6 +42,21 @@ def on_main_thread(fn: Callable[..., Any]) -> Callable[..., None]:
     return call
 
 
+def lan_address() -> str:
+    """This machine's address on the local network (the one a route to a private address would use);
+    127.0.0.1 when there is no network. A UDP socket "connects" without sending anything."""
+    import socket
+
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
 class KeepRunning(ExceptionHandler):
     """A bug in a button or a callback must not close the bank: log it, say so, carry on.
 
@@ -82,10 +97,12 @@ class BankerApp(App):
         self.deeds_of: str | None = None
         self.trade: dict[str, Any] = {}
         self.own_auction: dict[str, Any] | None = None  # {"player", "space", "reserve"} while choosing
+        self.move_url: str | None = None  # a "continue on another device" link being shown
         self.unlocked = False
         self.entered_dice: list[int] = []
         self.settings_return = "home"
         self.reader: Any = None
+        self.web: Any = None
         self.dice_button: Any = None
         self._sounds: dict[str, Any] = {}
         self.flip_callbacks: list[Callable[[], None]] = []
@@ -184,6 +201,34 @@ class BankerApp(App):
     def show_deeds(self, player: str) -> None:
         self.deeds_of = player
         self.go("deeds")
+
+    def show_move(self) -> None:
+        self.move_url = self.controller.move_link()
+        self._redraw()
+
+    def hide_move(self) -> None:
+        self.move_url = None
+        self._redraw()
+
+    def start_web(self, web: Any) -> None:
+        """The phone page's server ([web] in the config), started with the app and stopped with it."""
+        if not web.enabled:
+            return
+        from ui.web import PhoneServer
+
+        hosts = [lan_address() if h == "lan" else h for h in web.listen]
+        moved = on_main_thread(self.controller.game_moved)
+        server = PhoneServer(hosts, web.port, on_moved=moved)
+        try:
+            server.start()
+        except OSError as exc:
+            self.controller.notify(self.controller.tr("ui.phones.cannot_start", problem=str(exc)), "error")
+            return
+        self.web = server
+        host = hosts[0]
+        self.controller.web = server
+        self.controller.web_base = f"http://[{host}]:{server.port}" if ":" in host else f"http://{host}:{server.port}"
+        self.controller.changed()
 
     def start_trade(self, player: str) -> None:
         """The trade screen with `player` offering (a debtor raising money)."""
@@ -294,6 +339,7 @@ class BankerApp(App):
         except ConfigError as exc:
             self.controller.notify(str(exc), "error")
             return
+        self.start_web(config.web)
         if config.reader.url:
             from hardware.cli import make_protocol
             from hardware.reader import CardReader
@@ -331,6 +377,8 @@ class BankerApp(App):
 
     def on_stop(self) -> None:
         gc.enable()
+        if self.web is not None:
+            self.web.stop()
         if self.reader is not None:
             self.reader.close()
         if self.dice_button is not None:

@@ -37,6 +37,8 @@ from ui.settings import Settings
 
 PLAYER_COLOURS = ["#E53935", "#1E88E5", "#43A047", "#FDD835", "#8E24AA", "#FB8C00", "#00ACC1", "#EC407A"]
 RESUME_COUNTDOWN = 3  # seconds between everyone being back and the game going on
+MOVE_SECONDS = 600  # a "continue on another device" link lives 10 minutes
+PLAYER_QR_SECONDS = 20  # how long the table shows a player's own QR code after their card tap
 SPENDING = {"buy", "bid", "pay_fine", "use_card", "build", "sell", "sell_all", "mortgage", "unmortgage",
             "keep_mortgage", "concede", "auction_own", "sell_to_bank"}
 # Engine events worth a line on the screen (money movements always are).
@@ -125,6 +127,13 @@ class Controller:
         self.vote_kind = ""  # "" | "pause" | "resume"
         self.vote_began = 0.0
         self.resume_at = -1.0  # game time at which an agreed resume happens (after a short countdown)
+        # Phones (issue 9): the web server (ui/web.PhoneServer) once the app starts it, its base address,
+        # what was last published, and whose QR code the table shows after a card tap (name, until).
+        self.web: Any = None
+        self.web_base = ""
+        self._published: tuple[Any, ...] = ()
+        self.player_qr: tuple[str, float] = ("", 0.0)
+        self.move_codes: dict[str, int] = {}  # one-time move code -> game id
 
     # ------------------------------------------------------------------ basics
 
@@ -146,8 +155,87 @@ class Controller:
         return "over" if self.live.game.ended else "table"
 
     def changed(self) -> None:
+        self._publish()
         for listener in list(self.listeners):
             listener()
+
+    # ------------------------------------------------------------------ phones (issue 9)
+
+    def web_token(self) -> str | None:
+        """The live game's secret link token (128 random bits), made when first needed and kept in the journal."""
+        if self.live is None:
+            return None
+        token = self.meta.get("web_token")
+        if not token:
+            token = secrets.token_urlsafe(16)
+            self.meta["web_token"] = token
+            self.journal.set_meta(self.live.id, self.meta)
+        return str(token)
+
+    def table_link(self) -> str | None:
+        token = self.web_token()
+        return f"{self.web_base}/g/{token}" if token and self.web_base else None
+
+    def player_link(self, player: str) -> str | None:
+        from urllib.parse import quote
+
+        link = self.table_link()
+        return f"{link}?p={quote(player)}" if link else None
+
+    def revoke_link(self) -> None:
+        """The banker's "new link": the old one answers nothing any more."""
+        old = self.meta.get("web_token")
+        if self.live is None:
+            return
+        if self.web is not None and old:
+            self.web.publish(old, None)
+        self.meta["web_token"] = secrets.token_urlsafe(16)
+        self.journal.set_meta(self.live.id, self.meta)
+        self._published = ()
+        self.notify(self.tr("ui.phones.revoked"), "info", None)
+        self.changed()
+
+    def _publish(self) -> None:
+        """Send the phone page's state to the web server when the game has changed."""
+        if self.web is None or self.live is None:
+            return
+        game = self.live.game
+        token = self.web_token()
+        key = (token, self.live.id, len(game.script), game.ended, self.tr.language)
+        if key == self._published:
+            return
+        from ui.phone import phone_state
+
+        self._published = key
+        self.web.publish(token, phone_state(self))
+
+    def move_link(self) -> str | None:
+        """"Continue on another device": a one-time link, valid 10 minutes, to this game as a game script."""
+        if self.web is None or self.live is None or not self.web_base:
+            return None
+        code = secrets.token_urlsafe(16)
+        script = "\n".join(self.journal.export(self.live.id)) + "\n"
+        self.web.add_move(code, script, time.monotonic() + MOVE_SECONDS)
+        self.move_codes[code] = self.live.id
+        return f"{self.web_base}/m/{code}"
+
+    def game_moved(self, code: str) -> None:
+        """The move link was used: the game now lives on another device; here it is marked moved, not deleted."""
+        game_id = self.move_codes.pop(code, None)
+        if game_id is None:
+            return
+        self.journal.set_status(game_id, "moved")
+        if self.live is not None and self.live.id == game_id:
+            self.live = None
+            self.meta = {}
+            self.pending = None
+            self.notices.clear()
+        self.notify(self.tr("ui.phones.moved"), "info", "payment")
+        self.changed()
+
+    def show_player_qr(self, player: str) -> None:
+        if self.table_link():
+            self.player_qr = (player, time.monotonic() + PLAYER_QR_SECONDS)
 
     def notify(self, text: str, kind: str = "info", sound: str | None = None) -> None:
         self.notices.append(Notice(text, kind, sound))
@@ -375,7 +463,8 @@ class Controller:
         if game.auction is not None and owner in self.auction_bidders():
             self.bid(owner)
             return
-        # Nothing waits for this card: show its balance and deeds, like a cash machine.
+        # Nothing waits for this card: show its balance and deeds, like a cash machine (and their phone code).
+        self.show_player_qr(owner)
         p = game.players[game.index_of[owner]]
         deeds = ", ".join(game.space_name(i) for i in game.iter_properties(p.index)) or "—"
         self.notify(self.tr("ui.balance", player=owner, cash=p.cash, deeds=deeds), "balance", None)
@@ -797,6 +886,9 @@ class Controller:
         """Called every second: a timed game ends when its time comes, with an alarm;
         an own-property auction with no first bid is cancelled when its minute is up;
         brands' turn and bid timers take their defaults; a pause vote runs out."""
+        if self.player_qr[0] and time.monotonic() >= self.player_qr[1]:
+            self.player_qr = ("", 0.0)  # the player's phone code has been shown long enough
+            self.changed()
         left = self.auction_countdown()
         if left is not None:
             if left == 0:

@@ -8,6 +8,7 @@ bursts of changes into one redraw) whenever the controller changes.
 from __future__ import annotations
 
 import datetime
+import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from kivy.uix.boxlayout import BoxLayout
@@ -21,7 +22,7 @@ from banker.ruleset import load_ruleset
 from ui import view
 from ui.controller import PLAYER_COLOURS, Controller, building_words
 from ui.i18n import LANGUAGES
-from ui.widgets import (ACCENT, DANGER, MUTED, BigButton, Chart, Chip, Die, Panel, Stripe, Text, colour)
+from ui.widgets import (ACCENT, DANGER, MUTED, BigButton, Chart, Chip, Die, Panel, QRCode, Stripe, Text, colour)
 
 if TYPE_CHECKING:
     from ui.app import BankerApp
@@ -401,13 +402,22 @@ class TableScreen(BaseScreen):
         for p in players:  # one part per player: a payment redraws two rows, not the list
             plist.add_widget(self.part(f"player {p['name']}", tuple(sorted(p.items())), lambda p=p: self._player(p)))
         right.add_widget(plist)
-        deed = view.space(self.c, game.current.position)
-        compact = len(players) > 4
+        qr_player, until = self.c.player_qr
+        link = self.c.player_link(qr_player) if qr_player and time.monotonic() < until else None
         card = Panel(orientation="vertical")
-        card.add_widget(self.part("deed", (lang, deed["index"], compact), lambda: DeedCard(self.c, deed, compact)))
-        owner = (lang, deed["owner"], deed["owner_colour"], deed["built"], deed["mortgaged"], deed["price"])
-        card.add_widget(self.part("deed owner", owner, lambda: self._owner_line(deed)))
-        card.add_widget(Widget())
+        if link is not None:  # after a card tap: that player's own phone view, for a while
+            card.add_widget(Text(self.tr("ui.phones.player", player=qr_player), 18, bold=True, halign="center"))
+            code = self.part("player qr", link, lambda: QRCode(link, size_hint=(1, 1)))
+            code.role = "qr player"
+            card.add_widget(code)
+        else:
+            deed = view.space(self.c, game.current.position)
+            compact = len(players) > 4
+            card.add_widget(self.part("deed", (lang, deed["index"], compact),
+                                      lambda: DeedCard(self.c, deed, compact)))
+            owner = (lang, deed["owner"], deed["owner_colour"], deed["built"], deed["mortgaged"], deed["price"])
+            card.add_widget(self.part("deed owner", owner, lambda: self._owner_line(deed)))
+            card.add_widget(Widget())
         right.add_widget(card)
         main.add_widget(right)
         root.add_widget(main)
@@ -886,7 +896,7 @@ class BankerScreen(BaseScreen):
                 return
         game = self.c.game
         assert game is not None
-        grid = GridLayout(cols=2, spacing=8, size_hint_y=None, height=3 * 70 + 2 * 8)
+        grid = GridLayout(cols=2, spacing=8, size_hint_y=None, height=4 * 70 + 3 * 8)
         grid.add_widget(BigButton(self.tr("ui.banker.undo"), lambda: self.c.undo(1), "secondary", height=70))
         grid.add_widget(BigButton(self.tr("ui.banker.end"), self.c.end_game, "accent", height=70))
         grid.add_widget(BigButton(self.tr("ui.banker.abandon"), self.app.abandon, "danger", height=70))
@@ -894,6 +904,9 @@ class BankerScreen(BaseScreen):
         grid.add_widget(BigButton(self.tr("ui.banker.replace_card"), lambda: self.app.go("replace"), "secondary",
                                   height=70))
         grid.add_widget(BigButton(self.tr("ui.banker.power_off"), self.c.power_off, "danger", height=70))
+        phones = BigButton(self.tr("ui.phones.button"), lambda: self.app.go("phones"), "primary", height=70)
+        phones.disabled = self.c.table_link() is None  # no web server (switched off in the config)
+        grid.add_widget(phones)
         root.add_widget(grid)
         root.add_widget(Text(self.tr("ui.banker.adjust"), 22, bold=True))
         body = column()
@@ -908,6 +921,38 @@ class BankerScreen(BaseScreen):
                     width=76, height=56))
             body.add_widget(line)
         root.add_widget(scroll(body))
+        self.notices(root, 1)
+
+
+class PhonesScreen(BaseScreen):
+    """The table's QR code for phones (read-only live view), a new link, and moving the game to another device."""
+
+    def build(self, root: BoxLayout) -> None:
+        self.header(root, self.tr("ui.phones.title"), lambda: self.app.go("banker"))
+        link = self.c.table_link()
+        if link is None:
+            root.add_widget(Text(self.tr("ui.phones.off"), 22, halign="center"))
+            return
+        main = BoxLayout(orientation="horizontal", spacing=12)
+        move = self.app.move_url
+        shown = move or link
+        left = BoxLayout(orientation="vertical", size_hint_x=0.5)
+        code = self.part("qr", shown, lambda: QRCode(shown, size_hint=(1, 1)))
+        code.role = "qr move" if move else "qr table"
+        left.add_widget(code)
+        main.add_widget(left)
+        right = BoxLayout(orientation="vertical", spacing=8)
+        right.add_widget(Text(self.tr("ui.phones.move_how" if move else "ui.phones.how"), 19))
+        right.add_widget(Text(shown, 15, color=MUTED))
+        right.add_widget(Widget())
+        if move:
+            right.add_widget(BigButton(self.tr("ui.phones.back_to_table"), self.app.hide_move, "secondary", size=18,
+                                       height=64))
+        else:
+            right.add_widget(BigButton(self.tr("ui.phones.move"), self.app.show_move, "primary", size=18, height=64))
+            right.add_widget(BigButton(self.tr("ui.phones.revoke"), self.c.revoke_link, "danger", size=18, height=64))
+        main.add_widget(right)
+        root.add_widget(main)
         self.notices(root, 1)
 
 
@@ -1016,5 +1061,5 @@ SCREENS: dict[str, type[BaseScreen]] = {
     "auction": AuctionScreen, "deeds": DeedsScreen, "trade": TradeScreen, "log": LogScreen,
     "banker": BankerScreen, "replace": ReplaceCardScreen, "over": GameOverScreen, "settings": SettingsScreen,
     "cards": CardPickScreen, "dice": DiceEntryScreen, "ownauction": OwnAuctionScreen, "casino": CasinoScreen,
-    "jump": JumpScreen,
+    "jump": JumpScreen, "phones": PhonesScreen,
 }

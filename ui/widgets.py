@@ -169,3 +169,39 @@ class Chart(Widget):
                     coords.append(self.x + 10 + (self.width - 20) * k / max(1, length - 1))
                     coords.append(self.y + 10 + (self.height - 20) * max(0, v) / top)
                 Line(points=coords, width=2)
+
+
+class QRCode(Widget):
+    """A QR code of `text`, made with the qrcode library into a Kivy texture (one texel per module,
+    drawn with nearest-neighbour scaling so the modules stay sharp), with the quiet zone around it."""
+
+    def __init__(self, text: str, **kw: Any) -> None:
+        import qrcode
+        from kivy.graphics.texture import Texture
+
+        kw.setdefault("size_hint", (None, None))
+        kw.setdefault("size", (220, 220))
+        super().__init__(**kw)
+        self.text = text
+        qr = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=4)
+        qr.add_data(text)
+        qr.make(fit=True)
+        matrix = qr.get_matrix()  # rows of booleans, quiet zone included; True = dark
+        n = len(matrix)
+        # Texture rows go bottom-up: the matrix's last row is the texture's first.
+        data = bytes(0 if dark else 255 for row in reversed(matrix) for dark in row)
+        texture = Texture.create(size=(n, n), colorfmt="luminance")
+        texture.blit_buffer(data, colorfmt="luminance", bufferfmt="ubyte")
+        texture.mag_filter = "nearest"
+        texture.min_filter = "nearest"
+        self.texture = texture
+        with self.canvas:
+            Color(1, 1, 1, 1)
+            self._rect = Rectangle(texture=texture)
+        self.bind(pos=self._redraw, size=self._redraw)
+        self._redraw()
+
+    def _redraw(self, *_: Any) -> None:
+        side = min(self.width, self.height)
+        self._rect.size = (side, side)
+        self._rect.pos = (self.center_x - side / 2, self.center_y - side / 2)
