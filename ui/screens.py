@@ -481,9 +481,10 @@ class TableScreen(BaseScreen):
     def _debt(self, debt: dict[str, Any]) -> Widget:
         sell_off = debt["sell_off"]  # biznes: no mortgages; auctions and sales instead
         panel = auto_height(Panel(orientation="vertical", size_hint_y=None, fill=(0.35, 0.08, 0.08, 1)))
-        panel.add_widget(Text(self.tr("ui.debt.line_sell" if sell_off else "ui.debt.line", **debt), 19, bold=True))
-        if not debt["enough"]:  # owing more than everything is worth: bankruptcy is the way out
-            panel.add_widget(Text(self.tr("ui.debt.hopeless"), 17, color=(1, 0.8, 0.6, 1)))
+        key = "ui.debt.line_sell" if sell_off else "ui.debt.line"
+        if not debt["enough"]:  # owing more than everything can raise: bankruptcy is the way out
+            key = "ui.debt.hopeless"
+        panel.add_widget(Text(self.tr(key, **debt), 19, bold=True))
         buttons = row(60)
         buttons.add_widget(BigButton(self.tr("ui.debt.raise_sell" if sell_off else "ui.debt.raise"),
                                      lambda n=debt["name"]: self.app.show_deeds(n), "secondary", size=17, height=60))

@@ -70,6 +70,12 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
     def language(code: str) -> Callable[[], None]:
         return lambda: c.set_language(code)
 
+    def start_web() -> None:
+        """A real phone server on this machine only, for the QR screens."""
+        from hardware.config import WebConfig
+
+        app.start_web(WebConfig(listen=("127.0.0.1",), port=0))
+
     def biznes_start() -> None:
         assert c.draft is not None
         c.draft.setup = {
@@ -115,6 +121,9 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
         ("log", lambda: app.go("log")),
         ("banker-pin", lambda: app.go("banker")),
         ("banker-menu", lambda: app.unlock("1234")),
+        ("phones-table-code", steps_then(start_web, lambda: app.go("phones"))),
+        ("phones-move-code", app.show_move),
+        ("phones-player-code", steps_then(app.hide_move, lambda: app.go("table"), tap("Ben"))),
         ("replace-lost-card", lambda: (app.go("replace"), c.replace_card("Ben"))),
         ("settings", lambda: app.go("settings")),
         ("table-polski", steps_then(language("pl"), lambda: app.go("table"))),
@@ -191,6 +200,8 @@ def run_tour(out: Path, scratch: Path) -> int:
 
     Clock.schedule_once(begin, 0)
     app.run()
+    if app.web is not None:
+        app.web.stop()
     if state["failed"]:
         print(f"banker app --tour: {state['failed']}", file=sys.stderr)
         return 1
