@@ -20,6 +20,11 @@ python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.jo
 for lib in libGL.so.1 libEGL.so.1 libmtdev.so.1; do
     ldconfig -p 2>/dev/null | grep -q "$lib" || need_apt+=("$(case $lib in libGL*) echo libgl1;; libEGL*) echo libegl1;; *) echo libmtdev1;; esac)")
 done
+# The tests alone ("[test]") also drive a browser: headless Chromium shows the phone page
+# (tests/ui/test_phone_page.py).
+if [ "${1:-}" = "[test]" ] && ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+    need_apt+=(chromium)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "Installing system packages: ${need_apt[*]}"
     as_root apt-get update -qq

@@ -228,6 +228,7 @@ class BankerApp(App):
         host = hosts[0]
         self.controller.web = server
         self.controller.web_base = f"http://[{host}]:{server.port}" if ":" in host else f"http://{host}:{server.port}"
+        self.controller.publish_finished()
         self.controller.changed()
 
     def start_trade(self, player: str) -> None:

@@ -189,6 +189,7 @@ class Controller:
             return
         if self.web is not None and old:
             self.web.publish(old, None)
+        self.meta.pop("web_final", None)
         self.meta["web_token"] = secrets.token_urlsafe(16)
         self.journal.set_meta(self.live.id, self.meta)
         self._published = ()
@@ -207,7 +208,24 @@ class Controller:
         from ui.phone import phone_state
 
         self._published = key
-        self.web.publish(token, phone_state(self))
+        state = phone_state(self)
+        self.web.publish(token, state)
+        if game.ended and self.meta.get("web_final") != state:
+            # The final results stay on the phones after a restart too, until the link is revoked
+            # or the game deleted: keep them with the game.
+            self.meta["web_final"] = state
+            self.journal.set_meta(self.live.id, self.meta)
+
+    def publish_finished(self) -> None:
+        """At start: the finished games whose phone links still stand show their final results."""
+        if self.web is None:
+            return
+        for info in self.journal.games():
+            if info.status != "finished":
+                continue
+            meta = self.journal.meta(info.id)
+            if meta.get("web_token") and meta.get("web_final"):
+                self.web.publish(meta["web_token"], meta["web_final"])
 
     def move_link(self) -> str | None:
         """"Continue on another device": a one-time link, valid 10 minutes, to this game as a game script."""

@@ -49,6 +49,10 @@ def phone_state(c: Controller) -> dict[str, Any]:
         "none": tr("ui.phone.none"),
         "connection_lost": tr("ui.phone.connection_lost"),
         "winner": winner_text,
+        "mortgaged": tr("ui.deed.mortgaged"),
+        "bankrupt": tr("ui.player.bankrupt"),
+        "gone": tr("ui.phone.gone"),
+        "ended": tr("ui.phone.ended"),
     }
     players = []
     for p in view.players(c):

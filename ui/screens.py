@@ -997,6 +997,9 @@ class GameOverScreen(BaseScreen):
         root.add_widget(body)
         bottom = row(66)
         bottom.add_widget(BigButton(self.tr("ui.banker.undo"), lambda: self.app.undo_end(), "secondary", height=66))
+        if self.c.table_link():  # the phones keep the final results until a new link replaces this one
+            bottom.add_widget(BigButton(self.tr("ui.phones.revoke"), self.c.revoke_link, "danger", size=16,
+                                        height=66))
         bottom.add_widget(BigButton(self.tr("ui.over.close"), self.c.close_game, "primary", height=66))
         root.add_widget(bottom)
 

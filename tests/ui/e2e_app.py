@@ -3,7 +3,7 @@ dice button, played through touches, card taps and button presses.
 
 Run by test_app_e2e.py in a subprocess (Kivy opens one window per process):
 
-    python tests/ui/e2e_app.py play|resume|debt|biznes|brands WORKDIR
+    python tests/ui/e2e_app.py play|resume|debt|biznes|brands|phones WORKDIR
 
 Exits 0 when every check passed; otherwise prints the failing step.
 """
@@ -291,6 +291,89 @@ def brands_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
     return steps
 
 
+def decode_qr(app: BankerApp, role: str) -> str | None:
+    """Read the QR code the screen shows under `role` back from the window's pixels, as a phone would."""
+    import numpy
+    import zxingcpp
+    from kivy.core.window import Window
+
+    found = next((w for w in widgets(app) if getattr(w, "role", None) == role), None)
+    if found is None:
+        return None
+    shot = Window.screenshot(name=str(Path(App_holder["work"]) / "qr.png"))
+    if not shot:
+        return None
+    from kivy.core.image import Image as CoreImage
+
+    image = CoreImage(shot)
+    texture = image.texture
+    pixels = numpy.frombuffer(texture.pixels, dtype=numpy.uint8).reshape(texture.height, texture.width, 4)
+    results = zxingcpp.read_barcodes(numpy.ascontiguousarray(pixels[:, :, :3]))
+    return results[0].text if results else None
+
+
+def phones_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
+    """Issue 9: the table's QR code opens the live game over HTTP; a card tap shows a player's own code;
+    the move link downloads the game once and marks it moved."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    app: BankerApp = App_holder["app"]
+    c = app.controller
+    got: dict[str, Any] = {}
+
+    def read_code(role: str, key: str) -> bool:
+        text = decode_qr(app, role)
+        if text:
+            got[key] = text
+        return bool(text)
+
+    def fetch(url: str) -> tuple[int, bytes]:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, b""
+
+    def live_state() -> bool:
+        status, body = fetch(got["table"] + "/state")
+        got["state"] = json.loads(body) if status == 200 else None
+        return status == 200
+
+    return [
+        ("new game", lambda: touch(app, "New game")),
+        *register(app, reader),
+        ("start", lambda: touch(app, "Start the game")),
+        ("the table", seen(app, "Ann's turn")),
+        ("banker", lambda: touch(app, "Banker")),
+        ("phones", lambda: touch(app, "Phones: QR code")),
+        ("the table code decodes", lambda: read_code("qr table", "table")),
+        ("to the live game", lambda: got["table"] == c.table_link() and "/g/" in got["table"]),
+        ("the page loads", lambda: fetch(got["table"])[0] == 200),
+        ("its state", live_state),
+        ("shows the players", lambda: [p["name"] for p in got["state"]["players"]] == ["Ann", "Ben"]
+         and got.setdefault("where0", got["state"]["players"][0]["where"]) is not None),
+        ("no card or PIN in it", lambda: "04A32B1C" not in json.dumps(got["state"])),
+        ("a wrong token tells nothing", lambda: fetch(got["table"][:-3] + "xyz/state")[0] == 404),
+        ("back", lambda: touch(app, "Back")),
+        ("back to the table", lambda: touch(app, "Back")),
+        ("Ann taps her card", lambda: reader.tap(ANN) or True),
+        ("her own code", lambda: read_code("qr player", "player")),
+        ("focused on Ann", lambda: got["player"] == got["table"] + "?p=Ann"),
+        ("roll", lambda: touch(app, "Roll the dice")),
+        ("the phone follows", lambda: live_state() and got["state"]["players"][0]["where"] != got["where0"]),
+        ("banker again", lambda: touch(app, "Banker")),
+        ("phones again", lambda: touch(app, "Phones: QR code")),
+        ("continue on another device", lambda: touch(app, "Continue on another device")),
+        ("the move code", lambda: read_code("qr move", "move")),
+        ("a one-time link", lambda: "/m/" in got["move"]),
+        ("download the game", lambda: fetch(got["move"])[0] == 200),
+        ("only once", lambda: fetch(got["move"])[0] == 410),
+        ("marked as moved here", lambda: c.live is None and button(app, "New game") is not None),
+    ]
+
+
 class Script:
     """Steps run one per frame until each says it is done; a step has 8 s."""
 
@@ -487,18 +570,29 @@ def resume_checks(work: Path) -> list[tuple[str, Callable[[], bool]]]:
 App_holder: dict[str, Any] = {}
 
 
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def main() -> int:
     phase, work = sys.argv[1], Path(sys.argv[2])
     config = work / "config.toml"
     link = work / "reader"
+    web = f'[web]\nlisten = ["127.0.0.1"]\nport = {free_port()}\n' if phase == "phones" else "[web]\nenabled = false\n"
     config.write_text(f'[reader]\nurl = "{link}"\nprotocol = "line"\nretap_window = 0.2\n'
-                      '[dice]\npin = 17\ndebounce = 0\n', "utf-8")
+                      '[dice]\npin = 17\ndebounce = 0\n' + web, "utf-8")
+    App_holder["work"] = str(work)
     reader = LineReaderEmulator(link=link)
     app = BankerApp(work / "games.sqlite3", config_path=str(config), settings_file=work / "settings.json")
     App_holder["app"] = app
 
     def begin(dt: float) -> None:
-        steps = {"play": play, "debt": debt_game, "biznes": biznes_game, "brands": brands_game}[phase](work, reader) if phase != "resume" else resume_checks(work)
+        steps = {"play": play, "debt": debt_game, "biznes": biznes_game, "brands": brands_game,
+                 "phones": phones_game}[phase](work, reader) if phase != "resume" else resume_checks(work)
         script = Script(app, steps)
         App_holder["script"] = script
         Clock.schedule_interval(script.tick, 1 / 30)

@@ -55,3 +55,9 @@ def test_a_brands_game_with_three_dice_the_bus_and_the_casino(tmp_path: Path) ->
     played = run(str(ROOT / "tests" / "ui" / "e2e_app.py"), "brands", str(tmp_path))
     assert played.returncode == 0, played.stdout + played.stderr[-3000:]
     assert "steps passed" in played.stdout
+
+
+def test_phones_follow_the_game_by_qr_code_and_a_game_moves_once(tmp_path: Path) -> None:
+    played = run(str(ROOT / "tests" / "ui" / "e2e_app.py"), "phones", str(tmp_path))
+    assert played.returncode == 0, played.stdout + played.stderr[-3000:]
+    assert "steps passed" in played.stdout

@@ -432,3 +432,55 @@ def test_brands_speed_die_joins_the_dice_button(tmp_path: Path) -> None:
     assert game is not None and game.dice_count() == 3
     c.dice_pressed((2, 2))  # a two-dice button: the app adds the speed die (the fake roll gives 1, 2: a 1)
     assert game.rolls == 1 and len(c.last_dice) == 3
+
+
+class FakeWeb:
+    """Records what the controller hands the phone server (ui/web.PhoneServer's publish/add_move)."""
+
+    def __init__(self) -> None:
+        self.states: dict[str, object] = {}
+        self.moves: dict[str, str] = {}
+
+    def publish(self, token: str, state: object) -> None:
+        if state is None:
+            self.states.pop(token, None)
+        else:
+            self.states[token] = state
+
+    def add_move(self, code: str, script: str, expires_at: float) -> None:
+        self.moves[code] = script
+
+
+def test_phone_links_revoke_final_results_and_moving_a_game(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    c.web, c.web_base = FakeWeb(), "http://192.168.1.20:8080"
+    start(c)
+    token = c.web_token()
+    assert token is not None and len(token) >= 22  # 128 random bits, URL-safe
+    assert c.table_link() == f"http://192.168.1.20:8080/g/{token}" and token in c.web.states
+    assert c.player_link("Ann") == c.table_link() + "?p=Ann"
+    c.card_tapped(CARDS["Ann"])  # nothing waits: her balance, and her own phone code for a while
+    assert c.player_qr[0] == "Ann"
+    c.revoke_link()
+    assert token not in c.web.states and c.web_token() != token and c.web_token() in c.web.states
+    c.end_game()
+    final = c.web.states[c.web_token()]
+    assert final["ended"] is True  # type: ignore[index]
+    c.close_game()
+    c.journal.close()
+    again = make(tmp_path)
+    again.web, again.web_base = FakeWeb(), "http://192.168.1.20:8080"
+    again.publish_finished()  # after a restart the finished game's link still shows its results
+    assert list(again.web.states.values()) == [final]
+    # Moving a game: a one-time link with the game script; once used, the game here is marked moved.
+    c2 = make(tmp_path / "other")
+    c2.web, c2.web_base = FakeWeb(), "http://10.0.0.5:8080"
+    start(c2)
+    link = c2.move_link()
+    assert link is not None and link.startswith("http://10.0.0.5:8080/m/")
+    code = link.rsplit("/", 1)[1]
+    assert c2.web.moves[code].startswith('{"')  # the game script's header line
+    game_id = c2.live.id  # type: ignore[union-attr]
+    c2.game_moved(code)
+    assert c2.live is None and c2.mode == "home"
+    assert c2.journal.status(game_id) == "moved" and c2.journal.latest_active() is None

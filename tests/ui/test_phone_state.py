@@ -18,7 +18,7 @@ CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12"}
 PIN = "4321"
 KEYS = {"title", "language", "labels", "turn", "ended", "winner", "players", "bank", "log", "chart", "ranking"}
 LABELS = {"cash", "turn_line", "net_worth", "bank", "log", "chart", "ranking", "deeds", "none", "connection_lost",
-          "winner"}
+          "winner", "mortgaged", "bankrupt", "gone", "ended"}
 # Ann on Go's neighbour with two houses on Mediterranean and one on Baltic; Ben with Reading and a mortgaged Boardwalk.
 SETUP = {"players": {"Ann": {"position": 2}},
          "spaces": {"1": {"owner": "Ann", "houses": 2}, "3": {"owner": "Ann", "houses": 1},

@@ -1,0 +1,295 @@
+"""The phone page (ui/phone.html) in a real browser: headless Chromium (Debian's `chromium`) at a
+phone's 375x667 loads the page from a real PhoneServer, shows every player's cash and deeds, takes
+a screenshot, follows published changes live, and says so when the link is revoked or the
+connection drops.
+
+Chromium is driven over the DevTools protocol (aiohttp's websocket client, already installed as
+the server's library) rather than with --dump-dom/--screenshot: those act at the load event,
+before the live stream's first message has been drawn, and --virtual-time-budget never ends while
+the stream is open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ui.web import PhoneServer
+
+aiohttp = pytest.importorskip("aiohttp")
+
+TOKEN = "Zq8M1vXk3Jt6Rb0Nw2Yc5Lp9Hd4Gf7Sa"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None,
+                                reason="Chromium is not installed (Debian: apt-get install chromium)")
+
+# No traffic but to this machine: every host name but the loopback address fails to resolve, and
+# the browser's own background services are off.
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+    "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection", "--no-pings", "--mute-audio", "--no-proxy-server",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--window-size=375,667",
+    "--force-color-profile=srgb", "--hide-scrollbars", "--lang=en-US",
+]
+
+
+def sample(cash: int = 1440, ended: bool = False) -> dict[str, Any]:
+    """What ui/phone.py publishes: a four-player classic game, Ann to play, Cy bankrupt."""
+    labels = {
+        "cash": "Cash", "turn_line": "Ann's turn", "net_worth": "Net worth", "bank": "Bank", "log": "Money log",
+        "chart": "Net worth", "ranking": "Final ranking", "deeds": "Deeds & houses", "none": "No deeds yet",
+        "connection_lost": "Connection lost: trying again…", "winner": "Dot wins!" if ended else "",
+        "mortgaged": "mortgaged", "bankrupt": "bankrupt",
+    }
+    return {
+        "title": "Classic", "language": "en", "labels": labels, "turn": "Ann", "ended": ended,
+        "winner": "Dot" if ended else None,
+        "players": [
+            {"name": "Ann", "colour": "#E53935", "cash": cash, "net_worth": cash + 330, "where": "Baltic Avenue",
+             "flags": "", "bankrupt": False, "current": True,
+             "deeds": [
+                 {"group": "purple", "group_name": "Purple", "colour": "#8B4A9C",
+                  "deeds": [{"name": "Mediterranean Avenue", "buildings": "", "mortgaged": False},
+                            {"name": "Baltic Avenue", "buildings": "2 houses", "mortgaged": False}]},
+                 {"group": "railroad", "group_name": "Railroads", "colour": "#424242",
+                  "deeds": [{"name": "Reading Railroad", "buildings": "", "mortgaged": True}]}]},
+            {"name": "Ben", "colour": "#1E88E5", "cash": 980, "net_worth": 1720, "where": "In jail",
+             "flags": "in jail", "bankrupt": False, "current": False,
+             "deeds": [{"group": "orange", "group_name": "Orange", "colour": "#F7941D",
+                        "deeds": [{"name": "St. James Place", "buildings": "hotel", "mortgaged": False},
+                                  {"name": "Tennessee Avenue", "buildings": "", "mortgaged": False},
+                                  {"name": "New York Avenue", "buildings": "1 house", "mortgaged": False}]}]},
+            {"name": "Dot", "colour": "#43A047", "cash": 2210, "net_worth": 2210, "where": "Free Parking",
+             "flags": "", "bankrupt": False, "current": False, "deeds": []},
+            {"name": "Cy", "colour": "#FDD835", "cash": 0, "net_worth": 0, "where": "Go", "flags": "",
+             "bankrupt": True, "current": False, "deeds": []},
+        ],
+        "bank": "Bank: 29 houses, 11 hotels",
+        "log": ["Ann pays Ben 26 rent for St. James Place", "Ann buys Baltic Avenue for 60",
+                "Ben pays 50 to get out of jail", "Cy goes bankrupt"],
+        "chart": {"Ann": [1500, 1480, 1520, 1560, 1610, 1700, 1770], "Ben": [1500, 1540, 1400, 1350, 1420, 1600, 1720],
+                  "Dot": [1500, 1700, 1900, 2000, 2100, 2150, 2210], "Cy": [1500, 1300, 900, 600, 200, 0, 0]},
+        "ranking": [{"name": "Dot", "worth": 2210, "place": 1}, {"name": "Ann", "worth": 1770, "place": 2},
+                    {"name": "Ben", "worth": 1720, "place": 3}, {"name": "Cy", "worth": 0, "place": 4}]
+        if ended else [],
+    }
+
+
+class Browser:
+    """Headless Chromium with one page, driven over the DevTools protocol."""
+
+    def __init__(self, profile: Path) -> None:
+        self.profile = profile
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.session: Any = None
+        self.ws: Any = None
+        self.next_id = 0
+        self.events: list[dict[str, Any]] = []
+
+    async def __aenter__(self) -> "Browser":
+        assert CHROMIUM is not None
+        self.proc = subprocess.Popen(
+            [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}", "--remote-debugging-port=0",
+             "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        port_file = self.profile / "DevToolsActivePort"
+        deadline = time.monotonic() + 30
+        while not (port_file.exists() and len(port_file.read_text().splitlines()) >= 2):
+            assert self.proc.poll() is None, "Chromium exited at once"
+            assert time.monotonic() < deadline, "Chromium did not open its DevTools port"
+            await asyncio.sleep(0.05)
+        port = int(port_file.read_text().splitlines()[0])
+        self.session = aiohttp.ClientSession()
+        targets: list[dict[str, Any]] = []
+        while not any(t.get("type") == "page" for t in targets):
+            async with self.session.get(f"http://127.0.0.1:{port}/json/list") as r:
+                targets = await r.json()
+            assert time.monotonic() < deadline, "Chromium opened no page"
+        page = next(t for t in targets if t.get("type") == "page")
+        self.ws = await self.session.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.session is not None:
+            await self.session.close()
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)  # the browser and its helpers, which it started
+            except ProcessLookupError:
+                pass
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+    async def send(self, method: str, **params: Any) -> dict[str, Any]:
+        self.next_id += 1
+        wanted = self.next_id
+        await self.ws.send_json({"id": wanted, "method": method, "params": params})
+        while True:
+            message = json.loads((await self.ws.receive(timeout=30)).data)
+            if message.get("id") == wanted:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})  # type: ignore[no-any-return]
+            self.events.append(message)
+
+    async def js(self, expression: str) -> Any:
+        result = await self.send("Runtime.evaluate", expression=expression, returnByValue=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    async def wait_for(self, expression: str, timeout: float = 5.0) -> float:
+        """Poll until `expression` is truthy in the page; the seconds it took."""
+        started = time.monotonic()
+        while not await self.js(expression):
+            if time.monotonic() - started > timeout:
+                text = await self.js("document.body.innerText")
+                raise AssertionError(f"not true after {timeout} s: {expression}\npage text:\n{text}")
+            await asyncio.sleep(0.03)
+        return time.monotonic() - started
+
+    async def screenshot(self, path: Path, full: bool = False) -> bytes:
+        params: dict[str, Any] = {"format": "png"}
+        if full:
+            size = await self.js("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+            params.update(captureBeyondViewport=True, clip={"x": 0, "y": 0, "width": size[0], "height": size[1],
+                                                           "scale": 1})
+        data = base64.b64decode((await self.send("Page.captureScreenshot", **params))["data"])
+        path.write_bytes(data)
+        return data
+
+    def problems(self) -> list[str]:
+        """Script errors and console errors (a CSP violation among them) seen so far."""
+        found = []
+        for e in self.events:
+            if e.get("method") == "Runtime.exceptionThrown":
+                found.append(json.dumps(e["params"]["exceptionDetails"])[:500])
+            elif e.get("method") == "Log.entryAdded" and e["params"]["entry"].get("level") == "error":
+                found.append(e["params"]["entry"].get("text", ""))
+            elif e.get("method") == "Runtime.consoleAPICalled" and e["params"].get("type") == "error":
+                found.append(json.dumps(e["params"]["args"])[:500])
+        return found
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+async def open_phone(browser: Browser, url: str) -> None:
+    await browser.send("Runtime.enable")
+    await browser.send("Log.enable")
+    await browser.send("Page.enable")
+    await browser.send("Emulation.setDeviceMetricsOverride", width=375, height=667, deviceScaleFactor=2, mobile=True)
+    await browser.send("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "light"}])
+    await browser.send("Page.navigate", url=url)
+
+
+def test_the_phone_page_in_headless_chromium(tmp_path: Path) -> None:
+    server = PhoneServer(["127.0.0.1"], 0)
+    server.publish(TOKEN, sample())
+    server.start()
+    try:
+        asyncio.run(_the_phone_page(server, tmp_path))
+    finally:
+        server.stop()
+
+
+async def _the_phone_page(server: PhoneServer, tmp_path: Path) -> None:
+    base = f"http://127.0.0.1:{server.port}/g/{TOKEN}"
+    async with Browser(tmp_path / "profile") as b:
+        await open_phone(b, base + "?p=Ben")
+        await b.wait_for("document.querySelectorAll('.player').length === 4", timeout=10)
+        text = await b.js("document.body.innerText")
+        for shown in ("Ann", "Ben", "Cy", "Dot", "1,440", "980", "2,210", "Ann's turn", "Bank: 29 houses, 11 hotels",
+                      "Baltic Avenue", "2 houses", "hotel", "Reading Railroad", "mortgaged", "in jail", "bankrupt",
+                      "No deeds yet", "Money log", "Ann pays Ben 26 rent for St. James Place"):
+            assert shown.lower() in text.lower(), shown  # (headings are upper case by CSS)
+        # ?p=Ben: Ben's card first and highlighted; the turn is Ann's.
+        assert await b.js("document.querySelector('.player').dataset.player") == "Ben"
+        assert await b.js("document.querySelector('.player').classList.contains('me')")
+        assert await b.js("document.querySelectorAll('.player.me').length") == 1
+        assert await b.js("getComputedStyle(document.querySelector('.player.me')).borderTopColor") == "rgb(30, 136, 229)"
+        assert await b.js("document.querySelector('[data-player=Ann] .tag.now') !== null")
+        # The log newest first; the chart one line a player, in the player's colour.
+        assert await b.js("document.querySelector('#log li').textContent") == "Ann pays Ben 26 rent for St. James Place"
+        assert await b.js("[...document.querySelectorAll('#chart polyline')].map(p => p.getAttribute('stroke'))") == [
+            "#E53935", "#1E88E5", "#43A047", "#FDD835"]
+        # The inline style was allowed by the page's CSP (a blocked stylesheet leaves the body white).
+        assert await b.js("getComputedStyle(document.body).backgroundColor") == "rgb(243, 241, 236)"
+        assert await b.js("document.title") == "Classic · Board Banker"
+        shot = await b.screenshot(tmp_path / "phone.png")
+        assert png_size(shot) == (750, 1334)  # 375x667 at a phone's 2x
+        await b.screenshot(tmp_path / "phone-full.png", full=True)
+
+        # A change at the table shows on the phone, without reloading.
+        server.publish(TOKEN, {**sample(cash=1240), "log": ["Ann pays 200 income tax"] + sample()["log"]})
+        took = await b.wait_for("document.body.innerText.includes('1,240')")
+        assert took < 3.0
+        assert await b.js("document.querySelector('#log li').textContent") == "Ann pays 200 income tax"
+        assert "1,440" not in await b.js("document.body.innerText")
+
+        # The game ends: the final ranking.
+        server.publish(TOKEN, sample(ended=True))
+        await b.wait_for("document.querySelectorAll('#ranking li').length === 4")
+        assert await b.js("document.querySelector('#ranking li').innerText.includes('Dot')")
+        assert "Dot wins!" in await b.js("document.getElementById('turn').innerText")
+        await b.screenshot(tmp_path / "phone-ended.png", full=True)
+
+        # The banker revokes the link: the page says so and stops trying.
+        server.publish(TOKEN, None)
+        await b.wait_for("document.getElementById('status').classList.contains('on')")
+        assert "no longer" in await b.js("document.getElementById('status').innerText")
+
+        # A fresh link, then the Pi goes away: "connection lost", with the last state still there.
+        server.publish(TOKEN + "2", sample())
+        await b.send("Page.navigate", url=f"http://127.0.0.1:{server.port}/g/{TOKEN}2")
+        await b.wait_for("document.querySelectorAll('.player').length === 4 && "
+                         "!document.getElementById('status').classList.contains('on')")
+        server.stop()
+        await b.wait_for("document.getElementById('status').innerText.includes('Connection lost')")
+        assert "1,440" in await b.js("document.body.innerText")
+        await b.screenshot(tmp_path / "phone-lost.png")
+        assert b.problems() == []
+
+
+def test_the_page_works_with_a_bare_state(tmp_path: Path) -> None:
+    """Keys missing (an older or a minimal state): the page still shows the players, in English defaults."""
+    server = PhoneServer(["127.0.0.1"], 0)
+    server.publish(TOKEN, {"players": [{"name": "Ann", "cash": 1500}, {"name": "<b>Ben</b>", "cash": 12,
+                                                                        "colour": "red;x:y", "deeds": "junk"}],
+                           "turn": "Ann", "chart": {"Ann": [1, "x"]}, "log": "not a list"})
+    server.start()
+    try:
+        asyncio.run(_bare(server, tmp_path))
+    finally:
+        server.stop()
+
+
+async def _bare(server: PhoneServer, tmp_path: Path) -> None:
+    async with Browser(tmp_path / "profile") as b:
+        await open_phone(b, f"http://127.0.0.1:{server.port}/g/{TOKEN}")
+        await b.wait_for("document.querySelectorAll('.player').length === 2")
+        text = await b.js("document.body.innerText")
+        assert "Ann's turn" in text and "1,500" in text
+        assert "<b>Ben</b>" in text  # names are text, never markup
+        assert not await b.js("[...document.querySelectorAll('b')].some(e => e.textContent === 'Ben')")
+        assert b.problems() == []

@@ -1,0 +1,569 @@
+"""The phone page's server (ui/web.py) against real clients over loopback: the page, the state and
+the live stream for a published token; the token rules; the one-time move link; rate limiting;
+read-only; stop(); and binding only the addresses it is given."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any, Callable
+
+import pytest
+
+from ui import web
+from ui.web import PhoneServer
+
+TOKEN = "k3J9xQ2v7Lm4Tz8bR1cW5yN0pA6sD2fG"  # what a fresh token looks like (secrets.token_urlsafe)
+
+
+def sample(cash: int = 1440, ended: bool = False) -> dict[str, Any]:
+    return {
+        "title": "Classic", "language": "en", "labels": {"cash": "Cash", "turn": "{player}'s turn"},
+        "turn": "Ann", "ended": ended, "winner": "Ann" if ended else None,
+        "players": [
+            {"name": "Ann", "colour": "#E53935", "cash": cash, "net_worth": 1500, "where": "Baltic Avenue",
+             "flags": "", "bankrupt": False,
+             "deeds": [{"group": "purple", "group_name": "Purple", "colour": "#8B4A9C",
+                        "deeds": [{"name": "Baltic Avenue", "buildings": "2 houses", "mortgaged": False}]}]},
+            {"name": "Ben", "colour": "#1E88E5", "cash": 1500, "net_worth": 1500, "where": "Go", "flags": "",
+             "bankrupt": False, "deeds": []},
+        ],
+        "bank": "Bank: 30 houses, 12 hotels", "log": ["Ann buys Baltic Avenue for 60"],
+        "chart": {"Ann": [1500, 1500], "Ben": [1500, 1500]},
+        "ranking": [{"name": "Ann", "worth": 1600, "place": 1}, {"name": "Ben", "worth": 1500, "place": 2}]
+        if ended else [],
+    }
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def make() -> Iterator[Callable[..., PhoneServer]]:
+    servers: list[PhoneServer] = []
+
+    def factory(hosts: tuple[str, ...] = ("127.0.0.1",), **kw: Any) -> PhoneServer:
+        server = PhoneServer(list(hosts), 0, **kw)
+        server.start()
+        servers.append(server)
+        return server
+
+    yield factory
+    for server in servers:
+        server.stop()
+
+
+class Reply:
+    def __init__(self, status: int, headers: http.client.HTTPMessage, body: bytes) -> None:
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8")
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def get(server: PhoneServer, path: str, method: str = "GET", host: str = "127.0.0.1") -> Reply:
+    conn = http.client.HTTPConnection(host, server.port, timeout=5)
+    try:
+        conn.request(method, path)
+        resp = conn.getresponse()
+        return Reply(resp.status, resp.headers, resp.read())
+    finally:
+        conn.close()
+
+
+class Events:
+    """A server-sent events client over http.client: events() yields (event, data) and ("comment", text)."""
+
+    def __init__(self, server: PhoneServer, path: str, timeout: float = 5.0) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.resp = self.conn.getresponse()
+
+    def next(self) -> tuple[str, str] | None:
+        """The next event or comment; None at the end of the stream."""
+        event, data = "message", []
+        while True:
+            raw = self.resp.readline()
+            if not raw:
+                return None
+            line = raw.decode("utf-8").rstrip("\n")
+            if line == "":
+                if data:
+                    return event, "\n".join(data)
+                event = "message"
+                continue
+            if line.startswith(":"):
+                return "comment", line[1:].strip()
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "event":
+                event = value
+            elif field == "data":
+                data.append(value)
+
+    def next_state(self) -> dict[str, Any]:
+        while True:
+            item = self.next()
+            assert item is not None, "the stream ended"
+            if item[0] == "state":
+                return json.loads(item[1])  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def assert_says_nothing(reply: Reply) -> None:
+    assert reply.status == 404
+    for word in ("Ann", "Ben", "Classic", "Baltic", "1440", TOKEN):
+        assert word not in reply.text
+    assert reply.text == web.NOT_FOUND
+
+
+# ---------------------------------------------------------------------- page, state, events
+
+
+def test_page_state_and_events_for_a_published_token(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    server.publish(TOKEN, sample())
+    page = get(server, f"/g/{TOKEN}")
+    assert page.status == 200
+    assert page.headers["Content-Type"] == "text/html; charset=utf-8"
+    assert "<script>" in page.text and "EventSource" in page.text
+    state = get(server, f"/g/{TOKEN}/state")
+    assert state.status == 200
+    assert state.headers["Content-Type"] == "application/json; charset=utf-8"
+    assert state.json() == sample()
+    stream = Events(server, f"/g/{TOKEN}/events")
+    try:
+        assert stream.resp.status == 200
+        assert stream.resp.headers["Content-Type"].startswith("text/event-stream")
+        assert stream.next_state() == sample()
+    finally:
+        stream.close()
+
+
+def test_every_response_carries_the_security_headers(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    server.publish(TOKEN, sample())
+    for path in (f"/g/{TOKEN}", f"/g/{TOKEN}/state", "/g/wrong", "/nothing", "/"):
+        reply = get(server, path)
+        assert reply.headers["Cache-Control"] == "no-store"
+        assert reply.headers["X-Content-Type-Options"] == "nosniff"
+        assert reply.headers["Referrer-Policy"] == "no-referrer"
+        csp = reply.headers["Content-Security-Policy"]
+        directives = dict(d.strip().split(" ", 1) for d in csp.split(";"))
+        assert directives["default-src"] == "'none'"
+        assert directives["script-src"].startswith("'sha256-") and "unsafe" not in directives["script-src"]
+        assert directives["connect-src"] == "'self'"
+        assert "aiohttp" not in reply.headers.get("Server", "")
+
+
+def test_head_is_allowed_and_has_no_body(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    server.publish(TOKEN, sample())
+    for path in (f"/g/{TOKEN}", f"/g/{TOKEN}/state", f"/g/{TOKEN}/events"):
+        reply = get(server, path, "HEAD")
+        assert reply.status == 200 and reply.body == b""
+    assert get(server, "/g/wrong", "HEAD").status == 404
+
+
+# ---------------------------------------------------------------------- token rules
+
+
+def test_missing_wrong_and_revoked_tokens_answer_404_with_nothing_about_a_game(
+        make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    server.publish(TOKEN, sample())
+    wrong = TOKEN[:-1] + ("A" if TOKEN[-1] != "A" else "B")
+    for path in ("/g/", "/g", "/", f"/g/{wrong}", f"/g/{wrong}/state", f"/g/{wrong}/events",
+                 f"/g/{TOKEN[:8]}", f"/g/{TOKEN}x/state", f"/g/{'x' * 5000}", f"/g/{TOKEN}/other",
+                 "/g/%00", "/g/%C3%A9/state"):
+        assert_says_nothing(get(server, path))
+    server.publish(TOKEN, None)  # revoked (or the game deleted)
+    for path in (f"/g/{TOKEN}", f"/g/{TOKEN}/state", f"/g/{TOKEN}/events"):
+        assert_says_nothing(get(server, path))
+    server.publish(TOKEN, None)  # forgetting twice is harmless
+
+
+def test_tokens_are_kept_apart(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    server.publish(TOKEN, sample(cash=1))
+    server.publish("another-game-token-0123456789abcdef", sample(cash=2))
+    assert get(server, f"/g/{TOKEN}/state").json()["players"][0]["cash"] == 1
+    assert get(server, "/g/another-game-token-0123456789abcdef/state").json()["players"][0]["cash"] == 2
+
+
+def test_the_finished_game_is_served_until_revoked(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    server.publish(TOKEN, sample(ended=True))
+    for _ in range(3):
+        state = get(server, f"/g/{TOKEN}/state").json()
+        assert state["ended"] is True and state["ranking"][0] == {"name": "Ann", "worth": 1600, "place": 1}
+    assert get(server, f"/g/{TOKEN}").status == 200
+    server.publish(TOKEN, None)
+    assert_says_nothing(get(server, f"/g/{TOKEN}/state"))
+
+
+def test_publish_before_start_is_served_once_started() -> None:
+    server = PhoneServer(["127.0.0.1"], 0)
+    server.publish(TOKEN, sample())
+    server.start()
+    try:
+        assert get(server, f"/g/{TOKEN}/state").json() == sample()
+    finally:
+        server.stop()
+
+
+def test_the_state_is_copied_when_published(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    state = sample()
+    server.publish(TOKEN, state)
+    state["players"][0]["cash"] = 0  # the app goes on changing its own objects
+    assert get(server, f"/g/{TOKEN}/state").json()["players"][0]["cash"] == 1440
+
+
+# ---------------------------------------------------------------------- the live stream
+
+
+def test_a_published_update_reaches_an_open_stream_within_a_second(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    server.publish(TOKEN, sample())
+    stream = Events(server, f"/g/{TOKEN}/events")
+    try:
+        assert stream.next_state()["players"][0]["cash"] == 1440
+        for cash in (1240, 1300, 90):
+            started = time.monotonic()
+            threading.Thread(target=server.publish, args=(TOKEN, sample(cash=cash))).start()  # any thread
+            assert stream.next_state()["players"][0]["cash"] == cash
+            assert time.monotonic() - started < 1.0
+        # The game ends: the final state arrives too.
+        server.publish(TOKEN, sample(ended=True))
+        assert stream.next_state()["ended"] is True
+    finally:
+        stream.close()
+
+
+def test_an_unchanged_publish_sends_nothing_and_the_latest_state_wins(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    server.heartbeat = 0.3
+    server.publish(TOKEN, sample())
+    stream = Events(server, f"/g/{TOKEN}/events")
+    try:
+        stream.next_state()
+        server.publish(TOKEN, sample())  # the same state again
+        assert stream.next() == ("comment", "heartbeat")  # only the heartbeat follows
+        for cash in range(100, 120):
+            server.publish(TOKEN, sample(cash=cash))
+        while (state := stream.next_state())["players"][0]["cash"] != 119:
+            assert state["players"][0]["cash"] < 119
+    finally:
+        stream.close()
+
+
+def test_the_stream_sends_a_comment_heartbeat(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    server.heartbeat = 0.2
+    server.publish(TOKEN, sample())
+    stream = Events(server, f"/g/{TOKEN}/events")
+    try:
+        stream.next_state()
+        started = time.monotonic()
+        assert stream.next() == ("comment", "heartbeat")
+        assert stream.next() == ("comment", "heartbeat")
+        assert time.monotonic() - started < 2
+    finally:
+        stream.close()
+    assert PhoneServer.heartbeat == 15.0
+
+
+def test_revoking_ends_open_streams_saying_only_gone(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    server.publish(TOKEN, sample())
+    stream = Events(server, f"/g/{TOKEN}/events")
+    try:
+        stream.next_state()
+        assert server.streams == 1
+        server.publish(TOKEN, None)
+        event = stream.next()
+        assert event is not None and event[0] == "gone" and "Ann" not in event[1]
+        assert stream.next() is None  # the stream ends
+    finally:
+        stream.close()
+
+
+def test_stop_ends_open_streams_and_is_idempotent() -> None:
+    server = PhoneServer(["127.0.0.1"], 0)
+    server.publish(TOKEN, sample())
+    server.start()
+    streams = [Events(server, f"/g/{TOKEN}/events") for _ in range(3)]
+    for stream in streams:
+        stream.next_state()
+    started = time.monotonic()
+    server.stop()
+    assert time.monotonic() - started < 5
+    for stream in streams:
+        assert stream.next() is None  # a clean end, not a hang
+        stream.close()
+    assert not server.running
+    server.stop()
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+
+
+def test_a_client_may_hold_only_a_few_streams(make: Callable[..., PhoneServer],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web, "MAX_STREAMS_PER_CLIENT", 2)
+    server = make()
+    server.publish(TOKEN, sample())
+    streams = [Events(server, f"/g/{TOKEN}/events") for _ in range(2)]
+    try:
+        for stream in streams:
+            stream.next_state()
+        assert get(server, f"/g/{TOKEN}/events").status == 429
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+# ---------------------------------------------------------------------- moving a game
+
+
+SCRIPT = '{"rules": "classic", "players": ["Ann", "Ben"]}\n{"roll": [3, 4]}\n'
+
+
+def test_the_one_time_link_works_once_then_410(make: Callable[..., PhoneServer]) -> None:
+    moved: list[str] = []
+    clock = Clock()
+    server = make(on_moved=moved.append, clock=clock)
+    server.add_move("mv-code-123456789", SCRIPT, expires_at=clock.now + 600)
+    assert get(server, "/m/mv-code-123456789", "HEAD").status == 200  # looking does not use it up
+    assert moved == []
+    first = get(server, "/m/mv-code-123456789")
+    assert first.status == 200
+    assert first.text == SCRIPT
+    assert first.headers["Content-Type"] == "text/plain; charset=utf-8"
+    assert first.headers["Content-Disposition"] == 'attachment; filename="board-banker-game.jsonl"'
+    assert first.headers["Cache-Control"] == "no-store"
+    deadline = time.monotonic() + 2
+    while not moved and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert moved == ["mv-code-123456789"]
+    again = get(server, "/m/mv-code-123456789")
+    assert again.status == 410 and "Ann" not in again.text
+    assert get(server, "/m/mv-code-123456789", "HEAD").status == 410
+    assert moved == ["mv-code-123456789"]
+
+
+def test_an_expired_link_is_410_and_an_unknown_one_404(make: Callable[..., PhoneServer]) -> None:
+    moved: list[str] = []
+    clock = Clock()
+    server = make(on_moved=moved.append, clock=clock)
+    server.add_move("code-a", SCRIPT, expires_at=clock.now + 600)
+    clock.now += 599
+    server.add_move("code-b", SCRIPT, expires_at=clock.now + 600)
+    clock.now += 1  # code-a's ten minutes are over
+    assert get(server, "/m/code-a").status == 410
+    assert get(server, "/m/code-b").status == 200
+    assert_says_nothing(get(server, "/m/code-c"))
+    assert_says_nothing(get(server, "/m/"))
+    assert_says_nothing(get(server, f"/m/{TOKEN}"))  # a game's token is not a move code
+    assert_says_nothing(get(server, "/g/code-b"))  # nor the other way round
+    assert moved == ["code-b"]
+
+
+def test_only_one_of_two_racing_downloads_gets_the_game(make: Callable[..., PhoneServer]) -> None:
+    moved: list[str] = []
+    server = make(on_moved=moved.append)
+    server.add_move("race", SCRIPT, expires_at=time.monotonic() + 600)
+    replies: list[int] = []
+    threads = [threading.Thread(target=lambda: replies.append(get(server, "/m/race").status)) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(replies) == [200] + [410] * 7
+    time.sleep(0.1)
+    assert moved == ["race"]
+
+
+def test_a_failing_on_moved_does_not_break_the_server(make: Callable[..., PhoneServer]) -> None:
+    def broken(code: str) -> None:
+        raise RuntimeError("bug in the app")
+
+    server = make(on_moved=broken)
+    server.add_move("code", SCRIPT, expires_at=time.monotonic() + 600)
+    assert get(server, "/m/code").text == SCRIPT
+    server.publish(TOKEN, sample())
+    assert get(server, f"/g/{TOKEN}/state").status == 200
+
+
+# ---------------------------------------------------------------------- read-only, rate limits
+
+
+def test_only_get_and_head(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    server.publish(TOKEN, sample())
+    server.add_move("code", SCRIPT, expires_at=time.monotonic() + 600)
+    for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS"):
+        for path in (f"/g/{TOKEN}", f"/g/{TOKEN}/state", f"/g/{TOKEN}/events", "/m/code", "/anything"):
+            reply = get(server, path, method)
+            assert reply.status == 405, (method, path)
+            assert reply.headers["Allow"] == "GET, HEAD"
+            assert "Ann" not in reply.text
+    assert get(server, "/m/code").text == SCRIPT  # none of that used the link up
+    assert get(server, f"/g/{TOKEN}/state").json() == sample()
+
+
+def test_rate_limit_then_recovery_after_the_window(make: Callable[..., PhoneServer]) -> None:
+    clock = Clock()
+    server = make(rate_limit=5, rate_window=60.0, clock=clock)
+    server.publish(TOKEN, sample())
+    for _ in range(3):
+        assert get(server, f"/g/{TOKEN}/state").status == 200
+    clock.now += 30
+    assert get(server, "/g/guessing").status == 404  # wrong guesses count too
+    stream = Events(server, f"/g/{TOKEN}/events")  # a stream counts once, when opened
+    try:
+        stream.next_state()
+        limited = get(server, f"/g/{TOKEN}/state")
+        assert limited.status == 429
+        assert limited.headers["Retry-After"] == "30"  # the first three leave the window in 30 s
+        assert "Ann" not in limited.text
+        assert get(server, "/m/anything", "POST").status == 429
+        clock.now += 30
+        assert get(server, f"/g/{TOKEN}/state").status == 200  # three slots came free
+        for cash in (1, 2, 3):
+            server.publish(TOKEN, sample(cash=cash))  # the open stream keeps flowing all the while
+            assert stream.next_state()["players"][0]["cash"] == cash
+        assert get(server, f"/g/{TOKEN}/state").status == 200
+        assert get(server, f"/g/{TOKEN}/state").status == 200
+        assert get(server, f"/g/{TOKEN}/state").status == 429
+        clock.now += 60
+        for _ in range(5):
+            assert get(server, f"/g/{TOKEN}/state").status == 200
+    finally:
+        stream.close()
+
+
+def test_rate_limit_is_per_client_address(make: Callable[..., PhoneServer]) -> None:
+    if not _can_bind("127.0.0.2"):
+        pytest.skip("127.0.0.2 is not a local address here (only Linux routes all of 127/8 to loopback)")
+    clock = Clock()
+    server = make(hosts=("127.0.0.1",), rate_limit=2, clock=clock)
+    server.publish(TOKEN, sample())
+    assert get(server, f"/g/{TOKEN}/state").status == 200
+    assert get(server, f"/g/{TOKEN}/state").status == 200
+    assert get(server, f"/g/{TOKEN}/state").status == 429
+    # Another client (the same machine, from another loopback address) is not held back.
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5, source_address=("127.0.0.2", 0))
+    try:
+        conn.request("GET", f"/g/{TOKEN}/state")
+        assert conn.getresponse().status == 200
+    finally:
+        conn.close()
+
+
+# ---------------------------------------------------------------------- binding
+
+
+def _can_bind(host: str) -> bool:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.bind((host, 0))
+        return True
+    except OSError:
+        return False
+
+
+def _reachable(host: str, port: int) -> bool:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.settimeout(2)
+        try:
+            s.connect((host, port))
+            return True
+        except OSError:
+            return False
+
+
+def test_only_the_given_addresses_are_served(make: Callable[..., PhoneServer]) -> None:
+    # Another local address, within loopback: Linux routes all of 127.0.0.0/8 to this machine, so
+    # 127.0.0.2 is "another interface address" that needs no network. (The machine's LAN address is
+    # not used: tests here send traffic to loopback addresses only.)
+    if not _can_bind("127.0.0.2"):
+        pytest.skip("127.0.0.2 is not a local address here (only Linux routes all of 127/8 to loopback)")
+    server = make(hosts=("127.0.0.1",))
+    server.publish(TOKEN, sample())
+    assert _reachable("127.0.0.1", server.port)
+    assert not _reachable("127.0.0.2", server.port)
+    if _can_bind("::1"):
+        assert not _reachable("::1", server.port)
+    both = make(hosts=("127.0.0.1", "127.0.0.2"))
+    both.publish(TOKEN, sample())
+    assert get(both, f"/g/{TOKEN}/state", host="127.0.0.2").status == 200
+    assert get(both, f"/g/{TOKEN}/state", host="127.0.0.1").status == 200
+    assert not _reachable("127.0.0.3", both.port)
+
+
+def test_ipv6_loopback(make: Callable[..., PhoneServer]) -> None:
+    if not _can_bind("::1"):
+        pytest.skip("this machine has no IPv6 loopback address (::1)")
+    server = make(hosts=("::1",))
+    server.publish(TOKEN, sample())
+    assert get(server, f"/g/{TOKEN}/state", host="::1").status == 200
+    assert not _reachable("127.0.0.1", server.port)
+
+
+def test_start_raises_oserror_when_the_port_is_taken(make: Callable[..., PhoneServer]) -> None:
+    first = make()
+    second = PhoneServer(["127.0.0.1"], first.port)
+    with pytest.raises(OSError):
+        second.start()
+    assert not second.running
+    second.stop()  # harmless
+    first.publish(TOKEN, sample())
+    assert get(first, f"/g/{TOKEN}/state").status == 200
+
+
+def test_start_raises_oserror_for_an_address_not_on_this_machine() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = PhoneServer(["127.0.0.1", "192.0.2.1"], port)  # TEST-NET-1: never a local address
+    with pytest.raises(OSError):
+        server.start()
+    assert not server.running
+    assert not _reachable("127.0.0.1", port)  # nothing is left listening on the address that did bind
+
+
+def test_a_server_can_start_again_after_stop() -> None:
+    server = PhoneServer(["127.0.0.1"], 0)
+    server.publish(TOKEN, sample())
+    server.start()
+    server.stop()
+    server.start()
+    try:
+        assert get(server, f"/g/{TOKEN}/state").status == 200
+    finally:
+        server.stop()
+
+
+def test_no_hosts_is_refused() -> None:
+    with pytest.raises(ValueError):
+        PhoneServer([], 0)
