@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 EXAMPLE = """{"rules": "classic", "players": ["Ann", "Ben"]}
 {"do": "roll", "dice": [1, 2]}
 {"do": "buy"}
@@ -187,3 +189,17 @@ def test_a_moved_game_stays_but_is_not_resumed(tmp_path: Path) -> None:
     assert [g["status"] for g in json.loads(banker("games", str(db), "--json").stdout)] == ["moved", "moved"]
     assert banker("delete", str(db), "--game", "2", "--yes").returncode == 0
     assert [g["id"] for g in json.loads(banker("games", str(db), "--json").stdout)] == [1]
+
+
+def test_a_closed_pipe_ends_the_output_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`banker rules brands | head -1`: when the reader has gone, no traceback, exit status 141."""
+    import io
+    import os
+
+    from banker.cli import main
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone: every write now fails with a broken pipe
+    out = io.TextIOWrapper(os.fdopen(write_end, "wb", buffering=0), write_through=True)
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(["rules", "brands"]) == 141
