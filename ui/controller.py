@@ -398,6 +398,7 @@ class Controller:
         self.meta = self.journal.meta(self.live.id)
         self.draft = None
         self.turn_began = 0.0
+        self.player_qr = ("", 0.0)  # a code shown for the last game's player is not this game's
         self.notices.clear()
         if self.live.game.deal_owed:
             self.apply({"do": "deal"})  # the banker shuffles and deals the title deeds
@@ -734,6 +735,7 @@ class Controller:
         self.live = None
         self.meta = {}
         self.replacing = None
+        self.player_qr = ("", 0.0)
         self.notices.clear()
         self.changed()
 

@@ -99,12 +99,14 @@ class BaseScreen(Screen):
         bar.add_widget(Text(text, 28, bold=True, height=56))
         root.add_widget(bar)
 
-    def notices(self, root: BoxLayout, count: int = 3) -> None:
-        """The latest notices: who paid whom and why, errors in red."""
+    def notices(self, root: BoxLayout, count: int = 3, one_line: bool = False) -> None:
+        """The latest notices: who paid whom and why, errors in red (`one_line`: each cut to a line, for a
+        crowded screen; the money log keeps every word)."""
         box = column()
         for notice in self.c.notices[-count:]:
             tint = DANGER if notice.kind == "error" else ACCENT if notice.kind in ("money", "card") else MUTED
-            box.add_widget(Text(notice.text, 20, color=tint))
+            extra: dict[str, Any] = {"max_lines": 1, "shorten": True, "shorten_from": "right"} if one_line else {}
+            box.add_widget(Text(notice.text, 20, color=tint, **extra))
         root.add_widget(box)
 
     def pending_banner(self, root: BoxLayout) -> None:
@@ -499,7 +501,7 @@ class TableScreen(BaseScreen):
 
     def _notices(self, count: int) -> Widget:
         box = auto_height(BoxLayout(orientation="vertical", size_hint_y=None))
-        self.notices(box, count)
+        self.notices(box, count, one_line=count == 1)
         return box
 
     def _buttons(self, buttons: list[dict[str, Any]]) -> Widget:
