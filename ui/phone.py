@@ -17,7 +17,7 @@ from typing import Any
 
 from banker.game import Game
 from ui import view
-from ui.controller import Controller, building_words
+from ui.controller import Controller
 
 LOG_LINES = 50  # the newest money-log lines the page shows
 
@@ -34,9 +34,6 @@ def phone_state(c: Controller) -> dict[str, Any]:
     winner_text = ""
     if game.ended and winner is not None:
         winner_text = tr("ui.over.winner", player=" & ".join(winner) if isinstance(winner, list) else winner)
-    small = building_words(game)[0]
-    pool_key = {"office": "ui.pool_offices", "branch": "ui.pool_branches"}.get(small, "ui.pool")
-    deeds_key = {"office": "ui.nav.deeds_offices", "branch": "ui.nav.deeds_branches"}.get(small, "ui.nav.deeds")
     labels = {
         "cash": tr("ui.progress.cash"),
         "turn_line": tr("ui.turn_of", player=game.current.name),
@@ -45,7 +42,7 @@ def phone_state(c: Controller) -> dict[str, Any]:
         "log": tr("ui.nav.log"),
         "chart": tr("ui.over.chart"),
         "ranking": tr("ui.phone.ranking"),
-        "deeds": tr(deeds_key),
+        "deeds": tr(view.deeds_key(game)),
         "none": tr("ui.phone.none"),
         "connection_lost": tr("ui.phone.connection_lost"),
         "winner": winner_text,
@@ -69,7 +66,7 @@ def phone_state(c: Controller) -> dict[str, Any]:
         "ended": bool(game.ended),
         "winner": list(winner) if isinstance(winner, list) else winner,
         "players": players,
-        "bank": tr(pool_key, houses=game.bank_houses, hotels=game.bank_hotels),
+        "bank": view.pool_text(c, game),
         "log": view.log(c, limit=LOG_LINES),
         "chart": worth_history(game),
         "ranking": [{"name": r["name"], "worth": r["worth"], "place": r["place"]} for r in view.ranking(c)]

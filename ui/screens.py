@@ -20,7 +20,7 @@ from kivy.uix.widget import Widget
 
 from banker.ruleset import load_ruleset
 from ui import view
-from ui.controller import PLAYER_COLOURS, Controller, building_words
+from ui.controller import PLAYER_COLOURS, Controller
 from ui.i18n import LANGUAGES
 from ui.widgets import (ACCENT, DANGER, MUTED, BigButton, Chart, Chip, Die, Panel, QRCode, Stripe, Text, colour)
 
@@ -31,11 +31,6 @@ if TYPE_CHECKING:
 # brands' custom table (rulebook 001): option, step of the -/+ buttons, least value (0 = "off").
 CUSTOM_OPTIONS = (("start_cash", 2500, 2500), ("turn_seconds", 15, 0), ("salary_stop_minutes", 5, 0),
                   ("rent_tax_start_minutes", 5, 0), ("mortgage_rounds", 1, 1), ("speed_die_round", 1, 0))
-
-
-def _pool_key(game: Any) -> str:
-    """The bank's building pool in the ruleset's words."""
-    return {"office": "ui.pool_offices", "branch": "ui.pool_branches"}.get(building_words(game)[0], "ui.pool")
 
 
 def scroll(content: Widget) -> ScrollView:
@@ -553,12 +548,8 @@ class NavBar(BoxLayout):
         super().__init__(orientation="horizontal", size_hint_y=None, height=60, spacing=6, **kw)
         c = app.controller
         game = c.game
-        pool = ""
-        if game is not None:
-            pool = c.tr(_pool_key(game), houses=game.bank_houses, hotels=game.bank_hotels)
-        small = building_words(game)[0] if game is not None else "house"
-        deeds = {"office": "ui.nav.deeds_offices", "branch": "ui.nav.deeds_branches"}.get(small, "ui.nav.deeds")
-        for key, page in ((deeds, "deeds"), ("ui.nav.trade", "trade"), ("ui.nav.log", "log"),
+        pool = view.pool_text(c, game) if game is not None else ""
+        for key, page in ((view.deeds_key(game), "deeds"), ("ui.nav.trade", "trade"), ("ui.nav.log", "log"),
                           ("ui.nav.banker", "banker")):
             self.add_widget(BigButton(c.tr(key), lambda p=page: app.go(p), "secondary", size=18, height=60))
         if game is not None and game.clocked() and game.paused_at < 0 and not c.vote_kind:
@@ -637,7 +628,7 @@ class DeedsScreen(BaseScreen):
         game = self.c.game
         assert game is not None
         who = self.app.deeds_of or game.current.name
-        pool = self.tr(_pool_key(game), houses=game.bank_houses, hotels=game.bank_hotels)
+        pool = view.pool_text(self.c, game)
         self.header(root, self.tr("ui.deeds.title", player=who) + "   " + pool, lambda: self.app.go("table"))
         tabs = row(52)
         for p in view.players(self.c):

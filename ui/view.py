@@ -255,6 +255,18 @@ def buildings_text(c: Controller, game: Game, i: int) -> str:
     return c.tr(f"ui.deed.{small}es_n" if small == "branch" else f"ui.deed.{small}s_n", count=level)
 
 
+def pool_text(c: Controller, game: Game) -> str:
+    """"Bank: 30 houses, 12 hotels", in the ruleset's words (offices, branches...)."""
+    key = {"office": "ui.pool_offices", "branch": "ui.pool_branches"}.get(building_words(game)[0], "ui.pool")
+    return c.tr(key, houses=game.bank_houses, hotels=game.bank_hotels)
+
+
+def deeds_key(game: Game | None) -> str:
+    """The deeds button's label key, in the ruleset's words."""
+    small = building_words(game)[0] if game is not None else "house"
+    return {"office": "ui.nav.deeds_offices", "branch": "ui.nav.deeds_branches"}.get(small, "ui.nav.deeds")
+
+
 def own_auction(c: Controller, player: str, i: int) -> dict[str, Any]:
     """What the seller chooses before an own-property auction: the reserve's bounds and step."""
     game = c.game
