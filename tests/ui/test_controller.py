@@ -7,46 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from banker.journal import Journal
+from controllerkit import CARDS, Clock, make, start, texts
 from ui.controller import Controller
 from ui.settings import Settings
-
-CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12"}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def make(tmp_path: Path, taps: bool = True, clock: Clock | None = None) -> Controller:
-    journal = Journal(tmp_path / "games.sqlite3")
-    settings = Settings(taps=taps)
-    rolls = iter([(1, 2)] * 100)
-    return Controller(journal, settings, save_settings=lambda s: s.save(tmp_path / "settings.json"),
-                      roll=lambda n: next(rolls), power_off=lambda: None, clock=clock or Clock())
-
-
-def start(c: Controller, names: tuple[str, ...] = ("Ann", "Ben"), rules: str = "classic", pin: str = "",
-          setup: dict | None = None) -> None:
-    c.new_game()
-    c.draft_rules(rules)
-    while len(c.draft.players) < len(names):  # type: ignore[union-attr]
-        c.draft_add_player()
-    for k, name in enumerate(names):
-        c.draft_set(k, name=name)
-        c.draft_register(k)
-        c.card_tapped(CARDS[name])
-    c.draft.pin = pin  # type: ignore[union-attr]
-    c.draft.setup = setup  # type: ignore[union-attr]
-    assert c.draft_start(), [n.text for n in c.notices]
-
-
-def texts(c: Controller) -> list[str]:
-    return [n.text for n in c.notices]
 
 
 def test_registering_cards_refuses_one_already_taken(tmp_path: Path) -> None:

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from banker.journal import Journal
+import controllerkit
+from controllerkit import CARDS
 from ui import phone, view
 from ui.controller import Controller
 from ui.phone import phone_state
-from ui.settings import Settings
 
-CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12"}
 PIN = "4321"
 KEYS = {"title", "language", "labels", "turn", "ended", "winner", "players", "bank", "log", "chart", "ranking"}
 LABELS = {"cash", "turn_line", "net_worth", "bank", "log", "chart", "ranking", "deeds", "none", "connection_lost",
@@ -25,34 +24,13 @@ SETUP = {"players": {"Ann": {"position": 2}},
                     "5": {"owner": "Ben"}, "39": {"owner": "Ben", "mortgaged": True}}}
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def make(tmp_path: Path) -> Controller:
-    journal = Journal(tmp_path / "games.sqlite3")
-    rolls = iter([(1, 2)] * 100)
-    return Controller(journal, Settings(taps=False), save_settings=lambda s: s.save(tmp_path / "settings.json"),
-                      roll=lambda n: next(rolls), power_off=lambda: None, clock=Clock())
+    return controllerkit.make(tmp_path, taps=False)
 
 
 def start(c: Controller, names: tuple[str, ...] = ("Ann", "Ben"), rules: str = "classic", pin: str = PIN,
           setup: dict | None = None) -> None:
-    c.new_game()
-    c.draft_rules(rules)
-    while len(c.draft.players) < len(names):  # type: ignore[union-attr]
-        c.draft_add_player()
-    for k, name in enumerate(names):
-        c.draft_set(k, name=name)
-        c.draft_register(k)
-        c.card_tapped(CARDS[name])
-    c.draft.pin = pin  # type: ignore[union-attr]
-    c.draft.setup = setup  # type: ignore[union-attr]
-    assert c.draft_start(), [n.text for n in c.notices]
+    controllerkit.start(c, names, rules, pin, setup)
 
 
 def played(tmp_path: Path) -> Controller:

@@ -1,0 +1,52 @@
+"""A controller (the app without a window) on a scratch journal, and a game started on it by card taps.
+
+Shared by tests/ui/test_controller.py and tests/ui/test_phone_state.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from banker.journal import Journal
+from ui.controller import Controller
+from ui.settings import Settings
+
+CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12"}
+
+
+class Clock:
+    """A wall clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make(tmp_path: Path, taps: bool = True, clock: Clock | None = None) -> Controller:
+    journal = Journal(tmp_path / "games.sqlite3")
+    rolls = iter([(1, 2)] * 100)
+    return Controller(journal, Settings(taps=taps), save_settings=lambda s: s.save(tmp_path / "settings.json"),
+                      roll=lambda n: next(rolls), power_off=lambda: None, clock=clock or Clock())
+
+
+def start(c: Controller, names: tuple[str, ...] = ("Ann", "Ben"), rules: str = "classic", pin: str = "",
+          setup: dict[str, Any] | None = None) -> None:
+    """A new game: the players named and their cards registered by taps, then started."""
+    c.new_game()
+    c.draft_rules(rules)
+    while len(c.draft.players) < len(names):  # type: ignore[union-attr]
+        c.draft_add_player()
+    for k, name in enumerate(names):
+        c.draft_set(k, name=name)
+        c.draft_register(k)
+        c.card_tapped(CARDS[name])
+    c.draft.pin = pin  # type: ignore[union-attr]
+    c.draft.setup = setup  # type: ignore[union-attr]
+    assert c.draft_start(), [n.text for n in c.notices]
+
+
+def texts(c: Controller) -> list[str]:
+    return [n.text for n in c.notices]
