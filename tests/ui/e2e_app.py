@@ -122,6 +122,14 @@ def register(app: BankerApp, reader: LineReaderEmulator) -> list[tuple[str, Call
     ]
 
 
+def press_button() -> bool:
+    """Press and release the dice button on gpiozero's mock pin 17, as a finger does."""
+    pin = Device.pin_factory.pin(17)
+    pin.drive_low()
+    pin.drive_high()
+    return True
+
+
 def break_once(app: BankerApp) -> bool:
     """Make the next roll raise, as a bug would."""
     c = app.controller
@@ -245,12 +253,6 @@ def brands_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
     the bus, the casino with the GPIO button rolling its die, the turn timer on screen."""
     app: BankerApp = App_holder["app"]
     c = app.controller
-    pin = Device.pin_factory.pin(17)
-
-    def press_button() -> bool:
-        pin.drive_low()
-        pin.drive_high()
-        return True
 
     steps: list[tuple[str, Callable[[], bool]]] = [
         ("new game", lambda: touch(app, "New game")),
@@ -412,7 +414,6 @@ class Script:
 def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
     app: BankerApp = App_holder["app"]
     c = app.controller
-    pin = Device.pin_factory.pin(17)
     journal = work / "games.sqlite3"
 
     def seen(*words: str) -> Callable[[], bool]:
@@ -430,11 +431,6 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
         for w, name in zip(inputs, ("Ann", "Ben")):
             w.text = name
             w.dispatch("on_text_validate")
-        return True
-
-    def press_button() -> bool:
-        pin.drive_low()
-        pin.drive_high()
         return True
 
     def last_action() -> dict[str, Any]:
