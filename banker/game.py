@@ -171,7 +171,7 @@ class Game:
                 raise SetupError("setup.bank_name")
         if len(set(names)) != len(names):
             raise SetupError("setup.duplicate_name")
-        if opts.get("teams") and len(names) != 4:
+        if opts["teams"] and len(names) != 4:
             raise SetupError("setup.player_count", count=len(names), least=4, most=4, rules=ruleset.name)
         hotel_houses = int(opts["hotel_houses"])
         for s in ruleset.spaces:
@@ -207,8 +207,8 @@ class Game:
         self.by_creditor = mech.get("bankruptcy") == "by_creditor"
         self.reshuffle = mech.get("deck") == "reshuffle"
         self.casino_index = next((s.index for s in ruleset.spaces if s.kind == "casino"), -1)
-        self.teams = bool(opts.get("teams", False))
-        self.refund_percent = int(opts.get("building_refund_percent", 50))
+        self.teams = bool(opts["teams"])
+        self.refund_percent = int(opts["building_refund_percent"])
         self.visit_building = mech.get("building") == "visit"
         self.sell_off = mech.get("debt") == "sell_off"
         self.after_move_doubles = mech.get("doubles") == "after_move"
@@ -221,12 +221,12 @@ class Game:
             verbs.append("sell_all")
         if not self.no_mortgages:
             verbs += ["mortgage", "unmortgage", "keep_mortgage"]
-        if self.sell_off or self.trade_once or opts.get("mortgage_auction_now"):
+        if self.sell_off or self.trade_once or opts["mortgage_auction_now"]:
             verbs.append("auction_own")
         if self.sell_off:
             verbs.append("sell_to_bank")
         self._space_verbs = tuple(verbs)  # verbs on a space that legal_actions tries
-        self.auction_step = int(opts.get("auction_step", 10))
+        self.auction_step = int(opts["auction_step"])
 
         self.players = [Player(name, i, int(opts["start_cash"])) for i, name in enumerate(names)]
         self.index_of = {name: i for i, name in enumerate(names)}
@@ -256,7 +256,7 @@ class Game:
         self.turn_over_after_auctions = False
         self.mortgage_owed: list[tuple[int, int]] = []  # (player, space)
         self.build_owed: list[tuple[int, str]] = []  # (player, "house"|"hotel") won at a building auction
-        self.deal_owed = (int(opts["deal_deeds"]) > 0 or bool(opts.get("deal_all", False))) and not setup
+        self.deal_owed = (int(opts["deal_deeds"]) > 0 or bool(opts["deal_all"])) and not setup
         self.ended = False
         self.end_reason: str | None = None
         self.winner: str | list[str] | None = None
@@ -274,7 +274,7 @@ class Game:
         self.mortgage_round = [0] * self.n_spaces
         self.group_builds: dict[str, int] = {}
         self.turn_trades = 0
-        self.jackpot = int(opts.get("casino_jackpot_start", 0))
+        self.jackpot = int(opts["casino_jackpot_start"])
         self.skipped = [0] * len(self.players)
         self.turn_skipped = False
         self.paused_at = -1.0  # game clock when a pause began; -1 = running
