@@ -224,10 +224,12 @@ class BankerApp(App):
         except OSError as exc:
             self.controller.notify(self.controller.tr("ui.phones.cannot_start", problem=str(exc)), "error")
             return
+        from ui.phone import phone_state
+
         self.web = server
         host = hosts[0]
-        self.controller.web = server
-        self.controller.web_base = f"http://[{host}]:{server.port}" if ":" in host else f"http://{host}:{server.port}"
+        base = f"http://[{host}]:{server.port}" if ":" in host else f"http://{host}:{server.port}"
+        self.controller.connect_phones(server, base, phone_state)
         self.controller.publish_finished()
         self.controller.changed()
 

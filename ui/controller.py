@@ -33,6 +33,7 @@ from banker.journal import Journal, JournaledGame, JournalError, check_pin, hash
 from banker.ruleset import builtin_names, load_ruleset
 from banker.script import Header
 from ui.i18n import Translator
+from ui.words import building_words
 from ui.settings import Settings
 
 PLAYER_COLOURS = ["#E53935", "#1E88E5", "#43A047", "#FDD835", "#8E24AA", "#FB8C00", "#00ACC1", "#EC407A"]
@@ -131,6 +132,7 @@ class Controller:
         # what was last published, and whose QR code the table shows after a card tap (name, until).
         self.web: Any = None
         self.web_base = ""
+        self.phone_state: Callable[[Controller], dict[str, Any]] = lambda c: {}
         self._published: tuple[Any, ...] = ()
         self.player_qr: tuple[str, float] = ("", 0.0)
         self.move_codes: dict[str, int] = {}  # one-time move code -> game id
@@ -205,10 +207,8 @@ class Controller:
         key = (token, self.live.id, len(game.script), game.ended, self.tr.language)
         if key == self._published:
             return
-        from ui.phone import phone_state
-
         self._published = key
-        state = phone_state(self)
+        state = self.phone_state(self)
         self.web.publish(token, state)
         if game.ended and self.meta.get("web_final") != state:
             # The final results stay on the phones after a restart too, until the link is revoked
@@ -254,6 +254,15 @@ class Controller:
     def show_player_qr(self, player: str) -> None:
         if self.table_link():
             self.player_qr = (player, time.monotonic() + PLAYER_QR_SECONDS)
+
+    def connect_phones(self, web: Any, base: str, phone_state: Callable[["Controller"], dict[str, Any]]) -> None:
+        """The phone server (ui/web.PhoneServer or a test's fake), its base address, and what builds the state it
+        publishes (ui/phone.phone_state: handed in, so the controller does not import the screens' side)."""
+        self.web, self.web_base, self.phone_state = web, base, phone_state
+
+    def notice_lines(self, count: int) -> list[dict[str, str]]:
+        """The latest `count` notices as the screens show them: {"text", "kind"}, oldest first."""
+        return [{"text": n.text, "kind": n.kind} for n in self.notices[-count:]] if count > 0 else []
 
     def notify(self, text: str, kind: str = "info", sound: str | None = None) -> None:
         self.notices.append(Notice(text, kind, sound))
@@ -948,16 +957,6 @@ class Controller:
         self.changed()
 
 
-def building_words(game: Game) -> tuple[str, str]:
-    """What the ruleset calls its buildings: houses and hotels, biznes's branch offices and holdings,
-    brands' branches and corporations."""
-    if game.visit_building:
-        return "office", "holding"
-    if game.turn_start_building:
-        return "branch", "corporation"
-    return "house", "hotel"
-
-
 def _secure_roll(count: int) -> tuple[int, ...]:
     from hardware.dice import roll_dice
 
@@ -971,4 +970,4 @@ def _system_power_off() -> None:
         subprocess.run([command, "poweroff"], check=False)
 
 
-__all__ = ["Controller", "Draft", "DraftPlayer", "Notice", "Pending", "PLAYER_COLOURS"]
+__all__ = ["Controller", "Draft", "DraftPlayer", "Notice", "Pending", "PLAYER_COLOURS", "building_words"]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from banker.game import Game
-from ui.controller import Controller, building_words
+from ui.controller import Controller
+from ui.words import building_words
 
 
 

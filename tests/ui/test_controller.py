@@ -9,6 +9,7 @@ import pytest
 
 from controllerkit import CARDS, Clock, make, start, texts
 from ui.controller import Controller
+from ui.phone import phone_state
 from ui.settings import Settings
 
 
@@ -416,7 +417,7 @@ class FakeWeb:
 
 def test_phone_links_revoke_final_results_and_moving_a_game(tmp_path: Path) -> None:
     c = make(tmp_path)
-    c.web, c.web_base = FakeWeb(), "http://192.168.1.20:8080"
+    c.connect_phones(FakeWeb(), "http://192.168.1.20:8080", phone_state)
     start(c)
     token = c.web_token()
     assert token is not None and len(token) >= 22  # 128 random bits, URL-safe
@@ -432,12 +433,12 @@ def test_phone_links_revoke_final_results_and_moving_a_game(tmp_path: Path) -> N
     c.close_game()
     c.journal.close()
     again = make(tmp_path)
-    again.web, again.web_base = FakeWeb(), "http://192.168.1.20:8080"
+    again.connect_phones(FakeWeb(), "http://192.168.1.20:8080", phone_state)
     again.publish_finished()  # after a restart the finished game's link still shows its results
     assert list(again.web.states.values()) == [final]
     # Moving a game: a one-time link with the game script; once used, the game here is marked moved.
     c2 = make(tmp_path / "other")
-    c2.web, c2.web_base = FakeWeb(), "http://10.0.0.5:8080"
+    c2.connect_phones(FakeWeb(), "http://10.0.0.5:8080", phone_state)
     start(c2)
     link = c2.move_link()
     assert link is not None and link.startswith("http://10.0.0.5:8080/m/")
