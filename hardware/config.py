@@ -45,6 +45,13 @@ PROTOCOLS = ("pn532", "line")
 DISPLAY_KINDS = ("none", "digits", "pips")
 ROTATIONS = (0, 90, 180, 270)
 TOUCH_SCREENS = ("official-7in", "touch-display-2", "hdmi")
+# The app's window on each touchscreen, in pixels, landscape (the Touch Display 2's 720x1280
+# portrait panel turned a quarter, as the launcher does). An HDMI screen's size is not known
+# until the window opens.
+PANEL_SIZES: dict[str, tuple[int, int]] = {"official-7in": (800, 480), "touch-display-2": (1280, 720)}
+# [display] density: how many pixels make one dp (a density-independent pixel), as Kivy's
+# KIVY_METRICS_DENSITY. Beyond these bounds nothing of the app would fit or be readable.
+DENSITY_RANGE = (0.5, 4.0)
 PIPS_PER_DIE = (4, 7)
 MAX_DICE = 3
 
@@ -108,10 +115,17 @@ class DiceConfig:
 
 @dataclass(frozen=True, slots=True)
 class ScreenConfig:
-    """[display]: the touchscreen, for the Pi installer."""
+    """[display]: the touchscreen. `rotation` and `touch` are for the Pi launcher; `density` (None:
+    worked out from the panel's size, see ui/panel.py) is for the app's sizes in dp and sp."""
 
     rotation: int = 0
     touch: Literal["official-7in", "touch-display-2", "hdmi"] = "official-7in"
+    density: float | None = None
+
+    @property
+    def panel_size(self) -> tuple[int, int] | None:
+        """The app's window on this touchscreen, (width, height) in pixels; None for an HDMI screen."""
+        return PANEL_SIZES.get(self.touch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,6 +430,7 @@ def parse_config(data: Mapping[str, Any], source: str = "config.toml") -> Hardwa
         rotation=_rotation(screen),
         touch=cast(Literal["official-7in", "touch-display-2", "hdmi"],
                    screen.choice("touch", TOUCH_SCREENS, "official-7in")),
+        density=_density(screen),
     )
     screen.report_unknown()
     web = root.sub("web")
@@ -464,6 +479,19 @@ def _rotation(screen: _Table) -> int:
         screen.problems.add(screen.key("rotation"), f"must be {_choices(ROTATIONS)} (degrees), not {_show(value)}")
         return 0
     return int(value)
+
+
+def _density(screen: _Table) -> float | None:
+    present, value = screen.raw("density")
+    if not present:
+        return None
+    low, high = DENSITY_RANGE
+    number_ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number_ok or not math.isfinite(value) or not low <= value <= high:
+        screen.problems.add(screen.key("density"), f"must be a number from {low:g} to {high:g} "
+                            f"(pixels per dp; 1 for an 800x480 7-inch panel), not {_show(value)}")
+        return None
+    return float(value)
 
 
 def _dice_display(table: _Table) -> DiceDisplayConfig:

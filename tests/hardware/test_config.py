@@ -44,6 +44,7 @@ pin = "J8:13"
 [display]
 rotation = 180
 touch = "touch-display-2"
+density = 1.75
 """
 
 
@@ -84,7 +85,7 @@ def test_no_file_anywhere_means_all_defaults(tmp_path: Path) -> None:
     assert config.reader == ReaderConfig(url="", protocol="pn532", baudrate=115200, retap_window=1.5)
     assert config.dice == DiceConfig(pin=17, pull_up=True, count=2, debounce=0.05, enabled=True,
                                      display=DiceDisplayConfig("none", (), (), True), buzzer=BuzzerConfig(None))
-    assert config.display == ScreenConfig(rotation=0, touch="official-7in")
+    assert config.display == ScreenConfig(rotation=0, touch="official-7in", density=None)
 
 
 def test_an_empty_file_means_all_defaults(in_tmp: Path) -> None:
@@ -103,9 +104,23 @@ def test_a_full_file(in_tmp: Path) -> None:
         display=DiceDisplayConfig(kind="digits", pins=(5, 6, 13, 19, 26, 12, 16, "GPIO20"),
                                   digit_pins=(21, 22, 23), active_high=False),
         buzzer=BuzzerConfig(pin="J8:13"))
-    assert config.display == ScreenConfig(rotation=180, touch="touch-display-2")
+    assert config.display == ScreenConfig(rotation=180, touch="touch-display-2", density=1.75)
     with pytest.raises(dataclasses.FrozenInstanceError):
         config.reader.url = "x"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("touch, size", [("official-7in", (800, 480)), ("touch-display-2", (1280, 720)),
+                                         ("hdmi", None)])
+def test_each_touchscreen_implies_the_app_window_size(in_tmp: Path, touch: str, size: tuple[int, int] | None) -> None:
+    # The Touch Display 2 is a 720x1280 portrait panel that the launcher turns to landscape.
+    assert load_config(write(in_tmp, f'[display]\ntouch = "{touch}"\n')).display.panel_size == size
+
+
+@pytest.mark.parametrize("written, density", [("1", 1.0), ("1.25", 1.25), ("0.5", 0.5), ("4", 4.0), ("4.0", 4.0)])
+def test_a_density_is_a_float_within_bounds(in_tmp: Path, written: str, density: float) -> None:
+    config = load_config(write(in_tmp, f"[display]\ndensity = {written}\n"))
+    assert config.display.density == density and isinstance(config.display.density, float)
+    assert config.display.touch == "official-7in"  # the rest of [display] keeps its defaults
 
 
 def test_pips_with_7_leds_per_die_and_a_partial_file(in_tmp: Path) -> None:
@@ -196,6 +211,11 @@ def test_the_header_map_agrees_with_gpiozero() -> None:
     ("[display]\nrotation = 45\n", "config.toml: display.rotation: must be 0, 90, 180 or 270 (degrees), not 45"),
     ('[display]\ntouch = "hdmi-7in"\n', 'config.toml: display.touch: must be "official-7in", "touch-display-2" '
                                         'or "hdmi", not "hdmi-7in"'),
+    *[(f"[display]\ndensity = {bad}\n", "config.toml: display.density: must be a number from 0.5 to 4 "
+                                         f"(pixels per dp; 1 for an 800x480 7-inch panel), not {shown}")
+      for bad, shown in [("0.49", "0.49"), ("4.01", "4.01"), ("0", "0"), ("-1", "-1"), ("nan", "nan"),
+                         ("inf", "inf"), ('"1.5"', '"1.5"'), ("true", "true"), ("[1.5]", "[1.5]")]],
+    ("[display]\ndpi = 160\n", "config.toml: display.dpi: unknown key (known: rotation, touch, density)"),
     ("[sound]\nvolume = 3\n", "config.toml: sound: unknown section (known: reader, dice, display, web)"),
     ("debug = true\n", "config.toml: debug: unknown key (known: reader, dice, display, web)"),
     ("[web]\nlisten = \"everywhere\"\n", 'config.toml: web.listen: must be a list of addresses such as ["lan"] or ["192.168.1.20"], not "everywhere"'),
@@ -207,7 +227,7 @@ def test_each_mistake_names_file_key_and_problem(in_tmp: Path, text: str, messag
 
 
 _KEYS = ["reader", "dice", "display", "buzzer", "url", "protocol", "baudrate", "retap_window", "pin", "pull_up",
-         "count", "debounce", "enabled", "kind", "pins", "digit_pins", "active_high", "rotation", "touch", "other"]
+         "count", "debounce", "enabled", "kind", "pins", "digit_pins", "active_high", "rotation", "touch", "density", "other"]
 _SCALARS = (st.none() | st.booleans() | st.integers(-5, 200_000) | st.floats(allow_nan=True)
             | st.sampled_from(["", "pn532", "line", "GPIO17", "BOARD11", "BOARD1", "digits", "pips", "hdmi", "x"]))
 _VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=9)
@@ -226,8 +246,9 @@ def test_any_document_gives_a_config_or_a_config_error(data: dict[str, object]) 
 
 
 def test_all_mistakes_are_reported_at_once(in_tmp: Path) -> None:
-    lines = problems_of('[reader]\nprotocol = "pn533"\n[dice]\ncount = 9\n[display]\nrotation = 1\n')
-    assert [line.split(": ")[1] for line in lines] == ["reader.protocol", "dice.count", "display.rotation"]
+    lines = problems_of('[reader]\nprotocol = "pn533"\n[dice]\ncount = 9\n[display]\nrotation = 1\ndensity = 9\n')
+    assert [line.split(": ")[1] for line in lines] == ["reader.protocol", "dice.count", "display.rotation",
+                                                       "display.density"]
 
 
 def test_unused_pins_are_not_checked_for_sharing(in_tmp: Path) -> None:
