@@ -11,10 +11,14 @@ to English, and a missing parameter shows as "?": text never crashes the app.
 from __future__ import annotations
 
 import json
+import re
 import string
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
+
+from babel import Locale
+from babel.numbers import NumberPattern, format_currency, parse_pattern
 
 from banker.messages import MESSAGES
 
@@ -35,6 +39,18 @@ def english() -> dict[str, str]:
     return {**MESSAGES, **catalogue("en")}
 
 
+@lru_cache(maxsize=None)
+def _locale(language: str) -> Locale:
+    return Locale.parse(language)
+
+
+@lru_cache(maxsize=None)
+def _whole_money_pattern(language: str) -> NumberPattern:
+    """The locale's currency pattern without fraction digits: board-game money is whole."""
+    pattern = _locale(language).currency_formats["standard"].pattern
+    return parse_pattern(re.sub(r"\.[0#]+", "", pattern))
+
+
 class _Lenient(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "?"
@@ -43,8 +59,9 @@ class _Lenient(dict[str, Any]):
 class Translator:
     """`tr(key, **params)` in the chosen language, falling back to English."""
 
-    def __init__(self, language: str = "en") -> None:
+    def __init__(self, language: str = "en", currency: str | None = None) -> None:
         self.language = language if language in LANGUAGES else "en"
+        self.currency = currency  # the game's ISO 4217 code (its ruleset's `currency`), or None: plain numbers
         self._table = {**english(), **catalogue(self.language)} if self.language != "en" else english()
 
     def __call__(self, key: str, **params: Any) -> str:
@@ -67,3 +84,16 @@ class Translator:
 
     def group(self, group: str, english_name: str) -> str:
         return self._table.get(f"group.{group}", english_name)
+
+    def number(self, n: int) -> str:
+        """A whole number the way the language writes it (CLDR): 15,000 in English, 15 000 in Polish."""
+        locale = _locale(self.language)
+        return str(locale.decimal_formats[None].apply(n, locale))
+
+    def money(self, amount: int) -> str:
+        """An amount of the game's money: with the currency's symbol for the language and no fraction
+        digits when the ruleset names a currency ("15 000 zł"), else the plain number."""
+        if not self.currency:
+            return self.number(amount)
+        return str(format_currency(amount, self.currency, format=_whole_money_pattern(self.language),
+                                   locale=_locale(self.language), currency_digits=False))
