@@ -1,39 +1,95 @@
 """`banker app`: start the touchscreen banker (or, with --tour, photograph every screen).
 
 Kivy reads its settings from the environment when first imported, so this
-module sets them before importing anything of Kivy.
+module sets them before importing anything of Kivy: among them the panel's
+density (KIVY_METRICS_DENSITY, read once when `kivy.metrics` is first
+imported), from [display] density of the hardware config or else from the
+window's size (ui/panel.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ui.panel import (DENSITY_VARIABLE, Panel, configured_display, density_set_by_user, parse_size, plan_panel,
+                      window_density)
+
+log = logging.getLogger(__name__)
 
 
 def register(sub: Any) -> None:
     app = sub.add_parser("app", help="start the touchscreen app")
     app.add_argument("--journal", metavar="DB", help="the games file (default: the user's data directory)")
     app.add_argument("--config", metavar="PATH", help="the hardware config file")
-    app.add_argument("--size", default="800x480", help="window size WxH (default 800x480, the official display)")
-    app.add_argument("--fullscreen", action="store_true", help="fill the screen (the Pi appliance does)")
+    app.add_argument("--size", metavar="WxH",
+                     help="window size (default 800x480, the official display); the app's density is that of "
+                          "a 7-inch panel of this size (1024x600: 1.25, 1280x720: 1.5) unless [display] density "
+                          "in the config says otherwise")
+    app.add_argument("--fullscreen", action="store_true",
+                     help="fill the screen (the Pi appliance does); without --size the density follows the screen")
     app.add_argument("--no-hardware", action="store_true", help="no card reader or dice button, on-screen only")
     app.add_argument("--tour", metavar="DIR",
                      help="play a short scripted demo offscreen, write a PNG of every screen into DIR, exit")
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What `prepare` settled: the window and density, whether the user's KIVY_METRICS_DENSITY
+    stands, and the tour's scratch folder."""
+
+    panel: Panel
+    density_from_user: bool
+    scratch: Path | None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        width, height = (int(x) for x in args.size.lower().split("x"))
-    except ValueError:
-        print(f"banker app: --size must look like 800x480, not {args.size!r}", file=sys.stderr)
+        size = parse_size(args.size) if args.size is not None else None
+    except ValueError as exc:
+        print(f"banker app: {exc}", file=sys.stderr)
         return 2
+    prepared = prepare(args, size)
+    follow_the_window(prepared)
+
+    from banker.journal import default_path
+
+    if args.tour:
+        from ui.tour import run_tour
+
+        assert prepared.scratch is not None
+        return run_tour(Path(args.tour), prepared.scratch)
+    from ui.app import BankerApp
+
+    journal = Path(args.journal) if args.journal else default_path()
+    BankerApp(journal, config_path=args.config, hardware=not args.no_hardware).run()
+    return 0
+
+
+def prepare(args: argparse.Namespace, size: tuple[int, int] | None) -> Prepared:
+    """Set the environment and Kivy's config for `banker app`, before any window or widget exists.
+
+    The density: [display] density of the config, else that of a 7-inch panel of the window's size
+    (--size; with --fullscreen and no --size, the panel [display] touch names). The config is
+    the --config file or the one hardware.config finds; the tour, whose pictures must not depend
+    on the machine, reads only a --config it is given. A KIVY_METRICS_DENSITY already in the
+    environment wins over both.
+    """
+    display = configured_display(args.config, search=not args.tour)
+    panel = plan_panel(size, fullscreen=bool(args.fullscreen and not args.tour), display=display)
+    from_user = density_set_by_user()
+    if not from_user:
+        os.environ[DENSITY_VARIABLE] = repr(panel.density)
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     if not os.environ.get("BANKER_KIVY_LOG"):
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    scratch = None
     if args.tour:
         # A tour leaves the family's games, settings and Kivy's own files alone.
         scratch = Path(tempfile.mkdtemp(prefix="banker-tour-"))
@@ -41,6 +97,13 @@ def run(args: argparse.Namespace) -> int:
         os.environ["KIVY_NO_FILELOG"] = "1"
     from kivy.config import Config
 
+    if not from_user and "kivy.metrics" in sys.modules:
+        # Kivy's metrics were imported before us (banker app called in-process): the variable
+        # came too late for them, so set the density itself.
+        from kivy.metrics import Metrics
+
+        Metrics.density = panel.density
+    width, height = panel.size
     Config.set("graphics", "width", str(width))
     Config.set("graphics", "height", str(height))
     Config.set("graphics", "resizable", "0")
@@ -52,15 +115,26 @@ def run(args: argparse.Namespace) -> int:
     # On the Pi, SDL turns each touch into a mouse event while Kivy also reads the touchscreen
     # itself: ignore the mouse while a touch is active, so a tap is never counted twice.
     Config.set("input", "mouse", "mouse,disable_on_activity,disable_multitouch")
+    return Prepared(panel, from_user, scratch)
 
-    from banker.journal import default_path
 
-    if args.tour:
-        from ui.tour import run_tour
+def follow_the_window(prepared: Prepared) -> None:
+    """Full screen without --size or a configured density: open the window, and when the screen
+    gave another size than the panel [display] touch names (an HDMI screen, or the wrong touch),
+    take the density of the window that opened. Before any widget is made, so every dp and sp
+    is measured with it."""
+    if not prepared.panel.follow_window or prepared.density_from_user:
+        return
+    from kivy.core.window import Window
+    from kivy.metrics import Metrics
 
-        return run_tour(Path(args.tour), scratch)
-    from ui.app import BankerApp
-
-    journal = Path(args.journal) if args.journal else default_path()
-    BankerApp(journal, config_path=args.config, hardware=not args.no_hardware).run()
-    return 0
+    opened = (int(Window.width), int(Window.height))
+    density = window_density(prepared.panel, opened)
+    if density is None:
+        return
+    Metrics.density = density
+    os.environ[DENSITY_VARIABLE] = repr(density)
+    if prepared.panel.touch is not None:
+        width, height = prepared.panel.size
+        log.warning('Panel: the screen is %dx%d, not the %dx%d of [display] touch = "%s"; density %g, from the screen',
+                    opened[0], opened[1], width, height, prepared.panel.touch, density)
