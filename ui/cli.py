@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ui.panel import (DENSITY_VARIABLE, Panel, configured_display, density_set_by_user, parse_size, plan_panel,
-                      window_density)
+from ui.panel import (DENSITY_VARIABLE, PanelPlan, configured_display, density_set_by_user, parse_size,
+                      plan_panel, window_density)
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class Prepared:
     """What `prepare` settled: the window and density, whether the user's KIVY_METRICS_DENSITY
     stands, and the tour's scratch folder."""
 
-    panel: Panel
+    panel: PanelPlan
     density_from_user: bool
     scratch: Path | None
 

@@ -69,7 +69,7 @@ def configured_display(path: str | None, *, search: bool = True,
 
 
 @dataclass(frozen=True, slots=True)
-class Panel:
+class PanelPlan:
     """The window `banker app` asks Kivy for and the density it starts Kivy with.
 
     `follow_window`: full screen with no --size and no configured density, so the window the
@@ -83,19 +83,19 @@ class Panel:
     touch: str | None = None
 
 
-def plan_panel(size: tuple[int, int] | None, *, fullscreen: bool, display: ScreenConfig) -> Panel:
+def plan_panel(size: tuple[int, int] | None, *, fullscreen: bool, display: ScreenConfig) -> PanelPlan:
     """The window and density for `banker app [--size WxH] [--fullscreen]` with this [display]."""
     if size is not None:
-        return Panel(size, panel_density(*size, display.density))
+        return PanelPlan(size, panel_density(*size, display.density))
     if not fullscreen:
-        return Panel(DEFAULT_SIZE, panel_density(*DEFAULT_SIZE, display.density))
+        return PanelPlan(DEFAULT_SIZE, panel_density(*DEFAULT_SIZE, display.density))
     implied = display.panel_size
     guess = implied or DEFAULT_SIZE
-    return Panel(guess, panel_density(*guess, display.density), follow_window=display.density is None,
+    return PanelPlan(guess, panel_density(*guess, display.density), follow_window=display.density is None,
                  touch=display.touch if implied else None)
 
 
-def window_density(panel: Panel, opened: tuple[int, int]) -> float | None:
+def window_density(panel: PanelPlan, opened: tuple[int, int]) -> float | None:
     """The density for the full-screen window that opened at `opened` pixels, when it is not the
     density the app started with (an HDMI screen, or a `touch` that names another panel); else None."""
     if not panel.follow_window or opened[0] <= 0 or opened[1] <= 0:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hardware.config import ScreenConfig
-from ui.panel import (DEFAULT_SIZE, Panel, configured_display, density_set_by_user, panel_density, parse_size,
+from ui.panel import (DEFAULT_SIZE, PanelPlan, configured_display, density_set_by_user, panel_density, parse_size,
                       plan_panel, window_density)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +51,8 @@ def test_a_window_without_area_has_no_density(width: int, height: int) -> None:
         panel_density(width, height)
 
 
-@pytest.mark.parametrize("text, size", [("800x480", (800, 480)), ("1024X600", (1024, 600)), (" 1280x720 ", (1280, 720))])
+@pytest.mark.parametrize("text, size", [("800x480", (800, 480)), ("1024X600", (1024, 600)),
+                                        (" 1280x720 ", (1280, 720))])
 def test_sizes(text: str, size: tuple[int, int]) -> None:
     assert parse_size(text) == size
 
@@ -94,27 +95,27 @@ def test_a_missing_or_broken_config_gives_the_defaults(tmp_path: Path) -> None:
 def test_the_plan_for_each_way_of_starting() -> None:
     official, td2, hdmi = ScreenConfig(), ScreenConfig(touch="touch-display-2"), ScreenConfig(touch="hdmi")
     # A window: its size, or 800x480; the touchscreen's kind does not matter.
-    assert plan_panel((1024, 600), fullscreen=False, display=td2) == Panel((1024, 600), 1.25)
-    assert plan_panel(None, fullscreen=False, display=td2) == Panel(DEFAULT_SIZE, 1.0)
+    assert plan_panel((1024, 600), fullscreen=False, display=td2) == PanelPlan((1024, 600), 1.25)
+    assert plan_panel(None, fullscreen=False, display=td2) == PanelPlan(DEFAULT_SIZE, 1.0)
     # An explicit size wins even full screen.
-    assert plan_panel((1280, 720), fullscreen=True, display=official) == Panel((1280, 720), 1.5)
+    assert plan_panel((1280, 720), fullscreen=True, display=official) == PanelPlan((1280, 720), 1.5)
     # Full screen without a size: the panel the config's touch names, then the window that opens.
-    assert plan_panel(None, fullscreen=True, display=official) == Panel((800, 480), 1.0, True, "official-7in")
-    assert plan_panel(None, fullscreen=True, display=td2) == Panel((1280, 720), 1.5, True, "touch-display-2")
-    assert plan_panel(None, fullscreen=True, display=hdmi) == Panel((800, 480), 1.0, True, None)
+    assert plan_panel(None, fullscreen=True, display=official) == PanelPlan((800, 480), 1.0, True, "official-7in")
+    assert plan_panel(None, fullscreen=True, display=td2) == PanelPlan((1280, 720), 1.5, True, "touch-display-2")
+    assert plan_panel(None, fullscreen=True, display=hdmi) == PanelPlan((800, 480), 1.0, True, None)
     # A configured density is the density, whatever the window.
     dense = ScreenConfig(touch="hdmi", density=2.0)
-    assert plan_panel(None, fullscreen=True, display=dense) == Panel((800, 480), 2.0, False, None)
-    assert plan_panel((1280, 720), fullscreen=False, display=dense) == Panel((1280, 720), 2.0)
+    assert plan_panel(None, fullscreen=True, display=dense) == PanelPlan((800, 480), 2.0, False, None)
+    assert plan_panel((1280, 720), fullscreen=False, display=dense) == PanelPlan((1280, 720), 2.0)
 
 
 def test_the_window_that_opened_corrects_only_a_full_screen_guess() -> None:
-    guess = Panel((800, 480), 1.0, True, None)
+    guess = PanelPlan((800, 480), 1.0, True, None)
     assert window_density(guess, (1024, 600)) == 1.25
     assert window_density(guess, (800, 480)) is None      # the guess was right
     assert window_density(guess, (0, 0)) is None          # no window size to go by
-    assert window_density(Panel((800, 480), 1.0), (1024, 600)) is None  # a window of a given size
-    assert window_density(Panel((800, 480), 2.0, False), (1024, 600)) is None  # a configured density
+    assert window_density(PanelPlan((800, 480), 1.0), (1024, 600)) is None  # a window of a given size
+    assert window_density(PanelPlan((800, 480), 2.0, False), (1024, 600)) is None  # a configured density
 
 
 def test_a_density_in_the_environment_is_the_users() -> None:
