@@ -24,7 +24,7 @@ import shutil
 import subprocess
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from banker.chance import complete_action
 from banker.errors import ActionError, BankerError, SetupError
@@ -32,7 +32,7 @@ from banker.game import Game
 from banker.journal import Journal, JournaledGame, JournalError, check_pin, hash_pin
 from banker.ruleset import builtin_names, load_ruleset
 from banker.script import Header
-from ui.i18n import Translator
+from ui.i18n import Msg, Translator, msg
 from ui.words import building_words
 from ui.settings import Settings
 
@@ -56,9 +56,18 @@ SOUNDS = {"rent": "payment", "tax": "payment", "card": "payment", "buy": "paymen
 
 @dataclass
 class Notice:
-    text: str
+    """A line for the screen, kept as its key and parameters (a `Msg`) so that it reads in the
+    table's language of the moment: switching the language re-renders every notice."""
+
+    message: Msg | str  # a plain string (an unexpected error's own words) is shown as it is
     kind: str = "info"  # info | money | error | card | move | balance
     sound: str | None = None
+    translator: Callable[[], Translator] = field(default=Translator, repr=False, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The notice in the current language."""
+        return self.translator().render(self.message)
 
 
 @dataclass
@@ -195,7 +204,7 @@ class Controller:
         self.meta["web_token"] = secrets.token_urlsafe(16)
         self.journal.set_meta(self.live.id, self.meta)
         self._published = ()
-        self.notify(self.tr("ui.phones.revoked"), "info", None)
+        self.notify(msg("ui.phones.revoked"), "info", None)
         self.changed()
 
     def _publish(self) -> None:
@@ -248,7 +257,8 @@ class Controller:
             self.meta = {}
             self.pending = None
             self.notices.clear()
-        self.notify(self.tr("ui.phones.moved"), "info", "payment")
+            self._follow_currency()
+        self.notify(msg("ui.phones.moved"), "info", "payment")
         self.changed()
 
     def show_player_qr(self, player: str) -> None:
@@ -261,27 +271,40 @@ class Controller:
         self.web, self.web_base, self.phone_state = web, base, phone_state
 
     def notice_lines(self, count: int) -> list[dict[str, str]]:
-        """The latest `count` notices as the screens show them: {"text", "kind"}, oldest first."""
-        return [{"text": n.text, "kind": n.kind} for n in self.notices[-count:]] if count > 0 else []
+        """The latest `count` notices as the screens show them: {"text", "kind"}, oldest first,
+        rendered now in the current language."""
+        tr = self.tr
+        return [{"text": tr.render(n.message), "kind": n.kind} for n in self.notices[-count:]] if count > 0 else []
 
-    def notify(self, text: str, kind: str = "info", sound: str | None = None) -> None:
-        self.notices.append(Notice(text, kind, sound))
+    def notify(self, text: Msg | str, kind: str = "info", sound: str | None = None) -> None:
+        """A notice: a `Msg` (msg("ui.card.unknown")) re-renders in the language of the moment;
+        a plain string stays as it is."""
+        self.notices.append(Notice(text, kind, sound, self._translator))
         del self.notices[:-30]
         if sound and self.settings.sounds:
             self._play_sound(sound)
 
+    def _translator(self) -> Translator:
+        return self.tr
+
     def error(self, exc: BaseException) -> None:
         if isinstance(exc, (ActionError, SetupError)):
-            text = self.tr.format(exc.code, exc.params)
+            text: Msg | str = Msg(exc.code, self._words(exc.params))
         else:
             text = str(exc)
         self.notify(text, "error", "error")
 
     def set_language(self, language: str) -> None:
         self.settings.language = language
-        self.tr = Translator(language)
+        self.tr = Translator(language, currency=self.tr.currency)
+        if self.pending is not None and self.game is not None:  # the waiting prompt in the new language
+            self.pending.prompt = self._tap_prompt(self.pending.action, self.pending.needs)
         self._save_settings(self.settings)
         self.changed()
+
+    def _follow_currency(self) -> None:
+        """Money is shown in the live game's currency (its ruleset's `currency`), or as plain numbers."""
+        self.tr.currency = self.live.game.ruleset.currency if self.live is not None else None
 
     def set_setting(self, name: str, value: Any) -> None:
         setattr(self.settings, name, value)
@@ -302,6 +325,7 @@ class Controller:
             return False
         self.meta = self.journal.meta(game_id)
         self.draft = None
+        self._follow_currency()
         self.turn_began = self.game_time()  # a restart gives the player at the table their full time
         self.changed()
         return True
@@ -362,28 +386,31 @@ class Controller:
 
     def draft_problems(self) -> list[str]:
         """What still stops the game from starting, in words."""
+        return [self.tr.render(m) for m in self._draft_problems()]
+
+    def _draft_problems(self) -> list[Msg]:
         d = self._draft()
         problems = []
         names = [p.name for p in d.players]
         if any(not n for n in names):
-            problems.append(self.tr("ui.setup.need_names"))
+            problems.append(msg("ui.setup.need_names"))
         if len(set(names)) != len(names):
-            problems.append(self.tr("ui.setup.same_name"))
+            problems.append(msg("ui.setup.same_name"))
         if any(n.lower() == "bank" for n in names):
-            problems.append(self.tr("ui.setup.bank_name"))
+            problems.append(msg("ui.setup.bank_name"))
         if self.settings.taps and any(p.card is None for p in d.players):
-            problems.append(self.tr("ui.setup.need_cards"))
+            problems.append(msg("ui.setup.need_cards"))
         ruleset = load_ruleset(d.rules)
         if not ruleset.players_min <= len(d.players) <= ruleset.players_max:  # showdown 3, teams 4
-            problems.append(self.tr("ui.setup.player_count", least=ruleset.players_min, most=ruleset.players_max))
+            problems.append(msg("ui.setup.player_count", least=ruleset.players_min, most=ruleset.players_max))
         return problems
 
     def draft_start(self) -> bool:
         d = self._draft()
-        problems = self.draft_problems()
+        problems = self._draft_problems()
         if problems:
-            for text in problems:
-                self.notify(text, "error", "error")
+            for problem in problems:
+                self.notify(problem, "error", "error")
             self.changed()
             return False
         options = dict(d.options)
@@ -406,6 +433,7 @@ class Controller:
             return False
         self.meta = self.journal.meta(self.live.id)
         self.draft = None
+        self._follow_currency()
         self.turn_began = 0.0
         self.player_qr = ("", 0.0)  # a code shown for the last game's player is not this game's
         self.notices.clear()
@@ -442,11 +470,11 @@ class Controller:
         me = d.players[d.registering]
         holder = next((p for p in d.players if p.card == uid), None)
         if holder is not None and holder is not me:
-            self.notify(self.tr("ui.card.taken", owner=holder.name or f"#{d.players.index(holder) + 1}"),
+            self.notify(msg("ui.card.taken", owner=holder.name or f"#{d.players.index(holder) + 1}"),
                         "error", "error")
             return
         me.card = uid
-        self.notify(self.tr("ui.card.registered", player=me.name or f"#{d.registering + 1}"), "info", "payment")
+        self.notify(msg("ui.card.registered", player=me.name or f"#{d.registering + 1}"), "info", "payment")
         nxt = next((k for k, p in enumerate(d.players) if p.card is None), None)
         d.registering = nxt
 
@@ -459,19 +487,19 @@ class Controller:
         assert self.live is not None and self.replacing is not None
         owner = self.card_owner(uid)
         if owner is not None and owner != self.replacing:
-            self.notify(self.tr("ui.card.taken", owner=owner), "error", "error")
+            self.notify(msg("ui.card.taken", owner=owner), "error", "error")
             return
         cards = {u: n for u, n in self.meta.get("cards", {}).items() if n != self.replacing}
         cards[uid] = self.replacing
         self.meta["cards"] = cards
         self.journal.set_meta(self.live.id, self.meta)
-        self.notify(self.tr("ui.card.registered", player=self.replacing), "info", "payment")
+        self.notify(msg("ui.card.registered", player=self.replacing), "info", "payment")
         self.replacing = None
 
     def _game_tap(self, uid: str) -> None:
         owner = self.card_owner(uid)
         if owner is None:
-            self.notify(self.tr("ui.card.unknown"), "error", "error")
+            self.notify(msg("ui.card.unknown"), "error", "error")
             return
         game = self.live.game  # type: ignore[union-attr]
         if self.vote_kind:
@@ -481,7 +509,7 @@ class Controller:
         if pending is not None:
             if owner not in pending.needs:
                 who = " / ".join(n for n in pending.needs if n not in pending.tapped)
-                self.notify(self.tr("ui.card.not_yours", owner=owner, player=who), "error", "error")
+                self.notify(msg("ui.card.not_yours", owner=owner, player=who), "error", "error")
                 return
             pending.tapped.add(owner)
             if set(pending.needs) <= pending.tapped:
@@ -495,7 +523,7 @@ class Controller:
         self.show_player_qr(owner)
         p = game.players[game.index_of[owner]]
         deeds = ", ".join(game.space_name(i) for i in game.iter_properties(p.index)) or "—"
-        self.notify(self.tr("ui.balance", player=owner, cash=p.cash, deeds=deeds), "balance", None)
+        self.notify(msg("ui.balance", player=owner, cash=p.cash, deeds=deeds), "balance", None)
 
     # ------------------------------------------------------------------ doing things
 
@@ -593,21 +621,21 @@ class Controller:
         for event in events:
             if event.code == "rolled":
                 self.last_dice = tuple(event.params["dice"])
-                self.notify(self.tr("event.rolled", player=event.params["player"],
+                self.notify(msg("event.rolled", player=event.params["player"],
                                     dice=" + ".join(map(str, self.last_dice))), "info", "dice")
             elif event.code == "moved":
                 self._move = {"player": event.params["player"], "space": event.params["space"]}
             elif event.code == "card":
                 card = game.ruleset.card_by_id[event.params["card"]]
-                self.notify(self.tr.card(card.id, card.text), "card", None)
+                self.notify(Msg(f"card.{card.id}", default=card.text), "card", None)
             elif event.code in SHOWN_EVENTS:
                 sound = "building" if event.code in ("built", "sold_building", "sold_all") else None
                 if event.code == "built" and game.visit_building:
                     sound = "office"  # rulebook 000: opening an office has its own sound
-                self.notify(self.tr.format("event." + event.code, self._words(event.params)), "info", sound)
+                self.notify(Msg("event." + event.code, self._words(event.params)), "info", sound)
         for entry in game.money_log()[log_from:] if len(game.log) > log_from else []:
             sound = "office" if entry.code == "build" and game.visit_building else SOUNDS.get(entry.code, "payment")
-            self.notify(self.money_text(entry.code, entry.payer, entry.payee, entry.amount, entry.params),
+            self.notify(self.money_msg(entry.code, entry.payer, entry.payee, entry.amount, entry.params),
                         "money", sound)
         if game.turn != turn_before and not game.ended:
             self.last_dice = ()
@@ -622,24 +650,30 @@ class Controller:
         return True
 
     def money_text(self, code: str, payer: str, payee: str, amount: int, params: dict[str, Any]) -> str:
-        names = {"bank": self.tr("ui.bank"), "pot": self.tr("ui.pot")}
+        """A money-log line in the current language."""
+        return self.tr.render(self.money_msg(code, payer, payee, amount, params))
+
+    def money_msg(self, code: str, payer: str, payee: str, amount: int, params: dict[str, Any]) -> Msg:
+        """A money-log line as a `Msg`: the bank, the pot, a card and a building word are pieces of their own."""
+        names = {"bank": msg("ui.bank"), "pot": msg("ui.pot")}
         shown = self._words(params)
         if "card" in shown and self.game is not None:
             card = self.game.ruleset.card_by_id.get(shown["card"])
-            shown["card"] = self.tr.card(card.id, card.text) if card else shown["card"]
-        return self.tr(f"log.{code}", payer=names.get(payer, payer), payee=names.get(payee, payee),
-                       amount=amount, **shown)
+            if card is not None:
+                shown["card"] = Msg(f"card.{card.id}", default=card.text)
+        return Msg(f"log.{code}", {**shown, "payer": names.get(payer, payer), "payee": names.get(payee, payee),
+                                   "amount": amount})
 
-    def _words(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _words(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """Parameters with the building kind in the family's words (biznes: offices and holdings)."""
         if "face" in params:  # the speed die's face, in the family's words
-            return {**params, "face": self.tr(f"ui.face.{params['face']}")}
+            return {**params, "face": msg(f"ui.face.{params['face']}")}
         kind = params.get("kind")
         if kind not in ("house", "hotel") or self.game is None:
             return dict(params)
         words = building_words(self.game)
         kind = words[0] if kind == "house" else words[1]
-        return {**params, "kind": self.tr(f"ui.word.{kind}")}
+        return {**params, "kind": msg(f"ui.word.{kind}")}
 
     # Buttons of the turn screen: each is an action request.
 
@@ -667,7 +701,7 @@ class Controller:
             dice = tuple(dice[:need])
             self.roll(dice)
         else:
-            self.notify(self.tr("ui.no_roll_now"), "error", "error")
+            self.notify(msg("ui.no_roll_now"), "error", "error")
             self.changed()
 
     def draw(self, card: str | None = None) -> None:
@@ -715,7 +749,7 @@ class Controller:
             if not self.apply({"do": "undo"}):
                 break
         self.pending = None
-        self.notify(self.tr("ui.banker.undone"), "info", None)
+        self.notify(msg("ui.banker.undone"), "info", None)
         self.changed()
 
     def adjust(self, player: str, cash: int, position: int | None, reason: str) -> None:
@@ -737,6 +771,7 @@ class Controller:
         self.meta = {}
         self.pending = None
         self.notices.clear()
+        self._follow_currency()
         self.changed()
 
     def close_game(self) -> None:
@@ -746,6 +781,7 @@ class Controller:
         self.replacing = None
         self.player_qr = ("", 0.0)
         self.notices.clear()
+        self._follow_currency()
         self.changed()
 
     def power_off(self) -> None:
@@ -831,7 +867,7 @@ class Controller:
         if not game.turn_skipped:  # the first time this turn: a skipped turn (after an auction, just go on)
             if not self.apply({"do": "timeout"}):
                 return
-            self.notify(self.tr("ui.timer.out"), "error", "alarm")
+            self.notify(msg("ui.timer.out"), "error", "alarm")
         for _ in range(12):
             game = self.game
             if game is None or game.ended or game.auction is not None or game.debtors:
@@ -869,7 +905,7 @@ class Controller:
         if game is None or game.paused_at >= 0 or not game.clocked():
             return
         self.vote_kind, self.votes, self.vote_began = "pause", set(), self.game_time()
-        self.notify(self.tr("ui.pause.asked"), "info", "alarm")
+        self.notify(msg("ui.pause.asked"), "info", "alarm")
         self.changed()
 
     def ask_resume(self) -> None:
@@ -936,7 +972,7 @@ class Controller:
             vote = self.vote_countdown()
             if vote == 0 or (self.vote_kind == "pause" and game.paused_at >= 0):
                 self.vote_kind, self.votes = "", set()
-                self.notify(self.tr("ui.pause.no_vote"), "error", "error")
+                self.notify(msg("ui.pause.no_vote"), "error", "error")
             bid = self.bid_countdown()
             if bid == 0 and game.auction is not None:
                 self.apply({"do": "pass", "player": game.players[game.auction.next_bidder].name})
@@ -952,7 +988,7 @@ class Controller:
             return
         if not self.alarm_sounded:
             self.alarm_sounded = True
-            self.notify(self.tr("ui.time_up"), "info", "alarm")
+            self.notify(msg("ui.time_up"), "info", "alarm")
         self.apply({"do": "end_game"})
         self.changed()
 

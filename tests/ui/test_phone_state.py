@@ -123,7 +123,7 @@ def test_in_the_familys_language(tmp_path: Path) -> None:
     assert state["language"] == "pl"
     assert state["labels"]["cash"] == "Gotówka" and state["labels"]["turn_line"] == "Teraz gra Ann"
     assert state["labels"]["chart"] == "Majątek w trakcie gry"
-    assert state["title"] == c.tr("ui.rules.classic") and state["bank"] == "W banku – domy: 29, hotele: 12"
+    assert state["title"] == c.tr("ui.rules.classic") and state["bank"] == "W banku: 29 domów, 12 hoteli"
     assert state["log"][0] == c.money_text(*_last_entry(c))
     assert "Bank: 29 houses" not in state["bank"] and "Ann's turn" not in json.dumps(state, ensure_ascii=False)
 
