@@ -132,6 +132,19 @@ MECHANICS: dict[str, tuple[str, ...]] = {
     "deck": ("cycle", "reshuffle"),
 }
 
+# ISO 4217 currency codes (the list of 2025): a ruleset's optional `currency`
+# must be one of them. Only the app uses it, to show money with the currency's
+# symbol; the engine's own texts stay plain numbers.
+CURRENCIES = frozenset("""
+AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BOV BRL BSD BTN BWP BYN BZD
+CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP
+GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW
+KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN
+NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SLL
+SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES
+VND VUV WST XAF XCD XCG XOF XPF YER ZAR ZMW ZWG ZWL
+""".split())
+
 PROPERTY_KINDS = ("lot", "railroad", "utility")
 SPACE_KINDS = PROPERTY_KINDS + (
     "go",
@@ -208,6 +221,7 @@ class Ruleset:
     spaces: tuple[Space, ...]
     source: str
     data: Mapping[str, Any] = field(repr=False)
+    currency: str | None = None  # ISO 4217 code of the edition's money, for the app's texts only
     # Derived lookups, filled in __post_init__.
     group_members: Mapping[str, tuple[int, ...]] = field(init=False, repr=False)
     deck_cards: Mapping[str, tuple[str, ...]] = field(init=False, repr=False)
@@ -280,6 +294,7 @@ class Ruleset:
             "decks": {k: dict(v) for k, v in self.decks.items()},
             "cards": cards,
             "spaces": spaces,
+            **({"currency": self.currency} if self.currency is not None else {}),
         }
 
     def source_data(self) -> dict[str, Any]:
@@ -414,7 +429,7 @@ class _Validator:
 
     def ruleset(self) -> Ruleset:
         d = self.data
-        self.check_keys(d, {"format", "name", "title", "description", "players", "dice",
+        self.check_keys(d, {"format", "name", "title", "description", "players", "dice", "currency",
                             "mechanics", "options", "groups", "decks", "cards", "spaces"}, "")
         fmt = self.count(d, "format", "format")
         if fmt != FORMAT:
@@ -424,6 +439,10 @@ class _Validator:
             raise self.fail("name", "must not be empty")
         title = self.get(d, "title", "title", str, name)
         description = self.get(d, "description", "description", str, "")
+        currency = self.get(d, "currency", "currency", str, None)
+        if currency is not None and currency not in CURRENCIES:
+            raise self.fail("currency", f"must be an ISO 4217 currency code in capitals, such as \"PLN\" or "
+                                        f"\"USD\", not {currency!r}")
         players = self.get(d, "players", "players", list)
         if (len(players) != 2 or not all(isinstance(p, int) and not isinstance(p, bool) for p in players)
                 or not 2 <= players[0] <= players[1] <= 8):
@@ -448,7 +467,7 @@ class _Validator:
             name=name, title=title, description=description,
             players_min=players[0], players_max=players[1], dice=dice,
             mechanics=mechanics, options=options, groups=groups, decks=decks,
-            cards=tuple(cards), spaces=tuple(spaces), source=self.source, data=d,
+            cards=tuple(cards), spaces=tuple(spaces), source=self.source, data=d, currency=currency,
         )
 
     def mechanics(self, table: Mapping[str, Any]) -> dict[str, str]:

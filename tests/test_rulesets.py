@@ -563,3 +563,31 @@ def test_banker_rules_lists_brands() -> None:
     assert listing.returncode == 0
     for name in BRANDS_MODES:
         assert name in listing.stdout
+
+
+# --------------------------------------------------------------------------
+# currency: an optional ISO 4217 code, for the app's money texts
+
+
+@pytest.mark.parametrize("value, words", [
+    ("zł", "ISO 4217"), ("pln", "ISO 4217"), ("ABC", "ISO 4217"), (985, "must be text"),
+])
+def test_a_bad_currency_is_refused_with_file_key_and_problem(value: object, words: str) -> None:
+    data = classic_data()
+    data["currency"] = value
+    err = problem(data)
+    assert (err.source, err.key) == ("my-edition.toml", "currency")
+    assert words in err.problem and repr(value) in err.problem
+
+
+def test_currency_is_optional_and_shown_by_banker_rules(tmp_path: Path) -> None:
+    assert load_ruleset("classic").currency is None
+    assert "currency" not in load_ruleset("classic").to_json()
+    path = tmp_path / "zloty.toml"
+    path.write_text('extends = "classic"\nname = "zloty"\ncurrency = "PLN"\n', "utf-8")
+    assert load_ruleset(str(path)).currency == "PLN"
+    shown = run_banker("rules", str(path), "--json")
+    assert shown.returncode == 0 and json.loads(shown.stdout)["currency"] == "PLN"
+    path.write_text('extends = "classic"\nname = "zloty"\ncurrency = "Zloty"\n', "utf-8")
+    refused = run_banker("rules", str(path))
+    assert refused.returncode == 2 and "zloty.toml: currency: must be an ISO 4217" in refused.stderr
