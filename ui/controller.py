@@ -668,6 +668,8 @@ class Controller:
         """Parameters with the building kind in the family's words (biznes: offices and holdings)."""
         if "face" in params:  # the speed die's face, in the family's words
             return {**params, "face": msg(f"ui.face.{params['face']}")}
+        if "how" in params:  # how a player left jail: a double, the fine, a card
+            return {**params, "how": msg(f"ui.how.{params['how']}")}
         kind = params.get("kind")
         if kind not in ("house", "hotel") or self.game is None:
             return dict(params)

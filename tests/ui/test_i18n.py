@@ -331,3 +331,13 @@ def test_money_is_shown_in_the_game_s_currency_while_it_lasts(tmp_path: Path) ->
     c.close_game()
     assert c.tr.currency is None
     assert c.resume() and c.tr.currency == "PLN"  # reopening the game brings its currency back
+
+
+def test_how_a_player_left_jail_is_said_in_the_family_s_language(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, setup={"players": {"Ann": {"in_jail": True, "position": 10}}})
+    c.request({"do": "pay_fine"})
+    c.card_tapped(CARDS["Ann"])
+    assert "Ann leaves jail (the fine paid)" in texts(c)
+    c.set_language("pl")
+    assert "Ann wychodzi z więzienia (zapłacona kara)" in texts(c)
