@@ -74,7 +74,7 @@ class Catalogue(gettext.GNUTranslations):
 
     def _parse(self, fp: Any) -> None:
         data = fp.read()
-        super()._parse(io.BytesIO(data))  # type: ignore[misc]
+        super()._parse(io.BytesIO(data))
         self.plural_params = dict(_plural_ids(data))
 
 
@@ -170,7 +170,10 @@ class Translator:
             if param is not None:
                 n = params.get(param)
                 # A count that is missing or not a whole number takes the form of 0 ("many"/"other").
-                return cat.ngettext(key, param, n if _is_int(n) else 0)
+                text = cat.ngettext(key, param, n if isinstance(n, int) and not isinstance(n, bool) else 0)
+                if text not in (key, param):  # (a form the catalogue lacks: the next catalogue's)
+                    return text
+                continue
             text = cat.gettext(key)
             if text != key:
                 return text

