@@ -7,11 +7,27 @@ are already translated.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from banker.game import Game
-from ui.controller import Controller
+from banker.ruleset import load_ruleset
+from ui.controller import Controller, Draft
+from ui.i18n import LANGUAGES
 from ui.words import building_words
+
+# The new-game screen's house rules (each shown where the ruleset leaves a choice).
+OPTION_TOGGLES = ("free_parking_pot", "auction_on_decline", "double_rent_with_mortgaged", "build_only_on_visit")
+# brands' custom table (rulebook 001): option, step of the -/+ buttons, least value (0 = "off").
+CUSTOM_OPTIONS = (("start_cash", 2500, 2500), ("turn_seconds", 15, 0), ("salary_stop_minutes", 5, 0),
+                  ("rent_tax_start_minutes", 5, 0), ("mortgage_rounds", 1, 1), ("speed_die_round", 1, 0))
+MONEY_OPTIONS = {"start_cash"}  # the custom table's amounts of money (the others count seconds, minutes, rounds)
+DEFAULT_COLOUR = "#BDBDBD"  # a space of no colour group
+
+
+def money(c: Controller, amount: int) -> str:
+    """An amount shown on its own (cash, a bid, a net worth), the way the family's language writes it."""
+    return c.tr.money(amount)
 
 
 
@@ -30,7 +46,8 @@ def players(c: Controller) -> list[dict[str, Any]]:
         for d in p.debts:
             flags.append(c.tr("ui.player.owes", amount=d.amount, to=_party(c, game, d.creditor)))
         out.append({
-            "name": p.name, "colour": c.colour(p.name), "cash": p.cash, "current": p.index == game.turn,
+            "name": p.name, "colour": c.colour(p.name), "cash": p.cash, "cash_text": money(c, p.cash),
+            "current": p.index == game.turn,
             "bankrupt": p.bankrupt, "where": game.space_name(p.position), "flags": ", ".join(flags),
             "worth": 0 if p.bankrupt else game.net_worth(p.index),
         })
@@ -55,12 +72,12 @@ def space(c: Controller, i: int) -> dict[str, Any]:
     if s.kind == "lot":
         labels = ["ui.deed.rent"] + [f"ui.deed.{small[0] if small != 'house' else 'h'}{k}" for k in range(1, 5)]
         for level in range(game.hotel_houses + 1):
-            lines.append(f"{c.tr(labels[level])}: {s.rents[level]}")
-        lines.append(f"{c.tr('ui.deed.' + big)}: {s.rents[-1]}")
-        lines.append(f"{c.tr('ui.deed.building_cost')}: {s.building_cost}")
+            lines.append(f"{c.tr(labels[level])}: {money(c, s.rents[level])}")
+        lines.append(f"{c.tr('ui.deed.' + big)}: {money(c, s.rents[-1])}")
+        lines.append(f"{c.tr('ui.deed.building_cost')}: {money(c, s.building_cost)}")
     elif s.kind == "railroad":
         for k, rent in enumerate(s.rents):
-            lines.append(c.tr("ui.deed.owned", count=k + 1) + f": {rent}")
+            lines.append(c.tr("ui.deed.owned", count=k + 1) + f": {money(c, rent)}")
     elif s.kind == "utility":
         for k, m in enumerate(s.multipliers):
             lines.append(c.tr("ui.deed.dice_times", count=k + 1, times=m))
@@ -178,7 +195,7 @@ def auction(c: Controller) -> dict[str, Any] | None:
     for p in game.players:
         if p.bankrupt or p.index == a.seller:
             continue
-        bidders.append({"name": p.name, "colour": c.colour(p.name), "cash": p.cash,
+        bidders.append({"name": p.name, "colour": c.colour(p.name), "cash": p.cash, "cash_text": money(c, p.cash),
                         "in": p.index in a.bidders, "leading": p.index == a.high_bidder,
                         "turn": game.stepped and p.index == a.next_bidder,
                         "may_bid": p.index in a.bidders and p.index != a.high_bidder
@@ -215,7 +232,7 @@ def debts(c: Controller) -> list[dict[str, Any]]:
         out.append({
             "name": p.name, "colour": c.colour(p.name), "cash": p.cash, "owed": owed,
             "missing": max(0, owed - p.cash),
-            "to": ", ".join(f"{_party(c, game, d.creditor)} {d.amount}" for d in p.debts),
+            "to": ", ".join(f"{_party(c, game, d.creditor)} {money(c, d.amount)}" for d in p.debts),
             "raisable": raisable, "enough": p.cash + raisable >= owed, "sell_off": game.sell_off,
         })
     return out
@@ -289,7 +306,7 @@ def log(c: Controller, limit: int = 200) -> list[str]:
 def ranking(c: Controller) -> list[dict[str, Any]]:
     game = c.game
     assert game is not None
-    return [{"name": name, "worth": worth, "colour": c.colour(name), "place": k + 1,
+    return [{"name": name, "worth": worth, "worth_text": money(c, worth), "colour": c.colour(name), "place": k + 1,
              "bankrupt": game.players[game.index_of[name]].bankrupt}
             for k, (name, worth) in enumerate(game.ranking())]
 
@@ -307,3 +324,229 @@ def worth_history(game: Game) -> dict[str, list[int]]:
             for p in replay.players:
                 series[p.name].append(0 if p.bankrupt else replay.net_worth(p.index))
     return series
+
+
+# ---------------------------------------------------------------------- what each screen shows
+# (the screens read only these, and the functions above; nothing of the engine)
+
+
+def notices(c: Controller, count: int) -> list[dict[str, str]]:
+    """The latest notices, oldest first: {"text", "kind"}."""
+    return c.notice_lines(count)
+
+
+def pending(c: Controller) -> dict[str, Any] | None:
+    """An action waiting for card taps: the prompt, and who still has to tap."""
+    p = c.pending
+    if p is None:
+        return None
+    return {"prompt": p.prompt, "needs": list(p.needs), "waiting": [n for n in p.needs if n not in p.tapped],
+            "tapped": sorted(p.tapped)}
+
+
+def status_text(c: Controller) -> str:
+    """The card reader's and the dice button's state, in a line."""
+    return c.tr("ui.status", reader=c.tr(f"ui.reader.{c.reader}"), button=c.tr(f"ui.button.{c.button}"))
+
+
+def can_resume(c: Controller) -> bool:
+    """There is an unfinished game in the journal to go back to."""
+    return c.journal.latest_active() is not None
+
+
+def draft_names(d: Draft) -> list[str]:
+    """The players being set up, by name (#1, #2... until named)."""
+    return [p.name or f"#{k + 1}" for k, p in enumerate(d.players)]
+
+
+def setup(c: Controller) -> dict[str, Any]:
+    """The new-game screen: the rulesets, the players and their cards, and the choices this ruleset leaves."""
+    d = c.draft
+    assert d is not None
+    ruleset = load_ruleset(d.rules)
+    mechanics = ruleset.mechanics
+    options = []
+    for option in OPTION_TOGGLES:
+        if option == "double_rent_with_mortgaged" and mechanics.get("mortgage") == "none":
+            continue  # no mortgages in this ruleset
+        if option == "build_only_on_visit" and mechanics.get("building") == "visit":
+            continue  # always on the visited firm in this ruleset
+        options.append({"option": option, "on": bool(d.options.get(option, ruleset.options[option]))})
+    custom = None
+    if mechanics.get("building") == "turn_start":  # brands: the family's own table
+        numbers = []
+        for option, step, least in CUSTOM_OPTIONS:
+            value = int(d.options.get(option, ruleset.options[option]))
+            shown = money(c, value) if option in MONEY_OPTIONS else c.tr.number(value)
+            numbers.append({"option": option, "value": value, "shown": shown, "step": step, "least": least})
+        custom = {"numbers": numbers,
+                  "build_evenly": bool(d.options.get("build_evenly", ruleset.options["build_evenly"]))}
+    time_limit = (d.time_limit or int(ruleset.options["time_limit"])) if ruleset.options["time_limit"] else None
+    return {
+        "rulesets": [{"name": name, "text": c.tr(f"ui.rules.{name}") if c.tr.has(f"ui.rules.{name}") else name,
+                      "chosen": name == d.rules} for name in c.rulesets()],
+        "players": [{"index": k, "name": p.name, "colour": p.colour, "card": p.card is not None,
+                     "registering": d.registering == k} for k, p in enumerate(d.players)],
+        "can_add": len(d.players) < 8, "pin": d.pin, "options": options, "custom": custom,
+        "time_limit": time_limit, "problems": c.draft_problems(),
+    }
+
+
+def in_progress(c: Controller) -> dict[str, Any]:
+    """"Game already going?": each player's cash and position, and every property's owner, buildings and
+    mortgage, as entered so far."""
+    d = c.draft
+    assert d is not None
+    entered = d.setup or {"players": {}, "spaces": {}}
+    ruleset = load_ruleset(d.rules)
+    start_cash = int(ruleset.options["start_cash"])
+    players = []
+    for name in draft_names(d):
+        entry = entered["players"].get(name, {})
+        cash, position = int(entry.get("cash", start_cash)), int(entry.get("position", 0))
+        players.append({"name": name, "cash": cash, "cash_text": money(c, cash), "position": position,
+                        "where": ruleset.spaces[position].name})
+    spaces = []
+    for s in ruleset.spaces:
+        if not s.is_property:
+            continue
+        entry = entered["spaces"].get(str(s.index), {})
+        spaces.append({"index": s.index, "name": s.name,
+                       "colour": ruleset.groups[s.group]["color"] if s.group else DEFAULT_COLOUR,
+                       "owner": entry.get("owner"), "lot": s.kind == "lot",
+                       "level": 5 if entry.get("hotel") else int(entry.get("houses", 0)),
+                       "mortgaged": bool(entry.get("mortgaged"))})
+    return {"players": players, "spaces": spaces, "mortgages": ruleset.mechanics.get("mortgage") != "none"}
+
+
+def table(c: Controller) -> dict[str, Any]:
+    """The turn screen: the players, whose turn, the dice, the clock, debts, the space's deed and the bar."""
+    game = c.game
+    assert game is not None
+    everyone = players(c)
+    real = game.ruleset.dice
+    speed = len(c.last_dice) == real + 1  # the speed die rolled beside the white dice
+    dice = [{"value": v, "speed": speed and k == real, "face": speed_face(v) if speed and k == real else ""}
+            for k, v in enumerate(c.last_dice)]
+    qr_player, until = c.player_qr
+    link = c.player_link(qr_player) if qr_player and time.monotonic() < until else None
+    return {
+        "players": everyone, "current": next(p for p in everyone if p["current"]), "debts": debts(c),
+        "clocked": game.clocked(), "dice": dice, "move_hint": c.move_hint, "end_time": c.end_time(),
+        "player_qr": {"player": qr_player, "link": link} if link else None,
+        "deed": space(c, game.current.position), "nav": nav_bar(c),
+    }
+
+
+def nav_bar(c: Controller) -> dict[str, Any]:
+    """The turn screen's bottom bar: the deeds button's words, the bank's buildings, pause, the hardware."""
+    game = c.game
+    return {"deeds_key": deeds_key(game), "pool": pool_text(c, game) if game is not None else "",
+            "can_pause": game is not None and game.clocked() and game.paused_at < 0 and not c.vote_kind,
+            "status": status_text(c)}
+
+
+def pool(c: Controller) -> str:
+    game = c.game
+    return pool_text(c, game) if game is not None else ""
+
+
+def trade_sale(c: Controller, offer: dict[str, Any]) -> dict[str, Any] | None:
+    """biznes: a debtor's one firm for a rival's cash is a sale to that rival (sell_to_player), not a trade."""
+    game = c.game
+    if game is None or not game.sell_off or offer.get("from") not in game.index_of:
+        return None
+    if not game.players[game.index_of[offer["from"]]].debts:
+        return None
+    give, get = offer["give"], offer["get"]
+    if len(give["spaces"]) != 1 or give["cash"] or get["spaces"] or get["jail_cards"] or give["jail_cards"]:
+        return None
+    return {"do": "sell_to_player", "player": offer["from"], "space": give["spaces"][0], "to": offer["to"],
+            "price": get["cash"]}
+
+
+def trade(c: Controller, offer: dict[str, Any]) -> dict[str, Any]:
+    """The trade screen: the players to choose from, and each side's cash, deeds and jail cards on offer."""
+    game = c.game
+    assert game is not None
+    sides = []
+    for side, who_key in (("give", "from"), ("get", "to")):
+        owner = game.index_of[offer[who_key]]
+        items = offer[side]
+        sides.append({
+            "side": side, "who_key": who_key, "who": offer[who_key], "cash": items["cash"],
+            "deeds": [{"index": i, "name": game.space_name(i), "chosen": i in items["spaces"]}
+                      for i in game.iter_properties(owner)],
+            "jail_cards": items["jail_cards"], "jail_cards_held": len(game.players[owner].jail_cards),
+        })
+    sale = trade_sale(c, offer)
+    return {"names": [p.name for p in game.players if not p.bankrupt], "from": offer["from"], "to": offer["to"],
+            "sides": sides, "sale_least": game.bank_price(sale["space"]) if sale is not None else None}
+
+
+def casino(c: Controller) -> dict[str, Any]:
+    """brands' casino: the bet, the jackpot and its odds, the numbers picked and what a hit pays."""
+    game = c.game
+    assert game is not None
+    bet = int(game.options["casino_bet"])
+    pick = list(c.casino_pick)
+    return {"player": game.current.name, "bet": bet, "jackpot": game.jackpot,
+            "odds": game.options["casino_jackpot_odds"], "pick": pick,
+            "win": bet * 6 // len(pick) if pick else None}
+
+
+def card_choices(c: Controller) -> list[dict[str, str]]:
+    """Physical decks: the cards the player may have drawn from the deck they draw from now."""
+    game = c.game
+    if game is None or game.decision is None or game.decision[0] != "draw":
+        return []
+    deck = game.decision[1]
+    by_id = game.ruleset.card_by_id
+    return [{"id": card_id, "text": c.tr.card(card_id, by_id[card_id].text)}
+            for card_id in sorted(set(game.decks[deck]))]
+
+
+def dice_count(c: Controller) -> int:
+    """How many dice this roll takes (brands' speed die is a third)."""
+    game = c.game
+    return game.dice_count() if game is not None else 0
+
+
+def jump_spaces(c: Controller) -> list[dict[str, Any]]:
+    """brands' triple on the speed die: every space of the board, to jump to."""
+    game = c.game
+    assert game is not None
+    return [{"index": s.index, "name": s.name} for s in game.ruleset.spaces]
+
+
+def turn_player(c: Controller) -> str:
+    game = c.game
+    assert game is not None
+    return game.current.name
+
+
+def game_over(c: Controller) -> dict[str, Any]:
+    """The winner, the ranking by net worth, and everyone's net worth over the game for the chart."""
+    game = c.game
+    assert game is not None
+    winner = game.winner
+    return {"winner": " & ".join(winner) if isinstance(winner, list) else winner, "ranking": ranking(c),
+            "history": worth_history(game), "colours": {p.name: c.colour(p.name) for p in game.players}}
+
+
+def banker(c: Controller) -> dict[str, Any]:
+    """The banker's menu: the players still in (for corrections and lost cards), and whether phones can follow."""
+    return {"players": [p for p in players(c) if not p["bankrupt"]], "replacing": c.replacing,
+            "phones": c.table_link() is not None}
+
+
+def phones(c: Controller) -> dict[str, Any]:
+    return {"link": c.table_link()}
+
+
+def settings(c: Controller) -> dict[str, Any]:
+    """The settings screen: the languages, the three switches, and the hardware's state."""
+    s = c.settings
+    return {"language": s.language, "languages": dict(LANGUAGES),
+            "switches": [{"key": key, "on": bool(getattr(s, key))} for key in ("sounds", "taps", "physical_decks")],
+            "status": status_text(c)}

@@ -1,0 +1,422 @@
+"""The navigator without a window: which screen shows, and every choice the screens make before anything
+reaches the engine (trades, own-property auctions, real dice, the banker's PIN, the new-game screen),
+on a real controller and a scratch journal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controllerkit import CARDS, make, start
+from ui.controller import PLAYER_COLOURS, Controller
+from ui.navigator import PAGES, Navigator
+from ui import view
+
+
+def navigator(tmp_path: Path, taps: bool = True) -> tuple[Controller, Navigator, list[int]]:
+    c = make(tmp_path, taps=taps)
+    nav = Navigator(c)
+    redraws: list[int] = []
+    c.listeners.append(lambda: redraws.append(1))
+    return c, nav, redraws
+
+
+def test_the_screen_follows_the_mode_and_the_page(tmp_path: Path) -> None:
+    c, nav, redraws = navigator(tmp_path)
+    assert nav.screen_name() == "home"
+    nav.go("settings")
+    assert nav.screen_name() == "settings" and redraws
+    nav.back_from_settings()  # no game yet: back to the start screen
+    assert nav.screen_name() == "home"
+    c.new_game()
+    assert nav.screen_name() == "setup"
+    nav.go("inprogress")
+    assert nav.screen_name() == "inprogress"
+    nav.go("setup")
+    start(c)
+    assert nav.screen_name() == "table" and nav.page == "table"  # a page of the setup is left behind
+    nav.go("log")
+    nav.go("settings")
+    nav.back_from_settings()
+    assert nav.screen_name() == "log"  # back where the settings were opened from
+    nav.go("nonsense")
+    assert nav.screen_name() == "table"
+    c.end_game()
+    assert nav.screen_name() == "over"
+
+
+def test_an_auction_takes_the_screen_except_from_deeds_banker_and_settings(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c)
+    c.roll()
+    c.request({"do": "decline"})
+    assert nav.screen_name() == "auction"
+    for page in ("deeds", "banker", "settings"):
+        nav.go(page)
+        assert nav.screen_name() == page
+    nav.go("log")
+    assert nav.screen_name() == "auction"
+    c.request({"do": "close_auction"})
+    assert nav.screen_name() == "log"
+
+
+def test_the_turn_buttons(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c)
+    by_id = {b["id"]: b for b in view.buttons(c)}
+    nav.entered_dice = [4]
+    nav.press(by_id["enter_dice"])
+    assert nav.page == "dice" and nav.entered_dice == []
+    nav.go("table")
+    nav.press(by_id["roll"])  # the controller's fake roll: 1 + 2
+    assert c.last_dice == (1, 2) and c.game is not None and c.game.players[0].position == 3
+    buy = {b["id"]: b for b in view.buttons(c)}["buy"]
+    nav.press(buy)
+    assert c.pending is not None and c.pending.needs == ["Ann"]  # spending waits for the card
+
+
+def test_real_dice_move_only_when_every_die_is_entered(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c)
+    nav.press({"id": "enter_dice", "action": {"do": "roll"}})
+    nav.enter_die(1, 4)
+    assert nav.entered_dice == [0, 4]
+    nav.dice_entered()
+    assert nav.page == "dice" and c.game is not None and c.game.rolls == 0  # the first die is missing
+    nav.enter_die(0, 6)
+    nav.enter_die(1, 5)  # changed her mind
+    nav.dice_entered()
+    assert nav.page == "table" and c.last_dice == (6, 5) and c.game.players[0].position == 11
+
+
+def test_physical_decks_pick_the_card_drawn(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    c.settings.physical_decks = True
+    start(c, setup={"players": {"Ann": {"position": 4}}})
+    c.roll()  # 4 + 3 = Chance
+    draw = {b["id"]: b for b in view.buttons(c)}["draw"]
+    nav.press(draw)
+    assert nav.screen_name() == "cards"
+    assert "ch-dividend-50" in {card["id"] for card in view.card_choices(c)}
+    nav.pick_card("ch-dividend-50")
+    assert nav.screen_name() == "table" and c.game is not None and c.game.players[0].cash == 1550
+
+
+def test_tap_as_stands_in_for_a_card(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c)
+    c.roll()
+    c.request({"do": "buy"})
+    nav.tap_as("Ann")
+    assert c.pending is None and c.game is not None and c.game.owner[3] == 0
+    c.request({"do": "end_turn"})
+    c.roll()
+    c.request({"do": "buy"})
+    nav.tap_as("Nobody")  # a name with no card cancels what was waiting
+    assert c.pending is None and c.game.owner[6] == -1
+
+
+def test_keyboard_shortcuts(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    assert not nav.key("r")  # nothing to do without a game
+    start(c)
+    assert nav.key("r") and c.last_dice == (1, 2)
+    assert nav.key("d") and nav.page == "deeds"
+    assert nav.key(None, escape=True) and nav.page == "table"
+    assert nav.key("b") and c.pending is not None
+    assert nav.key("1") and c.pending is None and c.game is not None and c.game.owner[3] == 0  # Ann's card
+    assert not nav.key("9") and not nav.key("x")
+
+
+def test_the_bankers_pin_and_what_it_unlocks(tmp_path: Path) -> None:
+    c, nav, redraws = navigator(tmp_path)
+    start(c, pin="2468")
+    nav.go("banker")
+    assert nav.is_locked()
+    nav.unlock("1111")
+    assert nav.is_locked() and c.notice_lines(1)[0]["kind"] == "error"
+    nav.unlock("2468")
+    assert not nav.is_locked()
+    nav.go("settings")
+    nav.go("banker")
+    assert not nav.is_locked()  # the settings are part of the banker's round
+    nav.go("replace")
+    c.replace_card("Ben")
+    nav.go("table")
+    assert nav.is_locked() and c.replacing is None  # leaving drops the half-done replacement, and the menu locks
+
+
+def test_a_game_without_a_pin_is_never_locked(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c)
+    nav.go("banker")
+    assert not nav.is_locked()
+
+
+def test_undo_from_the_game_over_screen(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, pin="2468")
+    nav.go("banker")
+    c.end_game()
+    nav.undo_end()  # behind a PIN the table comes back, locked
+    assert c.mode == "table" and nav.page == "table" and nav.is_locked()
+    nav.go("banker")
+    nav.unlock("2468")
+    c.end_game()
+    nav.undo_end()
+    assert c.mode == "table" and nav.page == "banker"
+
+
+def test_abandon(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, pin="2468")
+    nav.go("banker")
+    nav.unlock("2468")
+    nav.abandon()
+    assert c.mode == "home" and nav.page == "table" and nav.is_locked() is False and not nav.unlocked
+
+
+def test_a_trade_put_together_and_agreed(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"), setup={"spaces": {"5": {"owner": "Ben"}, "6": {"owner": "Ann"}}})
+    nav.go("trade")
+    offer = nav.trade_offer()
+    assert (offer["from"], offer["to"]) == ("Ann", "Ben")
+    nav.trade_cash("give", 100)
+    nav.trade_cash("give", 100)
+    nav.trade_cash("give", -10)
+    nav.trade_cash("get", -10)  # never below nothing
+    nav.trade_space("get", 5)
+    nav.trade_space("give", 6)
+    nav.trade_space("give", 6)  # and back out
+    t = view.trade(c, nav.trade_offer())
+    give, get = t["sides"]
+    assert give["cash"] == 190 and get["cash"] == 0 and not any(d["chosen"] for d in give["deeds"])
+    assert get["deeds"] == [{"index": 5, "name": "Reading Railroad", "chosen": True}]
+    assert t["sale_least"] is None
+    nav.trade_agree()
+    assert c.pending is not None and c.pending.needs == ["Ann", "Ben"]
+    assert c.pending.action == {"do": "trade", "from": "Ann", "to": "Ben", "give": {"cash": 190},
+                                "get": {"spaces": [5]}}
+    c.card_tapped(CARDS["Ann"])
+    c.card_tapped(CARDS["Ben"])
+    assert c.game is not None and c.game.owner[5] == 0 and c.game.players[0].cash == 1500 - 190
+
+
+def test_choosing_the_other_sides_player_swaps_them_and_starts_afresh(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"))
+    nav.trade_cash("give", 100)
+    nav.trade_who("from", "Ben")  # Ben was receiving: now Ann does
+    offer = nav.trade_offer()
+    assert (offer["from"], offer["to"]) == ("Ben", "Ann") and offer["give"]["cash"] == 0
+    nav.trade_who("to", "Cy")
+    assert (offer["from"], offer["to"]) == ("Ben", "Cy")
+
+
+def test_jail_cards_in_a_trade_go_round(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c)
+    for _ in range(3):
+        nav.trade_cards("give", 2)
+    assert nav.trade_offer()["give"]["jail_cards"] == 0  # 1, 2, none again
+
+
+def test_a_debtors_trade_starts_with_them_offering(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"))
+    nav.trade_cash("give", 50)
+    nav.start_trade("Cy")
+    offer = nav.trade_offer()
+    assert nav.page == "trade" and offer["from"] == "Cy" and offer["to"] == "Ann" and offer["give"]["cash"] == 0
+    nav.trade_cash("give", 10)
+    nav.start_trade("Cy")  # the same debtor again: the draft is kept
+    assert nav.trade_offer()["give"]["cash"] == 10
+
+
+def test_a_bankrupt_sides_trade_starts_again(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"))
+    nav.trade = {"from": "Zed", "to": "Ben", "give": {"cash": 5, "spaces": [], "jail_cards": 0},
+                 "get": {"cash": 0, "spaces": [], "jail_cards": 0}}
+    offer = nav.trade_offer()
+    assert (offer["from"], offer["to"], offer["give"]["cash"]) == ("Ann", "Ben", 0)
+
+
+def test_biznes_a_debtors_one_firm_for_cash_is_a_sale(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"), rules="biznes",
+          setup={"players": {"Ann": {"cash": 40}}, "spaces": {"15": {"owner": "Ann"}}})
+    c.roll((1, 3))  # Akcyza: 100 owed with 40 in cash
+    nav.start_trade("Ann")
+    nav.trade_space("give", 15)
+    for _ in range(10):
+        nav.trade_cash("get", 10)
+    t = view.trade(c, nav.trade_offer())
+    assert t["sale_least"] == 100
+    nav.trade_agree()
+    assert c.pending is not None and c.pending.action == {"do": "sell_to_player", "player": "Ann", "space": 15,
+                                                          "to": "Ben", "price": 100}
+    c.card_tapped(CARDS["Ann"])
+    c.card_tapped(CARDS["Ben"])
+    assert c.game is not None and c.game.owner[15] == 1 and not c.game.players[0].debts
+
+
+def test_biznes_own_auction_opening_bid(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"), rules="biznes", setup={"spaces": {"25": {"owner": "Ann"}}})
+    c.roll((2, 4))
+    c.request({"do": "decline"})
+    c.request({"do": "close_auction"})  # nobody wants Pralnia: now Ann may auction her own firm
+    nav.go("deeds")
+    nav.deed_action("Ann", "auction_own", 25)
+    assert nav.screen_name() == "ownauction"
+    plan = nav.own_auction_plan()
+    info = view.own_auction(c, "Ann", 25)
+    assert plan["reserve"] == info["low"] == 100
+    nav.bump_reserve(-info["step"])  # never below what the bank pays
+    assert plan["reserve"] == 100
+    nav.bump_reserve(10 * info["step"])
+    nav.bump_reserve(info["step"])
+    assert plan["reserve"] == 210
+    nav.bump_reserve(1000 * info["step"])
+    assert plan["reserve"] == info["high"]
+    nav.bump_reserve(-(info["high"] - 120))
+    nav.own_auction_go()
+    assert c.pending is not None and c.pending.action == {"do": "auction_own", "player": "Ann", "space": 25,
+                                                          "reserve": 120}
+    c.card_tapped(CARDS["Ann"])
+    assert nav.screen_name() == "auction" and nav.page == "table"  # after the auction: the table
+
+
+def test_an_own_auction_plan_is_dropped_when_something_else_happens(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"), rules="biznes", setup={"spaces": {"25": {"owner": "Ann"}}})
+    nav.start_own_auction("Ann", 25)
+    c.roll((1, 2))
+    assert nav.screen_name() == "table" and nav.own_auction is None
+
+
+def test_a_deed_action_goes_to_the_controller(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, setup={"spaces": {"3": {"owner": "Ann"}}})
+    nav.deed_action("Ann", "mortgage", 3)
+    assert c.pending is not None and c.pending.action == {"do": "mortgage", "space": 3}
+    assert nav.own_auction is None
+    nav.deed_action("Ann", "auction_own", 3)  # classic has no own auctions: refused, no plan
+    assert nav.own_auction is None and c.notice_lines(1)[0]["kind"] == "error"
+
+
+@pytest.mark.parametrize("taps", [True, False])
+def test_an_auction_bid_button(tmp_path: Path, taps: bool) -> None:
+    c, nav, _ = navigator(tmp_path, taps=taps)
+    start(c, ("Ann", "Ben", "Cy"))
+    c.roll()
+    c.request({"do": "decline"})
+    nav.bid_step(5)
+    assert c.settings.bid_step == 15
+    nav.auction_bid("Ben")
+    game = c.game
+    assert game is not None and game.auction is not None
+    if taps:
+        assert c.pending is not None and c.pending.action["amount"] == 15 and game.auction.high_bid == 0
+        c.card_tapped(CARDS["Ben"])
+    assert game.auction.high_bid == 15 and game.players[game.auction.high_bidder].name == "Ben"
+    for _ in range(5):
+        nav.bid_step(-5)
+    assert c.settings.bid_step == 1
+
+
+def test_the_move_link_shown_and_hidden(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c)
+    nav.show_move()
+    assert nav.move_url is None  # no phone server: no link
+    nav.move_url = "http://x/m/abc"
+    nav.hide_move()
+    assert nav.move_url is None
+
+
+def test_deeds_of_the_current_player_unless_chosen(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c)
+    assert nav.deeds_player() == "Ann"
+    nav.show_deeds("Ben")
+    assert nav.page == "deeds" and nav.deeds_player() == "Ben"
+
+
+def test_the_new_game_screens_choices(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    c.new_game()
+    d = c.draft
+    assert d is not None
+    nav.next_colour(0)  # the next colour nobody has: the second player has the second
+    assert d.players[0].colour == PLAYER_COLOURS[2]
+    nav.set_option("free_parking_pot", True)
+    assert d.options["free_parking_pot"] is True
+    assert {"option": "free_parking_pot", "on": True} in view.setup(c)["options"]
+    nav.set_pin("123456789")
+    assert d.pin == "12345678"
+    c.draft_rules("classic-timed")
+    assert view.setup(c)["time_limit"] == 90
+    nav.set_time_limit(90 - 15)
+    assert d.time_limit == 75
+    nav.set_time_limit(5)
+    assert d.time_limit == 15
+    nav.set_time_limit(6000)
+    assert d.time_limit == 600
+    c.draft_rules("brands")
+    numbers = {n["option"]: n for n in view.setup(c)["custom"]["numbers"]}
+    nav.set_custom("start_cash", numbers["start_cash"]["value"] - 100000)  # never below its least
+    nav.set_custom("turn_seconds", -15)  # 0 is "off"
+    assert d.options["start_cash"] == 2500 and d.options["turn_seconds"] == 0
+
+
+def test_the_setup_screen_asks_the_ruleset_through_the_view(tmp_path: Path) -> None:
+    c, _, _ = navigator(tmp_path)
+    c.new_game()
+    c.draft_rules("biznes")
+    s = view.setup(c)
+    options = [o["option"] for o in s["options"]]
+    assert "double_rent_with_mortgaged" not in options and "build_only_on_visit" not in options
+    assert s["custom"] is None and s["time_limit"] is None
+    assert [r["name"] for r in s["rulesets"] if r["chosen"]] == ["biznes"]
+    c.draft_rules("classic")
+    assert view.in_progress(c)["mortgages"] and view.setup(c)["custom"] is None
+
+
+def test_a_game_already_going(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    c.new_game()
+    c.draft_set(0, name="Ann")
+    c.draft_set(1, name="Ben")
+    nav.go("inprogress")
+    setup = nav.progress_setup()
+    assert setup["players"] == {"Ann": {"cash": 1500, "position": 0}, "Ben": {"cash": 1500, "position": 0}}
+    nav.bump_player("Ann", "cash", -50)
+    nav.bump_player("Ben", "position", -1)  # round the board
+    for _ in range(2):
+        nav.cycle_owner(39)  # from the bank to Ann, then to Ben
+    nav.cycle_owner(37)
+    for _ in range(5):
+        nav.cycle_level(37)  # four houses, then the hotel
+    nav.toggle_mortgaged(39)
+    g = view.in_progress(c)
+    assert [(p["name"], p["cash"], p["where"]) for p in g["players"]] == [("Ann", 1450, "GO"),
+                                                                          ("Ben", 1500, "Boardwalk")]
+    spaces = {s["index"]: s for s in g["spaces"]}
+    assert spaces[39]["owner"] == "Ben" and spaces[39]["mortgaged"] and spaces[37]["level"] == 5
+    nav.cycle_level(37)
+    nav.cycle_owner(39)  # back to the bank: nothing left of it
+    assert setup["spaces"]["39"] == {} and setup["spaces"]["37"] == {"owner": "Ann", "houses": 0, "hotel": False}
+    nav.bump_player("Ann", "cash", -5000)
+    assert setup["players"]["Ann"]["cash"] == 0
+    for _ in range(4):
+        nav.next_colour(1)
+    c.draft_register(0)
+    c.card_tapped(CARDS["Ann"])
+    c.card_tapped(CARDS["Ben"])
+    assert c.draft_start()
+    assert nav.screen_name() == "table" and c.game is not None and c.game.players[1].position == 39
+

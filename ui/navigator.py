@@ -1,0 +1,399 @@
+"""The app's own state between taps: which page shows, and the choices a family makes on a page before
+anything goes to the engine (a trade being put together, an own-property auction's opening bid, the real
+dice being entered, the banker's menu unlocked). No Kivy here, so it is tested without a window
+(tests/ui/test_navigator.py).
+
+The screens call the navigator's mutators and the controller's methods and read the view data
+(ui/view.py); the App asks `screen_name()` which screen to show at every redraw. Every mutator ends with
+`controller.changed()`, which is what asks the App for a redraw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from banker.ruleset import load_ruleset
+from ui import view
+from ui.controller import PLAYER_COLOURS, Controller
+
+# Every page the app has, one screen each (ui/screens/__init__.py registers them under these names).
+PAGES = ("home", "setup", "inprogress", "table", "auction", "deeds", "trade", "log", "banker", "replace", "over",
+         "settings", "cards", "dice", "ownauction", "casino", "jump", "phones")
+# The new-game screen's house rules (shown where the ruleset has a choice).
+OPTION_TOGGLES = ("free_parking_pot", "auction_on_decline", "double_rent_with_mortgaged", "build_only_on_visit")
+TIME_LIMIT_STEP, TIME_LIMIT_LEAST, TIME_LIMIT_MOST = 15, 15, 600  # minutes, for a timed game
+SETUP_CASH_STEP = 50  # the "game already going" screen's -/+ on a player's cash
+
+
+def empty_side() -> dict[str, Any]:
+    return {"cash": 0, "spaces": [], "jail_cards": 0}
+
+
+class Navigator:
+    def __init__(self, controller: Controller) -> None:
+        self.c = controller
+        self.page = "table"  # the page the family chose while a game runs
+        self.deeds_of: str | None = None  # whose deeds the deeds screen shows (None: the current player's)
+        self.trade: dict[str, Any] = {}  # the trade being put together: {"from", "to", "give", "get"}
+        self.own_auction: dict[str, Any] | None = None  # {"player", "space", "seq", "reserve"} while choosing
+        self.move_url: str | None = None  # a "continue on another device" link being shown
+        self.unlocked = False  # the banker's PIN was given (until the family leaves the banker's pages)
+        self.entered_dice: list[int] = []  # real dice being entered, 0 = not chosen yet
+        self.settings_return = "home"  # the page the settings' Back returns to
+
+    # ------------------------------------------------------------------ which screen
+
+    def screen_name(self) -> str:
+        """The screen to show now: the page the family chose, unless the game says otherwise (an auction
+        comes up, a choice was made, a game started or ended)."""
+        c = self.c
+        mode = c.mode
+        if mode == "home":
+            return "settings" if self.page == "settings" else "home"
+        if mode == "setup":
+            return self.page if self.page in ("inprogress", "settings") else "setup"
+        if mode == "over":
+            return "over"
+        game = c.game
+        assert game is not None
+        if game.auction is not None and self.page not in ("deeds", "banker", "settings"):
+            if self.page == "ownauction":
+                self.page = "table"  # the auction has started: after it, back to the table
+            return "auction"
+        plan = self.own_auction
+        if self.page == "ownauction" and (plan is None or plan["seq"] != game.seq):
+            self.page = "table"  # the auction came and went, or something else happened meanwhile
+            self.own_auction = None
+        if self.page == "cards" and (game.decision is None or game.decision[0] != "draw"):
+            self.page = "table"
+        for page, kind in (("casino", "casino"), ("jump", "jump")):  # brands' choices, once made
+            if self.page == page and (game.decision is None or game.decision[0] != kind):
+                self.page = "table"
+        if self.page in ("home", "setup", "inprogress", "over"):
+            self.page = "table"  # pages of another mode: the game has started (or was resumed)
+        return self.page if self.page in PAGES else "table"
+
+    def go(self, page: str) -> None:
+        if page == "settings":
+            self.settings_return = self.page
+        if page != "banker":
+            self.unlocked = self.unlocked and page in ("settings", "replace")
+        if page != "replace":
+            self.c.replacing = None  # leaving the screen drops a half-done card replacement
+        self.page = page
+        self.c.changed()
+
+    def back_from_settings(self) -> None:
+        self.go(self.settings_return if self.c.mode == "table" else "table")
+
+    def show_deeds(self, player: str) -> None:
+        self.deeds_of = player
+        self.go("deeds")
+
+    def deeds_player(self) -> str:
+        """Whose deeds the deeds screen shows: the one chosen, or the player whose turn it is."""
+        game = self.c.game
+        assert game is not None
+        return self.deeds_of or game.current.name
+
+    def show_move(self) -> None:
+        self.move_url = self.c.move_link()
+        self.c.changed()
+
+    def hide_move(self) -> None:
+        self.move_url = None
+        self.c.changed()
+
+    def key(self, codepoint: str | None, escape: bool = False) -> bool:
+        """Keyboard shortcuts for a desktop: r roll, b buy, n no (decline), e end turn, d deeds, t trade,
+        l log, 1-8 tap player N's card, Escape back to the table. True if the key meant something."""
+        c = self.c
+        game = c.game
+        if game is None:
+            return False
+        if escape:
+            self.go("table")
+            return True
+        actions = {"r": c.roll, "b": lambda: c.request({"do": "buy"}), "n": lambda: c.request({"do": "decline"}),
+                   "e": lambda: c.request({"do": "end_turn"}), "d": lambda: self.go("deeds"),
+                   "t": lambda: self.go("trade"), "l": lambda: self.go("log")}
+        if codepoint in actions:
+            actions[codepoint]()
+            return True
+        if codepoint and codepoint.isdigit() and 1 <= int(codepoint) <= len(game.players):
+            self.tap_as(game.players[int(codepoint) - 1].name)
+            return True
+        return False
+
+    # ------------------------------------------------------------------ the turn's buttons and cards
+
+    def press(self, button: dict[str, Any]) -> None:
+        """One of the turn screen's buttons (view.buttons)."""
+        c = self.c
+        if button["id"] == "roll":
+            c.roll()
+        elif button["id"] == "enter_dice":
+            self.entered_dice = []
+            self.go("dice")
+        elif button["id"] == "draw" and c.settings.physical_decks:
+            self.go("cards")
+        elif "page" in button["action"]:
+            self.go(button["action"]["page"])
+        else:
+            c.request(dict(button["action"]))
+
+    def tap_as(self, player: str) -> None:
+        """The on-screen stand-in for a player's card (a lost card, or no reader)."""
+        uid = next((u for u, n in self.c.meta.get("cards", {}).items() if n == player), None)
+        if uid is None:
+            self.c.cancel_pending()
+            return
+        self.c.card_tapped(uid)
+
+    def pick_card(self, card_id: str) -> None:
+        """Physical decks: the card the player drew."""
+        self.page = "table"
+        self.c.draw(card_id)
+
+    def enter_die(self, k: int, value: int) -> None:
+        while len(self.entered_dice) <= k:
+            self.entered_dice.append(0)
+        self.entered_dice[k] = value
+        self.c.changed()
+
+    def dice_entered(self) -> None:
+        """Move by the real dice entered, once every die has a value."""
+        game = self.c.game
+        if game is None or len(self.entered_dice) != game.dice_count() or 0 in self.entered_dice:
+            return
+        self.page = "table"
+        self.c.roll(tuple(self.entered_dice))
+
+    def deed_action(self, player: str, verb: str, space: int) -> None:
+        """A deed row's button; an own-property auction first asks the seller for the opening bid."""
+        game = self.c.game
+        if verb == "auction_own" and game is not None and game.can({"do": verb, "space": space}) is None:
+            self.start_own_auction(player, space)
+            return
+        self.c.request({"do": verb, "space": space})
+
+    def auction_bid(self, player: str) -> None:
+        """A bid button: at once with on-screen buttons, else waiting for the bidder's card like any spending."""
+        c = self.c
+        if not c.settings.taps:
+            c.bid(player)
+        else:
+            c.request({"do": "bid", "player": player, "amount": c.bid_amount(player)})
+
+    def bid_step(self, delta: int) -> None:
+        """The auction's Step -/+: how much a tap raises the high bid (at least 1)."""
+        self.c.set_setting("bid_step", max(1, self.c.settings.bid_step + delta))
+
+    # ------------------------------------------------------------------ the banker
+
+    def is_locked(self) -> bool:
+        """The banker's menu asks for the PIN (a game without a PIN is never locked)."""
+        return self.c.has_pin() and not self.unlocked
+
+    def unlock(self, pin: str) -> None:
+        if self.c.pin_ok(pin):
+            self.unlocked = True
+        else:
+            self.c.notify(self.c.tr("ui.banker.wrong_pin"), "error", "error")
+        self.c.changed()
+
+    def abandon(self) -> None:
+        self.unlocked = False
+        self.page = "table"
+        self.c.abandon()
+
+    def undo_end(self) -> None:
+        """Undo on the game-over screen: behind a PIN it goes back to the table, locked."""
+        if self.is_locked():
+            self.page = "table"
+        self.c.undo(1)
+
+    # ------------------------------------------------------------------ a trade being put together
+
+    def start_trade(self, player: str) -> None:
+        """The trade screen with `player` offering (a debtor raising money)."""
+        game = self.c.game
+        if game is not None and self.trade.get("from") != player:
+            others = [p.name for p in game.players if not p.bankrupt and p.name != player]
+            self.trade = {"from": player, "to": others[0], "give": empty_side(), "get": empty_side()}
+        self.go("trade")
+
+    def trade_offer(self) -> dict[str, Any]:
+        """The trade draft, between two players still in (a fresh one if a side has gone bankrupt)."""
+        game = self.c.game
+        assert game is not None
+        names = [p.name for p in game.players if not p.bankrupt]
+        offer = self.trade
+        if offer.get("from") not in names or offer.get("to") not in names:
+            offer.update({"from": names[0], "to": names[1], "give": empty_side(), "get": empty_side()})
+        return offer
+
+    def trade_who(self, key: str, name: str) -> None:
+        """Choose who offers ("from") or who receives ("to"); choosing the other side's player swaps them."""
+        offer = self.trade_offer()
+        other = "to" if key == "from" else "from"
+        if offer[other] == name:
+            offer[other] = offer[key]
+        offer[key] = name
+        offer["give"] = empty_side()
+        offer["get"] = empty_side()
+        self.c.changed()
+
+    def trade_cash(self, side: str, delta: int) -> None:
+        items = self.trade_offer()[side]
+        items["cash"] = max(0, items["cash"] + delta)
+        self.c.changed()
+
+    def trade_space(self, side: str, space: int) -> None:
+        spaces = self.trade_offer()[side]["spaces"]
+        if space in spaces:
+            spaces.remove(space)
+        else:
+            spaces.append(space)
+        self.c.changed()
+
+    def trade_cards(self, side: str, most: int) -> None:
+        """Get-out-of-jail cards in the offer: one more each press, back to none after `most`."""
+        items = self.trade_offer()[side]
+        items["jail_cards"] = (items["jail_cards"] + 1) % (most + 1)
+        self.c.changed()
+
+    def trade_agree(self) -> None:
+        """Both players tap to agree (biznes: a debtor's one firm for a rival's cash is a sale instead)."""
+        offer = self.trade_offer()
+        sale = view.trade_sale(self.c, offer)
+        if sale is not None:
+            self.c.request(sale)
+            return
+        action = {"do": "trade", "from": offer["from"], "to": offer["to"],
+                  "give": {k: v for k, v in offer["give"].items() if v},
+                  "get": {k: v for k, v in offer["get"].items() if v}}
+        self.c.request(action)
+
+    # ------------------------------------------------------------------ an own-property auction (biznes)
+
+    def start_own_auction(self, player: str, space: int) -> None:
+        """biznes: choose the opening bid of an auction of the player's own property."""
+        game = self.c.game
+        assert game is not None
+        self.own_auction = {"player": player, "space": space, "seq": game.seq}
+        self.go("ownauction")
+
+    def own_auction_plan(self) -> dict[str, Any]:
+        """The auction being planned, its opening bid kept within what the rules allow."""
+        plan = self.own_auction
+        assert plan is not None
+        info = view.own_auction(self.c, plan["player"], plan["space"])
+        plan["reserve"] = min(max(plan.get("reserve", info["low"]), info["low"]), info["high"])
+        return plan
+
+    def bump_reserve(self, delta: int) -> None:
+        plan = self.own_auction_plan()
+        info = view.own_auction(self.c, plan["player"], plan["space"])
+        plan["reserve"] = min(max(plan["reserve"] + delta, info["low"]), info["high"])
+        self.c.changed()
+
+    def own_auction_go(self) -> None:
+        """Start the auction at the chosen opening bid (the seller's card confirms it)."""
+        plan = self.own_auction_plan()
+        self.c.request({"do": "auction_own", "player": plan["player"], "space": plan["space"],
+                        "reserve": plan["reserve"]})
+
+    # ------------------------------------------------------------------ the new-game screen
+
+    def set_pin(self, pin: str) -> None:
+        """The banker's PIN being typed (at most 8 digits); no redraw, the field shows it already."""
+        d = self.c.draft
+        if d is not None:
+            d.pin = pin[:8]
+
+    def next_colour(self, k: int) -> None:
+        """Player k's token colour: the next one nobody else has."""
+        d = self.c.draft
+        assert d is not None
+        used = {p.colour for p in d.players}
+        current = PLAYER_COLOURS.index(d.players[k].colour) if d.players[k].colour in PLAYER_COLOURS else 0
+        for step in range(1, len(PLAYER_COLOURS) + 1):
+            candidate = PLAYER_COLOURS[(current + step) % len(PLAYER_COLOURS)]
+            if candidate not in used:
+                self.c.draft_set(k, colour=candidate)
+                return
+
+    def set_option(self, option: str, value: Any) -> None:
+        """A house rule on or off, or a number of the family's own table (brands)."""
+        d = self.c.draft
+        assert d is not None
+        d.options[option] = value
+        self.c.changed()
+
+    def set_custom(self, option: str, value: int) -> None:
+        """A number of brands' custom table, no lower than its least value (view.CUSTOM_OPTIONS)."""
+        least = next(least for name, _step, least in view.CUSTOM_OPTIONS if name == option)
+        self.set_option(option, max(least, value))
+
+    def set_time_limit(self, minutes: int) -> None:
+        d = self.c.draft
+        assert d is not None
+        d.time_limit = max(TIME_LIMIT_LEAST, min(TIME_LIMIT_MOST, minutes))
+        self.c.changed()
+
+    # ------------------------------------------------------------------ "game already going?"
+
+    def progress_setup(self) -> dict[str, Any]:
+        """The engine's setup being entered: every player named on the setup screen has today's cash and
+        position (the starting cash on Go until changed)."""
+        d = self.c.draft
+        assert d is not None
+        setup = d.setup or {"players": {}, "spaces": {}}
+        d.setup = setup
+        start_cash = int(load_ruleset(d.rules).options["start_cash"])
+        for name in view.draft_names(d):
+            setup["players"].setdefault(name, {"cash": start_cash, "position": 0})
+        return setup
+
+    def bump_player(self, name: str, key: str, step: int) -> None:
+        """A player's cash (never below 0) or position (round the board) up or down."""
+        d = self.c.draft
+        assert d is not None
+        entry = self.progress_setup()["players"][name]
+        if key == "cash":
+            entry[key] = max(0, entry[key] + step)
+        else:
+            entry[key] = (entry[key] + step) % len(load_ruleset(d.rules).spaces)
+        self.c.changed()
+
+    def _space(self, i: int) -> dict[str, Any]:
+        spaces: dict[str, Any] = self.progress_setup()["spaces"]
+        return spaces.setdefault(str(i), {})
+
+    def cycle_owner(self, i: int) -> None:
+        """The property's owner: the bank, then each player in turn, then the bank again (which clears it)."""
+        d = self.c.draft
+        assert d is not None
+        entry = self._space(i)
+        owner = entry.get("owner")
+        order: list[str | None] = [None, *view.draft_names(d)]
+        nxt = order[(order.index(owner) + 1) % len(order)] if owner in order else None
+        entry["owner"] = nxt
+        if nxt is None:
+            entry.clear()
+        self.c.changed()
+
+    def cycle_level(self, i: int) -> None:
+        """No houses, 1 to 4, a hotel, and round again."""
+        entry = self._space(i)
+        level = 5 if entry.get("hotel") else int(entry.get("houses", 0))
+        level = (level + 1) % 6
+        entry["houses"] = level if level < 5 else 0
+        entry["hotel"] = level == 5
+        self.c.changed()
+
+    def toggle_mortgaged(self, i: int) -> None:
+        entry = self._space(i)
+        entry["mortgaged"] = not entry.get("mortgaged", False)
+        self.c.changed()
