@@ -1,5 +1,10 @@
 """The Kivy app: one ScreenManager, screens from a registry, hardware on the side.
 
+The App only wires Kivy to the controller (ui/controller.py: the game, the journal, the taps) and the
+navigator (ui/navigator.py: which screen shows, and the choices made on the screens): the screen
+manager, the redraw trigger, the clock timers, garbage collection, the hardware, the sounds and the
+phone server. Neither of those two knows about Kivy.
+
 Threads: the card reader and the dice button call back from their own
 threads; `on_main_thread` hands every such call to Kivy's Clock, so the
 controller and the widgets are only ever touched on the main thread. The
@@ -24,14 +29,16 @@ from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from banker.journal import Journal
+from ui import theme
 from ui.controller import Controller
+from ui.navigator import Navigator
 from ui.screens import SCREENS, BaseScreen
 from ui.settings import Settings, settings_path
-from ui.widgets import BG
 
 log = logging.getLogger(__name__)
 IDLE = 0.25  # seconds after a redraw with nothing happening: time to collect garbage
 BUSY_MOST = 10.0  # collect anyway after this long without an idle moment
+ESCAPE = 27  # Kivy's key code for Escape
 
 
 def on_main_thread(fn: Callable[..., Any]) -> Callable[..., None]:
@@ -93,14 +100,7 @@ class BankerApp(App):
         self.journal = Journal(journal_path)
         self.controller = Controller(self.journal, settings, save_settings=lambda s: s.save(self.settings_file),
                                      play_sound=self.play_sound)
-        self.page = "table"  # the page the family chose while a game runs
-        self.deeds_of: str | None = None
-        self.trade: dict[str, Any] = {}
-        self.own_auction: dict[str, Any] | None = None  # {"player", "space", "reserve"} while choosing
-        self.move_url: str | None = None  # a "continue on another device" link being shown
-        self.unlocked = False
-        self.entered_dice: list[int] = []
-        self.settings_return = "home"
+        self.navigator = Navigator(self.controller)  # which screen shows, and the choices made on them
         self.reader: Any = None
         self.web: Any = None
         self.dice_button: Any = None
@@ -112,11 +112,11 @@ class BankerApp(App):
     # ------------------------------------------------------------------ building
 
     def build(self) -> ScreenManager:
-        Window.clearcolor = BG
+        Window.clearcolor = theme.BG
         ExceptionManager.add_handler(KeepRunning(self))
         self.manager = ScreenManager(transition=NoTransition())
         for name, cls in SCREENS.items():
-            self.manager.add_widget(cls(self, name=name))
+            self.manager.add_widget(cls(self.controller, self.navigator, name=name))
         self.controller.listeners.append(self._redraw)
         for problem in self.settings_problems:
             self.controller.notify(problem, "error")
@@ -148,67 +148,14 @@ class BankerApp(App):
         for callback in callbacks:
             callback()
 
-    def screen_name(self) -> str:
-        c = self.controller
-        mode = c.mode
-        if mode == "home":
-            return "settings" if self.page == "settings" else "home"
-        if mode == "setup":
-            return self.page if self.page in ("inprogress", "settings") else "setup"
-        if mode == "over":
-            return "over"
-        game = c.game
-        assert game is not None
-        if game.auction is not None and self.page not in ("deeds", "banker", "settings"):
-            if self.page == "ownauction":
-                self.page = "table"  # the auction has started: after it, back to the table
-            return "auction"
-        plan = self.own_auction
-        if self.page == "ownauction" and (plan is None or plan["seq"] != game.seq):
-            self.page = "table"  # the auction came and went, or something else happened meanwhile
-            self.own_auction = None
-        if self.page == "cards" and (game.decision is None or game.decision[0] != "draw"):
-            self.page = "table"
-        for page, kind in (("casino", "casino"), ("jump", "jump")):  # brands' choices, once made
-            if self.page == page and (game.decision is None or game.decision[0] != kind):
-                self.page = "table"
-        if self.page in ("home", "setup", "inprogress", "over"):
-            self.page = "table"  # pages of another mode: the game has started (or was resumed)
-        return self.page if self.page in SCREENS else "table"
-
     def redraw(self, *_: Any) -> None:
-        name = self.screen_name()
+        name = self.navigator.screen_name()
         screen = self.manager.get_screen(name)
         assert isinstance(screen, BaseScreen)
         screen.refresh()
         self.last_redraw = time.monotonic()
         if self.manager.current != name:
             self.manager.current = name
-
-    def go(self, page: str) -> None:
-        if page == "settings":
-            self.settings_return = self.page
-        if page != "banker":
-            self.unlocked = self.unlocked and page in ("settings", "replace")
-        if page != "replace":
-            self.controller.replacing = None  # leaving the screen drops a half-done card replacement
-        self.page = page
-        self._redraw()
-
-    def back_from_settings(self) -> None:
-        self.go(self.settings_return if self.controller.mode == "table" else "table")
-
-    def show_deeds(self, player: str) -> None:
-        self.deeds_of = player
-        self.go("deeds")
-
-    def show_move(self) -> None:
-        self.move_url = self.controller.move_link()
-        self._redraw()
-
-    def hide_move(self) -> None:
-        self.move_url = None
-        self._redraw()
 
     def start_web(self, web: Any) -> None:
         """The phone page's server ([web] in the config), started with the app and stopped with it."""
@@ -233,102 +180,11 @@ class BankerApp(App):
         self.controller.publish_finished()
         self.controller.changed()
 
-    def start_trade(self, player: str) -> None:
-        """The trade screen with `player` offering (a debtor raising money)."""
-        game = self.controller.game
-        if game is not None and self.trade.get("from") != player:
-            others = [p.name for p in game.players if not p.bankrupt and p.name != player]
-            self.trade = {"from": player, "to": others[0], "give": {"cash": 0, "spaces": [], "jail_cards": 0},
-                          "get": {"cash": 0, "spaces": [], "jail_cards": 0}}
-        self.go("trade")
-
-    def start_own_auction(self, player: str, space: int) -> None:
-        """biznes: choose the opening bid of an auction of the player's own property."""
-        game = self.controller.game
-        assert game is not None
-        self.own_auction = {"player": player, "space": space, "seq": game.seq}
-        self.go("ownauction")
-
-    # ------------------------------------------------------------------ buttons
-
-    def press(self, button: dict[str, Any]) -> None:
-        c = self.controller
-        if button["id"] == "roll":
-            c.roll()
-        elif button["id"] == "enter_dice":
-            self.entered_dice = []
-            self.go("dice")
-        elif button["id"] == "draw" and c.settings.physical_decks:
-            self.go("cards")
-        elif "page" in button["action"]:
-            self.go(button["action"]["page"])
-        else:
-            c.request(dict(button["action"]))
-
-    def tap_as(self, player: str) -> None:
-        """The on-screen stand-in for a player's card (a lost card, or no reader)."""
-        uid = next((u for u, n in self.controller.meta.get("cards", {}).items() if n == player), None)
-        if uid is None:
-            self.controller.cancel_pending()
-            return
-        self.controller.card_tapped(uid)
-
-    def unlock(self, pin: str) -> None:
-        if self.controller.pin_ok(pin):
-            self.unlocked = True
-        else:
-            self.controller.notify(self.controller.tr("ui.banker.wrong_pin"), "error", "error")
-        self._redraw()
-
-    def abandon(self) -> None:
-        self.unlocked = False
-        self.page = "table"
-        self.controller.abandon()
-
-    def undo_end(self) -> None:
-        if self.controller.has_pin() and not self.unlocked:
-            self.page = "table"
-            self.controller.undo(1)
-            return
-        self.controller.undo(1)
-
-    def pick_card(self, card_id: str) -> None:
-        self.page = "table"
-        self.controller.draw(card_id)
-
-    def enter_die(self, k: int, value: int) -> None:
-        while len(self.entered_dice) <= k:
-            self.entered_dice.append(0)
-        self.entered_dice[k] = value
-        self._redraw()
-
-    def dice_entered(self) -> None:
-        game = self.controller.game
-        if game is None or len(self.entered_dice) != game.dice_count() or 0 in self.entered_dice:
-            return
-        self.page = "table"
-        self.controller.roll(tuple(self.entered_dice))
-
     def on_key(self, window: Any, key: int, scancode: int, codepoint: str | None, modifiers: list[str]) -> bool:
-        """Keyboard shortcuts for a desktop: r roll, b buy, n no (decline), e end turn,
-        d deeds, t trade, l log, 1-8 tap player N's card, Escape back to the table."""
-        c = self.controller
-        game = c.game
-        if game is None or key is None:
+        """The desktop's keyboard shortcuts (Navigator.key)."""
+        if key is None:
             return False
-        if key == 27:
-            self.go("table")
-            return True
-        actions = {"r": c.roll, "b": lambda: c.request({"do": "buy"}), "n": lambda: c.request({"do": "decline"}),
-                   "e": lambda: c.request({"do": "end_turn"}), "d": lambda: self.go("deeds"),
-                   "t": lambda: self.go("trade"), "l": lambda: self.go("log")}
-        if codepoint in actions:
-            actions[codepoint]()
-            return True
-        if codepoint and codepoint.isdigit() and 1 <= int(codepoint) <= len(game.players):
-            self.tap_as(game.players[int(codepoint) - 1].name)
-            return True
-        return False
+        return self.navigator.key(codepoint, escape=key == ESCAPE)
 
     # ------------------------------------------------------------------ hardware and sound
 

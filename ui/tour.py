@@ -24,6 +24,7 @@ CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12"}
 
 def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
     c = app.controller
+    nav = app.navigator
 
     def setup() -> None:
         c.new_game()
@@ -46,10 +47,10 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
                        "18": {"owner": "Ann", "houses": 1}, "19": {"owner": "Ann", "houses": 1},
                        "5": {"owner": "Ben"}, "15": {"owner": "Ben"}, "39": {"owner": "Ben", "mortgaged": True}},
         }
-        app.go("inprogress")
+        nav.go("inprogress")
 
     def start() -> None:
-        app.go("table")
+        nav.go("table")
         c.draft_start()
 
     def tap(name: str) -> Callable[[], None]:
@@ -85,7 +86,7 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
                        "5": {"owner": "Ann", "houses": 1}, "25": {"owner": "Ann"}, "15": {"owner": "Cy"},
                        "12": {"owner": "Cy"}},
         }
-        app.go("table")
+        nav.go("table")
         c.draft_start()
 
     def brands_start() -> None:
@@ -94,7 +95,7 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
         c.draft.setup = {"players": {"Ann": {"position": 16}, "Cy": {"position": 5}},
                          "spaces": {"1": {"owner": "Cy", "houses": 2}, "3": {"owner": "Cy", "houses": 2},
                                     "6": {"owner": "Ann", "mortgaged": True}}}
-        app.go("table")
+        nav.go("table")
         c.draft_start()
 
     trade = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [5]}}
@@ -110,48 +111,48 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
         ("rent-paid", roll(2, 4)),
         ("auction", steps_then(press("end_turn"), roll(3, 4), press("decline"))),
         ("auction-bids", steps_then(tap("Ann"), tap("Ben"), tap("Ann"))),
-        ("deeds-and-buildings", steps_then(press("close_auction"), press("end_turn"), lambda: app.show_deeds("Ann"))),
-        ("trade", lambda: (app.trade.update({"from": "Ann", "to": "Ben",
+        ("deeds-and-buildings", steps_then(press("close_auction"), press("end_turn"), lambda: nav.show_deeds("Ann"))),
+        ("trade", lambda: (nav.trade.update({"from": "Ann", "to": "Ben",
                                              "give": {"cash": 250, "spaces": [], "jail_cards": 0},
                                              "get": {"cash": 0, "spaces": [5], "jail_cards": 0}}),
-                           app.go("trade"))),
+                           nav.go("trade"))),
         ("trade-both-tap", press("trade", **trade)),
-        ("debt", steps_then(tap("Ann"), tap("Ben"), lambda: app.go("table"), roll(1, 2), press("end_turn"),
+        ("debt", steps_then(tap("Ann"), tap("Ben"), lambda: nav.go("table"), roll(1, 2), press("end_turn"),
                             roll(1, 2), press("end_turn"), roll(2, 3))),
-        ("log", lambda: app.go("log")),
-        ("banker-pin", lambda: app.go("banker")),
-        ("banker-menu", lambda: app.unlock("1234")),
-        ("phones-table-code", steps_then(start_web, lambda: app.go("phones"))),
-        ("phones-move-code", app.show_move),
-        ("phones-player-code", steps_then(app.hide_move, lambda: app.go("table"), tap("Ben"))),
-        ("replace-lost-card", lambda: (app.go("replace"), c.replace_card("Ben"))),
-        ("settings", lambda: app.go("settings")),
-        ("table-polski", steps_then(language("pl"), lambda: app.go("table"))),
+        ("log", lambda: nav.go("log")),
+        ("banker-pin", lambda: nav.go("banker")),
+        ("banker-menu", lambda: nav.unlock("1234")),
+        ("phones-table-code", steps_then(start_web, lambda: nav.go("phones"))),
+        ("phones-move-code", nav.show_move),
+        ("phones-player-code", steps_then(nav.hide_move, lambda: nav.go("table"), tap("Ben"))),
+        ("replace-lost-card", lambda: (nav.go("replace"), c.replace_card("Ben"))),
+        ("settings", lambda: nav.go("settings")),
+        ("table-polski", steps_then(language("pl"), lambda: nav.go("table"))),
         ("table-cestina", language("cs")),
         ("table-russkij", language("ru")),
-        ("dice-entry", steps_then(language("en"), lambda: app.go("dice"))),
-        ("game-over-chart", steps_then(lambda: app.go("table"), c.end_game)),
+        ("dice-entry", steps_then(language("en"), lambda: nav.go("dice"))),
+        ("game-over-chart", steps_then(lambda: nav.go("table"), c.end_game)),
         # A biznes game (rulebook 000): one branch office per visit, stepped and own-property auctions.
         ("biznes-setup", steps_then(c.close_game, setup, lambda: c.draft_rules("biznes"))),
         ("biznes-build-here", steps_then(biznes_start, roll(1, 2))),
         ("biznes-own-auction-setup", steps_then(press("build", space=3), tap("Ann"),
-                                                lambda: app.start_own_auction("Ann", 25),
-                                                lambda: app.own_auction.update(reserve=120))),  # type: ignore[union-attr]
+                                                lambda: nav.start_own_auction("Ann", 25),
+                                                lambda: nav.own_auction.update(reserve=120))),  # type: ignore[union-attr]
         ("biznes-own-auction-timer", steps_then(press("auction_own", player="Ann", space=25, reserve=120),
                                                 tap("Ann"))),
         ("biznes-own-auction-sold", tap("Ben")),
         ("biznes-decline-stepped", steps_then(press("pass", player="Cy"), press("end_turn"), roll(2, 4),
                                               press("decline"))),
         ("biznes-debt", steps_then(tap("Ben"), press("pass", player="Ann"), press("end_turn"), roll(1, 2))),
-        ("biznes-deeds", lambda: app.show_deeds("Cy")),
+        ("biznes-deeds", lambda: nav.show_deeds("Cy")),
         # A brands-fast game (rulebook 001) with the speed die from the start: the casino, the bus, a pause.
-        ("brands-setup", steps_then(lambda: app.go("table"), c.end_game, c.close_game, setup,
+        ("brands-setup", steps_then(lambda: nav.go("table"), c.end_game, c.close_game, setup,
                                     lambda: c.draft_rules("brands-fast"))),
-        ("brands-custom-table", lambda: app.go("setup")),
-        ("brands-casino", steps_then(brands_start, roll(1, 2, 1), lambda: app.go("casino"),
+        ("brands-custom-table", lambda: nav.go("setup")),
+        ("brands-casino", steps_then(brands_start, roll(1, 2, 1), lambda: nav.go("casino"),
                                      lambda: c.casino_toggle(2), lambda: c.casino_toggle(5))),
         ("brands-casino-tap", lambda: c.request({"do": "casino", "numbers": [2, 5], "die": 5})),
-        ("brands-casino-result", steps_then(tap("Ann"), lambda: app.go("table"))),
+        ("brands-casino-result", steps_then(tap("Ann"), lambda: nav.go("table"))),
         ("brands-bus", steps_then(press("end_turn"), roll(3, 3, 6))),
         ("brands-pause-vote", steps_then(press("bus", steps=6), press("buy"), tap("Ben"),
                                          c.ask_pause,

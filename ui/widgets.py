@@ -1,27 +1,21 @@
-"""Small building blocks with the app's look: big, high-contrast, readable across the table."""
+"""Small building blocks with the app's look: big, high-contrast, readable across the table.
+
+Every colour and size comes from ui/theme.py; a font size given to `Text` or `BigButton` is already in
+pixels (a `theme.FONT_*`).
+"""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
 from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
-from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 from kivy.utils import get_color_from_hex
 
-BG = get_color_from_hex("#101418")
-PANEL = get_color_from_hex("#1C232B")
-TEXT = get_color_from_hex("#F5F5F5")
-MUTED = get_color_from_hex("#B0BEC5")
-PRIMARY = get_color_from_hex("#2E7D32")
-SECONDARY = get_color_from_hex("#37474F")
-DANGER = get_color_from_hex("#C62828")
-ACCENT = get_color_from_hex("#FFC107")
-
-KINDS = {"primary": PRIMARY, "secondary": SECONDARY, "danger": DANGER, "accent": get_color_from_hex("#F57F17")}
+from ui import theme
 
 
 def colour(hex_code: str) -> list[float]:
@@ -31,9 +25,10 @@ def colour(hex_code: str) -> list[float]:
 class Text(Label):
     """A label that wraps to its width and grows to its text."""
 
-    def __init__(self, text: str = "", size: float = 20, bold: bool = False, color: Any = None,
+    def __init__(self, text: str = "", size: float | None = None, bold: bool = False, color: Any = None,
                  halign: str = "left", **kw: Any) -> None:
-        super().__init__(text=text, font_size=sp(size), bold=bold, color=color or TEXT, halign=halign,
+        super().__init__(text=text, font_size=theme.FONT_BODY if size is None else size, bold=bold,
+                         color=color or theme.TEXT, halign=halign,
                          valign="middle", size_hint_y=None, **kw)
         self.bind(width=self._wrap, texture_size=self._grow)
         self._wrap()
@@ -42,22 +37,23 @@ class Text(Label):
         self.text_size = (self.width, None)
 
     def _grow(self, *_: Any) -> None:
-        self.height = max(self.texture_size[1], sp(self.font_size) * 0.2)
+        self.height = max(self.texture_size[1], self.font_size * 0.2)
 
 
 class BigButton(Button):
-    """A big touch target: at least 64 px tall, bold text that says what it does."""
+    """A big touch target (theme.TARGET tall unless told), bold text that says what it does."""
 
     def __init__(self, text: str, on_press: Callable[[], Any] | None = None, kind: str = "primary",
-                 size: float = 20, **kw: Any) -> None:
+                 size: float | None = None, **kw: Any) -> None:
         kw.setdefault("size_hint_y", None)
-        kw.setdefault("height", 64)
+        kw.setdefault("height", theme.TARGET)
         if kw.get("background_color") is None:
-            kw["background_color"] = KINDS.get(kind, PRIMARY)
-        super().__init__(text=text, font_size=sp(size), bold=True, background_normal="",
-                         background_down="", color=TEXT, halign="center", valign="middle", **kw)
-        self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 16, self.height)))
-        self.text_size = (self.width - 16, self.height)  # a fixed width may never fire `size`
+            kw["background_color"] = theme.KINDS.get(kind, theme.PRIMARY)
+        super().__init__(text=text, font_size=theme.FONT_BODY if size is None else size, bold=True,
+                         background_normal="", background_down="", color=theme.TEXT, halign="center",
+                         valign="middle", **kw)
+        self.bind(size=lambda *_: setattr(self, "text_size", (self.width - theme.TEXT_INSET, self.height)))
+        self.text_size = (self.width - theme.TEXT_INSET, self.height)  # a fixed width may never fire `size`
         if on_press is not None:
             self.bind(on_release=lambda *_: on_press())
 
@@ -66,12 +62,12 @@ class Panel(BoxLayout):
     """A dark rounded panel behind a group of widgets."""
 
     def __init__(self, fill: Any = None, **kw: Any) -> None:
-        kw.setdefault("padding", 8)
-        kw.setdefault("spacing", 6)
+        kw.setdefault("padding", theme.PAD)
+        kw.setdefault("spacing", theme.GAP)
         super().__init__(**kw)
         with self.canvas.before:
-            Color(*(fill or PANEL))
-            self._rect = RoundedRectangle(radius=[10])
+            Color(*(fill or theme.PANEL))
+            self._rect = RoundedRectangle(radius=[theme.RADIUS])
         self.bind(pos=self._redraw, size=self._redraw)
 
     def _redraw(self, *_: Any) -> None:
@@ -84,11 +80,11 @@ class Chip(Widget):
 
     def __init__(self, hex_code: str, **kw: Any) -> None:
         kw.setdefault("size_hint", (None, None))
-        kw.setdefault("size", (28, 28))
+        kw.setdefault("size", theme.CHIP)
         super().__init__(**kw)
         with self.canvas:
             Color(*colour(hex_code))
-            self._rect = RoundedRectangle(radius=[14])
+            self._rect = RoundedRectangle(radius=[theme.RADIUS_CHIP])
         self.bind(pos=self._redraw, size=self._redraw)
 
     def _redraw(self, *_: Any) -> None:
@@ -104,7 +100,7 @@ class Die(Widget):
 
     def __init__(self, value: int, **kw: Any) -> None:
         kw.setdefault("size_hint", (None, None))
-        kw.setdefault("size", (96, 96))
+        kw.setdefault("size", theme.DIE)
         super().__init__(**kw)
         self.value = value
         self.bind(pos=self._draw, size=self._draw)
@@ -113,9 +109,9 @@ class Die(Widget):
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()
         with self.canvas:
-            Color(1, 1, 1, 1)
-            RoundedRectangle(pos=self.pos, size=self.size, radius=[14])
-            Color(0.1, 0.1, 0.1, 1)
+            Color(*theme.DIE_FACE)
+            RoundedRectangle(pos=self.pos, size=self.size, radius=[theme.RADIUS_DIE])
+            Color(*theme.INK)
             step = self.width / 4
             r = self.width / 9
             for gx, gy in self.PIPS.get(self.value, []):
@@ -129,7 +125,7 @@ class Stripe(Widget):
 
     def __init__(self, hex_code: str, **kw: Any) -> None:
         kw.setdefault("size_hint_y", None)
-        kw.setdefault("height", 14)
+        kw.setdefault("height", theme.STRIPE)
         super().__init__(**kw)
         with self.canvas:
             Color(*colour(hex_code))
@@ -156,19 +152,20 @@ class Chart(Widget):
         top = max(values) or 1
         length = max((len(s) for s in self.series.values()), default=1)
         with self.canvas:
-            Color(*PANEL)
+            Color(*theme.PANEL)
             Rectangle(pos=self.pos, size=self.size)
-            Color(0.4, 0.45, 0.5, 1)
-            Line(points=[self.x + 10, self.y + 10, self.right - 10, self.y + 10], width=1)
+            Color(*theme.AXIS)
+            m = theme.CHART_MARGIN
+            Line(points=[self.x + m, self.y + m, self.right - m, self.y + m], width=theme.CHART_AXIS)
             for name, points in self.series.items():
                 if len(points) < 2:
                     continue
-                Color(*colour(self.colours.get(name, "#9E9E9E")))
+                Color(*colour(self.colours.get(name, theme.NO_COLOUR)))
                 coords: list[float] = []
                 for k, v in enumerate(points):
-                    coords.append(self.x + 10 + (self.width - 20) * k / max(1, length - 1))
-                    coords.append(self.y + 10 + (self.height - 20) * max(0, v) / top)
-                Line(points=coords, width=2)
+                    coords.append(self.x + m + (self.width - 2 * m) * k / max(1, length - 1))
+                    coords.append(self.y + m + (self.height - 2 * m) * max(0, v) / top)
+                Line(points=coords, width=theme.CHART_LINE)
 
 
 class QRCode(Widget):
@@ -180,7 +177,7 @@ class QRCode(Widget):
         from kivy.graphics.texture import Texture
 
         kw.setdefault("size_hint", (None, None))
-        kw.setdefault("size", (220, 220))
+        kw.setdefault("size", theme.QR)
         super().__init__(**kw)
         self.text = text
         qr = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=4)
@@ -196,7 +193,7 @@ class QRCode(Widget):
         texture.min_filter = "nearest"
         self.texture = texture
         with self.canvas:
-            Color(1, 1, 1, 1)
+            Color(*theme.DIE_FACE)  # white: the texture's own greys show as they are
             self._rect = Rectangle(texture=texture)
         self.bind(pos=self._redraw, size=self._redraw)
         self._redraw()

@@ -179,7 +179,7 @@ def debt_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callabl
         ("paid the card", lambda: c.game.players[0].cash == 1485),  # type: ignore[union-attr]
         ("end Ann's turn", lambda: touch(app, "End turn")),
         *enter(app, 1, 1),
-        ("the debt", seen(app, "Ben owes Ann 2000")),
+        ("the debt", seen(app, f"Ben owes Ann {c.tr.money(2000)}")),
         ("declare bankruptcy", lambda: touch(app, "Declare bankruptcy")),
         ("Ben must tap", seen(app, "Ben: tap your card to declare bankruptcy")),
         ("Ben taps", lambda: reader.tap(BEN) or True),
@@ -220,7 +220,7 @@ def biznes_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
         ("once per visit", lambda: button(app, "Open a branch office on Bar mleczny: 50") is None),
         ("deeds", lambda: touch(app, "Deeds & offices")),
         ("auction her logistics", lambda: touch_role(app, "auction_own 25")),
-        ("the opening bid", seen(app, "Opening bid: 100", "From 100 (what the bank pays) to 1500")),
+        ("the opening bid", seen(app, "Opening bid: 100", f"From 100 (what the bank pays) to {c.tr.money(1500)}")),
         ("ten more", lambda: touch(app, "+10")),
         ("start it", lambda: touch(app, "Start the auction at 110")),
         ("Ann taps to start", lambda: reader.tap(ANN) or True),
@@ -276,13 +276,14 @@ def brands_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
         ("die 4", lambda: touch_role(app, "die1-4")),
         ("the bus", lambda: touch_role(app, "die2-6")),
         ("move", lambda: touch(app, "Move by these dice")),
-        ("bus choices", lambda: button(app, "Bus: move 3") is not None and button(app, "Bus: move 4") is not None),
-        ("take the bus 7", lambda: touch(app, "Bus: move 7")),
+        ("bus choices", lambda: button(app, "Bus: move 3 spaces") is not None
+         and button(app, "Bus: move 4 spaces") is not None),
+        ("take the bus 7", lambda: touch(app, "Bus: move 7 spaces")),
         ("at the casino", lambda: c.game is not None and c.game.decision == ("casino", 20)),
-        ("casino", lambda: touch(app, "Casino: bet 1000")),
+        ("casino", lambda: touch(app, f"Casino: bet {c.tr.money(1000)}")),
         ("pick 2", lambda: touch_role(app, "casino 2")),
         ("pick 5", lambda: touch_role(app, "casino 5")),
-        ("the odds", seen(app, "On 2, 5: a hit pays 3000")),
+        ("the odds", seen(app, f"On 2, 5: a hit pays {c.tr.money(3000)}")),
         ("the dice button rolls the casino die", press_button),
         ("Ann must tap", seen(app, "Ann: tap your card")),
         ("Ann taps", lambda: reader.tap(ANN) or True),
@@ -406,8 +407,9 @@ class Script:
             self.settle = 3
             self.started = time.monotonic()
         elif time.monotonic() - self.started > 8:
+            notices = [n["text"] for n in self.app.controller.notice_lines(3)]
             self.failed = (f"{name}: timed out\nscreen: {self.app.manager.current}\n{texts(self.app)}\n"
-                           f"entered dice: {self.app.entered_dice}; notices: {[n.text for n in self.app.controller.notices[-3:]]}")
+                           f"entered dice: {self.app.navigator.entered_dice}; notices: {notices}")
             self.app.stop()
 
 
@@ -465,7 +467,7 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
         ("Ben taps", do(lambda: reader.tap(BEN))),
         ("Ben's card registered", lambda: c.draft is not None and c.draft.players[1].card == BEN),
         ("start", lambda: touch(app, "Start the game")),
-        ("the table", seen("Ann's turn", "1500")),
+        ("the table", seen("Ann's turn", c.tr.money(1500))),
         *enter(1, 2),
         ("where to move", seen("Ann: move your token to Baltic Avenue")),
         ("buy", lambda: touch(app, "Buy Baltic Avenue for 60")),
@@ -474,7 +476,7 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
         ("with Ben's name", seen("That is Ben's card. Ann must tap.")),
         ("Ann taps to pay", do(lambda: reader.tap(ANN))),
         ("bought and journaled", lambda: c.game.owner[3] == 0 and last_action()["do"] == "buy"),  # type: ignore
-        ("the new balance", seen("1440", "Ann buys Baltic Avenue for 60")),
+        ("the new balance", seen(c.tr.money(1440), "Ann buys Baltic Avenue for 60")),
         ("deeds", lambda: touch(app, "Deeds & houses")),
         ("Ann's deeds", seen("Ann's deeds", "Baltic Avenue")),
         ("mortgage Baltic", lambda: touch(app, "Mortgage")),
@@ -559,7 +561,7 @@ def resume_checks(work: Path) -> list[tuple[str, Callable[[], bool]]]:
         ("the game reopened by itself", lambda: app.manager.current in ("table", "auction")),
         ("exactly where it was", lambda: app.controller.game is not None
          and app.controller.game.to_json() == saved),
-        ("the same balances on screen", lambda: str(cash) in texts(app)),
+        ("the same balances on screen", lambda: app.controller.tr.money(cash) in texts(app)),
     ]
 
 

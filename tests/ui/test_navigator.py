@@ -420,3 +420,12 @@ def test_a_game_already_going(tmp_path: Path) -> None:
     assert c.draft_start()
     assert nav.screen_name() == "table" and c.game is not None and c.game.players[1].position == 39
 
+
+def test_every_page_has_a_screen() -> None:
+    import ast
+
+    source = (Path(__file__).resolve().parents[2] / "ui" / "screens" / "__init__.py").read_text("utf-8")
+    registry = next(node.value for node in ast.walk(ast.parse(source))
+                    if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "SCREENS")
+    assert isinstance(registry, ast.Dict)
+    assert sorted(k.value for k in registry.keys if isinstance(k, ast.Constant)) == sorted(PAGES)

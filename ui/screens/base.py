@@ -1,0 +1,120 @@
+"""What every screen shares: the refresh that rebuilds it from the view data, parts kept while their data
+is unchanged, the title bar, the notices and the banner that waits for card taps; and small layout helpers."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+from ui import theme, view
+from ui.controller import Controller
+from ui.navigator import Navigator
+from ui.widgets import BigButton, Panel, Text
+
+
+def scroll(content: Widget) -> ScrollView:
+    sv = ScrollView(do_scroll_x=False, bar_width=theme.SCROLL_BAR)
+    sv.add_widget(content)
+    return sv
+
+
+def column(**kw: Any) -> GridLayout:
+    """A column as tall as what it holds (to go in a scroll view)."""
+    grid = GridLayout(cols=1, spacing=theme.GAP, size_hint_y=None, **kw)
+    grid.bind(minimum_height=grid.setter("height"))
+    return grid
+
+
+def grid(cols: int, spacing: Any = None) -> GridLayout:
+    """A grid as tall as what it holds."""
+    g = GridLayout(cols=cols, spacing=theme.GAP if spacing is None else spacing, size_hint_y=None)
+    g.bind(minimum_height=g.setter("height"))
+    return g
+
+
+def auto_height(box: BoxLayout) -> BoxLayout:
+    """A vertical box as tall as what it holds."""
+    box.bind(minimum_height=box.setter("height"))
+    return box
+
+
+def row(height: float | None = None, **kw: Any) -> BoxLayout:
+    """A row of buttons or text, theme.TARGET tall unless told."""
+    return BoxLayout(orientation="horizontal", size_hint_y=None, height=theme.TARGET if height is None else height,
+                     spacing=theme.GAP_WIDE, **kw)
+
+
+def notice_colour(kind: str) -> list[float]:
+    return theme.DANGER if kind == "error" else theme.ACCENT if kind in ("money", "card") else theme.MUTED
+
+
+class BaseScreen(Screen):
+    """A screen: `build(root)` lays it out from the view data at every `refresh()`."""
+
+    def __init__(self, controller: Controller, navigator: Navigator, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.c = controller
+        self.nav = navigator
+
+    def refresh(self) -> None:
+        self.clear_widgets()
+        self._used: dict[str, tuple[Any, Widget]] = {}
+        root = BoxLayout(orientation="vertical", padding=theme.PAD, spacing=theme.GAP)
+        self.build(root)
+        self._parts = self._used
+        self.add_widget(root)
+
+    def part(self, key: str, data: Any, make: Callable[[], Widget]) -> Widget:
+        """The widget for one part of the screen: the last one if `data` is unchanged, else a new one."""
+        cached = getattr(self, "_parts", {}).get(key)
+        if cached is not None and cached[0] == data:
+            widget = cached[1]
+            if widget.parent is not None:
+                widget.parent.remove_widget(widget)
+        else:
+            widget = make()
+        self._used[key] = (data, widget)
+        return widget
+
+    def build(self, root: BoxLayout) -> None:
+        raise TypeError("every screen builds its own content")
+
+    def tr(self, key: str, **params: Any) -> str:
+        return self.c.tr(key, **params)
+
+    def header(self, root: BoxLayout, text: str, back: Callable[[], Any] | None = None) -> None:
+        bar = row(theme.TARGET_MEDIUM)
+        if back is not None:
+            bar.add_widget(BigButton(self.tr("ui.back"), back, "secondary", size_hint_x=None, width=theme.WIDTH_BACK,
+                                     height=theme.TARGET_MEDIUM))
+        bar.add_widget(Text(text, theme.FONT_TITLE, bold=True, height=theme.TARGET_MEDIUM))
+        root.add_widget(bar)
+
+    def notices(self, root: BoxLayout, count: int = 3, one_line: bool = False) -> None:
+        """The latest notices: who paid whom and why, errors in red (`one_line`: each cut to a line, for a
+        crowded screen; the money log keeps every word)."""
+        box = column()
+        for notice in view.notices(self.c, count):
+            extra: dict[str, Any] = {"max_lines": 1, "shorten": True, "shorten_from": "right"} if one_line else {}
+            box.add_widget(Text(notice["text"], theme.FONT_BODY, color=notice_colour(notice["kind"]), **extra))
+        root.add_widget(box)
+
+    def pending_banner(self, root: BoxLayout) -> None:
+        """"Ann: tap your card to buy ..." with a stand-in button for each card still missing, and Cancel."""
+        pending = view.pending(self.c)
+        if pending is None:
+            return
+        panel = auto_height(Panel(orientation="vertical", size_hint_y=None, fill=theme.PENDING_FILL))
+        panel.add_widget(Text(pending["prompt"], theme.FONT_BIG, bold=True))
+        buttons = row()
+        for name in pending["waiting"]:
+            buttons.add_widget(BigButton(self.tr("ui.tap.as", player=name), lambda n=name: self.nav.tap_as(n),
+                                         "secondary", size=theme.FONT_SMALL))
+        buttons.add_widget(BigButton(self.tr("ui.cancel"), self.c.cancel_pending, "danger", size=theme.FONT_SMALL))
+        panel.add_widget(buttons)
+        root.add_widget(panel)

@@ -1,0 +1,19 @@
+"""Physical decks: the player picks the card they drew."""
+
+from __future__ import annotations
+
+from kivy.uix.boxlayout import BoxLayout
+
+from ui import theme, view
+from ui.screens.base import BaseScreen, column, scroll
+from ui.widgets import BigButton
+
+
+class CardPickScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        self.header(root, self.tr("ui.cards.which"), lambda: self.nav.go("table"))
+        body = column()
+        for card in view.card_choices(self.c):
+            body.add_widget(BigButton(card["text"], lambda cid=card["id"]: self.nav.pick_card(cid), "secondary",
+                                      size=theme.FONT_MINOR, height=theme.TARGET_SNUG))
+        root.add_widget(scroll(body))

@@ -1,0 +1,41 @@
+"""brands' casino: pick one to three numbers and bet, or walk away; the dice button (or Bet) rolls the die."""
+
+from __future__ import annotations
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from ui import theme, view
+from ui.screens.base import BaseScreen, row
+from ui.widgets import BigButton, Text
+
+
+class CasinoScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        k = view.casino(self.c)
+        bet, pick = k["bet"], k["pick"]
+        self.header(root, self.tr("ui.casino.title", player=k["player"], jackpot=k["jackpot"]),
+                    lambda: self.nav.go("table"))
+        self.pending_banner(root)
+        root.add_widget(Text(self.tr("ui.casino.how", bet=bet, jackpot=k["jackpot"], odds=k["odds"]),
+                             theme.FONT_READ, color=theme.MUTED, halign="center"))
+        numbers = row(theme.ROW_DIE)
+        for n in range(1, 7):
+            b = BigButton(str(n), lambda n=n: self.c.casino_toggle(n), "primary" if n in pick else "secondary",
+                          size=theme.FONT_LEAD, height=theme.ROW_DIE)
+            b.role = f"casino {n}"
+            numbers.add_widget(b)
+        root.add_widget(numbers)
+        if pick:
+            root.add_widget(Text(self.tr("ui.casino.pays", numbers=", ".join(map(str, pick)), win=k["win"]),
+                                 theme.FONT_LARGE, bold=True, color=theme.ACCENT, halign="center"))
+        self.notices(root, 2)
+        root.add_widget(Widget())
+        bottom = row(theme.TARGET_LARGE)
+        bottom.add_widget(BigButton(self.tr("ui.btn.casino_no"), lambda: self.c.request({"do": "casino"}), "secondary",
+                                    size=theme.FONT_BODY, height=theme.TARGET_LARGE))
+        if pick:
+            bottom.add_widget(BigButton(self.tr("ui.casino.bet", bet=bet, numbers=", ".join(map(str, pick))),
+                                        lambda: self.c.request({"do": "casino", "numbers": list(pick)}), "primary",
+                                        size=theme.FONT_BODY, height=theme.TARGET_LARGE))
+        root.add_widget(bottom)

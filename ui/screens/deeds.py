@@ -1,0 +1,49 @@
+"""A player's deeds by colour group with Build, Sell 1, Sell all, Mortgage and Lift (biznes: Auction and
+To bank); a tab per player; the bank's buildings in the title."""
+
+from __future__ import annotations
+
+from kivy.uix.boxlayout import BoxLayout
+
+from ui import theme, view
+from ui.screens.base import BaseScreen, column, row, scroll
+from ui.widgets import BigButton, Panel, Stripe, Text, colour
+
+
+class DeedsScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        who = self.nav.deeds_player()
+        self.header(root, self.tr("ui.deeds.title", player=who) + "   " + view.pool(self.c),
+                    lambda: self.nav.go("table"))
+        tabs = row(theme.TARGET_COMPACT)
+        for p in view.players(self.c):
+            if p["bankrupt"]:
+                continue
+            chosen = p["name"] == who
+            tabs.add_widget(BigButton(f"{p['name']} {p['cash_text']}", lambda n=p["name"]: self.nav.show_deeds(n),
+                                      "primary" if chosen else "secondary", size=theme.FONT_MINOR,
+                                      height=theme.TARGET_COMPACT,
+                                      background_color=colour(p["colour"]) if chosen else theme.TAB))
+        root.add_widget(tabs)
+        self.pending_banner(root)
+        body = column()
+        groups = view.deeds(self.c, who)
+        if not groups:
+            body.add_widget(Text(self.tr("ui.deeds.none", player=who), theme.FONT_BIG, color=theme.MUTED))
+        for g in groups:
+            body.add_widget(Stripe(g["colour"], height=theme.STRIPE_GROUP))
+            for d in g["deeds"]:
+                line = Panel(orientation="horizontal", size_hint_y=None, height=theme.TARGET)
+                label = f"{d['name']}  {d['houses_text']}" + (f"  ({self.tr('ui.deed.mortgaged')})"
+                                                              if d["mortgaged"] else "")
+                line.add_widget(Text(label, theme.FONT_READ, bold=True, height=theme.TARGET_MEDIUM))
+                for act in d["actions"]:
+                    action = BigButton(act["text"],
+                                       lambda v=act["verb"], i=d["index"]: self.nav.deed_action(who, v, i),
+                                       "primary" if act["enabled"] else "secondary", size=theme.FONT_DETAIL,
+                                       size_hint_x=None, width=theme.WIDTH_DEED_ACTION, height=theme.TARGET_MEDIUM)
+                    action.role = f"{act['verb']} {d['index']}"  # every row has the same labels
+                    line.add_widget(action)
+                body.add_widget(line)
+        root.add_widget(scroll(body))
+        self.notices(root, 2)

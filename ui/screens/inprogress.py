@@ -1,0 +1,63 @@
+"""A game already under way: today's cash, positions, deeds, buildings and mortgages (the engine's setup)."""
+
+from __future__ import annotations
+
+from kivy.uix.boxlayout import BoxLayout
+
+from ui import theme, view
+from ui.navigator import SETUP_CASH_STEP
+from ui.screens.base import BaseScreen, column, row, scroll
+from ui.widgets import BigButton, Stripe, Text
+
+HOTEL = 5  # the level after four houses
+
+
+class InProgressScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        self.header(root, self.tr("ui.progress.title"), lambda: self.nav.go("setup"))
+        self.nav.progress_setup()  # every player named on the setup screen gets today's cash and position
+        g = view.in_progress(self.c)
+        body = column()
+        for p in g["players"]:
+            name = p["name"]
+            line = row(theme.TARGET_MEDIUM)
+            line.add_widget(Text(name, theme.FONT_BIG, bold=True, height=theme.TARGET_MEDIUM))
+            for key, step, shown in (("cash", SETUP_CASH_STEP, p["cash_text"]), ("position", 1, p["where"])):
+                minus = BigButton("-", lambda n=name, k=key, s=step: self.nav.bump_player(n, k, -s), "secondary",
+                                  size_hint_x=None, width=theme.WIDTH_NUDGE, height=theme.TARGET_MEDIUM)
+                minus.role = f"{name} {key} -"  # many buttons read "-": tests tell them apart
+                line.add_widget(minus)
+                line.add_widget(Text(f"{self.tr('ui.progress.' + key)}: {shown}", theme.FONT_SMALL,
+                                     height=theme.TARGET_MEDIUM))
+                plus = BigButton("+", lambda n=name, k=key, s=step: self.nav.bump_player(n, k, s), "secondary",
+                                 size_hint_x=None, width=theme.WIDTH_NUDGE, height=theme.TARGET_MEDIUM)
+                plus.role = f"{name} {key} +"
+                line.add_widget(plus)
+            body.add_widget(line)
+        for s in g["spaces"]:
+            i = s["index"]
+            line = row(theme.TARGET_COMPACT)
+            line.add_widget(Stripe(s["colour"], size_hint_x=None, width=theme.STRIPE, size_hint_y=1))
+            line.add_widget(Text(s["name"], theme.FONT_SMALL, height=theme.TARGET_COMPACT))
+            owner_button = BigButton(s["owner"] or self.tr("ui.bank"), lambda i=i: self.nav.cycle_owner(i),
+                                     "secondary", size=theme.FONT_MINOR, size_hint_x=None, width=theme.WIDTH_OWNER,
+                                     height=theme.TARGET_COMPACT)
+            owner_button.role = f"owner {i}"
+            line.add_widget(owner_button)
+            if s["lot"]:
+                level = s["level"]
+                level_button = BigButton(self.tr("ui.deed.hotel") if level == HOTEL else
+                                         self.tr("ui.deed.houses_n", count=level),
+                                         lambda i=i: self.nav.cycle_level(i), "secondary", size=theme.FONT_MINOR,
+                                         size_hint_x=None, width=theme.WIDTH_LEVEL, height=theme.TARGET_COMPACT)
+                level_button.role = f"level {i}"
+                line.add_widget(level_button)
+            if g["mortgages"]:
+                line.add_widget(BigButton(self.tr("ui.deed.mortgaged") if s["mortgaged"] else "—",
+                                          lambda i=i: self.nav.toggle_mortgaged(i), "secondary", size=theme.FONT_FINE,
+                                          size_hint_x=None, width=theme.WIDTH_MORTGAGE, height=theme.TARGET_COMPACT))
+            body.add_widget(line)
+        root.add_widget(scroll(body))
+        self.notices(root, 1)
+        root.add_widget(BigButton(self.tr("ui.setup.start"), self.c.draft_start, "primary", size=theme.FONT_LARGE,
+                                  height=theme.TARGET_LARGE))

@@ -1,0 +1,18 @@
+"""The money log: every money movement in words, newest first."""
+
+from __future__ import annotations
+
+from kivy.uix.boxlayout import BoxLayout
+
+from ui import theme, view
+from ui.screens.base import BaseScreen, column, scroll
+from ui.widgets import Text
+
+
+class LogScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        self.header(root, self.tr("ui.log.title"), lambda: self.nav.go("table"))
+        body = column()
+        for line in view.log(self.c):
+            body.add_widget(Text(line, theme.FONT_READ))
+        root.add_widget(scroll(body))

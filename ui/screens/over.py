@@ -1,0 +1,41 @@
+"""Game over: the ranking with each player's net worth, and a chart of everyone's net worth over the game."""
+
+from __future__ import annotations
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from ui import theme, view
+from ui.screens.base import BaseScreen, column, row
+from ui.widgets import BigButton, Chart, Chip, Text
+
+
+class GameOverScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        g = view.game_over(self.c)
+        self.header(root, self.tr("ui.over.winner", player=g["winner"]))
+        body = BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE)
+        left = BoxLayout(orientation="vertical", size_hint_x=0.4)
+        ranks = column()
+        for r in g["ranking"]:
+            line = row(theme.LINE_RANK)
+            line.add_widget(Chip(r["colour"], pos_hint={"center_y": 0.5}))
+            line.add_widget(Text(f"{r['place']}. {r['name']}", theme.FONT_BIG, bold=True, height=theme.LINE_RANK_TEXT))
+            line.add_widget(Text(r["worth_text"], theme.FONT_BIG, halign="right", height=theme.LINE_RANK_TEXT))
+            ranks.add_widget(line)
+        left.add_widget(ranks)
+        left.add_widget(Widget())
+        body.add_widget(left)
+        chart_box = BoxLayout(orientation="vertical")
+        chart_box.add_widget(Text(self.tr("ui.over.chart"), theme.FONT_SMALL, color=theme.MUTED))
+        chart_box.add_widget(Chart(g["history"], g["colours"]))
+        body.add_widget(chart_box)
+        root.add_widget(body)
+        bottom = row(theme.TARGET_BAR)
+        bottom.add_widget(BigButton(self.tr("ui.banker.undo"), self.nav.undo_end, "secondary",
+                                    height=theme.TARGET_BAR))
+        if view.phones(self.c)["link"]:  # the phones keep the final results until a new link replaces this one
+            bottom.add_widget(BigButton(self.tr("ui.phones.revoke"), self.c.revoke_link, "danger",
+                                        size=theme.FONT_MINOR, height=theme.TARGET_BAR))
+        bottom.add_widget(BigButton(self.tr("ui.over.close"), self.c.close_game, "primary", height=theme.TARGET_BAR))
+        root.add_widget(bottom)

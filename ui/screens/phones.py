@@ -1,0 +1,42 @@
+"""The table's QR code for phones (a read-only live view), a new link, and moving the game to another device."""
+
+from __future__ import annotations
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from ui import theme, view
+from ui.screens.base import BaseScreen
+from ui.widgets import BigButton, QRCode, Text
+
+
+class PhonesScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        self.header(root, self.tr("ui.phones.title"), lambda: self.nav.go("banker"))
+        link = view.phones(self.c)["link"]
+        if link is None:
+            root.add_widget(Text(self.tr("ui.phones.off"), theme.FONT_BIG, halign="center"))
+            return
+        main = BoxLayout(orientation="horizontal", spacing=theme.GAP_PANEL)
+        move = self.nav.move_url
+        shown = move or link
+        left = BoxLayout(orientation="vertical", size_hint_x=0.5)
+        code = self.part("qr", shown, lambda: QRCode(shown, size_hint=(1, 1)))
+        code.role = "qr move" if move else "qr table"
+        left.add_widget(code)
+        main.add_widget(left)
+        right = BoxLayout(orientation="vertical", spacing=theme.GAP_WIDE)
+        right.add_widget(Text(self.tr("ui.phones.move_how" if move else "ui.phones.how"), theme.FONT_READ))
+        right.add_widget(Text(shown, theme.FONT_DETAIL, color=theme.MUTED))
+        right.add_widget(Widget())
+        if move:
+            right.add_widget(BigButton(self.tr("ui.phones.back_to_table"), self.nav.hide_move, "secondary",
+                                       size=theme.FONT_SMALL, height=theme.TARGET))
+        else:
+            right.add_widget(BigButton(self.tr("ui.phones.move"), self.nav.show_move, "primary",
+                                       size=theme.FONT_SMALL, height=theme.TARGET))
+            right.add_widget(BigButton(self.tr("ui.phones.revoke"), self.c.revoke_link, "danger",
+                                       size=theme.FONT_SMALL, height=theme.TARGET))
+        main.add_widget(right)
+        root.add_widget(main)
+        self.notices(root, 1)

@@ -1,0 +1,147 @@
+"""The app's look in one place: colours, font sizes, spacing, padding and touch-target sizes.
+
+Lengths are in dp and font sizes in sp (kivy.metrics), turned into pixels *when read*, so the panel's
+density (`Metrics.density`, set before the app builds) scales every screen alike: at density 1 (the
+official 800x480 display) a dp is a pixel. Screens and widgets never write a pixel number themselves
+(tests/ui/test_screens_static.py checks it); they say `theme.TARGET`, `theme.FONT_BODY`, `theme.GAP`.
+
+    from ui import theme
+    BigButton("Roll", roll, height=theme.TARGET, size=theme.FONT_BODY)
+
+Colours are RGBA lists of floats, the same at every density.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.metrics import dp, sp
+from kivy.utils import get_color_from_hex
+
+
+def _hex(code: str) -> list[float]:
+    return list(get_color_from_hex(code))
+
+
+# ---------------------------------------------------------------------- colours
+
+BG = _hex("#101418")  # the window behind everything
+PANEL = _hex("#1C232B")  # a panel behind a group of widgets
+TEXT = _hex("#F5F5F5")
+MUTED = _hex("#B0BEC5")  # hints, status lines, the less important half of a screen
+PRIMARY = _hex("#2E7D32")  # the button that does the expected thing
+SECONDARY = _hex("#37474F")
+DANGER = _hex("#C62828")  # errors, and buttons that cannot be taken back lightly
+ACCENT = _hex("#FFC107")  # money moving, what the table must look at
+ACCENT_BUTTON = _hex("#F57F17")
+KINDS = {"primary": PRIMARY, "secondary": SECONDARY, "danger": DANGER, "accent": ACCENT_BUTTON}
+WARNING = [1.0, 0.45, 0.35, 1.0]  # a timer in its last ten seconds
+INK = [0.1, 0.1, 0.1, 1.0]  # pips and the speed die's face
+DIE_FACE = [1.0, 1.0, 1.0, 1.0]
+SPEED_DIE = [1.0, 0.8, 0.2, 1.0]  # brands' yellow speed die
+PENDING_FILL = [0.35, 0.25, 0.0, 1.0]  # the banner asking for card taps
+DEBT_FILL = [0.35, 0.08, 0.08, 1.0]  # a debt's panel
+CURRENT_FILL = [0.2, 0.27, 0.33, 1.0]  # the player whose turn it is, in the list
+LEADING_FILL = [0.15, 0.35, 0.15, 1.0]  # the high bidder, in an auction
+TAB = [0.22, 0.28, 0.31, 1.0]  # a deeds tab not chosen
+AXIS = [0.4, 0.45, 0.5, 1.0]  # the chart's base line
+NO_GROUP = "#BDBDBD"  # a space of no colour group
+NO_COLOUR = "#9E9E9E"  # a player with no colour (should not happen)
+
+# ---------------------------------------------------------------------- font sizes, in sp
+
+_SP: dict[str, float] = {
+    "FONT_FINE": 14,  # status lines, the many small option buttons
+    "FONT_DETAIL": 15,  # rents on a deed, a deed's action buttons, trade lists
+    "FONT_MINOR": 16,  # secondary buttons in a row of many
+    "FONT_LABEL": 17,  # a player's name in the list, the debt panel's buttons
+    "FONT_SMALL": 18,  # hints, most buttons in a row
+    "FONT_READ": 19,  # lines to read: the money log, the debt, the casino's rules
+    "FONT_BODY": 20,  # text and buttons by default, notices
+    "FONT_BIG": 22,  # a name, a cash amount in a list, a prompt
+    "FONT_LARGE": 24,  # the main buttons, the move hint
+    "FONT_TITLE": 28,  # a screen's title
+    "FONT_HEADLINE": 30,  # whose turn it is
+    "FONT_LEAD": 34,  # the current player's cash, the high bid
+    "FONT_HUGE": 40,  # the app's name, the opening bid, the speed die's face
+}
+
+# ---------------------------------------------------------------------- lengths, in dp
+
+_DP: dict[str, float | tuple[float, float]] = {
+    # spacing and padding
+    "GAP_TIGHT": 4,  # inside a title deed, the board's spaces
+    "GAP": 6,  # between the lines of a column, inside a panel
+    "GAP_WIDE": 8,  # between the buttons of a row, between panels
+    "GAP_PANEL": 12,  # between the QR code and its words
+    "PAD": 8,  # around a screen and inside a panel
+    "TEXT_INSET": 16,  # a button's text stays this far inside its edges
+    "PLAYER_PAD": (8, 2),  # inside a player's line
+    "HOME_PAD": (120, 10),  # the start screen's buttons keep to the middle
+    "SCROLL_BAR": 8,
+    # touch targets (heights of buttons and of the rows that hold them)
+    "TARGET_LIST": 44,  # a deed in the trade's lists
+    "TARGET_COMPACT": 52,  # a row of many small buttons (trade, deeds tabs, the board's spaces)
+    "TARGET_MEDIUM": 56,  # the title bar, rows of -/+ buttons
+    "TARGET_SNUG": 60,  # the setup's player rows, the bottom bar
+    "TARGET": 64,  # a button by default
+    "TARGET_BAR": 66,  # a screen's bottom buttons
+    "TARGET_LARGE": 70,  # the main action buttons
+    "TARGET_HOME": 80,  # the start screen's buttons
+    "TARGET_DIE": 90,  # a die's value on the dice screen
+    "ROW_DIE": 96,  # a row of die values, the casino's numbers
+    # lines that are not buttons
+    "LINE_PLAYER": 40,  # a player in the turn screen's list
+    "LINE_PLAYER_TEXT": 36,
+    "LINE_RANK": 48,  # a player in the final ranking
+    "LINE_RANK_TEXT": 44,
+    # widths of buttons beside text
+    "WIDTH_BACK": 130,
+    "WIDTH_SWATCH": 60,  # a player's colour, the X that removes them
+    "WIDTH_REGISTER": 210,
+    "WIDTH_STEP": 90,  # -/+ steps on the setup screen
+    "WIDTH_NUDGE": 56,  # -/+ on the "game already going" screen
+    "WIDTH_OWNER": 150,
+    "WIDTH_LEVEL": 110,
+    "WIDTH_MORTGAGE": 130,
+    "WIDTH_BID": 170,
+    "WIDTH_PASS": 110,
+    "WIDTH_DEED_ACTION": 88,
+    "WIDTH_ADJUST": 76,
+    # shapes
+    "CHIP": (28, 28),  # a player's token colour
+    "CHIP_TURN": (40, 40),  # the current player's, at the top
+    "DIE": (96, 96),
+    "DIE_CROWDED": (60, 60),  # on a turn screen with a debt, a banner or the clock
+    "DICE_ROW": 100,
+    "DICE_ROW_CROWDED": 64,
+    "SPEED_FACE_WIDTH": 96,
+    "SPEED_FACE_WIDTH_CROWDED": 60,
+    "STRIPE": 14,  # a colour group's bar
+    "STRIPE_DEED": 18,  # on the title deed
+    "STRIPE_GROUP": 10,  # between the groups of the deeds screen
+    "QR": (220, 220),
+    "RADIUS": 10,  # a panel's corners
+    "RADIUS_DIE": 14,
+    "RADIUS_CHIP": 14,
+    "CHART_MARGIN": 10,
+    "CHART_AXIS": 1,
+    "CHART_LINE": 2,
+    "PIN_HEIGHT": 70,  # the banker's PIN field
+    "INPUT_HEIGHT": 60,  # a name or PIN field on the setup screen
+}
+
+
+def __getattr__(name: str) -> Any:
+    """`theme.TARGET`: the length (or pair of lengths) in pixels for today's density."""
+    if name in _DP:
+        value = _DP[name]
+        return (dp(value[0]), dp(value[1])) if isinstance(value, tuple) else dp(value)
+    if name in _SP:
+        return sp(_SP[name])
+    raise AttributeError(f"ui.theme has no {name!r}")
+
+
+def names() -> list[str]:
+    """Every length and font size the theme has (for tests and for finding one)."""
+    return sorted([*_DP, *_SP])
