@@ -10,7 +10,7 @@ The screens call the navigator's mutators and the controller's methods and read 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from banker.ruleset import load_ruleset
 from ui import view
@@ -114,9 +114,10 @@ class Navigator:
         if escape:
             self.go("table")
             return True
-        actions = {"r": c.roll, "b": lambda: c.request({"do": "buy"}), "n": lambda: c.request({"do": "decline"}),
-                   "e": lambda: c.request({"do": "end_turn"}), "d": lambda: self.go("deeds"),
-                   "t": lambda: self.go("trade"), "l": lambda: self.go("log")}
+        actions: dict[str, Callable[[], None]] = {
+            "r": c.roll, "b": lambda: c.request({"do": "buy"}), "n": lambda: c.request({"do": "decline"}),
+            "e": lambda: c.request({"do": "end_turn"}), "d": lambda: self.go("deeds"),
+            "t": lambda: self.go("trade"), "l": lambda: self.go("log")}
         if codepoint in actions:
             actions[codepoint]()
             return True
@@ -368,7 +369,7 @@ class Navigator:
         self.c.changed()
 
     def _space(self, i: int) -> dict[str, Any]:
-        spaces: dict[str, Any] = self.progress_setup()["spaces"]
+        spaces: dict[str, dict[str, Any]] = self.progress_setup()["spaces"]
         return spaces.setdefault(str(i), {})
 
     def cycle_owner(self, i: int) -> None:
