@@ -665,17 +665,28 @@ class Controller:
                                    "amount": amount})
 
     def _words(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """Parameters with the building kind in the family's words (biznes: offices and holdings)."""
-        if "face" in params:  # the speed die's face, in the family's words
-            return {**params, "face": msg(f"ui.face.{params['face']}")}
-        if "how" in params:  # how a player left jail: a double, the fine, a card
-            return {**params, "how": msg(f"ui.how.{params['how']}")}
-        kind = params.get("kind")
-        if kind not in ("house", "hotel") or self.game is None:
-            return dict(params)
-        words = building_words(self.game)
-        kind = words[0] if kind == "house" else words[1]
-        return {**params, "kind": msg(f"ui.word.{kind}")}
+        """An engine code's parameters with the engine's words as pieces in the family's language: the building
+        kind in the ruleset's words (biznes: offices and holdings), the speed die's face, how a player left jail,
+        the bank or the pot as a creditor, and a card's text."""
+        shown = dict(params)
+        if "face" in shown:
+            shown["face"] = msg(f"ui.face.{shown['face']}")
+        if "how" in shown:  # a double, the fine, a card
+            shown["how"] = msg(f"ui.how.{shown['how']}")
+        if shown.get("to") in ("bank", "pot"):
+            shown["to"] = msg(f"ui.{shown['to']}")
+        game = self.game
+        if game is None:
+            return shown
+        if "card" in shown and "text" in shown:
+            card = game.ruleset.card_by_id.get(shown["card"])
+            if card is not None:
+                shown["text"] = Msg(f"card.{card.id}", default=card.text)
+        kind = shown.get("kind")
+        if kind in ("house", "hotel"):
+            words = building_words(game)
+            shown["kind"] = msg(f"ui.word.{words[0] if kind == 'house' else words[1]}")
+        return shown
 
     # Buttons of the turn screen: each is an action request.
 

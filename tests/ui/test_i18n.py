@@ -360,3 +360,20 @@ def test_a_key_a_translation_lacks_falls_back_to_english_with_english_plural_rul
     assert tr("ui.n.house", count=5) == "5 houses" and tr("ui.n.house", count=1) == "1 house"
     assert tr("ui.n.hotel", count=2) == "2 hotele"
     assert tr("ui.n.hotel", count=5) == "5 hotels"  # not the parameter's name, not the key
+
+
+def test_the_bank_as_a_creditor_and_a_card_s_text_are_pieces_in_the_family_s_language(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, setup={"players": {"Ann": {"cash": 10, "position": 35}}})
+    c.roll((1, 2))  # Luxury Tax, 75, with 10 in cash: a debt to the bank
+    assert "Ann owes the bank 75 and must raise it" in texts(c)
+    c.set_language("pl")
+    assert c.tr("event.debt", player="Ann", to=c.tr("ui.bank"), amount=75) in texts(c)
+    skipped = Msg("event.card", c._words({"player": "Ann", "card": "cc-opera-50", "text": "Opera night"}))
+    assert c.tr.card("cc-opera-50", "Opera night") in c.tr.render(skipped)
+    assert "Opera night" not in c.tr.render(skipped)
+
+
+def test_the_tool_s_check_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert i18n_tool.main(["check"]) == 0 and capsys.readouterr().err == ""
+    assert i18n_tool.main(["frobnicate"]) == 2 and "python -m ui.i18n_tool" in capsys.readouterr().err
