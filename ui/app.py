@@ -31,6 +31,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from banker.journal import Journal
 from ui import theme
 from ui.controller import Controller
+from ui.i18n import msg
 from ui.navigator import Navigator
 from ui.screens import SCREENS, BaseScreen
 from ui.settings import Settings, settings_path
@@ -79,7 +80,7 @@ class KeepRunning(ExceptionHandler):
             return ExceptionManager.RAISE
         log.exception("unexpected error in the app", exc_info=exc)
         try:
-            self.app.controller.notify(self.app.controller.tr("ui.oops"), "error", "error")
+            self.app.controller.notify(msg("ui.oops"), "error", "error")
             self.app.controller.changed()
         except Exception:
             log.exception("could not report the error")
@@ -169,7 +170,7 @@ class BankerApp(App):
         try:
             server.start()
         except OSError as exc:
-            self.controller.notify(self.controller.tr("ui.phones.cannot_start", problem=str(exc)), "error")
+            self.controller.notify(msg("ui.phones.cannot_start", problem=str(exc)), "error")
             return
         from ui.phone import phone_state
 

@@ -15,6 +15,7 @@ from typing import Any, Callable
 from banker.ruleset import load_ruleset
 from ui import view
 from ui.controller import PLAYER_COLOURS, Controller
+from ui.i18n import msg
 
 # Every page the app has, one screen each (ui/screens/__init__.py registers them under these names).
 PAGES = ("home", "setup", "inprogress", "table", "auction", "deeds", "trade", "log", "banker", "replace", "over",
@@ -200,7 +201,7 @@ class Navigator:
         if self.c.pin_ok(pin):
             self.unlocked = True
         else:
-            self.c.notify(self.c.tr("ui.banker.wrong_pin"), "error", "error")
+            self.c.notify(msg("ui.banker.wrong_pin"), "error", "error")
         self.c.changed()
 
     def abandon(self) -> None:

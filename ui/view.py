@@ -12,7 +12,7 @@ from typing import Any
 
 from banker.game import Game
 from banker.ruleset import load_ruleset
-from ui.controller import Controller, Draft
+from ui.controller import MOVE_SECONDS, Controller, Draft
 from ui.i18n import LANGUAGES
 from ui.words import building_words
 
@@ -541,7 +541,8 @@ def banker(c: Controller) -> dict[str, Any]:
 
 
 def phones(c: Controller) -> dict[str, Any]:
-    return {"link": c.table_link()}
+    """The table's link, and how many minutes a one-time move link lives."""
+    return {"link": c.table_link(), "move_minutes": MOVE_SECONDS // 60}
 
 
 def settings(c: Controller) -> dict[str, Any]:

@@ -13,7 +13,8 @@ from ui.widgets import BigButton, QRCode, Text
 class PhonesScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         self.header(root, self.tr("ui.phones.title"), lambda: self.nav.go("banker"))
-        link = view.phones(self.c)["link"]
+        phones = view.phones(self.c)
+        link = phones["link"]
         if link is None:
             root.add_widget(Text(self.tr("ui.phones.off"), theme.FONT_BIG, halign="center"))
             return
@@ -26,7 +27,8 @@ class PhonesScreen(BaseScreen):
         left.add_widget(code)
         main.add_widget(left)
         right = BoxLayout(orientation="vertical", spacing=theme.GAP_WIDE)
-        right.add_widget(Text(self.tr("ui.phones.move_how" if move else "ui.phones.how"), theme.FONT_READ))
+        right.add_widget(Text(self.tr("ui.phones.move_how", minutes=phones["move_minutes"]) if move
+                              else self.tr("ui.phones.how"), theme.FONT_READ))
         right.add_widget(Text(shown, theme.FONT_DETAIL, color=theme.MUTED))
         right.add_widget(Widget())
         if move:
