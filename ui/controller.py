@@ -40,6 +40,9 @@ PLAYER_COLOURS = ["#E53935", "#1E88E5", "#43A047", "#FDD835", "#8E24AA", "#FB8C0
 RESUME_COUNTDOWN = 3  # seconds between everyone being back and the game going on
 MOVE_SECONDS = 600  # a "continue on another device" link lives 10 minutes
 PLAYER_QR_SECONDS = 20  # how long the table shows a player's own QR code after their card tap
+PIN_FREE_TRIES = 5  # wrong banker PINs in a row before each further one makes the next try wait
+PIN_WAIT_FIRST = 30  # seconds of the first wait; each further wrong PIN doubles it ...
+PIN_WAIT_MOST = 15 * 60  # ... up to this
 SPENDING = {"buy", "bid", "pay_fine", "use_card", "build", "sell", "sell_all", "mortgage", "unmortgage",
             "keep_mortgage", "concede", "auction_own", "sell_to_bank"}
 # Engine events worth a line on the screen (money movements always are).
@@ -754,8 +757,46 @@ class Controller:
     def has_pin(self) -> bool:
         return "pin" in self.meta
 
+    def pin_wait(self) -> int | None:
+        """Seconds before the banker's PIN may be tried again after too many wrong tries, or None."""
+        until = float(self.meta.get("pin_locked_until", 0.0))
+        left = until - self.clock()
+        return math.ceil(left) if left > 0 else None
+
     def pin_ok(self, pin: str) -> bool:
-        return not self.has_pin() or check_pin(self.meta["pin"], pin)
+        """Whether `pin` unlocks the banker's menu (always, when the game has no PIN).
+
+        After PIN_FREE_TRIES wrong tries in a row each further wrong try makes the next one wait,
+        twice as long each time (PIN_WAIT_FIRST seconds, at most PIN_WAIT_MOST); while it waits,
+        every try is refused unchecked. The count and the wait are kept with the game in the
+        journal, so pulling the plug does not reset them; the right PIN does.
+        """
+        if not self.has_pin():
+            return True
+        if self.pin_wait() is not None:
+            return False
+        failures = int(self.meta.get("pin_failures", 0))
+        if check_pin(self.meta["pin"], pin):
+            if failures or "pin_locked_until" in self.meta:
+                self.meta.pop("pin_failures", None)
+                self.meta.pop("pin_locked_until", None)
+                self._save_meta()
+            return True
+        failures += 1
+        self.meta["pin_failures"] = failures
+        if failures >= PIN_FREE_TRIES:
+            wait = min(PIN_WAIT_FIRST * 2 ** (failures - PIN_FREE_TRIES), PIN_WAIT_MOST)
+            self.meta["pin_locked_until"] = self.clock() + wait
+        self._save_meta()
+        return False
+
+    def pin_tries_left(self) -> int:
+        """Wrong PIN tries left before each further one makes the next wait (0 once waits have begun)."""
+        return max(0, PIN_FREE_TRIES - int(self.meta.get("pin_failures", 0)))
+
+    def _save_meta(self) -> None:
+        if self.live is not None:
+            self.journal.set_meta(self.live.id, self.meta)
 
     def undo(self, steps: int = 1) -> None:
         for _ in range(steps):

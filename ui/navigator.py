@@ -145,7 +145,9 @@ class Navigator:
             c.request(dict(button["action"]))
 
     def tap_as(self, player: str) -> None:
-        """The on-screen stand-in for a player's card (a lost card, or no reader)."""
+        """The on-screen stand-in for a player's card (a forgotten or lost card), when the banker allows it."""
+        if not self.c.settings.stand_ins:
+            return
         uid = next((u for u, n in self.c.meta.get("cards", {}).items() if n == player), None)
         if uid is None:
             self.c.cancel_pending()

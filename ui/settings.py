@@ -1,7 +1,9 @@
 """The app's own settings, kept as JSON in the user's data directory.
 
-Language, sounds, whether on-screen buttons stand in for card taps, and
-whether the family draws from its physical card decks. (The hardware config
+Language, sounds, whether spending needs the player's card, whether on-screen
+"Tap as NAME" buttons may stand in for a card (the banker switches that on,
+behind the PIN, for a forgotten card), and whether the family draws from its
+physical card decks. (The hardware config
 file is separate and only read: hardware/config.py.) A missing, unreadable or
 hand-broken settings file never stops the app: bad values fall back to the
 defaults and the app says which.
@@ -26,7 +28,8 @@ def settings_path() -> Path:
 class Settings:
     language: str = "en"
     sounds: bool = True
-    taps: bool = True  # spending needs the player's card; False: on-screen buttons stand in
+    taps: bool = True  # spending needs the player's card; False: no cards at all, the buttons act at once
+    stand_ins: bool = False  # "Tap as NAME" buttons may stand in for a card (a card forgotten or lost mid-game)
     physical_decks: bool = False  # the player picks the card they drew from a list
     bid_step: int = 10
 

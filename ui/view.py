@@ -341,7 +341,7 @@ def pending(c: Controller) -> dict[str, Any] | None:
     if p is None:
         return None
     return {"prompt": p.prompt, "needs": list(p.needs), "waiting": [n for n in p.needs if n not in p.tapped],
-            "tapped": sorted(p.tapped)}
+            "tapped": sorted(p.tapped), "stand_ins": c.settings.stand_ins}
 
 
 def status_text(c: Controller) -> str:

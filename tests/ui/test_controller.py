@@ -434,3 +434,44 @@ def test_phone_links_revoke_final_results_and_moving_a_game(tmp_path: Path) -> N
     c2.game_moved(code)
     assert c2.live is None and c2.mode == "home"
     assert c2.journal.status(game_id) == "moved" and c2.journal.latest_active() is None
+
+
+def test_wrong_pins_make_the_next_try_wait_longer_and_the_wait_survives_a_restart(tmp_path: Path) -> None:
+    clock = Clock()
+    c = make(tmp_path, clock=clock)
+    start(c, pin="2468")
+    for k in range(4):  # four wrong tries cost nothing but the count
+        assert not c.pin_ok("1111")
+        assert c.pin_wait() is None and c.pin_tries_left() == 4 - k
+    assert not c.pin_ok("1111")  # the fifth: now a wait
+    assert c.pin_wait() == 30 and c.pin_tries_left() == 0
+    assert not c.pin_ok("2468")  # while it waits, even the right PIN is refused unchecked
+    clock.now += 29.5
+    assert c.pin_wait() == 1 and not c.pin_ok("2468")
+    clock.now += 1
+    assert c.pin_wait() is None
+    assert not c.pin_ok("0000")  # the sixth wrong one: twice as long
+    assert c.pin_wait() == 60
+    c.journal.close()
+    again = make(tmp_path, clock=clock)  # the plug was pulled: the count and the wait stay
+    assert again.resume() and again.pin_wait() == 60
+    clock.now += 60
+    assert not again.pin_ok("9999") and again.pin_wait() == 120
+    for _ in range(10):  # the waits stop growing at a quarter of an hour
+        clock.now += 10_000
+        again.pin_ok("9999")
+    assert again.pin_wait() == 15 * 60
+    clock.now += 15 * 60
+    assert again.pin_ok("2468")  # the right PIN clears it all
+    assert again.pin_wait() is None and again.pin_tries_left() == 5
+    again.journal.close()
+    third = make(tmp_path, clock=clock)
+    assert third.resume() and third.pin_tries_left() == 5 and not third.pin_ok("1111") and third.pin_tries_left() == 4
+
+
+def test_a_game_without_a_pin_never_waits(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c)
+    for _ in range(8):
+        assert c.pin_ok("1111")
+    assert c.pin_wait() is None

@@ -103,11 +103,26 @@ def test_physical_decks_pick_the_card_drawn(tmp_path: Path) -> None:
     assert nav.screen_name() == "table" and c.game is not None and c.game.players[0].cash == 1550
 
 
+def test_tap_as_does_nothing_unless_the_banker_allows_stand_ins(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c)
+    assert c.settings.stand_ins is False  # cards mean something: no stand-ins by default
+    c.roll()
+    c.request({"do": "buy"})
+    nav.tap_as("Ann")
+    assert c.pending is not None and c.game is not None and c.game.owner[3] == -1
+    assert view.pending(c)["stand_ins"] is False  # type: ignore[index]
+    c.card_tapped(CARDS["Ann"])  # her real card still pays
+    assert c.pending is None and c.game.owner[3] == 0
+
+
 def test_tap_as_stands_in_for_a_card(tmp_path: Path) -> None:
     c, nav, _ = navigator(tmp_path)
     start(c)
+    c.set_setting("stand_ins", True)  # the banker allowed stand-ins for a forgotten card
     c.roll()
     c.request({"do": "buy"})
+    assert view.pending(c)["stand_ins"] is True  # type: ignore[index]
     nav.tap_as("Ann")
     assert c.pending is None and c.game is not None and c.game.owner[3] == 0
     c.request({"do": "end_turn"})
@@ -121,6 +136,7 @@ def test_keyboard_shortcuts(tmp_path: Path) -> None:
     c, nav, _ = navigator(tmp_path)
     assert not nav.key("r")  # nothing to do without a game
     start(c)
+    c.set_setting("stand_ins", True)  # digits stand in for cards
     assert nav.key("r") and c.last_dice == (1, 2)
     assert nav.key("d") and nav.page == "deeds"
     assert nav.key(None, escape=True) and nav.page == "table"

@@ -112,7 +112,7 @@ class BaseScreen(Screen):
         panel = auto_height(Panel(orientation="vertical", size_hint_y=None, fill=theme.PENDING_FILL))
         panel.add_widget(Text(pending["prompt"], theme.FONT_BIG, bold=True))
         buttons = row()
-        for name in pending["waiting"]:
+        for name in pending["waiting"] if pending["stand_ins"] else ():  # only when the banker allows stand-ins
             buttons.add_widget(BigButton(self.tr("ui.tap.as", player=name), lambda n=name: self.nav.tap_as(n),
                                          "secondary", size=theme.FONT_SMALL))
         buttons.add_widget(BigButton(self.tr("ui.cancel"), self.c.cancel_pending, "danger", size=theme.FONT_SMALL))
