@@ -1,0 +1,74 @@
+"""The digit pad: the banker's PIN and every amount the banker types (a correction, a trade's cash, an
+own-property auction's opening bid), on big keys 0-9 with Erase and Clear, OK and Cancel; the value shown
+large the language's way (ui/entry.py holds what is being entered, the navigator what OK does)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
+
+from ui import theme, view
+from ui.entry import CLEAR, ERASE, KEYS, MINUS, PLUS
+from ui.screens.base import BaseScreen, row
+from ui.widgets import BigButton, Text
+
+LINE_COLOURS = {"error": theme.DANGER, "money": theme.ACCENT}
+
+
+class DigitsScreen(BaseScreen):
+    _timer: Any = None
+
+    def build(self, root: BoxLayout) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        entry = self.nav.entry
+        if entry is None:  # the pad's moment has passed: the navigator shows another screen at once
+            return
+        d = view.digits(self.c, entry)
+        if d["wait"] is not None:  # the wait after too many wrong PINs counts down on screen
+            self._timer = Clock.schedule_once(lambda dt: self.nav.entry_tick(), 1)
+        self.header(root, d["title"])
+        body = BoxLayout(orientation="horizontal", spacing=theme.GAP_PANEL)
+        left = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.44)
+        shown = Text(d["shown"], theme.FONT_PAD_VALUE, bold=True, halign="center",
+                     color=theme.MUTED if d["empty"] else theme.ACCENT)
+        shown.role = "digits shown"
+        left.add_widget(shown)
+        for line in d["lines"]:
+            left.add_widget(Text(line["text"], theme.FONT_BODY, color=LINE_COLOURS.get(line["kind"], theme.MUTED),
+                                 halign="center"))
+        if d["sign"] is not None:  # a correction: add to the balance, or take away from it
+            signs = row(theme.TARGET)
+            for key, label, kind in ((PLUS, "ui.digits.add", "primary"), (MINUS, "ui.digits.take", "danger")):
+                chosen = (d["sign"] > 0) == (key == PLUS)
+                b = BigButton(self.tr(label), lambda k=key: self.nav.entry_press(k),
+                              kind if chosen else "secondary", size=theme.FONT_BIG)
+                b.role = f"digit {key}"
+                signs.add_widget(b)
+            left.add_widget(signs)
+        left.add_widget(Widget())
+        ok = BigButton(d["ok_text"], self.nav.entry_ok, "primary", size=theme.FONT_LARGE, height=theme.TARGET_LARGE)
+        ok.disabled = not d["ok"]
+        ok.role = "digit ok"
+        left.add_widget(ok)
+        cancel = BigButton(self.tr("ui.cancel"), self.nav.entry_cancel, "secondary", size=theme.FONT_BIG)
+        cancel.role = "digit cancel"
+        left.add_widget(cancel)
+        body.add_widget(left)
+        keys = GridLayout(cols=3, spacing=theme.GAP_WIDE)
+        for key in KEYS:
+            if key in (ERASE, CLEAR):
+                label, size = self.tr(f"ui.digits.{key}"), theme.FONT_BIG
+            else:
+                label, size = key, theme.FONT_PAD_KEY
+            b = BigButton(label, lambda k=key: self.nav.entry_press(k), "secondary", size=size, size_hint_y=1)
+            b.disabled = not d["keys"]
+            b.role = f"digit {key}"
+            keys.add_widget(b)
+        body.add_widget(keys)
+        root.add_widget(body)
