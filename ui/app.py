@@ -122,7 +122,7 @@ class BankerApp(App):
         for problem in self.settings_problems:
             self.controller.notify(problem, "error")
         self.controller.resume()
-        Window.bind(on_key_down=self.on_key, on_flip=self._flipped)
+        Window.bind(on_flip=self._flipped)
         # systemd stops the service with SIGTERM: close the reader, the button and the journal cleanly.
         signal.signal(signal.SIGTERM, lambda *_: Clock.schedule_once(lambda dt: self.stop(), 0))
         Clock.schedule_interval(lambda dt: self.controller.tick(), 1.0)

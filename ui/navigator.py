@@ -10,16 +10,17 @@ The screens call the navigator's mutators and the controller's methods and read 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from banker.ruleset import load_ruleset
 from ui import view
 from ui.controller import PLAYER_COLOURS, Controller
 from ui.i18n import msg
+from ui.keys import NameEditor, free_presets, name_problem
 
 # Every page the app has, one screen each (ui/screens/__init__.py registers them under these names).
 PAGES = ("home", "setup", "inprogress", "table", "auction", "deeds", "trade", "log", "banker", "replace", "over",
-         "settings", "cards", "dice", "ownauction", "casino", "jump", "phones")
+         "settings", "cards", "dice", "ownauction", "casino", "jump", "phones", "keyboard")
 # The new-game screen's house rules (shown where the ruleset has a choice).
 OPTION_TOGGLES = ("free_parking_pot", "auction_on_decline", "double_rent_with_mortgaged", "build_only_on_visit")
 TIME_LIMIT_STEP, TIME_LIMIT_LEAST, TIME_LIMIT_MOST = 15, 15, 600  # minutes, for a timed game
@@ -41,6 +42,7 @@ class Navigator:
         self.unlocked = False  # the banker's PIN was given (until the family leaves the banker's pages)
         self.entered_dice: list[int] = []  # real dice being entered, 0 = not chosen yet
         self.settings_return = "home"  # the page the settings' Back returns to
+        self.name_edit: NameEditor | None = None  # the player's name being typed on the keyboard page
 
     # ------------------------------------------------------------------ which screen
 
@@ -52,6 +54,8 @@ class Navigator:
         if mode == "home":
             return "settings" if self.page == "settings" else "home"
         if mode == "setup":
+            if self.page == "keyboard" and self._editing_a_player():
+                return "keyboard"
             return self.page if self.page in ("inprogress", "settings") else "setup"
         if mode == "over":
             return "over"
@@ -70,7 +74,7 @@ class Navigator:
         for page, kind in (("casino", "casino"), ("jump", "jump")):  # brands' choices, once made
             if self.page == page and (game.decision is None or game.decision[0] != kind):
                 self.page = "table"
-        if self.page in ("home", "setup", "inprogress", "over"):
+        if self.page in ("home", "setup", "inprogress", "over", "keyboard"):
             self.page = "table"  # pages of another mode: the game has started (or was resumed)
         return self.page if self.page in PAGES else "table"
 
@@ -104,28 +108,6 @@ class Navigator:
     def hide_move(self) -> None:
         self.move_url = None
         self.c.changed()
-
-    def key(self, codepoint: str | None, escape: bool = False) -> bool:
-        """Keyboard shortcuts for a desktop: r roll, b buy, n no (decline), e end turn, d deeds, t trade,
-        l log, 1-8 tap player N's card, Escape back to the table. True if the key meant something."""
-        c = self.c
-        game = c.game
-        if game is None:
-            return False
-        if escape:
-            self.go("table")
-            return True
-        actions: dict[str, Callable[[], None]] = {
-            "r": c.roll, "b": lambda: c.request({"do": "buy"}), "n": lambda: c.request({"do": "decline"}),
-            "e": lambda: c.request({"do": "end_turn"}), "d": lambda: self.go("deeds"),
-            "t": lambda: self.go("trade"), "l": lambda: self.go("log")}
-        if codepoint in actions:
-            actions[codepoint]()
-            return True
-        if codepoint and codepoint.isdigit() and 1 <= int(codepoint) <= len(game.players):
-            self.tap_as(game.players[int(codepoint) - 1].name)
-            return True
-        return False
 
     # ------------------------------------------------------------------ the turn's buttons and cards
 
@@ -307,6 +289,78 @@ class Navigator:
         plan = self.own_auction_plan()
         self.c.request({"do": "auction_own", "player": plan["player"], "space": plan["space"],
                         "reserve": plan["reserve"]})
+
+    # ------------------------------------------------------------------ names: ready ones and the keyboard
+
+    def new_game(self) -> None:
+        """The new-game screen, every player with a ready name (a game can start with no typing)."""
+        self.name_edit = None
+        self.c.new_game()
+        self.fill_names()
+
+    def add_player(self) -> None:
+        self.c.draft_add_player()
+        self.fill_names()
+
+    def presets(self) -> list[str]:
+        """The ready names in the family's language that no player has yet."""
+        d = self.c.draft
+        return free_presets(self.c.tr, [p.name for p in d.players] if d is not None else [])
+
+    def fill_names(self) -> None:
+        """Every player without a name gets the first ready name nobody has."""
+        d = self.c.draft
+        if d is None:
+            return
+        for k, p in enumerate(d.players):
+            free = self.presets()
+            if not p.name and free:
+                self.c.draft_set(k, name=free[0])
+        self.c.changed()
+
+    def _editing_a_player(self) -> bool:
+        d = self.c.draft
+        return d is not None and self.name_edit is not None and self.name_edit.index < len(d.players)
+
+    def edit_name(self, k: int) -> None:
+        """The keyboard page for player k's name, starting from the name as it is."""
+        d = self.c.draft
+        assert d is not None
+        self.name_edit = NameEditor(index=k, text=d.players[k].name)
+        self.go("keyboard")
+
+    def other_names(self) -> list[str]:
+        """The names of the players other than the one being named."""
+        d = self.c.draft
+        e = self.name_edit
+        if d is None or e is None:
+            return []
+        return [p.name for k, p in enumerate(d.players) if k != e.index and p.name]
+
+    def keyboard_press(self, key: str) -> None:
+        """A key of the keyboard page (its id: a character, or one of ui.keys.SPECIAL)."""
+        if self.name_edit is not None:
+            self.name_edit.press(key)
+        self.c.changed()
+
+    def keyboard_done(self, name: str | None = None) -> None:
+        """Done (or a ready name touched): the name is the player's and the setup screen comes back.
+        Nothing happens while the name is empty, "bank", or another player's."""
+        e = self.name_edit
+        if e is None or not self._editing_a_player():
+            self.keyboard_cancel()
+            return
+        chosen = (e.result() if name is None else name).strip()
+        if not chosen or name_problem(chosen, self.other_names()) is not None:
+            self.c.changed()
+            return
+        self.c.draft_set(e.index, name=chosen)
+        self.keyboard_cancel()
+
+    def keyboard_cancel(self) -> None:
+        """Back to the setup screen; the name stays as it was."""
+        self.name_edit = None
+        self.go("setup")
 
     # ------------------------------------------------------------------ the new-game screen
 

@@ -47,6 +47,10 @@ TAB = [0.22, 0.28, 0.31, 1.0]  # a deeds tab not chosen
 AXIS = [0.4, 0.45, 0.5, 1.0]  # the chart's base line
 NO_GROUP = "#BDBDBD"  # a space of no colour group
 NO_COLOUR = "#9E9E9E"  # a player with no colour (should not happen)
+KEY_FILL = _hex("#546E7A")  # a letter of the on-screen keyboard
+KEY_ON = _hex("#0277BD")  # the keyboard's shift while it holds
+PRESET_FILL = _hex("#00695C")  # a ready name on the keyboard page
+FONT_GLYPHS = "DejaVuSans"  # Kivy's own font with the keyboard's symbols (shift, backspace), which Roboto lacks
 
 # ---------------------------------------------------------------------- font sizes, in sp
 
@@ -129,6 +133,11 @@ _DP: dict[str, float | tuple[float, float]] = {
     "CHART_LINE": 2,
     "PIN_HEIGHT": 70,  # the banker's PIN field
     "INPUT_HEIGHT": 60,  # a name or PIN field on the setup screen
+    # the on-screen keyboard (its key rows share the height the page leaves them, never below KEY)
+    "KEY": 48,  # the least height of a key: a fingertip
+    "KEY_TOP": 64,  # the keyboard page's top row: Cancel, whose name and the name typed, Done
+    "KEY_PRESET": 48,  # the row of ready names
+    "WIDTH_KEY_ACTION": 150,  # Cancel and Done beside the name
 }
 
 

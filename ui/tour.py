@@ -71,6 +71,15 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
     def language(code: str) -> Callable[[], None]:
         return lambda: c.set_language(code)
 
+    def typing(code: str, k: int, *keys: str) -> Callable[[], None]:
+        """The keyboard page in a language: player k's name cleared and typed anew (not kept)."""
+        def run() -> None:
+            c.set_language(code)
+            nav.edit_name(k)
+            for key in ("clear", *keys):
+                nav.keyboard_press(key)
+        return run
+
     def start_web() -> None:
         """A real phone server on this machine only, for the QR screens."""
         from hardware.config import WebConfig
@@ -102,7 +111,13 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
     return [
         ("home", lambda: None),
         ("setup-players-and-cards", setup),
-        ("setup-game-in-progress", in_progress),
+        ("keyboard-english", typing("en", 1, "s", "a", "m")),
+        ("keyboard-digits", steps_then(lambda: nav.keyboard_press("symbols"), lambda: nav.keyboard_press("2"))),
+        ("keyboard-polski", typing("pl", 2, "ł", "u", "k", "a", "s", "z")),
+        ("keyboard-cestina", typing("cs", 2, "ř", "e", "h", "o", "ř")),
+        ("keyboard-russkij", typing("ru", 2, "ф", "ё", "д", "о", "р")),
+        ("keyboard-name-taken", steps_then(typing("en", 2, "a", "n", "n"))),
+        ("setup-game-in-progress", steps_then(nav.keyboard_cancel, in_progress)),
         ("turn-start", start),
         ("turn-landed-on-unowned", roll(1, 2)),
         ("tap-your-card-to-buy", press("buy")),
@@ -158,6 +173,10 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
                                          c.ask_pause,
                                          tap("Ann"))),
         ("brands-paused", steps_then(tap("Ben"), tap("Cy"))),
+        # No typing at all: every new player has a ready name, and the keyboard offers the others.
+        ("setup-ready-names", steps_then(lambda: nav.go("table"), c.end_game, c.close_game, language("pl"),
+                                         nav.new_game, nav.add_player, nav.add_player)),
+        ("keyboard-ready-names", lambda: nav.edit_name(3)),
     ]
 
 

@@ -14,6 +14,7 @@ from banker.game import Game
 from banker.ruleset import load_ruleset
 from ui.controller import MOVE_SECONDS, Controller, Draft
 from ui.i18n import LANGUAGES
+from ui.keys import NameEditor, free_presets, keyboard_rows, name_problem
 from ui.words import building_words
 
 # The new-game screen's house rules (each shown where the ruleset leaves a choice).
@@ -390,6 +391,21 @@ def setup(c: Controller) -> dict[str, Any]:
         "can_add": len(d.players) < 8, "pin": d.pin, "options": options, "custom": custom,
         "time_limit": time_limit, "problems": c.draft_problems(),
     }
+
+
+def keyboard(c: Controller, editor: NameEditor) -> dict[str, Any]:
+    """The keyboard page: whose name is typed (their number and colour), the name so far, the keys in the
+    family's language (ui/keys.py), the ready names nobody has, and what stops Done (None: nothing)."""
+    d = c.draft
+    assert d is not None
+    player = d.players[editor.index]
+    others = [p.name for k, p in enumerate(d.players) if k != editor.index and p.name]
+    problem = name_problem(editor.text, others)
+    return {"title": c.tr("ui.keyboard.title", number=editor.index + 1), "colour": player.colour,
+            "text": editor.text, "full": editor.full(), "rows": keyboard_rows(c.tr, editor),
+            "presets": free_presets(c.tr, [p.name for p in d.players]),
+            "problem": None if problem is None else c.tr(problem, name=editor.result()),
+            "can_finish": bool(editor.result()) and problem is None}
 
 
 def in_progress(c: Controller) -> dict[str, Any]:

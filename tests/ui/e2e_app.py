@@ -36,7 +36,6 @@ from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.button import Button  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
 from kivy.uix.scrollview import ScrollView  # noqa: E402
-from kivy.uix.textinput import TextInput  # noqa: E402
 
 from banker.journal import Journal  # noqa: E402
 from hardware.emulate import LineReaderEmulator  # noqa: E402
@@ -93,13 +92,19 @@ def seen(app: BankerApp, *words: str) -> Callable[[], bool]:
     return lambda: all(w in texts(app) for w in words)
 
 
-def set_names(app: BankerApp, names: tuple[str, ...] = ("Ann", "Ben")) -> bool:
-    inputs = [w for w in widgets(app) if isinstance(w, TextInput) and not w.password]
-    inputs = sorted(inputs, key=lambda w: -w.y)
-    for w, name in zip(inputs, names):
-        w.text = name
-        w.dispatch("on_text_validate")
-    return True
+def type_names(app: BankerApp, names: tuple[str, ...] = ("Ann", "Ben")) -> list[tuple[str, Callable[[], bool]]]:
+    """Each player's name typed on the on-screen keyboard, a touch a key: the name's button, Clear (the
+    ready name goes), the letters (the first is a capital by itself), Done."""
+    steps: list[tuple[str, Callable[[], bool]]] = []
+    for k, name in enumerate(names):
+        steps.append((f"player {k + 1}'s name", lambda k=k: touch_role(app, f"name {k}")))
+        steps.append((f"clear name {k + 1}", lambda: touch_role(app, "key clear")))
+        for n, letter in enumerate(name):
+            steps.append((f"name {k + 1}: {name[:n + 1]}", lambda ch=letter.lower(): touch_role(app, f"key {ch}")))
+        steps.append((f"name {k + 1} done", lambda: touch_role(app, "done")))
+    names_now = lambda: [p.name for p in app.controller.draft.players] if app.controller.draft else []  # noqa: E731
+    steps.append(("the names typed", lambda: names_now()[:len(names)] == list(names)))
+    return steps
 
 
 def enter(app: BankerApp, a: int, b: int) -> list[tuple[str, Callable[[], bool]]]:
@@ -113,7 +118,7 @@ def enter(app: BankerApp, a: int, b: int) -> list[tuple[str, Callable[[], bool]]
 def register(app: BankerApp, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
     c = app.controller
     return [
-        ("type the names", lambda: set_names(app)),
+        *type_names(app),
         ("register Ann", lambda: touch(app, "Tap card to register")),
         ("Ann taps", lambda: reader.tap(ANN) or True),
         ("Ann's card registered", lambda: c.draft is not None and c.draft.players[0].card == ANN),
@@ -427,14 +432,6 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
             return result is not False
         return run
 
-    def set_names() -> bool:
-        inputs = [w for w in widgets(app) if isinstance(w, TextInput) and not w.password]
-        inputs = sorted(inputs, key=lambda w: -w.y)
-        for w, name in zip(inputs, ("Ann", "Ben")):
-            w.text = name
-            w.dispatch("on_text_validate")
-        return True
-
     def last_action() -> dict[str, Any]:
         with Journal(journal, create=False) as j:
             game_id = j.latest_active() or j.games()[-1].id
@@ -460,7 +457,7 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
 
     return [
         ("home shows New game", lambda: touch(app, "New game")),
-        ("type the names", set_names),
+        *type_names(app),
         ("register Ann", lambda: touch(app, "Tap card to register")),
         ("Ann taps", do(lambda: reader.tap(ANN))),
         ("Ann's card registered", lambda: c.draft is not None and c.draft.players[0].card == ANN),

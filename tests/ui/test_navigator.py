@@ -132,19 +132,6 @@ def test_tap_as_stands_in_for_a_card(tmp_path: Path) -> None:
     assert c.pending is None and c.game.owner[6] == -1
 
 
-def test_keyboard_shortcuts(tmp_path: Path) -> None:
-    c, nav, _ = navigator(tmp_path)
-    assert not nav.key("r")  # nothing to do without a game
-    start(c)
-    c.set_setting("stand_ins", True)  # digits stand in for cards
-    assert nav.key("r") and c.last_dice == (1, 2)
-    assert nav.key("d") and nav.page == "deeds"
-    assert nav.key(None, escape=True) and nav.page == "table"
-    assert nav.key("b") and c.pending is not None
-    assert nav.key("1") and c.pending is None and c.game is not None and c.game.owner[3] == 0  # Ann's card
-    assert not nav.key("9") and not nav.key("x")
-
-
 def test_the_bankers_pin_and_what_it_unlocks(tmp_path: Path) -> None:
     c, nav, redraws = navigator(tmp_path)
     start(c, pin="2468")
@@ -445,3 +432,74 @@ def test_every_page_has_a_screen() -> None:
                     if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "SCREENS")
     assert isinstance(registry, ast.Dict)
     assert sorted(k.value for k in registry.keys if isinstance(k, ast.Constant)) == sorted(PAGES)
+
+
+def test_a_new_game_has_ready_names_in_the_family_s_language(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    c.set_language("pl")
+    nav.new_game()
+    assert view.draft_names(c.draft) == ["Auto", "Statek"]  # type: ignore[arg-type]
+    nav.add_player()
+    assert view.setup(c)["players"][2]["name"] == "Pies"
+    assert nav.presets() == ["Kot", "Kapelusz", "But", "Żelazko", "Naparstek"]
+    assert not [p for p in c.draft_problems() if "imi" in p.lower()]  # no name is missing
+
+
+def test_a_name_typed_on_the_keyboard_page(tmp_path: Path) -> None:
+    c, nav, redraws = navigator(tmp_path)
+    nav.new_game()
+    nav.edit_name(1)
+    assert nav.screen_name() == "keyboard" and nav.name_edit is not None and nav.name_edit.text == "Ship"
+    k = view.keyboard(c, nav.name_edit)
+    assert k["title"] == "Name of player 2" and k["colour"] == PLAYER_COLOURS[1] and k["can_finish"]
+    assert "Car" not in k["presets"] and "Ship" not in k["presets"] and "Dog" in k["presets"]
+    redraws.clear()
+    for key in ("clear", "b", "e", "n"):
+        nav.keyboard_press(key)
+    assert nav.name_edit.text == "Ben" and len(redraws) == 4
+    assert c.draft is not None and c.draft.players[1].name == "Ship"  # not until Done
+    nav.keyboard_done()
+    assert c.draft.players[1].name == "Ben" and nav.screen_name() == "setup" and nav.name_edit is None
+
+
+def test_done_waits_for_a_name_that_can_be_a_player_s(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    nav.new_game()
+    nav.edit_name(1)
+    nav.keyboard_press("clear")
+    nav.keyboard_done()  # nothing typed: still on the keyboard
+    assert nav.screen_name() == "keyboard" and not view.keyboard(c, nav.name_edit)["can_finish"]  # type: ignore[arg-type]
+    for key in ("c", "a", "r"):
+        nav.keyboard_press(key)
+    k = view.keyboard(c, nav.name_edit)  # type: ignore[arg-type]
+    assert k["problem"] == "Another player is already called Car." and not k["can_finish"]
+    nav.keyboard_done()
+    assert nav.screen_name() == "keyboard" and c.draft is not None and c.draft.players[1].name == "Ship"
+    nav.keyboard_done("Bank")  # a ready name goes through the same checks
+    assert nav.screen_name() == "keyboard"
+    nav.keyboard_done("Dog")  # a ready name, one touch
+    assert nav.screen_name() == "setup" and c.draft.players[1].name == "Dog"
+
+
+def test_cancel_keeps_the_name_and_the_keyboard_page_belongs_to_the_setup(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    nav.new_game()
+    nav.edit_name(0)
+    nav.keyboard_press("x")
+    nav.keyboard_cancel()
+    assert nav.screen_name() == "setup" and c.draft is not None and c.draft.players[0].name == "Car"
+    nav.edit_name(1)
+    c.draft_remove_player(1)  # not possible with two players: the page stays
+    assert nav.screen_name() == "keyboard"
+    nav.add_player()
+    nav.edit_name(2)
+    c.draft_remove_player(2)  # the player whose name was typed is gone: back to the setup
+    assert nav.screen_name() == "setup"
+    nav.edit_name(0)
+    c.leave_draft()
+    assert nav.screen_name() == "home"
+    nav.new_game()  # a new game starts on its setup screen, whatever was typed before
+    assert nav.screen_name() == "setup" and nav.name_edit is None
+    start(c)
+    nav.page = "keyboard"
+    assert nav.screen_name() == "table"

@@ -16,6 +16,7 @@ from ui.screens.dice import DiceEntryScreen
 from ui.screens.home import HomeScreen
 from ui.screens.inprogress import InProgressScreen
 from ui.screens.jump import JumpScreen
+from ui.screens.keyboard import KeyboardScreen
 from ui.screens.log import LogScreen
 from ui.screens.over import GameOverScreen
 from ui.screens.ownauction import OwnAuctionScreen
@@ -31,7 +32,7 @@ SCREENS: dict[str, type[BaseScreen]] = {
     "auction": AuctionScreen, "deeds": DeedsScreen, "trade": TradeScreen, "log": LogScreen,
     "banker": BankerScreen, "replace": ReplaceCardScreen, "over": GameOverScreen, "settings": SettingsScreen,
     "cards": CardPickScreen, "dice": DiceEntryScreen, "ownauction": OwnAuctionScreen, "casino": CasinoScreen,
-    "jump": JumpScreen, "phones": PhonesScreen,
+    "jump": JumpScreen, "phones": PhonesScreen, "keyboard": KeyboardScreen,
 }
 
 __all__ = ["SCREENS", "BaseScreen"]

@@ -19,7 +19,7 @@ class HomeScreen(BaseScreen):
         if view.can_resume(self.c):
             box.add_widget(BigButton(self.tr("ui.home.resume"), self.c.resume, "primary", size=theme.FONT_LARGE,
                                      height=theme.TARGET_HOME))
-        box.add_widget(BigButton(self.tr("ui.home.new"), self.c.new_game, "primary", size=theme.FONT_LARGE,
+        box.add_widget(BigButton(self.tr("ui.home.new"), self.nav.new_game, "primary", size=theme.FONT_LARGE,
                                  height=theme.TARGET_HOME))
         box.add_widget(BigButton(self.tr("ui.settings"), lambda: self.nav.go("settings"), "secondary",
                                  size=theme.FONT_BIG))

@@ -29,10 +29,10 @@ class SetupScreen(BaseScreen):
             line.add_widget(BigButton("", lambda k=k: self.nav.next_colour(k), "secondary", size_hint_x=None,
                                       width=theme.WIDTH_SWATCH, height=theme.TARGET_SNUG,
                                       background_color=colour(p["colour"])))
-            name = TextInput(text=p["name"], hint_text=self.tr("ui.setup.name", number=k + 1), multiline=False,
-                             font_size=theme.FONT_LARGE, size_hint_y=None, height=theme.INPUT_HEIGHT, write_tab=False)
-            name.bind(on_text_validate=lambda w, k=k: self.c.draft_set(k, name=w.text),
-                      focus=lambda w, f, k=k: None if f else self.c.draft_set(k, name=w.text))
+            name = BigButton(p["name"] or self.tr("ui.setup.name", number=k + 1), lambda k=k: self.nav.edit_name(k),
+                             "secondary", size=theme.FONT_LARGE, height=theme.TARGET_SNUG)
+            name.color = theme.TEXT if p["name"] else theme.MUTED  # no name yet: "Player 2", greyed
+            name.role = f"name {k}"  # opens the keyboard for this player
             line.add_widget(name)
             if p["registering"]:
                 label, kind = self.tr("ui.setup.tap_now"), "accent"
@@ -47,7 +47,7 @@ class SetupScreen(BaseScreen):
             body.add_widget(line)
         more = row(theme.TARGET_SNUG)
         if s["can_add"]:
-            more.add_widget(BigButton(self.tr("ui.setup.add_player"), self.c.draft_add_player, "secondary",
+            more.add_widget(BigButton(self.tr("ui.setup.add_player"), self.nav.add_player, "secondary",
                                       size=theme.FONT_SMALL, height=theme.TARGET_SNUG))
         pin = TextInput(text=s["pin"], hint_text=self.tr("ui.setup.pin"), password=True, input_filter="int",
                         multiline=False, font_size=theme.FONT_LARGE, size_hint_y=None, height=theme.INPUT_HEIGHT)

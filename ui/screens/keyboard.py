@@ -1,0 +1,82 @@
+"""The on-screen keyboard for a player's name, in the layout of the family's language (ui/keys.py): whose
+name it is and the name typed so far, large, with Cancel and Done; the ready names nobody has yet, one
+touch each; then the keys, their rows sharing the rest of the page so they are as big as it allows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from ui import theme, view
+from ui.keys import SPECIAL
+from ui.screens.base import BaseScreen, row
+from ui.widgets import BigButton, Chip, Text
+
+
+class KeyboardScreen(BaseScreen):
+    def build(self, root: BoxLayout) -> None:
+        editor = self.nav.name_edit
+        if editor is None:  # only shown while a name is edited (Navigator.screen_name)
+            return
+        k = view.keyboard(self.c, editor)
+        top = row(theme.KEY_TOP)
+        top.add_widget(BigButton(self.tr("ui.cancel"), self.nav.keyboard_cancel, "secondary", size=theme.FONT_BIG,
+                                 size_hint_x=None, width=theme.WIDTH_KEY_ACTION, height=theme.KEY_TOP))
+        chip = BoxLayout(orientation="vertical", size_hint_x=None, width=theme.CHIP_TURN[0])
+        for part in (Widget(), Chip(k["colour"], size=theme.CHIP_TURN), Widget()):
+            chip.add_widget(part)
+        top.add_widget(chip)
+        name = BoxLayout(orientation="vertical")
+        if k["problem"]:
+            name.add_widget(Text(k["problem"], theme.FONT_MINOR, color=theme.DANGER))
+        else:
+            name.add_widget(Text(k["title"], theme.FONT_MINOR, color=theme.MUTED))
+        if k["text"]:
+            shown = Text(k["text"] + "|", theme.FONT_LEAD, bold=True, color=theme.ACCENT if k["full"] else theme.TEXT,
+                         max_lines=1, shorten=True, shorten_from="left")
+        else:
+            shown = Text(self.tr("ui.keyboard.empty"), theme.FONT_SMALL, color=theme.MUTED, max_lines=2)
+        shown.role = "name typed"
+        name.add_widget(shown)
+        name.add_widget(Widget())
+        top.add_widget(name)
+        done = BigButton(self.tr("ui.keyboard.done"), self.nav.keyboard_done,
+                         "primary" if k["can_finish"] else "secondary", size=theme.FONT_BIG, size_hint_x=None,
+                         width=theme.WIDTH_KEY_ACTION, height=theme.KEY_TOP)
+        done.role = "done"
+        top.add_widget(done)
+        root.add_widget(top)
+        if k["presets"]:
+            presets = row(theme.KEY_PRESET)
+            for preset in k["presets"]:  # as wide as their names: eight fit across, none wraps
+                b = BigButton(preset, lambda p=preset: self.nav.keyboard_done(p), size=theme.FONT_MINOR,
+                              height=theme.KEY_PRESET, background_color=theme.PRESET_FILL,
+                              size_hint_x=len(preset) + 2)
+                b.role = f"preset {preset}"
+                presets.add_widget(b)
+            root.add_widget(presets)
+        root.add_widget(self.keys(k["rows"]))
+
+    def keys(self, rows: list[list[dict[str, Any]]]) -> BoxLayout:
+        """The key rows, every letter key as wide as the widest row allows, shorter rows centred."""
+        box = BoxLayout(orientation="vertical", spacing=theme.GAP_TIGHT)
+        units = max(sum(key["width"] for key in line) for line in rows)
+        for line in rows:
+            keys = BoxLayout(orientation="horizontal", spacing=theme.GAP_TIGHT)
+            spare = units - sum(key["width"] for key in line)
+            if spare > 0:
+                keys.add_widget(Widget(size_hint_x=spare / 2 / units))
+            for key in line:
+                fill = theme.KEY_ON if key["on"] else theme.SECONDARY if key["id"] in SPECIAL else theme.KEY_FILL
+                extra: dict[str, Any] = {"font_name": theme.FONT_GLYPHS} if key["glyph"] else {}
+                b = BigButton(key["label"], lambda i=key["id"]: self.nav.keyboard_press(i),
+                              size=theme.FONT_LARGE if len(key["label"]) <= 3 else theme.FONT_SMALL,
+                              size_hint_x=key["width"] / units, size_hint_y=1, background_color=fill, **extra)
+                b.role = f"key {key['id']}"
+                keys.add_widget(b)
+            if spare > 0:
+                keys.add_widget(Widget(size_hint_x=spare / 2 / units))
+            box.add_widget(keys)
+        return box
