@@ -143,7 +143,7 @@ class Entry:
             return self.value > 0  # nothing to correct
         return True
 
-    def masked(self, dot: str = "\u2022") -> str:
+    def masked(self, dot: str = "\u25cf") -> str:
         """A PIN as the table sees it: a dot a digit."""
         return dot * len(self.digits)
 

@@ -15,16 +15,19 @@ from typing import Any
 from banker.ruleset import load_ruleset
 from ui import view
 from ui.controller import PLAYER_COLOURS, Controller
+from ui.entry import PIN_MOST, Confirm, Entry
 from ui.i18n import msg
 from ui.keys import NameEditor, free_presets, name_problem
 
 # Every page the app has, one screen each (ui/screens/__init__.py registers them under these names).
 PAGES = ("home", "setup", "inprogress", "table", "auction", "deeds", "trade", "log", "banker", "replace", "over",
-         "settings", "cards", "dice", "ownauction", "casino", "jump", "phones", "keyboard")
+         "settings", "cards", "dice", "ownauction", "casino", "jump", "phones", "keyboard", "digits")
 # The new-game screen's house rules (shown where the ruleset has a choice).
 OPTION_TOGGLES = ("free_parking_pot", "auction_on_decline", "double_rent_with_mortgaged", "build_only_on_visit")
 TIME_LIMIT_STEP, TIME_LIMIT_LEAST, TIME_LIMIT_MOST = 15, 15, 600  # minutes, for a timed game
 SETUP_CASH_STEP = 50  # the "game already going" screen's -/+ on a player's cash
+# The banker's buttons that ask for a confirming second touch (Navigator.destructive).
+DESTRUCTIVE = ("undo", "end", "abandon", "power_off")
 
 
 def empty_side() -> dict[str, Any]:
@@ -42,6 +45,8 @@ class Navigator:
         self.unlocked = False  # the banker's PIN was given (until the family leaves the banker's pages)
         self.entered_dice: list[int] = []  # real dice being entered, 0 = not chosen yet
         self.settings_return = "home"  # the page the settings' Back returns to
+        self.entry: Entry | None = None  # a PIN or an amount being entered on the digit pad (page "digits")
+        self.confirm = Confirm()  # the destructive button armed for its second touch
         self.name_edit: NameEditor | None = None  # the player's name being typed on the keyboard page
 
     # ------------------------------------------------------------------ which screen
@@ -51,17 +56,21 @@ class Navigator:
         comes up, a choice was made, a game started or ended)."""
         c = self.c
         mode = c.mode
+        if self.page == "digits" and self._entry_gone(mode):
+            self.page, self.entry = (self.entry.back if self.entry is not None else "table"), None
+        if mode in ("home", "setup"):
+            self.unlocked = False  # no game, or a new one: its PIN is asked afresh
         if mode == "home":
             return "settings" if self.page == "settings" else "home"
         if mode == "setup":
             if self.page == "keyboard" and self._editing_a_player():
                 return "keyboard"
-            return self.page if self.page in ("inprogress", "settings") else "setup"
+            return self.page if self.page in ("inprogress", "settings", "digits") else "setup"
         if mode == "over":
-            return "over"
+            return "digits" if self.page == "digits" else "over"
         game = c.game
         assert game is not None
-        if game.auction is not None and self.page not in ("deeds", "banker", "settings"):
+        if game.auction is not None and self.page not in ("deeds", "banker", "settings", "digits"):
             if self.page == "ownauction":
                 self.page = "table"  # the auction has started: after it, back to the table
             return "auction"
@@ -79,10 +88,14 @@ class Navigator:
         return self.page if self.page in PAGES else "table"
 
     def go(self, page: str) -> None:
+        if page == "banker" and self.is_locked():
+            self.ask_pin("unlock")  # the PIN pad first; its OK opens the menu
+            return
+        self.confirm.disarm()  # an armed button does not stay armed on another page
         if page == "settings":
             self.settings_return = self.page
         if page != "banker":
-            self.unlocked = self.unlocked and page in ("settings", "replace")
+            self.unlocked = self.unlocked and page in ("settings", "replace", "digits")
         if page != "replace":
             self.c.replacing = None  # leaving the screen drops a half-done card replacement
         self.page = page
@@ -181,12 +194,59 @@ class Navigator:
         """The banker's menu asks for the PIN (a game without a PIN is never locked)."""
         return self.c.has_pin() and not self.unlocked
 
-    def unlock(self, pin: str) -> None:
-        if self.c.pin_ok(pin):
+    def unlock(self, pin: str) -> bool:
+        """The banker's PIN given (on the PIN pad, whose OK calls this): True if it opens the menu. A wrong
+        one is counted and said; while the wait after too many lasts, every PIN is refused unchecked."""
+        waiting = self.c.pin_wait() is not None
+        if not waiting and self.c.pin_ok(pin):
             self.unlocked = True
-        else:
+            if self.entry is not None and self.entry.purpose == "unlock":
+                self.entry = None
+                self.go("banker")
+                return True
+        elif not waiting:
             self.c.notify(msg("ui.banker.wrong_pin"), "error", "error")
         self.c.changed()
+        return self.unlocked
+
+    def destructive(self, key: str) -> None:
+        """Undo, End the game, Abandon or Shut down (`DESTRUCTIVE`) on the banker's menu: the first touch
+        arms the button, a second within CONFIRM_SECONDS does it (any other touch disarms it)."""
+        if key not in DESTRUCTIVE:
+            raise ValueError(f"not a destructive button: {key!r}")
+        if self.is_locked():
+            return
+        if not self.confirm.touch(key):
+            self.c.changed()  # armed: the button now says "Touch again to ..."
+            return
+        if key == "undo":
+            self.c.undo(1)
+        elif key == "end":
+            self.end_game()
+        elif key == "abandon":
+            self.abandon()
+        else:
+            self.c.power_off()
+
+    def armed(self) -> str | None:
+        """The destructive button waiting for its second touch, or None."""
+        return self.confirm.armed()
+
+    def other_touch(self) -> None:
+        """A touch anywhere but on the armed button disarms it."""
+        if self.confirm.disarm():
+            self.c.changed()
+
+    def confirm_lapse(self) -> None:
+        """Called when an armed button's time may be up: redraw it disarmed."""
+        if self.confirm.key is not None and self.confirm.armed() is None:
+            self.c.changed()
+
+    def end_game(self) -> None:
+        """End the game now (a ranking); the game-over screen's Undo asks for the PIN again."""
+        self.unlocked = False
+        self.page = "table"
+        self.c.end_game()
 
     def abandon(self) -> None:
         self.unlocked = False
@@ -194,10 +254,137 @@ class Navigator:
         self.c.abandon()
 
     def undo_end(self) -> None:
-        """Undo on the game-over screen: behind a PIN it goes back to the table, locked."""
+        """Undo on the game-over screen, guarded like the banker's: behind a PIN the PIN pad first, then a
+        confirming second touch; it takes back the game's last action and the table comes back, locked."""
+        if self.c.mode != "over":
+            return
         if self.is_locked():
-            self.page = "table"
+            self.ask_pin("undo_pin")
+            return
+        if not self.confirm.touch("undo_end"):
+            self.c.changed()
+            return
+        self.unlocked = False
+        self.page = "table"
         self.c.undo(1)
+
+    # ------------------------------------------------------------------ the digit pad (ui/entry.py)
+
+    def ask_pin(self, purpose: str = "unlock") -> None:
+        """The PIN pad: for the banker's menu ("unlock": its OK opens the menu, Cancel goes back) or for
+        the game-over screen's Undo ("undo_pin": its OK arms Undo for the confirming touch)."""
+        back = "table" if purpose == "undo_pin" else self.page
+        self._open(Entry(purpose, back=back, mode=self.c.mode))
+
+    def correct(self, player: str) -> None:
+        """The banker's correction of `player`'s cash: an amount to add or take away on the pad, the new
+        balance shown before OK."""
+        if self.is_locked():
+            return
+        self._open(Entry("correction", back="banker", mode="table", signed=True, base=self._cash(player),
+                         subject={"player": player}))
+
+    def edit_trade_cash(self, side: str) -> None:
+        """The pad for the cash one side of the trade gives ("give" or "get"), at most what they have."""
+        offer = self.trade_offer()
+        player = offer["from" if side == "give" else "to"]
+        now = int(offer[side]["cash"])
+        self._open(Entry("trade_cash", back="trade", mode="table", digits=str(now) if now else "", fresh=True,
+                         most=self._cash(player), subject={"side": side, "player": player}))
+
+    def edit_reserve(self) -> None:
+        """The pad for an own-property auction's opening bid, within the bounds and steps the rules allow."""
+        plan = self.own_auction_plan()
+        info = view.own_auction(self.c, plan["player"], plan["space"])
+        self._open(Entry("reserve", back="ownauction", mode="table", digits=str(plan["reserve"]), fresh=True,
+                         least=info["low"], most=info["high"], step=info["step"],
+                         subject={"player": plan["player"], "space": info["space"]}, seq=plan["seq"]))
+
+    def edit_pin(self) -> None:
+        """The pad for the new game's banker PIN (PIN_LEAST to PIN_MOST digits, or none at all)."""
+        self._open(Entry("new_pin", back="setup", mode="setup"))
+
+    def entry_press(self, key: str) -> None:
+        """A key of the pad (ui.entry.KEYS, or + and - for a correction); the PIN pad refuses while the
+        wait after too many wrong PINs lasts."""
+        e = self.entry
+        if e is None or (e.purpose in ("unlock", "undo_pin") and self.c.pin_wait() is not None):
+            return
+        if e.press(key):
+            self.c.changed()
+
+    def entry_ok(self) -> None:
+        """The pad's OK: what the entry is for, then back where it came from (a wrong PIN stays, cleared)."""
+        e = self.entry
+        if e is None or not e.ready():
+            return
+        c = self.c
+        if e.purpose in ("unlock", "undo_pin"):
+            if c.pin_wait() is not None:
+                return
+            if not c.pin_ok(e.digits):
+                e.digits = ""  # the pad says so itself: "Wrong PIN: 4 more tries before a wait"
+                c.changed()
+                return
+            if e.purpose == "unlock":
+                self.unlocked = True
+                self._close_entry("banker")
+                return
+            self.entry, self.page, self.unlocked = None, e.back, True  # back to the game-over screen ...
+            self.confirm.touch("undo_end")  # ... with Undo armed: one more touch of it takes the action back
+            c.changed()
+            return
+        if e.purpose == "new_pin":
+            if c.draft is not None:
+                c.draft.pin = e.digits
+        elif e.purpose == "correction":
+            c.adjust(e.subject["player"], e.change(), None, c.tr("ui.banker.adjust_reason"))
+        elif e.purpose == "trade_cash":
+            offer = self.trade_offer()
+            if offer["from" if e.subject["side"] == "give" else "to"] == e.subject["player"]:
+                offer[e.subject["side"]]["cash"] = e.value
+        elif e.purpose == "reserve" and self.own_auction is not None:
+            self.own_auction["reserve"] = e.value
+        self._close_entry(e.back)
+
+    def entry_cancel(self) -> None:
+        """The pad's Cancel: back where it came from, nothing changed."""
+        self._close_entry(self.entry.back if self.entry is not None else "table")
+
+    def entry_tick(self) -> None:
+        """Every second while the PIN pad shows a wait: redraw it counting down."""
+        if self.page == "digits":
+            self.c.changed()
+
+    def _open(self, entry: Entry) -> None:
+        self.entry = entry
+        self.go("digits")
+
+    def _close_entry(self, page: str) -> None:
+        self.entry = None
+        self.go(page)
+
+    def _cash(self, player: str) -> int:
+        game = self.c.game
+        assert game is not None
+        return int(game.players[game.index_of[player]].cash)
+
+    def _entry_gone(self, mode: str) -> bool:
+        """Whether the pad's moment has passed: its game ended, started or went, the player being corrected
+        went bankrupt, or something happened since an opening bid's pad opened. A correction's balance is
+        kept up to date here."""
+        e = self.entry
+        if e is None or e.mode != mode:
+            return True
+        game = self.c.game
+        if e.purpose == "correction" and game is not None:
+            player = game.players[game.index_of[e.subject["player"]]]
+            e.base = int(player.cash)
+            return bool(player.bankrupt)
+        if e.purpose == "reserve":
+            plan = self.own_auction
+            return plan is None or game is None or plan["seq"] != e.seq or game.seq != e.seq
+        return False
 
     # ------------------------------------------------------------------ a trade being put together
 
@@ -368,7 +555,7 @@ class Navigator:
         """The banker's PIN being typed (at most 8 digits); no redraw, the field shows it already."""
         d = self.c.draft
         if d is not None:
-            d.pin = pin[:8]
+            d.pin = pin[:PIN_MOST]
 
     def next_colour(self, k: int) -> None:
         """Player k's token colour: the next one nobody else has."""

@@ -68,6 +68,8 @@ _SP: dict[str, float] = {
     "FONT_HEADLINE": 30,  # whose turn it is
     "FONT_LEAD": 34,  # the current player's cash, the high bid
     "FONT_HUGE": 40,  # the app's name, the opening bid, the speed die's face
+    "FONT_PAD_KEY": 40,  # a digit on the digit pad
+    "FONT_PAD_VALUE": 44,  # the PIN or amount being entered on the digit pad
 }
 
 # ---------------------------------------------------------------------- lengths, in dp
@@ -131,8 +133,6 @@ _DP: dict[str, float | tuple[float, float]] = {
     "CHART_MARGIN": 10,
     "CHART_AXIS": 1,
     "CHART_LINE": 2,
-    "PIN_HEIGHT": 70,  # the banker's PIN field
-    "INPUT_HEIGHT": 60,  # a name or PIN field on the setup screen
     # the on-screen keyboard (its key rows share the height the page leaves them, never below KEY)
     "KEY": 48,  # the least height of a key: a fingertip
     "KEY_TOP": 64,  # the keyboard page's top row: Cancel, whose name and the name typed, Done

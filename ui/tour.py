@@ -80,6 +80,18 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
                 nav.keyboard_press(key)
         return run
 
+    def keys(*pressed: str) -> Callable[[], None]:
+        """Keys of the digit pad, then its OK when the last is "ok"."""
+        def run() -> None:
+            for key in pressed:
+                nav.entry_ok() if key == "ok" else nav.entry_press(key)
+        return run
+
+    def later(seconds: float) -> None:
+        """The clock moves on (the wait after too many wrong PINs is over)."""
+        now = c.clock
+        c.clock = lambda: now() + seconds  # type: ignore[method-assign]
+
     def start_web() -> None:
         """A real phone server on this machine only, for the QR screens."""
         from hardware.config import WebConfig
@@ -118,6 +130,7 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
         ("keyboard-russkij", typing("ru", 2, "ф", "ё", "д", "о", "р")),
         ("keyboard-name-taken", steps_then(typing("en", 2, "a", "n", "n"))),
         ("setup-game-in-progress", steps_then(nav.keyboard_cancel, in_progress)),
+        ("setup-pin", steps_then(lambda: nav.go("setup"), nav.edit_pin, keys("1", "2"))),
         ("turn-start", start),
         ("turn-landed-on-unowned", roll(1, 2)),
         ("tap-your-card-to-buy", press("buy")),
@@ -135,9 +148,13 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
         ("debt", steps_then(tap("Ann"), tap("Ben"), lambda: nav.go("table"), roll(1, 2), press("end_turn"),
                             roll(1, 2), press("end_turn"), roll(2, 3))),
         ("log", lambda: nav.go("log")),
-        ("banker-pin", lambda: nav.go("banker")),
-        ("banker-menu", lambda: nav.unlock("1234")),
-        ("phones-table-code", steps_then(start_web, lambda: nav.go("phones"))),
+        ("banker-pin", steps_then(lambda: nav.go("banker"), keys("1", "2"))),
+        ("banker-pin-wrong", keys("3", "5", "ok")),
+        ("banker-pin-wait", keys(*"1111", "ok", *"1111", "ok", *"1111", "ok", *"1111", "ok")),
+        ("banker-menu", steps_then(lambda: later(31), lambda: nav.unlock("1234"))),
+        ("banker-touch-again", lambda: nav.destructive("abandon")),
+        ("banker-correction", steps_then(nav.other_touch, lambda: nav.correct("Ann"), keys("5", "0", "-"))),
+        ("phones-table-code", steps_then(nav.entry_cancel, start_web, lambda: nav.go("phones"))),
         ("phones-move-code", nav.show_move),
         ("phones-player-code", steps_then(nav.hide_move, lambda: nav.go("table"), tap("Ben"))),
         ("replace-lost-card", lambda: (nav.go("replace"), c.replace_card("Ben"))),
@@ -147,12 +164,14 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
         ("table-russkij", language("ru")),
         ("dice-entry", steps_then(language("en"), lambda: nav.go("dice"))),
         ("game-over-chart", steps_then(lambda: nav.go("table"), c.end_game)),
+        ("game-over-undo-pin", nav.undo_end),
         # A biznes game (rulebook 000): one branch office per visit, stepped and own-property auctions.
         ("biznes-setup", steps_then(c.close_game, setup, lambda: c.draft_rules("biznes"))),
         ("biznes-build-here", steps_then(biznes_start, roll(1, 2))),
         ("biznes-own-auction-setup", steps_then(press("build", space=3), tap("Ann"),
                                                 lambda: nav.start_own_auction("Ann", 25),
                                                 lambda: nav.own_auction.update(reserve=120))),  # type: ignore[union-attr]
+        ("biznes-own-auction-pad", steps_then(nav.edit_reserve, keys("1", "2", "5"))),
         ("biznes-own-auction-timer", steps_then(press("auction_own", player="Ann", space=25, reserve=120),
                                                 tap("Ann"))),
         ("biznes-own-auction-sold", tap("Ben")),

@@ -12,7 +12,8 @@ from typing import Any
 
 from banker.game import Game
 from banker.ruleset import load_ruleset
-from ui.controller import MOVE_SECONDS, Controller, Draft
+from ui.controller import MOVE_SECONDS, PIN_FREE_TRIES, Controller, Draft
+from ui.entry import PIN_LEAST, PIN_MOST, Entry
 from ui.i18n import LANGUAGES
 from ui.keys import NameEditor, free_presets, keyboard_rows, name_problem
 from ui.words import building_words
@@ -553,7 +554,61 @@ def game_over(c: Controller) -> dict[str, Any]:
 def banker(c: Controller) -> dict[str, Any]:
     """The banker's menu: the players still in (for corrections and lost cards), and whether phones can follow."""
     return {"players": [p for p in players(c) if not p["bankrupt"]], "replacing": c.replacing,
-            "phones": c.table_link() is not None}
+            "phones": c.table_link() is not None, "stand_ins": c.settings.stand_ins}
+
+
+def digits(c: Controller, e: Entry) -> dict[str, Any]:
+    """The digit pad (ui/entry.py): its title; the value shown large the language's way (a PIN as dots,
+    a correction with its sign); the lines under it (whose cash, the new balance, the rule the amount
+    keeps, the PIN's tries left or its wait), each {"text", "kind"} (info | money | error); a
+    correction's sign; whether the keys and OK may be touched now; and the wait in seconds, or None."""
+    tr = c.tr
+    lines: list[dict[str, str]] = []
+    broken = e.breaks()
+    player = e.subject.get("player", "")
+    wait = None
+    ok_text = tr("ui.digits.ok")
+    if e.secret:
+        shown = e.masked() or tr("ui.digits.pin_empty")
+        if e.purpose == "new_pin":
+            title = tr("ui.setup.pin")
+            lines.append({"text": tr("ui.digits.pin_rule", least=PIN_LEAST, most=PIN_MOST),
+                          "kind": "error" if broken else "info"})
+        else:
+            title = tr("ui.banker.pin")
+            ok_text = tr("ui.banker.unlock")
+            if e.purpose == "undo_pin":
+                lines.append({"text": tr("ui.digits.undo_why"), "kind": "info"})
+            wait = c.pin_wait()
+            left = c.pin_tries_left()
+            if wait is not None:
+                text = (tr("ui.digits.pin_wait", seconds=wait) if wait < 120
+                        else tr("ui.digits.pin_wait_long", time=f"{wait // 60}:{wait % 60:02d}"))
+                lines.append({"text": text, "kind": "error"})
+            elif left == 0:
+                lines.append({"text": tr("ui.digits.pin_last"), "kind": "error"})
+            elif left < PIN_FREE_TRIES:
+                lines.append({"text": tr("ui.digits.pin_wrong", tries=left), "kind": "error"})
+    else:
+        shown = (("+" if e.sign > 0 else "\u2212") if e.signed else "") + money(c, e.value)
+        if e.purpose == "correction":
+            title = tr("ui.digits.correct_title", player=player)
+            lines.append({"text": tr("ui.digits.has", player=player, cash=e.base or 0), "kind": "info"})
+            if broken == "most":
+                lines.append({"text": tr("ui.digits.at_most", amount=e.upper() or 0, player=player), "kind": "error"})
+            else:
+                lines.append({"text": tr("ui.digits.new_balance", amount=e.result() or 0), "kind": "money"})
+        elif e.purpose == "trade_cash":
+            title = tr("ui.digits.trade_title", player=player)
+            lines.append({"text": tr("ui.digits.at_most", amount=e.most or 0, player=player),
+                          "kind": "error" if broken else "info"})
+        else:
+            title = tr("ui.own.title", space=e.subject.get("space", ""), player=player)
+            lines.append({"text": tr("ui.own.bounds", low=e.least, high=e.most or 0, step=e.step),
+                          "kind": "error" if broken else "info"})
+    return {"title": title, "shown": shown, "empty": not e.digits, "secret": e.secret, "lines": lines,
+            "sign": e.sign if e.signed else None, "keys": wait is None, "ok": e.ready() and wait is None,
+            "ok_text": ok_text, "wait": wait}
 
 
 def phones(c: Controller) -> dict[str, Any]:

@@ -88,7 +88,7 @@ def test_a_correction_adds_or_takes_away_and_shows_the_new_balance() -> None:
 
 def test_a_pin_is_masked_keeps_its_zeros_and_a_new_one_has_four_to_eight_digits() -> None:
     e = typed(Entry("unlock", back="table", mode="table"), "0042")
-    assert e.digits == "0042" and e.masked() == "\u2022" * 4 and e.value == 0 and e.secret
+    assert e.digits == "0042" and e.masked() == "\u25cf" * 4 and e.value == 0 and e.secret
     assert typed(e, "12345").digits == "00421234" and len(e.digits) == PIN_MOST
     assert not Entry("unlock", back="table", mode="table").ready()  # an empty PIN is never tried
     new = Entry("new_pin", back="setup", mode="setup")

@@ -4,12 +4,14 @@ on a real controller and a scratch journal."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
-from controllerkit import CARDS, make, start
-from ui.controller import PLAYER_COLOURS, Controller
+from controllerkit import CARDS, Clock, make, start
+from ui.controller import PIN_FREE_TRIES, PIN_WAIT_FIRST, PLAYER_COLOURS, Controller
+from ui.entry import CONFIRM_SECONDS
 from ui.navigator import PAGES, Navigator
 from ui import view
 
@@ -157,18 +159,272 @@ def test_a_game_without_a_pin_is_never_locked(tmp_path: Path) -> None:
     assert not nav.is_locked()
 
 
-def test_undo_from_the_game_over_screen(tmp_path: Path) -> None:
+def test_undo_from_the_game_over_screen_asks_for_the_pin_then_a_second_touch(tmp_path: Path) -> None:
     c, nav, _ = navigator(tmp_path)
     start(c, pin="2468")
+    c.roll()
+    nav.end_game()
+    assert nav.screen_name() == "over" and not nav.unlocked
+    nav.undo_end()  # behind a PIN: the PIN pad first
+    assert nav.screen_name() == "digits" and nav.entry is not None and nav.entry.purpose == "undo_pin"
+    assert c.game is not None and c.game.ended  # nothing taken back yet
+    for key in "1111":
+        nav.entry_press(key)
+    nav.entry_ok()
+    assert nav.screen_name() == "digits" and nav.entry.digits == "" and c.game.ended  # wrong: asked again
+    assert view.digits(c, nav.entry)["lines"][-1]["text"] == "Wrong PIN: 4 more tries before a wait"
+    for key in "2468":
+        nav.entry_press(key)
+    nav.entry_ok()
+    assert nav.screen_name() == "over" and nav.armed() == "undo_end" and c.game.ended  # armed, not yet done
+    nav.undo_end()  # the confirming touch
+    assert c.mode == "table" and nav.screen_name() == "table" and nav.is_locked()
+    nav.end_game()
+    nav.undo_end()
+    nav.entry_cancel()  # Cancel on the pad: the game stays over
+    assert nav.screen_name() == "over" and c.mode == "over" and nav.armed() is None
+
+
+def test_undo_from_the_game_over_screen_without_a_pin_still_asks_a_second_touch(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c)
+    nav.end_game()
+    nav.undo_end()
+    assert c.mode == "over" and nav.armed() == "undo_end" and nav.entry is None
+    nav.other_touch()  # a touch elsewhere disarms it
+    nav.undo_end()
+    assert c.mode == "over"
+    nav.undo_end()
+    assert c.mode == "table"
+
+
+def test_the_banker_pin_on_the_digit_pad(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, pin="2468")
+    nav.go("log")
     nav.go("banker")
-    c.end_game()
-    nav.undo_end()  # behind a PIN the table comes back, locked
-    assert c.mode == "table" and nav.page == "table" and nav.is_locked()
+    assert nav.screen_name() == "digits" and nav.entry is not None and nav.entry.purpose == "unlock"
+    pad = view.digits(c, nav.entry)
+    assert pad["title"] == "Banker PIN" and pad["shown"] == "Type the PIN" and pad["empty"] and not pad["ok"]
+    for key in "246":
+        nav.entry_press(key)
+    pad = view.digits(c, nav.entry)
+    assert pad["shown"] == "\u25cf\u25cf\u25cf" and pad["ok"] and pad["keys"] and pad["lines"] == []
+    nav.entry_cancel()
+    assert nav.screen_name() == "log" and nav.entry is None and nav.is_locked()  # back where it was asked
+    nav.go("banker")
+    for key in "2468":
+        nav.entry_press(key)
+    nav.entry_ok()
+    assert nav.screen_name() == "banker" and not nav.is_locked() and nav.entry is None
+    nav.go("table")
+    c.end_game()  # the game ends (a timed game's alarm) while the PIN pad shows: the pad goes
+    nav2 = Navigator(c)
+    assert nav2.screen_name() == "over"
+
+
+def test_wrong_pins_back_off_on_the_pad_and_after_a_restart(tmp_path: Path) -> None:
+    clock = Clock()
+    c = make(tmp_path, clock=clock)
+    nav = Navigator(c)
+    start(c, pin="2468")
+    nav.go("banker")
+    for k in range(PIN_FREE_TRIES):
+        assert nav.entry is not None
+        for key in "1111":
+            nav.entry_press(key)
+        nav.entry_ok()
+    pad = view.digits(c, nav.entry)  # type: ignore[arg-type]
+    assert pad["wait"] == PIN_WAIT_FIRST and not pad["keys"] and not pad["ok"]
+    assert pad["lines"][-1] == {"text": "Too many wrong PINs: wait 30 seconds", "kind": "error"}
+    nav.entry_press("2")
+    assert nav.entry is not None and nav.entry.digits == ""  # the pad refuses while the wait lasts
+    clock.now += 20
+    assert view.digits(c, nav.entry)["lines"][-1]["text"] == "Too many wrong PINs: wait 10 seconds"
+    # A restart (a new controller on the same journal) keeps the count and the wait.
+    c2 = make(tmp_path, clock=clock)
+    assert c2.resume()
+    nav2 = Navigator(c2)
+    nav2.go("banker")
+    assert nav2.entry is not None and view.digits(c2, nav2.entry)["wait"] == 10
+    clock.now += 10
+    pad = view.digits(c2, nav2.entry)
+    assert pad["wait"] is None and pad["keys"]
+    assert pad["lines"][-1]["text"] == "Too many wrong PINs: the next wrong one means a longer wait"
+    for key in "1111":
+        nav2.entry_press(key)
+    nav2.entry_ok()
+    assert view.digits(c2, nav2.entry)["wait"] == 2 * PIN_WAIT_FIRST  # each wrong one doubles it
+    c2.clock = lambda: clock.now + 20 * 60  # type: ignore[method-assign]
+    assert view.digits(c2, nav2.entry)["wait"] is None
+    long = Navigator(c2)
+    c2.meta["pin_locked_until"] = clock.now + 20 * 60 + 600
+    long.go("banker")
+    assert view.digits(c2, long.entry)["lines"][-1]["text"] == "Too many wrong PINs: wait 10:00"  # type: ignore
+    del c2.meta["pin_locked_until"]
+    for key in "2468":
+        nav2.entry_press(key)
+    nav2.entry_ok()
+    assert nav2.screen_name() == "banker" and c2.pin_tries_left() == PIN_FREE_TRIES
+
+
+def test_the_bankers_destructive_buttons_need_a_second_touch(tmp_path: Path) -> None:
+    c, nav, redraws = navigator(tmp_path)
+    start(c, pin="2468")
+    c.roll()
+    nav.destructive("undo")  # locked: nothing at all
+    assert nav.armed() is None and c.game is not None and c.game.players[0].position == 3
     nav.go("banker")
     nav.unlock("2468")
-    c.end_game()
-    nav.undo_end()
-    assert c.mode == "table" and nav.page == "banker"
+    redraws.clear()
+    nav.destructive("undo")
+    assert nav.armed() == "undo" and redraws and c.game.players[0].position == 3  # armed: it says so
+    nav.destructive("undo")
+    assert nav.armed() is None and c.game.players[0].position == 0  # the second touch took it back
+    nav.destructive("abandon")
+    nav.destructive("end")  # another destructive button: that one is armed instead
+    assert nav.armed() == "end" and c.mode == "table"
+    nav.other_touch()
+    assert nav.armed() is None
+    nav.destructive("abandon")
+    nav.go("settings")  # leaving the page disarms
+    nav.go("banker")
+    nav.destructive("abandon")
+    assert nav.armed() == "abandon" and c.mode == "table"
+    nav.confirm.clock = lambda: time.monotonic() + CONFIRM_SECONDS  # type: ignore[method-assign]
+    redraws.clear()
+    nav.confirm_lapse()
+    assert nav.armed() is None and redraws  # too late: redrawn disarmed
+    nav.confirm.clock = time.monotonic  # type: ignore[method-assign]
+    off: list[int] = []
+    c._power_off = lambda: off.append(1)  # type: ignore[method-assign]
+    nav.destructive("power_off")
+    assert not off
+    nav.destructive("power_off")
+    assert off == [1]
+    nav.destructive("end")
+    nav.destructive("end")
+    assert c.mode == "over" and not nav.unlocked  # the game-over screen's Undo asks for the PIN again
+    with pytest.raises(ValueError):
+        nav.destructive("settings")
+
+
+def test_abandon_needs_its_second_touch_too(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c)
+    nav.go("banker")
+    nav.destructive("abandon")
+    assert c.mode == "table"
+    nav.destructive("abandon")
+    assert c.mode == "home" and nav.screen_name() == "home"
+
+
+def test_a_correction_on_the_digit_pad(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, pin="2468")
+    nav.correct("Ann")  # locked: no pad
+    assert nav.entry is None
+    nav.go("banker")
+    nav.unlock("2468")
+    nav.correct("Ann")
+    assert nav.screen_name() == "digits" and not nav.is_locked()
+    pad = view.digits(c, nav.entry)  # type: ignore[arg-type]
+    assert pad["title"] == "Correct Ann's cash" and pad["sign"] == 1 and not pad["ok"]
+    for key in "50":
+        nav.entry_press(key)
+    nav.entry_press("-")
+    pad = view.digits(c, nav.entry)  # type: ignore[arg-type]
+    assert pad["shown"] == "\u221250" and pad["ok"]
+    assert [line["text"] for line in pad["lines"]] == ["Ann has 1,500", "New balance: 1,450"]  # before OK
+    nav.entry_ok()
+    assert c.game is not None and c.game.players[0].cash == 1450 and nav.screen_name() == "banker"
+    nav.correct("Ben")
+    for key in "1500":
+        nav.entry_press(key)
+    nav.entry_press("-")
+    nav.entry_press("0")  # taking away more than Ben has: refused
+    assert nav.entry is not None and nav.entry.value == 1500
+    nav.entry_ok()
+    assert c.game.players[1].cash == 0
+    nav.correct("Ben")
+    nav.entry_cancel()
+    assert nav.screen_name() == "banker" and c.game.players[1].cash == 0 and not nav.is_locked()
+
+
+def test_a_trades_cash_on_the_digit_pad(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"))
+    nav.go("trade")
+    nav.edit_trade_cash("give")
+    assert nav.screen_name() == "digits"
+    pad = view.digits(c, nav.entry)  # type: ignore[arg-type]
+    assert pad["title"] == "Cash Ann gives" and pad["lines"][0]["text"] == "At most 1,500: all Ann has"
+    for key in "2500":
+        nav.entry_press(key)  # the last 0 is refused: Ann has 1,500
+    assert view.digits(c, nav.entry)["shown"] == "250"  # type: ignore[arg-type]
+    nav.entry_ok()
+    assert nav.screen_name() == "trade" and nav.trade_offer()["give"]["cash"] == 250
+    nav.edit_trade_cash("give")
+    assert nav.entry is not None and nav.entry.value == 250  # shown as it is ...
+    nav.entry_press("4")
+    nav.entry_ok()
+    assert nav.trade_offer()["give"]["cash"] == 4  # ... and replaced by what is typed
+    nav.edit_trade_cash("get")
+    nav.entry_press("7")
+    nav.entry_cancel()
+    assert nav.trade_offer()["get"]["cash"] == 0 and nav.screen_name() == "trade"
+
+
+def test_an_own_auctions_opening_bid_on_the_digit_pad(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"), rules="biznes", setup={"spaces": {"25": {"owner": "Ann"}}})
+    c.roll((2, 4))
+    c.request({"do": "decline"})
+    c.request({"do": "close_auction"})
+    nav.deed_action("Ann", "auction_own", 25)
+    nav.edit_reserve()
+    info = view.own_auction(c, "Ann", 25)
+    assert nav.screen_name() == "digits" and nav.entry is not None and nav.entry.value == info["low"]
+    for key in "125":
+        nav.entry_press(key)
+    pad = view.digits(c, nav.entry)
+    assert not pad["ok"] and pad["lines"][0]["kind"] == "error"  # not a whole step above the bank's price
+    nav.entry_press("erase")
+    nav.entry_press("0")
+    assert view.digits(c, nav.entry)["ok"]
+    nav.entry_ok()
+    assert nav.screen_name() == "ownauction" and nav.own_auction_plan()["reserve"] == 120
+    nav.edit_reserve()
+    c.request({"do": "end_turn"})  # something else happened: the opening bid's moment has passed
+    assert nav.screen_name() == "table" and nav.entry is None
+
+
+def test_the_new_games_pin_on_the_digit_pad(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    c.new_game()
+    nav.edit_pin()
+    assert nav.screen_name() == "digits"
+    for key in "123":
+        nav.entry_press(key)
+    pad = view.digits(c, nav.entry)  # type: ignore[arg-type]
+    assert not pad["ok"] and pad["lines"] == [{"text": "4 to 8 digits, or none for no PIN", "kind": "error"}]
+    nav.entry_press("4")
+    nav.entry_ok()
+    assert nav.screen_name() == "setup" and c.draft is not None and c.draft.pin == "1234"
+    nav.edit_pin()
+    nav.entry_ok()  # none at all: no PIN
+    assert c.draft.pin == ""
+    nav.edit_pin()
+    c.leave_draft()
+    assert nav.screen_name() == "home" and nav.entry is None  # the pad belonged to that new game
+
+
+def test_the_banker_lets_buttons_stand_in_for_cards(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    start(c)
+    assert view.banker(c)["stand_ins"] is False
+    c.set_setting("stand_ins", True)
+    assert view.banker(c)["stand_ins"] is True and view.pending(c) is None
 
 
 def test_abandon(tmp_path: Path) -> None:

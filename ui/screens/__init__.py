@@ -13,6 +13,7 @@ from ui.screens.cards import CardPickScreen
 from ui.screens.casino import CasinoScreen
 from ui.screens.deeds import DeedsScreen
 from ui.screens.dice import DiceEntryScreen
+from ui.screens.digits import DigitsScreen
 from ui.screens.home import HomeScreen
 from ui.screens.inprogress import InProgressScreen
 from ui.screens.jump import JumpScreen
@@ -33,6 +34,7 @@ SCREENS: dict[str, type[BaseScreen]] = {
     "banker": BankerScreen, "replace": ReplaceCardScreen, "over": GameOverScreen, "settings": SettingsScreen,
     "cards": CardPickScreen, "dice": DiceEntryScreen, "ownauction": OwnAuctionScreen, "casino": CasinoScreen,
     "jump": JumpScreen, "phones": PhonesScreen, "keyboard": KeyboardScreen,
+    "digits": DigitsScreen,
 }
 
 __all__ = ["SCREENS", "BaseScreen"]

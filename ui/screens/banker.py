@@ -1,56 +1,100 @@
-"""Behind the banker's PIN: undo, corrections, ending, abandoning, a lost card, phones, shutting down."""
+"""Behind the banker's PIN (asked on the digit pad first): undo, ending, abandoning and shutting down, each
+with a confirming second touch; corrections of a player's cash on the pad; a lost card; the stand-ins for a
+forgotten card; phones; the settings."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, column, grid, row, scroll
+from ui.screens.base import BaseScreen, grid, scroll
 from ui.widgets import BigButton, Text
 
-ADJUSTMENTS = (-50, -10, 10, 50)  # a correction of a player's cash
+# The menu's buttons that ask for a second touch: (key, label, colour).
+DESTRUCTIVE = (("undo", "ui.banker.undo", "secondary"), ("end", "ui.banker.end", "accent"),
+               ("abandon", "ui.banker.abandon", "danger"))
 
 
-class BankerScreen(BaseScreen):
+class Confirming(BaseScreen):
+    """A screen with buttons that arm on the first touch: a touch anywhere else disarms them, and an armed
+    button is redrawn disarmed when its time is up (Navigator.confirm)."""
+
+    _armable: dict[str, Widget]
+    _lapse: Any = None
+
+    def confirm_button(self, key: str, label: str, kind: str, press: Any, armed_label: str | None = None,
+                       **kw: Any) -> BigButton:
+        """The button `key`: its own words and colour, or "Touch again to ..." (`armed_label`, by default
+        ui.confirm.<key>) in red while armed."""
+        armed = self.nav.armed() == key
+        b = BigButton(self.tr(armed_label or f"ui.confirm.{key}") if armed else self.tr(label), press,
+                      "danger" if armed else kind, **kw)
+        b.role = f"confirm {key}"
+        self._armable[key] = b
+        return b
+
+    def start_confirming(self) -> None:
+        """At the start of `build`."""
+        self._armable = {}
+        if self._lapse is not None:
+            self._lapse.cancel()
+            self._lapse = None
+        left = self.nav.confirm.left()
+        if left is not None:
+            self._lapse = Clock.schedule_once(lambda dt: self.nav.confirm_lapse(), left + 0.05)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        armed = self.nav.armed()
+        if armed is not None:
+            button = getattr(self, "_armable", {}).get(armed)
+            if button is None or not _inside(button, touch.pos):
+                self.nav.other_touch()
+        return bool(super().on_touch_down(touch))
+
+
+def _inside(widget: Widget, pos: tuple[float, float]) -> bool:
+    """Whether a touch at `pos` (window coordinates) lands on `widget`."""
+    x, y = widget.to_window(widget.x, widget.y)
+    return x <= pos[0] <= x + widget.width and y <= pos[1] <= y + widget.height
+
+
+class BankerScreen(Confirming):
     def build(self, root: BoxLayout) -> None:
+        self.start_confirming()
         self.header(root, self.tr("ui.banker.title"), lambda: self.nav.go("table"))
-        if self.nav.is_locked():
-            pin = TextInput(hint_text=self.tr("ui.banker.pin"), password=True, input_filter="int", multiline=False,
-                            font_size=theme.FONT_HEADLINE, size_hint_y=None, height=theme.PIN_HEIGHT)
-            root.add_widget(pin)
-            root.add_widget(BigButton(self.tr("ui.banker.unlock"), lambda: self.nav.unlock(pin.text), "primary",
-                                      height=theme.TARGET_LARGE))
-            self.notices(root, 1)
+        if self.nav.is_locked():  # the PIN pad shows instead; this is only for a moment
             root.add_widget(Widget())
             return
         b = view.banker(self.c)
-        menu = grid(2, spacing=theme.GAP_WIDE)
-        menu.add_widget(BigButton(self.tr("ui.banker.undo"), lambda: self.c.undo(1), "secondary",
-                                  height=theme.TARGET_LARGE))
-        menu.add_widget(BigButton(self.tr("ui.banker.end"), self.c.end_game, "accent", height=theme.TARGET_LARGE))
-        menu.add_widget(BigButton(self.tr("ui.banker.abandon"), self.nav.abandon, "danger", height=theme.TARGET_LARGE))
-        menu.add_widget(BigButton(self.tr("ui.settings"), lambda: self.nav.go("settings"), "secondary",
-                                  height=theme.TARGET_LARGE))
+        menu = grid(3, spacing=theme.GAP_WIDE)
+        tall: dict[str, Any] = {"size": theme.FONT_SMALL, "height": theme.TARGET_LARGE}
+        for key, label, kind in DESTRUCTIVE:
+            menu.add_widget(self.confirm_button(key, label, kind, lambda k=key: self.nav.destructive(k), **tall))
         menu.add_widget(BigButton(self.tr("ui.banker.replace_card"), lambda: self.nav.go("replace"), "secondary",
-                                  height=theme.TARGET_LARGE))
-        menu.add_widget(BigButton(self.tr("ui.banker.power_off"), self.c.power_off, "danger",
-                                  height=theme.TARGET_LARGE))
-        phones = BigButton(self.tr("ui.phones.button"), lambda: self.nav.go("phones"), "primary",
-                           height=theme.TARGET_LARGE)
+                                  **tall))
+        on = b["stand_ins"]
+        stand_ins = BigButton(self.tr("ui.banker.stand_ins.on" if on else "ui.banker.stand_ins.off"),
+                              lambda: self.c.set_setting("stand_ins", not on), "primary" if on else "secondary",
+                              **tall)
+        stand_ins.role = "stand-ins"
+        menu.add_widget(stand_ins)
+        menu.add_widget(BigButton(self.tr("ui.settings"), lambda: self.nav.go("settings"), "secondary", **tall))
+        phones = BigButton(self.tr("ui.phones.button"), lambda: self.nav.go("phones"), "primary", **tall)
         phones.disabled = not b["phones"]  # no web server (switched off in the config)
         menu.add_widget(phones)
+        menu.add_widget(self.confirm_button("power_off", "ui.banker.power_off", "danger",
+                                            lambda: self.nav.destructive("power_off"), **tall))
         root.add_widget(menu)
         root.add_widget(Text(self.tr("ui.banker.adjust"), theme.FONT_BIG, bold=True))
-        body = column()
+        people = grid(4, spacing=theme.GAP_WIDE)
         for p in b["players"]:
-            line = row(theme.TARGET_MEDIUM)
-            line.add_widget(Text(f"{p['name']}: {p['cash_text']}", theme.FONT_BODY, height=theme.TARGET_MEDIUM))
-            for delta in ADJUSTMENTS:
-                line.add_widget(BigButton(f"{delta:+d}", lambda n=p["name"], d=delta: self.c.adjust(
-                    n, d, None, self.tr("ui.banker.adjust_reason")), "secondary", size=theme.FONT_MINOR,
-                    size_hint_x=None, width=theme.WIDTH_ADJUST, height=theme.TARGET_MEDIUM))
-            body.add_widget(line)
-        root.add_widget(scroll(body))
-        self.notices(root, 1)
+            person = BigButton(f"{p['name']}: {p['cash_text']}", lambda n=p["name"]: self.nav.correct(n), "secondary",
+                               size=theme.FONT_BODY, height=theme.TARGET_MEDIUM)
+            person.role = f"correct {p['name']}"
+            people.add_widget(person)
+        root.add_widget(scroll(people))
+        self.notices(root, 1, one_line=True)

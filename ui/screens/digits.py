@@ -35,8 +35,14 @@ class DigitsScreen(BaseScreen):
         self.header(root, d["title"])
         body = BoxLayout(orientation="horizontal", spacing=theme.GAP_PANEL)
         left = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.44)
-        shown = Text(d["shown"], theme.FONT_PAD_VALUE, bold=True, halign="center",
-                     color=theme.MUTED if d["empty"] else theme.ACCENT)
+        if d["empty"]:  # nothing typed yet: what to type, or 0
+            shown = Text(d["shown"], theme.FONT_PAD_VALUE if not d["secret"] else theme.FONT_BIG, bold=True,
+                         halign="center", color=theme.MUTED)
+        elif d["secret"]:  # a dot a digit, in the font that has a big round one
+            shown = Text(d["shown"], theme.FONT_PAD_VALUE, halign="center", color=theme.ACCENT,
+                         font_name=theme.FONT_GLYPHS)
+        else:
+            shown = Text(d["shown"], theme.FONT_PAD_VALUE, bold=True, halign="center", color=theme.ACCENT)
         shown.role = "digits shown"
         left.add_widget(shown)
         for line in d["lines"]:

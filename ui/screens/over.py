@@ -1,4 +1,5 @@
-"""Game over: the ranking with each player's net worth, and a chart of everyone's net worth over the game."""
+"""Game over: the ranking with each player's net worth, and a chart of everyone's net worth over the game;
+Undo asks for the banker's PIN (when the game has one) and a confirming second touch."""
 
 from __future__ import annotations
 
@@ -6,12 +7,14 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, column, row
+from ui.screens.banker import Confirming
+from ui.screens.base import column, row
 from ui.widgets import BigButton, Chart, Chip, Text
 
 
-class GameOverScreen(BaseScreen):
+class GameOverScreen(Confirming):
     def build(self, root: BoxLayout) -> None:
+        self.start_confirming()
         g = view.game_over(self.c)
         self.header(root, self.tr("ui.over.winner", player=g["winner"]))
         body = BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE)
@@ -32,8 +35,8 @@ class GameOverScreen(BaseScreen):
         body.add_widget(chart_box)
         root.add_widget(body)
         bottom = row(theme.TARGET_BAR)
-        bottom.add_widget(BigButton(self.tr("ui.banker.undo"), self.nav.undo_end, "secondary",
-                                    height=theme.TARGET_BAR))
+        bottom.add_widget(self.confirm_button("undo_end", "ui.banker.undo", "secondary", self.nav.undo_end,
+                                              "ui.confirm.undo", height=theme.TARGET_BAR))
         if view.phones(self.c)["link"]:  # the phones keep the final results until a new link replaces this one
             bottom.add_widget(BigButton(self.tr("ui.phones.revoke"), self.c.revoke_link, "danger",
                                         size=theme.FONT_MINOR, height=theme.TARGET_BAR))

@@ -1,4 +1,5 @@
-"""Before an own-property auction (biznes): the seller sets the opening bid, in steps, then taps to start."""
+"""Before an own-property auction (biznes): the seller types the opening bid on the digit pad (within the
+bounds and steps the rules allow), then taps to start."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, row
+from ui.screens.base import BaseScreen
 from ui.widgets import BigButton, Text
 
 
@@ -21,11 +22,10 @@ class OwnAuctionScreen(BaseScreen):
                              color=theme.ACCENT, halign="center"))
         root.add_widget(Text(self.tr("ui.own.bounds", low=info["low"], high=info["high"], step=info["step"]),
                              theme.FONT_BODY, color=theme.MUTED, halign="center"))
-        steps = row(theme.TARGET_LARGE)
-        for delta in (-10 * info["step"], -info["step"], info["step"], 10 * info["step"]):
-            steps.add_widget(BigButton(f"{delta:+d}", lambda d=delta: self.nav.bump_reserve(d), "secondary",
-                                       size=theme.FONT_BIG, height=theme.TARGET_LARGE))
-        root.add_widget(steps)
+        change = BigButton(self.tr("ui.own.change"), self.nav.edit_reserve, "secondary", size=theme.FONT_BIG,
+                           height=theme.TARGET_LARGE)
+        change.role = "reserve"
+        root.add_widget(change)
         root.add_widget(Text(self.tr("ui.own.how"), theme.FONT_BODY, color=theme.MUTED, halign="center"))
         self.notices(root, 2)
         root.add_widget(Widget())

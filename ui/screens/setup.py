@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.textinput import TextInput
 
 from ui import theme, view
 from ui.navigator import TIME_LIMIT_STEP
@@ -49,9 +48,10 @@ class SetupScreen(BaseScreen):
         if s["can_add"]:
             more.add_widget(BigButton(self.tr("ui.setup.add_player"), self.nav.add_player, "secondary",
                                       size=theme.FONT_SMALL, height=theme.TARGET_SNUG))
-        pin = TextInput(text=s["pin"], hint_text=self.tr("ui.setup.pin"), password=True, input_filter="int",
-                        multiline=False, font_size=theme.FONT_LARGE, size_hint_y=None, height=theme.INPUT_HEIGHT)
-        pin.bind(text=lambda w, t: self.nav.set_pin(t))
+        pin = BigButton(self.tr("ui.setup.pin_shown", dots="\u2022" * len(s["pin"])) if s["pin"]
+                        else self.tr("ui.setup.pin_none"), self.nav.edit_pin, "secondary", size=theme.FONT_SMALL,
+                        height=theme.TARGET_SNUG)
+        pin.role = "setup pin"  # opens the digit pad for the banker's PIN
         more.add_widget(pin)
         body.add_widget(more)
         rules_row = row(theme.TARGET_MEDIUM)

@@ -1,5 +1,6 @@
 """A trade: the two players, the cash, deeds and jail cards each gives; both tap to agree (biznes: a
-debtor's one firm for a rival's cash is a sale at no less than the bank's price)."""
+debtor's one firm for a rival's cash is a sale at no less than the bank's price). Each side's cash is typed on
+the digit pad."""
 
 from __future__ import annotations
 
@@ -8,8 +9,6 @@ from kivy.uix.boxlayout import BoxLayout
 from ui import theme, view
 from ui.screens.base import BaseScreen, column, row, scroll
 from ui.widgets import BigButton, Panel, Text
-
-CASH_STEPS = (-100, -10, 10, 100)
 
 
 class TradeScreen(BaseScreen):
@@ -29,10 +28,9 @@ class TradeScreen(BaseScreen):
             panel.add_widget(pick)
             panel.add_widget(Text(self.tr("ui.trade.gives", player=s["who"], cash=s["cash"]), theme.FONT_BODY,
                                   bold=True))
-            cash = row(theme.TARGET_COMPACT)
-            for delta in CASH_STEPS:
-                cash.add_widget(BigButton(f"{delta:+d}", lambda s=side, d=delta: self.nav.trade_cash(s, d),
-                                          "secondary", size=theme.FONT_MINOR, height=theme.TARGET_COMPACT))
+            cash = BigButton(self.tr("ui.trade.cash", cash=s["cash"]), lambda s=side: self.nav.edit_trade_cash(s),
+                             "secondary", size=theme.FONT_BODY, height=theme.TARGET_COMPACT)
+            cash.role = f"trade cash {side}"
             panel.add_widget(cash)
             deeds = column()
             for d in s["deeds"]:
