@@ -437,6 +437,8 @@ class Controller:
         self.meta = self.journal.meta(self.live.id)
         self.draft = None
         self._follow_currency()
+        if self.settings.stand_ins:  # allowed for a forgotten card in the last game, not for this one
+            self.set_setting("stand_ins", False)
         self.turn_began = 0.0
         self.player_qr = ("", 0.0)  # a code shown for the last game's player is not this game's
         self.notices.clear()
@@ -927,7 +929,7 @@ class Controller:
             if game is None or game.ended or game.auction is not None or game.debtors:
                 break
             cur = game.current.name
-            verbs = next((o["verbs"] for o in game.owed() if o["player"] == cur), [])
+            verbs: list[str] = next((o["verbs"] for o in game.owed() if o["player"] == cur), [])
             d = game.decision
             if "decline" in verbs:
                 action: dict[str, Any] = {"do": "decline"}

@@ -475,3 +475,14 @@ def test_a_game_without_a_pin_never_waits(tmp_path: Path) -> None:
     for _ in range(8):
         assert c.pin_ok("1111")
     assert c.pin_wait() is None
+
+
+def test_stand_ins_allowed_in_one_game_are_not_carried_into_the_next(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c)
+    c.set_setting("stand_ins", True)  # the banker allowed a forgotten card's stand-in
+    c.end_game()
+    c.close_game()
+    start(c, names=("Ben", "Cy"))
+    assert c.settings.stand_ins is False
+    assert Settings.load(tmp_path / "settings.json")[0].stand_ins is False  # and saved so
