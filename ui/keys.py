@@ -130,13 +130,17 @@ class NameEditor:
     Shift is "off", "once" (the next letter only) or "lock"; touching shift goes off, once, lock, off.
     The first letter, and the first after a space or a hyphen, is a capital by itself. Nothing goes past
     `limit` characters; a space never starts the name or follows another space. `result()` is the name
-    Done gives: the buffer without spaces at its ends."""
+    Done gives: the buffer without spaces at its ends.
+
+    `fresh` (a ready name being replaced): the name is shown as it is, but the first letter typed starts
+    a new one, and backspace takes it all; any other key keeps it to edit."""
 
     index: int
     text: str = ""
     shift: str = "off"
     layer: str = LETTERS
     limit: int = NAME_MAX
+    fresh: bool = False
 
     def __post_init__(self) -> None:
         self.text = self.text[: self.limit]
@@ -144,7 +148,8 @@ class NameEditor:
 
     def _auto_shift(self) -> None:
         if self.shift != "lock":
-            self.shift = "once" if not self.text or self.text[-1] in WORD_STARTS else "off"
+            start = self.fresh or not self.text or self.text[-1] in WORD_STARTS
+            self.shift = "once" if start else "off"
 
     def press(self, key: str) -> None:
         if key == SHIFT:
@@ -153,6 +158,10 @@ class NameEditor:
         if key in (SYMBOLS, LETTERS):
             self.layer = key
             return
+        if self.fresh:
+            self.fresh = False
+            if key == BACKSPACE or (len(key) == 1 and key.isprintable() and key != " "):
+                self.text = ""  # a ready name gives way to the first letter
         if key == BACKSPACE:
             self.text = self.text[:-1]
         elif key == CLEAR:

@@ -513,7 +513,8 @@ class Navigator:
         """The keyboard page for player k's name, starting from the name as it is."""
         d = self.c.draft
         assert d is not None
-        self.name_edit = NameEditor(index=k, text=d.players[k].name)
+        name = d.players[k].name
+        self.name_edit = NameEditor(index=k, text=name, fresh=name in free_presets(self.c.tr, []))
         self.go("keyboard")
 
     def other_names(self) -> list[str]:

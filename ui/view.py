@@ -403,7 +403,8 @@ def keyboard(c: Controller, editor: NameEditor) -> dict[str, Any]:
     others = [p.name for k, p in enumerate(d.players) if k != editor.index and p.name]
     problem = name_problem(editor.text, others)
     return {"title": c.tr("ui.keyboard.title", number=editor.index + 1), "colour": player.colour,
-            "text": editor.text, "full": editor.full(), "rows": keyboard_rows(c.tr, editor),
+            "text": editor.text, "fresh": editor.fresh, "full": editor.full(),
+            "rows": keyboard_rows(c.tr, editor),
             "presets": free_presets(c.tr, [p.name for p in d.players]),
             "problem": None if problem is None else c.tr(problem, name=editor.result()),
             "can_finish": bool(editor.result()) and problem is None}

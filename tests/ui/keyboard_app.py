@@ -1,6 +1,6 @@
 """The on-screen keyboard in the real app, offscreen, by touches only (no key events, no text set):
 from the Polish start screen to a new game, a ready name touched for player 1, "Łukasz" typed key by key
-for player 2, and every key of every language's keyboard at least a fingertip (theme.KEY) each way.
+for player 2 (the first letter replaces the ready name), and every key of every language's keyboard at least a fingertip (theme.KEY) each way.
 
 Run by test_keyboard_app.py in a subprocess (Kivy opens one window per process):
 
@@ -127,7 +127,7 @@ def steps(app: BankerApp) -> list[Step]:
         ("player 1 is Pies", lambda: names()[0] == "Pies" and app.manager.current == "setup"),
         ("player 2's name", lambda: touch_role(app, "name 1")),
         ("the keyboard again", on("keyboard")),
-        ("clear Statek", lambda: touch_role(app, "key clear")),
+        ("the ready name shown, to give way", lambda: by_role(app, "name typed").text == "Statek"),
         *typed,
         ("the name shown large", lambda: by_role(app, "name typed").text == "Łukasz|"),
         ("not yet the player's", lambda: names()[1] == "Statek"),

@@ -92,6 +92,16 @@ def test_backspace_clear_and_spaces() -> None:
     assert typed(NameEditor(0, "Thimble"), CLEAR).text == ""
 
 
+def test_a_ready_name_gives_way_to_the_first_letter() -> None:
+    e = NameEditor(0, "Thimble", fresh=True)
+    assert e.shift == "once"  # what is typed starts a name
+    assert typed(e, "a", "n", "n").text == "Ann" and not e.fresh
+    assert typed(NameEditor(0, "Dog", fresh=True), BACKSPACE).text == ""  # backspace takes it all
+    kept = typed(NameEditor(0, "Dog", fresh=True), SHIFT, SYMBOLS, LETTERS)  # shift and pages keep it fresh
+    assert kept.fresh and kept.text == "Dog"
+    assert typed(NameEditor(0, "Dog", fresh=True), SPACE, "b").text == "Dog B"  # anything else edits it
+
+
 def test_nothing_goes_past_the_limit() -> None:
     e = typed(NameEditor(0), *"abcdefghijklmnopqrstuvwxyz")
     assert len(e.text) == NAME_MAX == 16 and e.full()

@@ -716,6 +716,15 @@ def test_a_name_typed_on_the_keyboard_page(tmp_path: Path) -> None:
     assert c.draft is not None and c.draft.players[1].name == "Ship"  # not until Done
     nav.keyboard_done()
     assert c.draft.players[1].name == "Ben" and nav.screen_name() == "setup" and nav.name_edit is None
+    nav.edit_name(0)  # a ready name: the first letter typed replaces it
+    assert nav.name_edit is not None and nav.name_edit.fresh and view.keyboard(c, nav.name_edit)["fresh"]
+    for key in ("a", "n", "n"):
+        nav.keyboard_press(key)
+    nav.keyboard_done()
+    assert c.draft.players[0].name == "Ann"
+    nav.edit_name(0)  # a name of the family's own is edited where it ends
+    nav.keyboard_press("a")
+    assert nav.name_edit is not None and nav.name_edit.text == "Anna" and not nav.name_edit.fresh
 
 
 def test_done_waits_for_a_name_that_can_be_a_player_s(tmp_path: Path) -> None:

@@ -33,8 +33,9 @@ class KeyboardScreen(BaseScreen):
             name.add_widget(Text(k["problem"], theme.FONT_MINOR, color=theme.DANGER))
         else:
             name.add_widget(Text(k["title"], theme.FONT_MINOR, color=theme.MUTED))
-        if k["text"]:
-            shown = Text(k["text"] + "|", theme.FONT_LEAD, bold=True, color=theme.ACCENT if k["full"] else theme.TEXT,
+        if k["text"]:  # a ready name about to give way to the first letter is greyed, with no cursor
+            ink = theme.MUTED if k["fresh"] else theme.ACCENT if k["full"] else theme.TEXT
+            shown = Text(k["text"] + ("" if k["fresh"] else "|"), theme.FONT_LEAD, bold=True, color=ink,
                          max_lines=1, shorten=True, shorten_from="left")
         else:
             shown = Text(self.tr("ui.keyboard.empty"), theme.FONT_SMALL, color=theme.MUTED, max_lines=2)
@@ -53,7 +54,7 @@ class KeyboardScreen(BaseScreen):
             for preset in k["presets"]:  # as wide as their names: eight fit across, none wraps
                 b = BigButton(preset, lambda p=preset: self.nav.keyboard_done(p), size=theme.FONT_MINOR,
                               height=theme.KEY_PRESET, background_color=theme.PRESET_FILL,
-                              size_hint_x=len(preset) + 2)
+                              size_hint_x=max(len(preset), 5) + 2)
                 b.role = f"preset {preset}"
                 presets.add_widget(b)
             root.add_widget(presets)
