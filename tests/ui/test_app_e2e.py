@@ -1,5 +1,6 @@
 """The real app, end to end, offscreen: a whole game's flows through touches, card taps on a
-pseudo-terminal reader and the mock GPIO button; a restart in the middle resumes exactly; and
+pseudo-terminal reader and the mock GPIO button; a restart in the middle resumes exactly; a four-player
+classic game played as the family plays it (touches and card taps only) to the last player standing; and
 `banker app --tour` photographs every screen."""
 
 from __future__ import annotations
@@ -29,6 +30,14 @@ def test_a_game_through_touches_taps_and_the_dice_button_then_a_restart(tmp_path
 def test_a_game_in_progress_physical_cards_debt_and_bankruptcy(tmp_path: Path) -> None:
     played = run(str(ROOT / "tests" / "ui" / "e2e_app.py"), "debt", str(tmp_path))
     assert played.returncode == 0, played.stdout + played.stderr[-3000:]
+
+
+def test_a_family_of_four_plays_a_classic_game_to_the_end_by_touches_and_card_taps(tmp_path: Path) -> None:
+    """tests/ui/e2e_family.py: names on the on-screen keyboard, the PIN, a trade's cash and a correction on the
+    digit pad, buying, rent, an auction, houses, a trade and three bankruptcies, to the game-over chart."""
+    played = run(str(ROOT / "tests" / "ui" / "e2e_family.py"), str(tmp_path), timeout=900)
+    assert played.returncode == 0, played.stdout + played.stderr[-3000:]
+    assert "steps passed" in played.stdout
 
 
 def test_the_tour_writes_every_screen(tmp_path: Path) -> None:
