@@ -1,27 +1,50 @@
 """The app's speed, offscreen with software rendering (Mesa): tap-to-screen latency,
 cold start and peak memory.
 
-    .venv/bin/python benchmarks/bench_app.py [--taps 100]
+    .venv/bin/python benchmarks/bench_app.py [--taps 300] [--json] [--no-phones] [--no-sounds]
+                                             [--followers 1] [--slowest 5]
 
 Tap-to-screen: a player's purchase waits for their card; the tap's line is
 written to a pseudo-terminal card reader, and the time from its last byte to
 the first frame (`on_flip`) whose widgets show the player's new balance is
-measured; then the purchase is undone and asked for again. Cold start: from
-the interpreter's start to the first frame of the table screen of a resumed
+measured; then the purchase is undone and asked for again. The tap comes a
+random 0.15 to 0.6 s after the purchase is asked for (seeded, the same in
+every run), so that taps land at every moment of the app's idle-time work
+rather than always at the same one; about one tap a second, as at a table.
+
+As in real use, the phone server runs (on 127.0.0.1, a free port) with
+`--followers` phones following the game's event stream, and sounds are on
+(`--no-phones`, `--no-sounds` leave them out). Cold start: from the
+interpreter's start to the first frame of the table screen of a resumed
 game. Peak memory: the process's maximum resident set size at the end.
+
+Every tap is also cut into its phases, from timestamps taken around the
+app's own functions (no change to the app): waiting for the main thread
+(the reader's thread, the clock, whatever the main thread was doing), the
+controller's tap (the engine and the journal's commit), the phone state,
+the redraw (view data and widgets), and the frame (Kivy's layout, drawing,
+the flip); garbage collections and the app's other main-thread work (idle
+collection, the clock's tick) that overlap a tap are listed with it. The
+slowest taps are printed with their index and phases.
 """
 
 from __future__ import annotations
 
+import argparse
+import faulthandler
+import gc
 import json
 import os
+import random
 import resource
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 STARTED = time.perf_counter()
 os.environ["KIVY_NO_ARGS"] = "1"
@@ -47,6 +70,8 @@ from hardware.emulate import LineReaderEmulator  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
 
 ANN, BEN = "04A32B1C", "04B7771A2C5E80"
+TAP_LOST = 5.0  # seconds: a tap not on screen by then fails the run (it never hangs)
+PHASES = ("wait", "tap", "phone", "redraw", "frame")
 
 
 def shows(app: BankerApp, text: str) -> bool:
@@ -59,8 +84,88 @@ def shows(app: BankerApp, text: str) -> bool:
     return False
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Recorder:
+    """Intervals of main-thread work, by kind, with perf_counter times."""
+
+    def __init__(self) -> None:
+        self.spans: list[tuple[str, float, float]] = []  # (kind, start, end)
+        self._gc_start = 0.0
+        self._gc_gen = 0
+
+    def timed(self, kind: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.spans.append((kind, start, time.perf_counter()))
+        return run
+
+    def on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+            self._gc_gen = info["generation"]
+        else:
+            self.spans.append((f"gc{self._gc_gen}", self._gc_start, time.perf_counter()))
+
+    def within(self, start: float, end: float) -> list[tuple[str, float, float]]:
+        return [s for s in self.spans if s[2] > start and s[1] < end]
+
+
+FOLLOWER = """
+import http.client, sys
+conn = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=600)
+conn.request("GET", sys.argv[2])
+response = conn.getresponse()
+states = 0
+try:
+    for line in response:
+        states += line.startswith(b"event: state")
+except OSError:
+    pass
+print(states)
+"""
+
+
+def follow(port: int, path: str) -> subprocess.Popen[str]:
+    """A phone following the game's event stream, in a process of its own (as a phone is a device of its own):
+    prints how many states it received when the stream ends."""
+    return subprocess.Popen([sys.executable, "-c", FOLLOWER, str(port), path], stdout=subprocess.PIPE, text=True)
+
+
+class BenchApp(BankerApp):
+    """The app as it is, with its redraw and idle collection timed (both are bound at build)."""
+
+    recorder: Recorder
+
+    def redraw(self, *args: Any) -> None:
+        self.recorder.timed("redraw", super().redraw)(*args)
+
+    def _collect_when_idle(self, dt: float) -> None:
+        self.recorder.timed("collect", super()._collect_when_idle)(dt)
+
+
+def ms(seconds: float) -> float:
+    return round(seconds * 1000, 1)
+
+
 def main() -> int:
-    taps = int(sys.argv[sys.argv.index("--taps") + 1]) if "--taps" in sys.argv else 100
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--taps", type=int, default=300, help="taps to measure (at least 300 for a p99)")
+    parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    parser.add_argument("--no-phones", action="store_true", help="without the phone server")
+    parser.add_argument("--no-sounds", action="store_true", help="with the sounds off")
+    parser.add_argument("--followers", type=int, default=1, help="phones following the game's event stream")
+    parser.add_argument("--slowest", type=int, default=5, help="how many of the slowest taps to show")
+    args = parser.parse_args()
+    phones = not args.no_phones
+
     work = Path(tempfile.mkdtemp(prefix="bench-app-"))
     with Journal(work / "games.sqlite3") as journal:  # a game under way, for the app to resume
         live = journal.start(Header(rules="classic", players=["Ann", "Ben"], seed=1),
@@ -69,61 +174,172 @@ def main() -> int:
         live.apply({"do": "roll", "dice": [1, 2]})
     link = work / "reader"
     reader = LineReaderEmulator(link=link)
+    port = free_port()
     config = work / "config.toml"
-    config.write_text(f'[reader]\nurl = "{link}"\nprotocol = "line"\nretap_window = 0\n[dice]\nenabled = false\n')
-    app = BankerApp(work / "games.sqlite3", config_path=str(config), settings_file=work / "settings.json")
-    results: dict[str, Any] = {}
-    latencies: list[float] = []
-    state: dict[str, Any] = {"sent": None, "first": True}
+    config.write_text(f'[reader]\nurl = "{link}"\nprotocol = "line"\nretap_window = 0\n[dice]\nenabled = false\n'
+                      f'[web]\nenabled = {"true" if phones else "false"}\nlisten = ["127.0.0.1"]\nport = {port}\n')
+    settings = work / "settings.json"
+    settings.write_text(json.dumps({"sounds": not args.no_sounds}))
+
+    stall = open(work / "stall.txt", "w+")
+    rec = Recorder()
+    gc.callbacks.append(rec.on_gc)
+    BenchApp.recorder = rec
+    app = BenchApp(work / "games.sqlite3", config_path=str(config), settings_file=settings)
+    c = app.controller
+    c.card_tapped = rec.timed("tap", c.card_tapped)  # type: ignore[method-assign]
+    c._publish = rec.timed("phone", c._publish)  # type: ignore[method-assign]
+    c.tick = rec.timed("tick", c.tick)  # type: ignore[method-assign]
+    app.journal.append = rec.timed("commit", app.journal.append)  # type: ignore[method-assign]
+    balance = c.tr.money(1440)  # Ann's 1500 less Baltic Avenue's 60, as the table writes it
+    rng = random.Random(14)
+    results: dict[str, Any] = {"phones": phones, "sounds": not args.no_sounds,
+                               "followers": args.followers if phones else 0}
+    taps: list[dict[str, Any]] = []
+    followers: list[subprocess.Popen[str]] = []
+    state: dict[str, Any] = {"sent": None, "first": True, "failed": None}
 
     def on_flip(*_: Any) -> None:
+        now = time.perf_counter()
         if state["first"]:
             state["first"] = False
-            results["cold_start_s"] = round(time.perf_counter() - STARTED, 3)
-            Clock.schedule_once(lambda dt: ask(), 0.5)
+            results["cold_start_s"] = round(now - STARTED, 3)
+            state["started"] = now
+            if phones and app.web is not None:
+                link = c.table_link() or ""
+                path = link[link.index("/g/"):] + "/events"
+                followers.extend(follow(app.web.port, path) for _ in range(args.followers))
+            Clock.schedule_once(lambda dt: ask(), 1.0)
             return
         sent = state["sent"]
-        if sent is not None and shows(app, "1440"):
-            latencies.append(time.perf_counter() - sent)
+        if sent is None:
+            return
+        if shows(app, balance):
+            faulthandler.cancel_dump_traceback_later()
+            taps.append({"sent": sent, "shown": now})
             state["sent"] = None
-            Clock.schedule_once(lambda dt: reset(), 0.3)  # about one tap a second, as at a table
+            Clock.schedule_once(lambda dt: reset(), 0.25)
+        elif now - sent > TAP_LOST:
+            fail(f"tap {len(taps)}: the balance {balance!r} was not on screen {TAP_LOST} s after the tap")
+
+    def fail(why: str) -> None:
+        game = c.game
+        cash = game.players[0].cash if game is not None else None
+        notices = [n["text"] for n in c.notice_lines(3)]
+        state["failed"] = f"{why} (Ann's cash {cash}, pending {c.pending is not None}, reader {c.reader}, " \
+                          f"the latest notices {notices}, on the main thread since the tap " \
+                          f"{[(k, ms(e - s)) for k, s, e in rec.within(state['sent'] or 0, time.perf_counter())]}; " \
+                          f"last spans {[(k, ms(s - (state['sent'] or 0)), ms(e - s)) for k, s, e in rec.spans[-8:]]})"
+        state["sent"] = None
+        app.stop()
 
     def ask() -> None:
-        app.controller.request({"do": "buy"})
-        Clock.schedule_once(lambda dt: tap(), 0.3)
+        c.request({"do": "buy"})
+        Clock.schedule_once(lambda dt: tap(), rng.uniform(0.15, 0.6))
 
     def tap() -> None:
-        if app.controller.reader != "connected":
+        if c.reader != "connected":
             Clock.schedule_once(lambda dt: tap(), 0.1)
             return
         reader.write(b"Card UID: 04 A3 2B 1C\r")
         state["sent"] = time.perf_counter()
         reader.write(b"\n")  # the last byte
+        faulthandler.dump_traceback_later(1.5, file=stall)  # from C: works even if the GIL is held
+        count = len(taps)
+        Clock.schedule_once(lambda dt: watchdog(count), TAP_LOST + 1)
+
+    def watchdog(count: int) -> None:  # no frame at all after a tap
+        if state["sent"] is not None and len(taps) == count:
+            fail(f"tap {count}: no frame showed it within {TAP_LOST} s")
 
     def reset() -> None:
-        if len(latencies) >= taps:
+        if len(taps) >= args.taps:
             app.stop()
             return
-        app.controller.undo(1)
-        Clock.schedule_once(lambda dt: ask(), 0.3)
+        c.undo(1)
+        Clock.schedule_once(lambda dt: ask(), 0.2)
 
     Window.bind(on_flip=on_flip)
     app.run()
     reader.close()
-    results["taps"] = len(latencies)
-    if latencies:
-        ordered = sorted(latencies)
-        results["tap_to_screen_ms_p50"] = round(statistics.median(ordered) * 1000, 1)
-        results["tap_to_screen_ms_p99"] = round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 1)
-    results["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-    if "--json" in sys.argv:
+    gc.callbacks.remove(rec.on_gc)
+
+    for t in taps:  # the phases of each tap, from the spans recorded on the main thread
+        spans = rec.within(t["sent"], t["shown"])
+        tap_spans = [s for s in spans if s[0] == "tap" and s[1] >= t["sent"]]
+        t["ms"] = ms(t["shown"] - t["sent"])
+        phases = dict.fromkeys(PHASES, 0.0)
+        if tap_spans:
+            start, end = tap_spans[0][1], tap_spans[0][2]
+            phone = sum(e - s for k, s, e in spans if k == "phone" and start <= s < end)
+            commit = sum(e - s for k, s, e in spans if k == "commit" and start <= s < end)
+            redraw = [s for s in spans if s[0] == "redraw" and s[1] >= end]
+            phases["wait"] = ms(start - t["sent"])
+            phases["tap"] = ms(end - start - phone)
+            phases["phone"] = ms(phone)
+            t["commit"] = ms(commit)
+            after = end
+            if redraw:
+                phases["redraw"] = ms(redraw[0][2] - redraw[0][1])
+                after = redraw[0][2]
+            phases["frame"] = ms(t["shown"] - after)
+        t["phases"] = phases
+        t["other"] = [f"{k} {ms(min(e, t['shown']) - max(s, t['sent']))}" for k, s, e in spans
+                      if k not in ("tap", "phone", "redraw", "commit")]
+
+    results["taps"] = len(taps)
+    if state["failed"]:
+        results["failed"] = state["failed"]
+    if taps:
+        values = sorted(t["ms"] for t in taps)
+        results["tap_to_screen_ms_p50"] = round(statistics.median(values), 1)
+        results["tap_to_screen_ms_p99"] = values[min(len(values) - 1, int(len(values) * 0.99))]
+        results["tap_to_screen_ms_max"] = values[-1]
+        results["taps_over_33_ms"] = sum(v > 33 for v in values)
+        results["taps_over_100_ms"] = sum(v > 100 for v in values)
+        for phase in PHASES:
+            results[f"{phase}_ms_p50"] = round(statistics.median(t["phases"][phase] for t in taps), 1)
+        slow = sorted(range(len(taps)), key=lambda k: -taps[k]["ms"])[:args.slowest]
+        results["slowest"] = [{"index": k, "ms": taps[k]["ms"], **taps[k]["phases"], "commit": taps[k].get("commit", 0),
+                               "other": taps[k]["other"]} for k in slow]
+    if followers:
+        received = [f.communicate(timeout=30)[0].strip() for f in followers]  # the server stopped with the app
+        results["phone_states_received"] = sum(int(r) for r in received if r.isdigit())
+    running = [span for span in rec.spans if span[1] >= state.get("started", 0)]  # after the first frame
+    longest: dict[str, float] = {}
+    for k, s, e in running:
+        longest[k] = max(longest.get(k, 0.0), ms(e - s))
+    results["longest_ms"] = dict(sorted(longest.items()))  # each kind of main-thread work, taps or not
+    for gen in (0, 1, 2):
+        took = [e - s for k, s, e in running if k == f"gc{gen}"]
+        results[f"gc{gen}_collections"] = len(took)
+        results[f"gc{gen}_ms_max"] = ms(max(took, default=0))
+    results["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    results["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    if args.json:
         print(json.dumps(results))
     else:
-        print(f"tap to screen ({results['taps']} taps): p50 {results.get('tap_to_screen_ms_p50')} ms, "
-              f"p99 {results.get('tap_to_screen_ms_p99')} ms")
-        print(f"cold start to the first frame: {results['cold_start_s']} s")
-        print(f"peak memory: {results['peak_memory_mb']} MB")
-    return 0
+        print(f"tap to screen ({results['taps']} taps; phones {'on' if phones else 'off'}, "
+              f"sounds {'on' if not args.no_sounds else 'off'}): p50 {results.get('tap_to_screen_ms_p50')} ms, "
+              f"p99 {results.get('tap_to_screen_ms_p99')} ms, max {results.get('tap_to_screen_ms_max')} ms "
+              f"({results.get('taps_over_33_ms')} over 33 ms, {results.get('taps_over_100_ms')} over 100 ms)")
+        print("  median phases: " + ", ".join(f"{p} {results.get(f'{p}_ms_p50')}" for p in PHASES) + " ms")
+        for s in results.get("slowest", []):
+            print(f"  tap {s['index']}: {s['ms']} ms = " + ", ".join(f"{p} {s[p]}" for p in PHASES)
+                  + f" (commit {s['commit']})" + (f"; also {', '.join(s['other'])}" if s["other"] else ""))
+        print("garbage collections: " + ", ".join(f"generation {g}: {results[f'gc{g}_collections']} "
+                                                  f"(longest {results[f'gc{g}_ms_max']} ms)" for g in (0, 1, 2))
+              + (f"; a phone received {results['phone_states_received']} states" if followers else ""))
+        print("longest main-thread work after the first frame: "
+              + ", ".join(f"{k} {v}" for k, v in results["longest_ms"].items()) + " ms")
+        print(f"cold start to the first frame: {results.get('cold_start_s')} s")
+        print(f"peak memory: {results['peak_rss_mb']} MB")
+        print(f"load average: {' '.join(map(str, results['load_average']))}")
+        if state["failed"]:
+            print(f"FAILED: {state['failed']}")
+            stall.seek(0)
+            print("the threads 1.5 s after the tap:\n" + stall.read())
+    return 1 if state["failed"] else 0
 
 
 if __name__ == "__main__":
