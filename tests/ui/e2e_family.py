@@ -131,6 +131,7 @@ def family(app: Any, reader: Any) -> list[Step]:
         ("a fourth player", lambda: touch(app, "Add a player")),
         ("four rows", lambda: labels(app).count("Tap card to register") == 4),
         *name_players(app),
+        ("the card reader is connected", lambda: c.reader == "connected"),
         ("register the first card", lambda: touch(app, "Tap card to register")),
         ("waiting for a card", lambda: "Tap the card now…" in labels(app)),
         *registers(0, "Ann"),

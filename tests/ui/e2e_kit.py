@@ -20,7 +20,7 @@ os.environ["KIVY_NO_ARGS"] = "1"
 os.environ["KIVY_NO_FILELOG"] = "1"
 if not os.environ.get("E2E_DEBUG"):
     os.environ["KIVY_NO_CONSOLELOG"] = "1"
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="e2e-kivy-"))
+os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="e2e-kivy-")
 os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
 
 from kivy.config import Config  # noqa: E402
