@@ -37,8 +37,9 @@ from ui.screens import SCREENS, BaseScreen
 from ui.settings import Settings, settings_path
 
 log = logging.getLogger(__name__)
-IDLE = 0.25  # seconds after a redraw with nothing happening: time to collect garbage
-BUSY_MOST = 10.0  # collect anyway after this long without an idle moment
+IDLE = 0.25  # seconds after a redraw with nothing happening: time for idle work (loading the next sound)
+BUSY_MOST = 10.0  # collect anyway after this long without a collection (the phone server's garbage)
+WARM = 2.0  # seconds after the first frame: what the start made (fonts, catalogues, the server) is kept for good
 ESCAPE = 27  # Kivy's key code for Escape
 
 
@@ -106,9 +107,14 @@ class BankerApp(App):
         self.web: Any = None
         self.dice_button: Any = None
         self._sounds: dict[str, Any] = {}
+        self._sounds_to_load: list[str] = []  # loaded one at a time at idle moments (sounds.py makes the files)
+        self._sounds_prepared = False
         self.flip_callbacks: list[Callable[[], None]] = []
         self._redraw = Clock.create_trigger(self.redraw, 0)
+        self._collect_after_frame = Clock.create_trigger(self._collect_garbage, 0)
         self.last_redraw = self.last_collect = time.monotonic()
+        self.garbage = False  # a redraw has left the old widgets to collect
+        self.warm = False  # the start's objects frozen out of the collections
 
     # ------------------------------------------------------------------ building
 
@@ -126,28 +132,55 @@ class BankerApp(App):
         # systemd stops the service with SIGTERM: close the reader, the button and the journal cleanly.
         signal.signal(signal.SIGTERM, lambda *_: Clock.schedule_once(lambda dt: self.stop(), 0))
         Clock.schedule_interval(lambda dt: self.controller.tick(), 1.0)
-        # Rebuilding screens leaves cyclic garbage; a full collection in the middle of a tap
-        # costs 50-150 ms on software rendering. Collect while the table is idle instead.
+        # Rebuilding screens leaves cyclic garbage (Kivy's widgets are full of cycles). Left to itself,
+        # Python collects whenever allocations add up, in the middle of a tap; collected only at idle
+        # moments it piles up, and freeing a pile of dead widgets took 50-290 ms. So: no automatic
+        # collection; one right after each frame that follows a redraw (the new screen is already shown,
+        # and only the widgets it replaced are garbage: a few ms), never while a redraw is waiting, and
+        # the objects the start made frozen out of the collections once the app is warm.
         gc.freeze()
         gc.disable()
-        Clock.schedule_interval(self._collect_when_idle, 0.1)
+        Clock.schedule_interval(self._idle_work, 0.1)
+        self.started = time.monotonic()
         if self.use_hardware:
             self.start_hardware()
+        if self.controller.settings.sounds:
+            self.flip_callbacks.append(self.prepare_sounds)  # after the first frame too
         self.redraw()
         return self.manager
 
-    def _collect_when_idle(self, dt: float) -> None:
-        now = time.monotonic()
-        if now - self.last_collect < 0.5:
+    def _collect_garbage(self, dt: float = 0) -> None:
+        """A full collection, unless a redraw is waiting (a tap has come in): then after its frame."""
+        if self._redraw.is_triggered:
             return
-        if now - self.last_redraw > IDLE or now - self.last_collect > BUSY_MOST:
+        gc.collect()
+        self.garbage = False
+        self.last_collect = time.monotonic()
+
+    def _idle_work(self, dt: float) -> None:
+        """Every 0.1 s: at a quiet moment, freeze the start's objects (once), then load one sound; collect
+        anyway once in a while (the phone server's thread makes garbage too, and nothing else collects it)."""
+        now = time.monotonic()
+        if self._redraw.is_triggered:
+            return
+        if now - self.last_collect > BUSY_MOST:
+            self._collect_garbage()
+        if now - self.last_redraw < IDLE:
+            return
+        if not self.warm and now - self.started > WARM:
+            self.warm = True
             gc.collect()
+            gc.freeze()  # fonts, catalogues, the ruleset, the server: alive for good, never traversed again
             self.last_collect = now
+        elif self._sounds_to_load:
+            self._load_sound(self._sounds_to_load.pop(0))
 
     def _flipped(self, *_: Any) -> None:
         callbacks, self.flip_callbacks = self.flip_callbacks, []
         for callback in callbacks:
             callback()
+        if self.garbage:
+            self._collect_after_frame()  # at the next turn of the loop, once this frame is out
 
     def redraw(self, *_: Any) -> None:
         name = self.navigator.screen_name()
@@ -155,6 +188,7 @@ class BankerApp(App):
         assert isinstance(screen, BaseScreen)
         screen.refresh()
         self.last_redraw = time.monotonic()
+        self.garbage = True
         if self.manager.current != name:
             self.manager.current = name
 
@@ -199,7 +233,9 @@ class BankerApp(App):
         except ConfigError as exc:
             self.controller.notify(str(exc), "error")
             return
-        self.start_web(config.web)
+        # The phone server (aiohttp: a tenth of a second to import and start) comes up once the first
+        # frame is out, so that the table shows as soon as it can.
+        self.flip_callbacks.append(lambda: Clock.schedule_once(lambda dt: self.start_web(config.web), 0))
         if config.reader.url:
             from hardware.cli import make_protocol
             from hardware.reader import CardReader
@@ -219,19 +255,53 @@ class BankerApp(App):
                 log.info("no dice button: %s", exc)
                 self.controller.button_status(False)
 
-    def play_sound(self, name: str) -> None:
+    def prepare_sounds(self) -> None:
+        """Have every sound ready before it is first played: the WAV files made by a thread (pure Python, a
+        fraction of a second the very first time), then loaded one by one at idle moments (`_idle_work`)."""
+        import threading
+
+        from ui.sounds import TONES, cache_dir, make_all
+
+        if self._sounds_prepared:
+            return
+        self._sounds_prepared = True
+        folder = cache_dir()
+
+        def made() -> None:
+            try:
+                make_all(folder)
+            except OSError as exc:  # a read-only home: each sound is tried again when played
+                log.debug("no sounds made: %s", exc)
+                return
+            self._sounds_to_load = [n for n in TONES if n not in self._sounds]
+
+        threading.Thread(target=made, name="sounds", daemon=True).start()
+
+    def _load_sound(self, name: str) -> Any:
         try:
             from kivy.core.audio import SoundLoader
 
-            from ui.sounds import TONES, cache_dir, make
+            from ui.sounds import cache_dir, make
 
-            if name not in TONES:
-                return
             if name not in self._sounds:
                 self._sounds[name] = SoundLoader.load(str(make(name, cache_dir())))
-            sound = self._sounds[name]
-            if sound is not None:
-                sound.play()
+        except Exception as exc:  # no audio device: stay quiet
+            log.debug("no sound: %s", exc)
+            self._sounds[name] = None
+        return self._sounds[name]
+
+    def play_sound(self, name: str) -> None:
+        from ui.sounds import TONES
+
+        if name not in TONES:
+            return
+        if name not in self._sounds:
+            self.prepare_sounds()  # switched on in the settings: load the others at idle moments
+        sound = self._load_sound(name)  # loaded already unless played before its idle moment came
+        if sound is None:
+            return
+        try:
+            sound.play()
         except Exception as exc:  # no audio device: stay quiet
             log.debug("no sound: %s", exc)
 

@@ -2,6 +2,8 @@
 
 Generating them (a few kilobytes of 16-bit PCM each) avoids shipping binary
 assets and any licensing question; Kivy's SoundLoader plays the WAV files.
+The app makes them all in a thread at start and loads them at idle moments,
+so that no tap waits for a sound to be made or loaded.
 A machine without an audio device simply stays quiet.
 """
 
@@ -11,6 +13,7 @@ import math
 import os
 import random
 import struct
+import threading
 import wave
 from pathlib import Path
 
@@ -47,7 +50,7 @@ def make(name: str, folder: Path) -> Path:
             fade = min(1.0, k / 200, (count - k) / 200)  # no clicks at the edges
             value = math.sin(2 * math.pi * freq * k / RATE) if freq else rng.uniform(-1, 1)
             frames += struct.pack("<h", int(value * volume * fade * 32000))
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")  # two makers never share one
     with wave.open(str(tmp), "wb") as out:
         out.setnchannels(1)
         out.setsampwidth(2)
@@ -55,3 +58,8 @@ def make(name: str, folder: Path) -> Path:
         out.writeframes(bytes(frames))
     os.replace(tmp, path)
     return path
+
+
+def make_all(folder: Path) -> list[Path]:
+    """Every sound's file (made where missing): the app does this in a thread at start."""
+    return [make(name, folder) for name in TONES]
