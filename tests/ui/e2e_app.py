@@ -1,5 +1,6 @@
 """End-to-end: the real app, a card reader on a pseudo-terminal and the mock GPIO
-dice button, played through touches, card taps and button presses.
+dice button, played through touches, card taps and button presses only (the helpers in e2e_kit.py; no
+text is set and no key sent, tests/ui/test_touch_only.py).
 
 Run by test_app_e2e.py in a subprocess (Kivy opens one window per process):
 
@@ -10,86 +11,22 @@ Exits 0 when every check passed; otherwise prints the failing step.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
-import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
-os.environ["KIVY_NO_ARGS"] = "1"
-os.environ["KIVY_NO_FILELOG"] = "1"
-if not os.environ.get("E2E_DEBUG"):
-    os.environ["KIVY_NO_CONSOLELOG"] = "1"
-os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="e2e-kivy-")
-os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kivy.config import Config  # noqa: E402
+from e2e_kit import (Step, button, enter, labels, press_button, run_app, seen, texts, touch,  # noqa: E402
+                     touch_role, widgets)
 
-Config.set("graphics", "width", "800")
-Config.set("graphics", "height", "480")
-Config.set("kivy", "kivy_clock", "interrupt")  # as `banker app` runs
-
-from gpiozero import Device  # noqa: E402
 from kivy.clock import Clock  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
-from kivy.uix.button import Button  # noqa: E402
-from kivy.uix.label import Label  # noqa: E402
-from kivy.uix.scrollview import ScrollView  # noqa: E402
 
 from banker.journal import Journal  # noqa: E402
 from hardware.emulate import LineReaderEmulator  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
 
 ANN, BEN = "04A32B1C", "04B7771A2C5E80"
-
-
-def widgets(app: BankerApp) -> Iterator[Any]:
-    stack = [app.manager.current_screen]
-    while stack:
-        w = stack.pop()
-        yield w
-        stack.extend(w.children)
-
-
-def texts(app: BankerApp) -> str:
-    return "\n".join(w.text for w in widgets(app) if isinstance(w, Label) and not isinstance(w, Button))
-
-
-def button(app: BankerApp, text: str) -> Button | None:
-    return next((w for w in widgets(app) if isinstance(w, Button) and w.text == text), None)
-
-
-def press(widget: Any) -> bool:
-    """Touch a widget the way a finger does; first scroll it into view (False: try next frame)."""
-    parent = widget.parent
-    while parent is not None and not isinstance(parent, ScrollView):
-        parent = parent.parent if parent.parent is not parent else None  # the window is its own parent
-    if parent is not None:
-        x, y = widget.to_window(*widget.center)
-        left, bottom = parent.to_window(parent.x, parent.y)
-        if not (left <= x <= left + parent.width and bottom <= y <= bottom + parent.height):
-            parent.scroll_to(widget, animate=False)
-            return False
-    t = UnitTestTouch(*widget.to_window(*widget.center))
-    t.touch_down()
-    t.touch_up()
-    return True
-
-
-def touch(app: BankerApp, text: str) -> bool:
-    b = button(app, text)
-    return b is not None and press(b)
-
-
-def touch_role(app: BankerApp, role: str) -> bool:
-    """Touch the button the screen marked with this role (for buttons that share a label)."""
-    found = next((w for w in widgets(app) if getattr(w, "role", None) == role), None)
-    return found is not None and press(found)
-
-
-def seen(app: BankerApp, *words: str) -> Callable[[], bool]:
-    return lambda: all(w in texts(app) for w in words)
 
 
 def type_names(app: BankerApp, names: tuple[str, ...] = ("Ann", "Ben")) -> list[tuple[str, Callable[[], bool]]]:
@@ -107,14 +44,6 @@ def type_names(app: BankerApp, names: tuple[str, ...] = ("Ann", "Ben")) -> list[
     return steps
 
 
-def enter(app: BankerApp, a: int, b: int) -> list[tuple[str, Callable[[], bool]]]:
-    """Enter real dice through the dice screen's buttons."""
-    return [(f"enter {a}+{b}", lambda: touch(app, "Enter real dice")),
-            (f"die {a}", lambda: touch_role(app, f"die0-{a}")),
-            (f"die {b}", lambda: touch_role(app, f"die1-{b}")),
-            ("move by them", lambda: touch(app, "Move by these dice"))]
-
-
 def register(app: BankerApp, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
     c = app.controller
     return [
@@ -125,14 +54,6 @@ def register(app: BankerApp, reader: LineReaderEmulator) -> list[tuple[str, Call
         ("Ben taps", lambda: reader.tap(BEN) or True),
         ("Ben's card registered", lambda: c.draft is not None and c.draft.players[1].card == BEN),
     ]
-
-
-def press_button() -> bool:
-    """Press and release the dice button on gpiozero's mock pin 17, as a finger does."""
-    pin = Device.pin_factory.pin(17)
-    pin.drive_low()
-    pin.drive_high()
-    return True
 
 
 def break_once(app: BankerApp) -> bool:
@@ -387,42 +308,6 @@ def phones_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
     ]
 
 
-class Script:
-    """Steps run one per frame until each says it is done; a step has 8 s."""
-
-    def __init__(self, app: BankerApp, steps: list[tuple[str, Callable[[], bool]]]) -> None:
-        self.app = app
-        self.steps = steps
-        self.k = 0
-        self.started = time.monotonic()
-        self.failed: str | None = None
-        self.settle = 0
-
-    def tick(self, dt: float) -> None:
-        if self.settle:  # let the screen rebuild and lay out before the next touch
-            self.settle -= 1
-            return
-        if self.k >= len(self.steps):
-            self.app.stop()
-            return
-        name, step = self.steps[self.k]
-        try:
-            done = step()
-        except Exception as exc:
-            self.failed = f"{name}: {exc!r}\nscreen: {self.app.manager.current}\n{texts(self.app)}"
-            self.app.stop()
-            return
-        if done:
-            self.k += 1
-            self.settle = 3
-            self.started = time.monotonic()
-        elif time.monotonic() - self.started > 8:
-            notices = [n["text"] for n in self.app.controller.notice_lines(3)]
-            self.failed = (f"{name}: timed out\nscreen: {self.app.manager.current}\n{texts(self.app)}\n"
-                           f"entered dice: {self.app.navigator.entered_dice}; notices: {notices}")
-            self.app.stop()
-
-
 def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
     app: BankerApp = App_holder["app"]
     c = app.controller
@@ -513,7 +398,7 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
         ("end Ben's turn", lambda: touch(app, "End turn")),
         ("the GPIO button rolls for Ann", press_button),
         ("Ann rolled", lambda: last_action()["do"] == "roll" and bool(c.last_dice)),
-        ("settle Ann's space", do(lambda: settle(app, 0))),
+        ("settle Ann's space by touches", settle(app)),
         ("end Ann's turn", lambda: touch(app, "End turn")),
         ("Ben again", seen("Ben's turn")),
         ("trade", lambda: touch(app, "Trade")),
@@ -534,26 +419,32 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
     ]
 
 
-def settle(app: BankerApp, who: int = 1) -> bool:
-    """Whatever a random roll landed on: decline, draw or pay the flat tax, then go on."""
-    c = app.controller
-    game = c.game
-    assert game is not None
-    for _ in range(10):
-        verbs = {v for o in game.owed() for v in o["verbs"]}
-        if "decline" in verbs:
-            c.request({"do": "decline"})
-            while game.auction is not None:
-                c.request({"do": "close_auction"})
-        elif "draw" in verbs:
-            c.request({"do": "draw"})
-        elif "tax" in verbs:
-            c.request({"do": "tax", "choice": "flat"})
-        elif "roll" in verbs and game.turn == who:
-            c.roll()
-        else:
-            break
-    return True
+def settle(app: BankerApp) -> Callable[[], bool]:
+    """Whatever a random roll (the GPIO button's) landed on, settled by touches as the player would: no
+    purchase (an auction nobody bids in, closed by the hammer), a card drawn, the flat tax paid, the dice
+    rolled again after a double. Done when the turn can end; a touch at a time, each after the redraw."""
+    wait = [0]
+
+    def touched(ok: bool) -> bool:
+        if ok:
+            wait[0] = 4  # the screen rebuilds before the next look
+        return False
+
+    def step() -> bool:
+        if wait[0]:
+            wait[0] -= 1
+            return False
+        if app.manager.current == "auction":
+            return touched(touch(app, "Sold!"))
+        shown = labels(app)
+        if "End turn" in shown:
+            return True
+        for label in shown:
+            if label == "Don't buy: auction" or label.startswith("Draw a ") or label.startswith("End move") \
+                    or (label.startswith("Pay ") and "%" not in label and "jail" not in label):
+                return touched(touch(app, label))
+        return touched(touch(app, "Roll the dice"))
+    return step
 
 
 def resume_checks(work: Path) -> list[tuple[str, Callable[[], bool]]]:
@@ -573,39 +464,18 @@ def resume_checks(work: Path) -> list[tuple[str, Callable[[], bool]]]:
 App_holder: dict[str, Any] = {}
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def main() -> int:
     phase, work = sys.argv[1], Path(sys.argv[2])
-    config = work / "config.toml"
-    link = work / "reader"
-    web = f'[web]\nlisten = ["127.0.0.1"]\nport = {free_port()}\n' if phase == "phones" else "[web]\nenabled = false\n"
-    config.write_text(f'[reader]\nurl = "{link}"\nprotocol = "line"\nretap_window = 0.2\n'
-                      '[dice]\npin = 17\ndebounce = 0\n' + web, "utf-8")
     App_holder["work"] = str(work)
-    reader = LineReaderEmulator(link=link)
-    app = BankerApp(work / "games.sqlite3", config_path=str(config), settings_file=work / "settings.json")
-    App_holder["app"] = app
+    phases = {"play": play, "debt": debt_game, "biznes": biznes_game, "brands": brands_game,
+              "phones": phones_game}
 
-    def begin(dt: float) -> None:
-        steps = {"play": play, "debt": debt_game, "biznes": biznes_game, "brands": brands_game,
-                 "phones": phones_game}[phase](work, reader) if phase != "resume" else resume_checks(work)
-        script = Script(app, steps)
-        App_holder["script"] = script
-        Clock.schedule_interval(script.tick, 1 / 30)
+    def steps(app: BankerApp, reader: LineReaderEmulator) -> list[Step]:
+        App_holder["app"] = app
+        return phases[phase](work, reader) if phase != "resume" else resume_checks(work)
 
-    Clock.schedule_once(begin, 0.5)
-    app.run()
-    reader.close()
-    script = App_holder.get("script")
-    if script is None or script.failed:
-        print("FAILED:", script.failed if script else "never started")
+    status, script = run_app(work, steps, phones=phase == "phones")
+    if status or script is None:
         return 1
     print(f"{phase}: {len(script.steps)} steps passed")
     return 0
