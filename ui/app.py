@@ -40,7 +40,6 @@ log = logging.getLogger(__name__)
 IDLE = 0.25  # seconds after a redraw with nothing happening: time for idle work (loading the next sound)
 BUSY_MOST = 10.0  # collect anyway after this long without a collection (the phone server's garbage)
 WARM = 2.0  # seconds after the first frame: what the start made (fonts, catalogues, the server) is kept for good
-ESCAPE = 27  # Kivy's key code for Escape
 
 
 def on_main_thread(fn: Callable[..., Any]) -> Callable[..., None]:
@@ -214,12 +213,6 @@ class BankerApp(App):
         self.controller.connect_phones(server, base, phone_state)
         self.controller.publish_finished()
         self.controller.changed()
-
-    def on_key(self, window: Any, key: int, scancode: int, codepoint: str | None, modifiers: list[str]) -> bool:
-        """The desktop's keyboard shortcuts (Navigator.key)."""
-        if key is None:
-            return False
-        return self.navigator.key(codepoint, escape=key == ESCAPE)
 
     # ------------------------------------------------------------------ hardware and sound
 
