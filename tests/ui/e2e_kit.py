@@ -2,7 +2,7 @@
 gpiozero's mock dice button, found by what the family sees (a button's text, or the `role` a screen gives
 buttons that share a label) and touched the way a finger touches (kivy.tests.common.UnitTestTouch).
 
-Importing this module sets Kivy up (offscreen 800x480, the interrupt clock `banker app` runs with, no
+Importing this module sets Kivy up (offscreen 800x480 or the E2E_SIZE a script sets first, the interrupt clock `banker app` runs with, no
 log file), so it comes before any other Kivy import. The scripts run a list of steps, one per frame: a
 step is a name and a function that returns True when it is done (a touch made, a text on screen, a
 state reached); a step that is not done within its time fails the run. Nothing sleeps.
@@ -25,8 +25,9 @@ os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
 
 from kivy.config import Config  # noqa: E402
 
-Config.set("graphics", "width", "800")
-Config.set("graphics", "height", "480")
+_width, _height = os.environ.get("E2E_SIZE", "800x480").split("x")  # a script may ask for another panel
+Config.set("graphics", "width", _width)
+Config.set("graphics", "height", _height)
 Config.set("kivy", "kivy_clock", "interrupt")  # as `banker app` runs
 
 from gpiozero import Device  # noqa: E402
@@ -203,16 +204,24 @@ def run_app(work: Path, make_steps: Callable[[Any, LineReaderEmulator], list[Ste
                       '[dice]\npin = 17\ndebounce = 0\n' + web, "utf-8")
     reader = LineReaderEmulator(link=link)
     app = BankerApp(work / "games.sqlite3", config_path=str(config), settings_file=work / "settings.json")
+    try:
+        return play(app, lambda: make_steps(app, reader), timeout)
+    finally:
+        reader.close()
+
+
+def play(app: Any, make_steps: Callable[[], list[Step]], timeout: float = 8) -> tuple[int, Script | None]:
+    """Run `app` with the steps `make_steps()` gives once it has started; (0, script) when every step
+    passed, else (1, script) after printing what failed."""
     holder: dict[str, Script] = {}
 
     def begin(dt: float) -> None:
-        script = Script(app, make_steps(app, reader), timeout)
+        script = Script(app, make_steps(), timeout)
         holder["script"] = script
         Clock.schedule_interval(script.tick, 1 / 30)
 
     Clock.schedule_once(begin, 0.5)
     app.run()
-    reader.close()
     script = holder.get("script")
     if script is None or script.failed or script.k < len(script.steps):
         print("FAILED:", script.failed if script else "never started")

@@ -13,30 +13,13 @@ through the PIN pad; a trade's cash; the stand-ins switch; a new game's PIN. Exi
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
-import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Callable
 
-os.environ["KIVY_NO_ARGS"] = "1"
-os.environ["KIVY_NO_FILELOG"] = "1"
-if not os.environ.get("E2E_DEBUG"):
-    os.environ["KIVY_NO_CONSOLELOG"] = "1"
-os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="e2e-kivy-")
-
-from kivy.config import Config  # noqa: E402
-
-Config.set("graphics", "width", "800")
-Config.set("graphics", "height", "480")
-Config.set("kivy", "kivy_clock", "interrupt")  # as `banker app` runs
-
-from kivy.clock import Clock  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
+from e2e_kit import Step, UnitTestTouch, button, play, by_role, seen, texts, touch, touch_role, widgets  # sets Kivy up first
 from kivy.uix.button import Button  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
-from kivy.uix.scrollview import ScrollView  # noqa: E402
 
 from banker.journal import Journal  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
@@ -45,56 +28,6 @@ from ui.settings import Settings  # noqa: E402
 
 PIN = "2468"
 CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80"}
-Step = tuple[str, Callable[[], bool]]
-
-
-def widgets(app: BankerApp) -> Iterator[Any]:
-    stack = [app.manager.current_screen]
-    while stack:
-        w = stack.pop()
-        yield w
-        stack.extend(w.children)
-
-
-def texts(app: BankerApp) -> str:
-    return "\n".join(w.text for w in widgets(app) if isinstance(w, Label) and not isinstance(w, Button))
-
-
-def by_role(app: BankerApp, role: str) -> Any:
-    return next((w for w in widgets(app) if getattr(w, "role", None) == role), None)
-
-
-def button(app: BankerApp, text: str) -> Button | None:
-    return next((w for w in widgets(app) if isinstance(w, Button) and w.text == text), None)
-
-
-def press(widget: Any) -> bool:
-    """Touch a widget the way a finger does (first scrolled into view; False: try next frame)."""
-    parent = widget.parent
-    while parent is not None and not isinstance(parent, ScrollView):
-        parent = parent.parent if parent.parent is not parent else None
-    if parent is not None:
-        x, y = widget.to_window(*widget.center)
-        left, bottom = parent.to_window(parent.x, parent.y)
-        if not (left <= x <= left + parent.width and bottom <= y <= bottom + parent.height):
-            parent.scroll_to(widget, animate=False)
-            return False
-    if getattr(widget, "disabled", False):
-        return False
-    t = UnitTestTouch(*widget.to_window(*widget.center))
-    t.touch_down()
-    t.touch_up()
-    return True
-
-
-def touch(app: BankerApp, text: str) -> bool:
-    b = button(app, text)
-    return b is not None and press(b)
-
-
-def touch_role(app: BankerApp, role: str) -> bool:
-    found = by_role(app, role)
-    return found is not None and press(found)
 
 
 def touch_nothing(app: BankerApp) -> bool:
@@ -107,10 +40,6 @@ def touch_nothing(app: BankerApp) -> bool:
     t.touch_down()
     t.touch_up()
     return True
-
-
-def seen(app: BankerApp, *words: str) -> Callable[[], bool]:
-    return lambda: all(w in texts(app) for w in words)
 
 
 def labelled(app: BankerApp, role: str, text: str) -> Callable[[], bool]:
@@ -244,58 +173,15 @@ def steps(app: BankerApp) -> list[Step]:
     ]
 
 
-class Script:
-    """Steps run one per frame until each says it is done; a step has 8 s."""
-
-    def __init__(self, app: BankerApp, steps: list[Step]) -> None:
-        self.app, self.steps, self.k = app, steps, 0
-        self.started = time.monotonic()
-        self.failed: str | None = None
-        self.settle = 0
-
-    def tick(self, dt: float) -> None:
-        if self.settle:
-            self.settle -= 1
-            return
-        if self.k >= len(self.steps):
-            self.app.stop()
-            return
-        name, step = self.steps[self.k]
-        try:
-            done = step()
-        except Exception as exc:
-            self.failed = f"{name}: {exc!r}\nscreen: {self.app.manager.current}\n{texts(self.app)}"
-            self.app.stop()
-            return
-        if done:
-            self.k += 1
-            self.settle = 3
-            self.started = time.monotonic()
-        elif time.monotonic() - self.started > 8:
-            buttons = [w.text for w in widgets(self.app) if isinstance(w, Button)]
-            self.failed = f"{name}: timed out\nscreen: {self.app.manager.current}\n{texts(self.app)}\n{buttons}"
-            self.app.stop()
-
-
 def main() -> int:
     work = Path(sys.argv[1])
     work.mkdir(parents=True, exist_ok=True)
     prepared_game(work / "games.sqlite3")
     app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json")
-    holder: dict[str, Script] = {}
-
-    def begin(dt: float) -> None:
-        holder["script"] = Script(app, steps(app))
-        Clock.schedule_interval(holder["script"].tick, 1 / 30)
-
-    Clock.schedule_once(begin, 0.5)
-    app.run()
-    script = holder.get("script")
-    if script is None or script.failed or script.k < len(script.steps):
-        print("FAILED:", script.failed if script else "never started")
-        return 1
-    print(f"pad: {len(script.steps)} steps passed")
-    return 0
+    failed, script = play(app, lambda: steps(app))
+    if not failed and script is not None:
+        print(f"pad: {len(script.steps)} steps passed")
+    return failed
 
 
 if __name__ == "__main__":

@@ -13,65 +13,20 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
-import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Callable
 
 from ui.panel import panel_density, parse_size
 
 WIDTH, HEIGHT = parse_size(sys.argv[2] if len(sys.argv) > 2 else "800x480")
-os.environ["KIVY_NO_ARGS"] = "1"
-os.environ["KIVY_NO_FILELOG"] = "1"
-os.environ["KIVY_NO_CONSOLELOG"] = "1"
-os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="keyboard-kivy-")
+os.environ["E2E_SIZE"] = f"{WIDTH}x{HEIGHT}"
 os.environ["KIVY_METRICS_DENSITY"] = repr(panel_density(WIDTH, HEIGHT))
 
-from kivy.config import Config  # noqa: E402
-
-Config.set("graphics", "width", str(WIDTH))
-Config.set("graphics", "height", str(HEIGHT))
-Config.set("kivy", "kivy_clock", "interrupt")
-
-from kivy.clock import Clock  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
-from kivy.uix.button import Button  # noqa: E402
+from e2e_kit import Step, by_role, play, touch, touch_role, widgets  # noqa: E402  (sets Kivy up first)
 
 from ui import theme  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
 from ui.settings import Settings  # noqa: E402
-
-Step = tuple[str, Callable[[], bool]]
-
-
-def widgets(app: BankerApp) -> Iterator[Any]:
-    stack = [app.manager.current_screen]
-    while stack:
-        w = stack.pop()
-        yield w
-        stack.extend(w.children)
-
-
-def by_role(app: BankerApp, role: str) -> Any:
-    return next((w for w in widgets(app) if getattr(w, "role", None) == role), None)
-
-
-def press(widget: Any) -> bool:
-    """Touch a widget where a finger would: its centre, in window coordinates."""
-    t = UnitTestTouch(*widget.to_window(*widget.center))
-    t.touch_down()
-    t.touch_up()
-    return True
-
-
-def touch_role(app: BankerApp, role: str) -> bool:
-    w = by_role(app, role)
-    return w is not None and press(w)
-
-
-def touch_text(app: BankerApp, text: str) -> bool:
-    w = next((w for w in widgets(app) if isinstance(w, Button) and w.text == text), None)
-    return w is not None and press(w)
 
 
 def keys_big_enough(app: BankerApp) -> bool:
@@ -100,15 +55,15 @@ def steps(app: BankerApp) -> list[Step]:
 
     def language(code: str) -> list[Step]:
         """The keyboard of another language, chosen in the settings from the start screen, by touches."""
-        return [(f"{code}: cancel", lambda: touch_text(app, tr("ui.cancel"))),
+        return [(f"{code}: cancel", lambda: touch(app, tr("ui.cancel"))),
                 (f"{code}: the setup", on("setup")),
-                (f"{code}: back to the start", lambda: touch_text(app, tr("ui.back"))),
-                (f"{code}: settings", lambda: app.manager.current == "home" and touch_text(app, tr("ui.settings"))),
-                (f"{code}: the language", lambda: touch_text(app, {"en": "English", "cs": "Čeština",
+                (f"{code}: back to the start", lambda: touch(app, tr("ui.back"))),
+                (f"{code}: settings", lambda: app.manager.current == "home" and touch(app, tr("ui.settings"))),
+                (f"{code}: the language", lambda: touch(app, {"en": "English", "cs": "Čeština",
                                                                      "ru": "Русский"}[code])),
                 (f"{code}: chosen", lambda: c.tr.language == code),
-                (f"{code}: back", lambda: touch_text(app, tr("ui.back"))),
-                (f"{code}: a new game", lambda: app.manager.current == "home" and touch_text(app, tr("ui.home.new"))),
+                (f"{code}: back", lambda: touch(app, tr("ui.back"))),
+                (f"{code}: a new game", lambda: app.manager.current == "home" and touch(app, tr("ui.home.new"))),
                 (f"{code}: the name", lambda: touch_role(app, "name 1")),
                 (f"{code}: the keyboard", on("keyboard")),
                 (f"{code}: keys big enough", lambda: keys_big_enough(app)),
@@ -118,7 +73,7 @@ def steps(app: BankerApp) -> list[Step]:
 
     typed = [(f"type {ch}", lambda ch=ch: touch_role(app, f"key {ch}")) for ch in "łukasz"]
     return [
-        ("the start screen in Polish", lambda: touch_text(app, tr("ui.home.new"))),
+        ("the start screen in Polish", lambda: touch(app, tr("ui.home.new"))),
         ("ready names, no typing", lambda: names() == ["Auto", "Statek"]),
         ("player 1's name", lambda: touch_role(app, "name 0")),
         ("the keyboard page", on("keyboard")),
@@ -139,38 +94,9 @@ def steps(app: BankerApp) -> list[Step]:
         *language("cs"),
         *language("ru"),
         *language("en"),
-        ("cancel keeps the name", lambda: touch_role(app, "key x") and touch_text(app, tr("ui.cancel"))),
+        ("cancel keeps the name", lambda: touch_role(app, "key x") and touch(app, tr("ui.cancel"))),
         ("Ship still", lambda: app.manager.current == "setup" and names() == ["Car", "Ship"]),
     ]
-
-
-class Script:
-    """One step a frame until each says it is done, the screen settling between touches; 8 s a step."""
-
-    def __init__(self, app: BankerApp, todo: list[Step]) -> None:
-        self.app, self.todo, self.k, self.settle = app, todo, 0, 0
-        self.started = time.monotonic()
-        self.failed: str | None = None
-
-    def tick(self, dt: float) -> None:
-        if self.settle:
-            self.settle -= 1
-            return
-        if self.k >= len(self.todo):
-            self.app.stop()
-            return
-        name, step = self.todo[self.k]
-        try:
-            done = step()
-        except Exception as exc:
-            self.failed = f"{name}: {exc!r} (screen {self.app.manager.current})"
-            self.app.stop()
-            return
-        if done:
-            self.k, self.settle, self.started = self.k + 1, 3, time.monotonic()
-        elif time.monotonic() - self.started > 8:
-            self.failed = f"{name}: timed out (screen {self.app.manager.current})"
-            self.app.stop()
 
 
 def main() -> int:
@@ -178,20 +104,10 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     Settings(language="pl").save(work / "settings.json")
     app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json")
-    holder: dict[str, Script] = {}
-
-    def begin(*_: Any) -> None:
-        holder["script"] = Script(app, steps(app))
-        Clock.schedule_interval(holder["script"].tick, 0)
-
-    Clock.schedule_once(begin, 0.2)
-    app.run()
-    script = holder.get("script")
-    if script is None or script.failed or script.k < len(script.todo):
-        print("FAILED:", script.failed if script else "never started")
-        return 1
-    print(f"{len(script.todo)} steps passed at {WIDTH}x{HEIGHT}")
-    return 0
+    failed, script = play(app, lambda: steps(app))
+    if not failed and script is not None:
+        print(f"{len(script.steps)} steps passed at {WIDTH}x{HEIGHT}")
+    return failed
 
 
 if __name__ == "__main__":
