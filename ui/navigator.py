@@ -15,7 +15,7 @@ from typing import Any
 from banker.ruleset import load_ruleset
 from ui import view
 from ui.controller import PLAYER_COLOURS, Controller
-from ui.entry import PIN_MOST, Confirm, Entry
+from ui.entry import Confirm, Entry
 from ui.i18n import msg
 from ui.keys import NameEditor, free_presets, name_problem
 
@@ -465,12 +465,6 @@ class Navigator:
         plan["reserve"] = min(max(plan.get("reserve", info["low"]), info["low"]), info["high"])
         return plan
 
-    def bump_reserve(self, delta: int) -> None:
-        plan = self.own_auction_plan()
-        info = view.own_auction(self.c, plan["player"], plan["space"])
-        plan["reserve"] = min(max(plan["reserve"] + delta, info["low"]), info["high"])
-        self.c.changed()
-
     def own_auction_go(self) -> None:
         """Start the auction at the chosen opening bid (the seller's card confirms it)."""
         plan = self.own_auction_plan()
@@ -551,12 +545,6 @@ class Navigator:
         self.go("setup")
 
     # ------------------------------------------------------------------ the new-game screen
-
-    def set_pin(self, pin: str) -> None:
-        """The banker's PIN being typed (at most 8 digits); no redraw, the field shows it already."""
-        d = self.c.draft
-        if d is not None:
-            d.pin = pin[:PIN_MOST]
 
     def next_colour(self, k: int) -> None:
         """Player k's token colour: the next one nobody else has."""

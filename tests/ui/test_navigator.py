@@ -534,14 +534,21 @@ def test_biznes_own_auction_opening_bid(tmp_path: Path) -> None:
     plan = nav.own_auction_plan()
     info = view.own_auction(c, "Ann", 25)
     assert plan["reserve"] == info["low"] == 100
-    nav.bump_reserve(-info["step"])  # never below what the bank pays
+    def typed(keys: str) -> bool:
+        """The opening bid typed on the pad; whether OK took it."""
+        nav.edit_reserve()
+        for key in keys:
+            nav.entry_press(key)
+        ok = bool(view.digits(c, nav.entry)["ok"])
+        nav.entry_ok() if ok else nav.entry_cancel()
+        return ok
+
+    assert not typed("90")  # never below what the bank pays
     assert plan["reserve"] == 100
-    nav.bump_reserve(10 * info["step"])
-    nav.bump_reserve(info["step"])
+    assert typed("210") and plan["reserve"] == 210
+    assert not typed(str(info["high"] + info["step"]))  # nor above the most it may ask
     assert plan["reserve"] == 210
-    nav.bump_reserve(1000 * info["step"])
-    assert plan["reserve"] == info["high"]
-    nav.bump_reserve(-(info["high"] - 120))
+    assert typed("120")
     nav.own_auction_go()
     assert c.pending is not None and c.pending.action == {"do": "auction_own", "player": "Ann", "space": 25,
                                                           "reserve": 120}
@@ -615,8 +622,6 @@ def test_the_new_game_screens_choices(tmp_path: Path) -> None:
     nav.set_option("free_parking_pot", True)
     assert d.options["free_parking_pot"] is True
     assert {"option": "free_parking_pot", "on": True} in view.setup(c)["options"]
-    nav.set_pin("123456789")
-    assert d.pin == "12345678"
     c.draft_rules("classic-timed")
     assert view.setup(c)["time_limit"] == 90
     nav.set_time_limit(90 - 15)
