@@ -26,6 +26,7 @@ from kivy.app import App
 from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.graphics.opengl import glFlush
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from banker.journal import Journal
@@ -39,6 +40,8 @@ from ui.settings import Settings, settings_path
 log = logging.getLogger(__name__)
 IDLE = 0.25  # seconds after a redraw with nothing happening: time for idle work (loading the next sound)
 BUSY_MOST = 10.0  # collect anyway after this long without a collection (the phone server's garbage)
+AGAIN = 1.0  # seconds: an error this soon after the last one is logged, not shown (showing it redraws)
+PUBLISH_LATEST = 0.2  # seconds: the phones get a change by then even if no frame comes
 WARM = 2.0  # seconds after the first frame: what the start made (fonts, catalogues, the server) is kept for good
 
 
@@ -74,11 +77,16 @@ class KeepRunning(ExceptionHandler):
 
     def __init__(self, app: "BankerApp") -> None:
         self.app = app
+        self.last = -1.0
 
     def handle_exception(self, exc: BaseException) -> int:
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             return ExceptionManager.RAISE
         log.exception("unexpected error in the app", exc_info=exc)
+        now, before = time.monotonic(), self.last
+        self.last = now
+        if now - before < AGAIN:
+            return ExceptionManager.PASS  # failing again at once (a screen that cannot draw): no redraw loop
         try:
             self.app.controller.notify(msg("ui.oops"), "error", "error")
             self.app.controller.changed()
@@ -175,6 +183,10 @@ class BankerApp(App):
             self._load_sound(self._sounds_to_load.pop(0))
 
     def _flipped(self, *_: Any) -> None:
+        # Have the frame drawn now, beside the main thread: software rendering (Mesa's llvmpipe, offscreen)
+        # only draws when flushed, and with nothing to flush its frames they piled up (up to 70 MB) and
+        # were drawn by whatever next had to wait for the GPU. A display's swap flushes by itself.
+        glFlush()
         callbacks, self.flip_callbacks = self.flip_callbacks, []
         for callback in callbacks:
             callback()
@@ -186,10 +198,21 @@ class BankerApp(App):
         screen = self.manager.get_screen(name)
         assert isinstance(screen, BaseScreen)
         screen.refresh()
+        Window.canvas.ask_update()  # a frame even when no part changed: the tour and the idle work wait for it
         self.last_redraw = time.monotonic()
         self.garbage = True
         if self.manager.current != name:
             self.manager.current = name
+
+    def _publish_soon(self, publish: Callable[[], None]) -> None:
+        """The phones' state is made after the frame that shows the change (a tap's screen comes first: the
+        state took 1-8 ms), or PUBLISH_LATEST later if no frame comes."""
+        latest = Clock.schedule_once(lambda dt: publish(), PUBLISH_LATEST)
+
+        def after_frame() -> None:
+            latest.cancel()
+            Clock.schedule_once(lambda dt: publish(), 0)
+        self.flip_callbacks.append(after_frame)
 
     def start_web(self, web: Any) -> None:
         """The phone page's server ([web] in the config), started with the app and stopped with it."""
@@ -211,6 +234,7 @@ class BankerApp(App):
         host = hosts[0]
         base = f"http://[{host}]:{server.port}" if ":" in host else f"http://{host}:{server.port}"
         self.controller.connect_phones(server, base, phone_state)
+        self.controller.publish_soon = self._publish_soon
         self.controller.publish_finished()
         self.controller.changed()
 

@@ -146,6 +146,10 @@ class Controller:
         self.web_base = ""
         self.phone_state: Callable[[Controller], dict[str, Any]] = lambda c: {}
         self._published: tuple[Any, ...] = ()
+        # How a change reaches the phones: at once (None: the tests' and the tools' way), or handed to the
+        # app, which publishes after the frame that shows the change, so a tap's screen never waits for it.
+        self.publish_soon: Callable[[Callable[[], None]], None] | None = None
+        self._publish_waiting = False
         self.player_qr: tuple[str, float] = ("", 0.0)
         self.move_codes: dict[str, int] = {}  # one-time move code -> game id
 
@@ -169,7 +173,11 @@ class Controller:
         return "over" if self.live.game.ended else "table"
 
     def changed(self) -> None:
-        self._publish()
+        if self.publish_soon is None:
+            self._publish()
+        elif not self._publish_waiting:
+            self._publish_waiting = True
+            self.publish_soon(self._publish_waited)
         for listener in list(self.listeners):
             listener()
 
@@ -209,6 +217,11 @@ class Controller:
         self._published = ()
         self.notify(msg("ui.phones.revoked"), "info", None)
         self.changed()
+
+    def _publish_waited(self) -> None:
+        if self._publish_waiting:  # once, however many changes came in meanwhile
+            self._publish_waiting = False
+            self._publish()
 
     def _publish(self) -> None:
         """Send the phone page's state to the web server when the game has changed."""

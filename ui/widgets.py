@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
+from kivy.graphics import Color, Rectangle
+from kivy.graphics import SmoothLine as Line
+from kivy.graphics import SmoothRoundedRectangle as RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label

@@ -29,6 +29,7 @@ _width, _height = os.environ.get("E2E_SIZE", "800x480").split("x")  # a script m
 Config.set("graphics", "width", _width)
 Config.set("graphics", "height", _height)
 Config.set("kivy", "kivy_clock", "interrupt")  # as `banker app` runs
+Config.set("graphics", "multisamples", "0")  # as `banker app` runs
 
 from gpiozero import Device  # noqa: E402
 from kivy.clock import Clock  # noqa: E402

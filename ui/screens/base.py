@@ -49,6 +49,36 @@ def row(height: float | None = None, **kw: Any) -> BoxLayout:
                      spacing=theme.GAP_WIDE, **kw)
 
 
+BOX = object()  # what `box` keeps in place of a part's data
+
+
+class Plan:
+    """What a kept container is to hold after this refresh (`BaseScreen.box`)."""
+
+    def __init__(self, widget: Widget) -> None:
+        self.widget = widget
+        self.children: list[Widget] = []
+
+    def add_widget(self, child: "Widget | Plan") -> None:
+        self.children.append(child.widget if isinstance(child, Plan) else child)
+
+    def settle(self) -> None:
+        """Give the container its planned children, in order, touching only those that changed."""
+        box, want = self.widget, self.children
+        if len(box.children) == len(want) and all(a is b for a, b in zip(reversed(box.children), want)):
+            return
+        keep = {id(w) for w in want}
+        for child in list(box.children):
+            if id(child) not in keep:
+                box.remove_widget(child)
+        for i, child in enumerate(want):  # Kivy keeps children last first: place i is children[-1 - i]
+            if i < len(box.children) and box.children[-1 - i] is child:
+                continue
+            if child.parent is not None:
+                child.parent.remove_widget(child)
+            box.add_widget(child, index=len(box.children) - i)
+
+
 def notice_colour(kind: str) -> list[float]:
     return theme.DANGER if kind == "error" else theme.ACCENT if kind in ("money", "card") else theme.MUTED
 
@@ -62,22 +92,34 @@ class BaseScreen(Screen):
         self.nav = navigator
 
     def refresh(self) -> None:
-        self.clear_widgets()
         self._used: dict[str, tuple[Any, Widget]] = {}
-        root = BoxLayout(orientation="vertical", padding=theme.PAD, spacing=theme.GAP)
-        self.build(root)
+        self._plans: list[Plan] = []
+        root = self.box("root", lambda: BoxLayout(orientation="vertical", padding=theme.PAD, spacing=theme.GAP))
+        self.build(root)  # type: ignore[arg-type]  # a plan takes add_widget as the box would
+        for plan in self._plans:
+            plan.settle()
         self._parts = self._used
-        self.add_widget(root)
+        if root.widget.parent is None:
+            self.add_widget(root.widget)
+
+    def box(self, key: str, make: Callable[[], Widget]) -> "Plan":
+        """A container of the screen's layout, kept from the last refresh (else a new one), as a plan of
+        what it is to hold: its children are set once the screen is built, and only where they changed.
+
+        Kept parts so stay where they are, in boxes that keep their size. Rebuilt boxes passed them through
+        other widths first, and Kivy drew every label in them again (about 2 ms each with software
+        rendering: most of a tap's frame). Parts (`part`) go into boxes, not into new widgets."""
+        cached = getattr(self, "_parts", {}).get(key)
+        widget = cached[1] if cached is not None and cached[0] is BOX else make()
+        self._used[key] = (BOX, widget)
+        plan = Plan(widget)
+        self._plans.append(plan)
+        return plan
 
     def part(self, key: str, data: Any, make: Callable[[], Widget]) -> Widget:
         """The widget for one part of the screen: the last one if `data` is unchanged, else a new one."""
         cached = getattr(self, "_parts", {}).get(key)
-        if cached is not None and cached[0] == data:
-            widget = cached[1]
-            if widget.parent is not None:
-                widget.parent.remove_widget(widget)
-        else:
-            widget = make()
+        widget = cached[1] if cached is not None and cached[0] == data else make()
         self._used[key] = (data, widget)
         return widget
 

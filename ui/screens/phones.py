@@ -18,10 +18,10 @@ class PhonesScreen(BaseScreen):
         if link is None:
             root.add_widget(Text(self.tr("ui.phones.off"), theme.FONT_BIG, halign="center"))
             return
-        main = BoxLayout(orientation="horizontal", spacing=theme.GAP_PANEL)
+        main = self.box("qr main", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_PANEL))
         move = self.nav.move_url
         shown = move or link
-        left = BoxLayout(orientation="vertical", size_hint_x=0.5)
+        left = self.box("qr side", lambda: BoxLayout(orientation="vertical", size_hint_x=0.5))
         code = self.part("qr", shown, lambda: QRCode(shown, size_hint=(1, 1)))
         code.role = "qr move" if move else "qr table"
         left.add_widget(code)

@@ -28,8 +28,8 @@ class TableScreen(BaseScreen):
         players, cur, debts = t["players"], t["current"], t["debts"]
         pending = view.pending(self.c)
         crowded = bool(debts or pending or t["clocked"])
-        main = BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE)
-        left = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.62)
+        main = self.box("main", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE))
+        left = self.box("left", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.62))
         left.add_widget(self.part("top", (lang, cur["name"], cur["colour"], cur["cash_text"]), lambda: self._top(cur)))
         end = t["end_time"]
         if end is not None:
@@ -51,17 +51,17 @@ class TableScreen(BaseScreen):
         count = 1 if crowded else 3
         shown = view.notices(self.c, count)
         left.add_widget(self.part("notices", (count, tuple(n["text"] for n in shown)), lambda: self._notices(count)))
-        left.add_widget(Widget())
+        left.add_widget(self.box("left gap", Widget))
         buttons = view.buttons(self.c)
         left.add_widget(self.part("buttons", tuple((b["id"], b["text"], b["kind"]) for b in buttons),
                                   lambda: self._buttons(buttons)))
         main.add_widget(left)
-        right = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.38)
-        plist = column()
+        right = self.box("right", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.38))
+        plist = self.box("players", column)
         for p in players:  # one part per player: a payment redraws two rows, not the list
             plist.add_widget(self.part(f"player {p['name']}", tuple(sorted(p.items())), lambda p=p: self._player(p)))
         right.add_widget(plist)
-        card = Panel(orientation="vertical")
+        card = self.box("card", lambda: Panel(orientation="vertical"))
         qr = t["player_qr"]
         if qr is not None:  # after a card tap: that player's own phone view, for a while
             card.add_widget(Text(self.tr("ui.phones.player", player=qr["player"]), theme.FONT_SMALL, bold=True,
@@ -77,7 +77,7 @@ class TableScreen(BaseScreen):
                                       lambda: DeedCard(self.c, deed, compact)))
             owner = (lang, deed["owner"], deed["owner_colour"], deed["built"], deed["mortgaged"], deed["price"])
             card.add_widget(self.part("deed owner", owner, lambda: self._owner_line(deed)))
-            card.add_widget(Widget())
+            card.add_widget(self.box("card gap", Widget))
         right.add_widget(card)
         main.add_widget(right)
         root.add_widget(main)

@@ -1,0 +1,176 @@
+"""End-to-end: what a redraw of the turn screen keeps, and what waits for its frame, in the real app offscreen.
+
+Run by test_redraw.py in a subprocess (Kivy opens one window per process):
+
+    python tests/ui/redraw_app.py WORKDIR
+
+A two-player classic game is waiting in the journal (Ann has rolled onto Baltic Avenue). Step by step: a
+redraw with nothing changed keeps every widget and draws no text again; a purchase by card tap replaces
+Ann's row, the banner and the buttons but keeps Ben's row, the dice and the navigation bar (the old
+widgets leave the screen); the phones get the new state once, after the frame that shows it; a screen
+whose drawing fails is reported once instead of being redrawn in a loop, and the table comes back.
+Exits 0 when every step passed.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from e2e_kit import Step, play, texts, widgets  # sets Kivy up first
+from kivy.core.window import Window  # noqa: E402
+from kivy.uix.label import Label  # noqa: E402
+
+from banker.journal import Journal  # noqa: E402
+from banker.script import Header  # noqa: E402
+from ui.app import BankerApp  # noqa: E402
+from ui.screens.table import NavBar, TableScreen  # noqa: E402
+
+ANN = "04A32B1C"
+drawn = {"labels": 0}
+_texture_update = Label.texture_update
+
+
+def texture_update(self: Label, *args: Any) -> None:  # Kivy's clock finds a bound method by its name
+    drawn["labels"] += 1
+    _texture_update(self, *args)
+
+
+Label.texture_update = texture_update  # before any label exists: Kivy binds the method when a label is made
+
+
+class Phones:
+    """Stands in for the phone server: what was published, and how many frames had been shown by then."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[int, Any]] = []
+
+    def publish(self, token: str | None, state: Any) -> None:
+        self.published.append((frames["count"], state))
+
+
+frames = {"count": 0}
+
+
+def main(work: Path) -> int:
+    work.mkdir(parents=True, exist_ok=True)
+    with Journal(work / "games.sqlite3") as journal:
+        live = journal.start(Header(rules="classic", players=["Ann", "Ben"], seed=1),
+                             meta={"cards": {ANN: "Ann"}, "colours": {"Ann": "#E53935", "Ben": "#1E88E5"},
+                                   "started": time.time()})
+        live.apply({"do": "roll", "dice": [1, 2]})
+    app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json")
+    c = app.controller
+    Window.bind(on_flip=lambda *_: frames.__setitem__("count", frames["count"] + 1))
+    phones = Phones()
+    seen: dict[str, Any] = {}
+
+    def table() -> TableScreen:
+        screen = app.manager.get_screen("table")
+        assert isinstance(screen, TableScreen)
+        return screen
+
+    def row_of(name: str) -> Any:
+        return next(w for w in widgets(app) if isinstance(w, Label) and w.text == name).parent
+
+    def ready() -> bool:
+        if app.manager.current != "table" or frames["count"] < 1:
+            return False
+        c.connect_phones(phones, "http://127.0.0.1:1", lambda c: {"actions": len(c.game.script)})
+        c.publish_soon = app._publish_soon  # as the app wires its own phone server
+        return True
+
+    def redraw_unchanged() -> bool:
+        seen["ids"] = {id(w) for w in widgets(app)}
+        seen["frame"] = frames["count"]
+        drawn["labels"] = 0
+        app.redraw()
+        return True
+
+    def nothing_redrawn() -> bool:
+        if frames["count"] <= seen["frame"]:
+            return False  # the redraw's frame is not out yet
+        same = {id(w) for w in widgets(app)} == seen["ids"]
+        assert same, "a redraw with nothing changed replaced widgets"
+        assert drawn["labels"] == 0, f"a redraw with nothing changed drew {drawn['labels']} texts again"
+        return True
+
+    def buy() -> bool:
+        seen["ben"], seen["ann"] = row_of("Ben"), row_of("Ann")
+        seen["nav"] = next(w for w in widgets(app) if isinstance(w, NavBar))
+        c.request({"do": "buy"})
+        return True
+
+    def tap() -> bool:
+        if c.pending is None or "Ann" not in texts(app):
+            return False
+        seen["published"] = len(phones.published)
+        c.card_tapped(ANN)
+        return True
+
+    def bought() -> bool:
+        if c.tr.money(1440) not in texts(app):
+            return False
+        seen["shown at"] = frames["count"]
+        assert row_of("Ben") is seen["ben"], "Ben's row was rebuilt though his money did not change"
+        assert next(w for w in widgets(app) if isinstance(w, NavBar)) is seen["nav"], "the navigation bar was rebuilt"
+        assert row_of("Ann") is not seen["ann"], "Ann's row still shows her old balance"
+        assert all(w is not seen["ann"] for w in widgets(app)), "the old row is still on the screen"
+        return True
+
+    def phones_after_the_frame() -> bool:
+        new = phones.published[seen["published"]:]
+        if not new:
+            return False
+        frame, state = new[-1]
+        assert state == {"actions": len(c.game.script)}, state
+        assert frame >= seen["shown at"], f"published at frame {frame}, before the frame {seen['shown at']} " \
+                                          "that showed the purchase"
+        assert len(new) == 1, f"one change published {len(new)} times"
+        return True
+
+    def break_the_table() -> bool:
+        seen["build"] = TableScreen.build
+        seen["redraws"] = 0
+
+        def broken(self: TableScreen, root: Any) -> None:
+            seen["redraws"] += 1
+            raise RuntimeError("a screen that cannot draw")
+        TableScreen.build = broken  # type: ignore[method-assign]
+        seen["broken at"] = time.monotonic()
+        c.changed()
+        return True
+
+    def no_redraw_loop() -> bool:
+        if time.monotonic() - seen["broken at"] < 1.5:
+            return False
+        assert 1 <= seen["redraws"] <= 3, f"a failing screen was drawn {seen['redraws']} times in 1.5 s"
+        TableScreen.build = seen["build"]  # type: ignore[method-assign]
+        c.changed()
+        return True
+
+    def table_again() -> bool:
+        return c.tr.money(1440) in texts(app) and c.tr("ui.oops") in texts(app)
+
+    steps: list[Step] = [
+        ("the table", ready),
+        ("a redraw with nothing changed", redraw_unchanged),
+        ("keeps every widget and draws no text", nothing_redrawn),
+        ("Ann asks to buy", buy),
+        ("and taps her card", tap),
+        ("her row is new, Ben's row and the bar are kept", bought),
+        ("the phones get it once, after its frame", phones_after_the_frame),
+        ("a screen that fails to draw", break_the_table),
+        ("is not redrawn in a loop", no_redraw_loop),
+        ("the table comes back, saying what happened", table_again),
+    ]
+    code, script = play(app, lambda: steps)
+    if code == 0 and script is not None:
+        print(f"{len(script.steps)} steps passed")
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(Path(sys.argv[1])))
