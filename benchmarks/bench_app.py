@@ -6,8 +6,11 @@ cold start and peak memory.
 
 Tap-to-screen: a player's purchase waits for their card; the tap's line is
 written to a pseudo-terminal card reader, and the time from its last byte to
-the first frame (`on_flip`) whose widgets show the player's new balance is
-measured; then the purchase is undone and asked for again. The tap comes a
+the first frame (`on_flip`, the swap) whose widgets show the player's new
+balance is measured. Tap-to-pixels adds the drawing of that frame: Mesa's
+llvmpipe draws after the swap, on threads of its own, so the benchmark waits
+for it (glFinish) and takes the time again (on a Pi, the GPU draws). Then the
+purchase is undone and asked for again. The tap comes a
 random 0.15 to 0.6 s after the purchase is asked for (seeded, the same in
 every run), so that taps land at every moment of the app's idle-time work
 rather than always at the same one; about one tap a second, as at a table.
@@ -21,9 +24,9 @@ game. Peak memory: the process's maximum resident set size at the end.
 Every tap is also cut into its phases, from timestamps taken around the
 app's own functions (no change to the app): waiting for the main thread
 (the reader's thread, the clock, whatever the main thread was doing), the
-controller's tap (the engine and the journal's commit), the phone state,
-the redraw (view data and widgets), and the frame (Kivy's layout, drawing,
-the flip); garbage collections and the app's other main-thread work (idle
+controller's tap (the engine and the journal's commit), the phone state
+(0: the app makes it after the frame), the redraw (view data and widgets),
+and the frame (Kivy's layout, drawing, the swap); garbage collections and the app's other main-thread work (idle
 collection, the clock's tick) that overlap a tap are listed with it. The
 slowest taps are printed with their index and phases.
 """
