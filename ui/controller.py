@@ -66,6 +66,7 @@ class Notice:
     kind: str = "info"  # info | money | error | card | move | balance
     sound: str | None = None
     translator: Callable[[], Translator] = field(default=Translator, repr=False, compare=False)
+    turn: int = 0  # the controller's count of turns when it was made: shown during that turn only
 
     @property
     def text(self) -> str:
@@ -124,6 +125,7 @@ class Controller:
         self.pending: Pending | None = None
         self.replacing: str | None = None  # the player whose lost card the next tap replaces
         self.notices: list[Notice] = []
+        self.turns = 0  # turns passed in this session: the notices of one turn are not shown in the next
         self._move: dict[str, Any] | None = None  # where the token must go, in the language of the moment
         self.last_dice: tuple[int, ...] = ()
         self.reader = "none"  # none | connected | disconnected
@@ -287,15 +289,18 @@ class Controller:
         self.web, self.web_base, self.phone_state = web, base, phone_state
 
     def notice_lines(self, count: int) -> list[dict[str, str]]:
-        """The latest `count` notices as the screens show them: {"text", "kind"}, oldest first,
-        rendered now in the current language."""
+        """The latest `count` notices of this turn as the screens show them: {"text", "kind"}, oldest
+        first, rendered now in the current language (the money log keeps every payment)."""
         tr = self.tr
-        return [{"text": tr.render(n.message), "kind": n.kind} for n in self.notices[-count:]] if count > 0 else []
+        if count <= 0:
+            return []
+        now = [n for n in self.notices if n.turn == self.turns]  # a turn's notices clear when it passes
+        return [{"text": tr.render(n.message), "kind": n.kind} for n in now[-count:]]
 
     def notify(self, text: Msg | str, kind: str = "info", sound: str | None = None) -> None:
         """A notice: a `Msg` (msg("ui.card.unknown")) re-renders in the language of the moment;
         a plain string stays as it is."""
-        self.notices.append(Notice(text, kind, sound, self._translator))
+        self.notices.append(Notice(text, kind, sound, self._translator, self.turns))
         del self.notices[:-30]
         if sound and self.settings.sounds:
             self._play_sound(sound)
@@ -636,6 +641,8 @@ class Controller:
             return False
         game = live.game
         self._move = None
+        if game.turn != turn_before:
+            self.turns += 1  # what this action says (the rent, the jail) is shown on the turn it passed to
         for event in events:
             if event.code == "rolled":
                 self.last_dice = tuple(event.params["dice"])

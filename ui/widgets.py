@@ -29,6 +29,7 @@ class Text(Label):
 
     def __init__(self, text: str = "", size: float | None = None, bold: bool = False, color: Any = None,
                  halign: str = "left", **kw: Any) -> None:
+        self._asked = kw.get("height", 0)  # a row's height: the text is centred in it, never shrinks it
         super().__init__(text=text, font_size=theme.FONT_BODY if size is None else size, bold=bold,
                          color=color or theme.TEXT, halign=halign,
                          valign="middle", size_hint_y=None, **kw)
@@ -39,7 +40,7 @@ class Text(Label):
         self.text_size = (self.width, None)
 
     def _grow(self, *_: Any) -> None:
-        self.height = max(self.texture_size[1], self.font_size * 0.2)
+        self.height = max(self.texture_size[1], self.font_size * 0.2, self._asked)
 
 
 class BigButton(Button):

@@ -88,6 +88,24 @@ def test_rent_and_salary_are_shown_with_a_sound(tmp_path: Path) -> None:
     assert "payment" in sounds and "dice" in sounds
 
 
+def test_a_turns_notices_clear_when_the_turn_passes(tmp_path: Path) -> None:
+    c = make(tmp_path, taps=False)
+    start(c)
+    c.roll()
+    c.request({"do": "buy"})
+    shown = [n["text"] for n in c.notice_lines(3)]
+    assert shown == ["Ann rolled 1 + 2", "Ann buys Baltic Avenue for 60"]
+    c.request({"do": "end_turn"})
+    assert "Ann buys Baltic Avenue for 60" not in [n["text"] for n in c.notice_lines(3)]  # Ben's turn now
+    c.roll()
+    shown = [n["text"] for n in c.notice_lines(3)]
+    assert shown == ["Ben rolled 1 + 2", "Ben pays Ann 4 rent for Baltic Avenue"]
+    assert "Ann buys Baltic Avenue for 60" in texts(c)  # kept, only no longer shown on the table
+    c.request({"do": "end_turn"})
+    c.card_tapped("DEADBEEF")  # an error in Ann's next turn is shown in it
+    assert [n["text"] for n in c.notice_lines(3)] == ["That card is not registered in this game."]
+
+
 def test_auction_taps_raise_by_the_step(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c, ("Ann", "Ben", "Cy"))
