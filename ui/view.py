@@ -95,6 +95,30 @@ def space(c: Controller, i: int) -> dict[str, Any]:
     }
 
 
+def board(c: Controller) -> dict[str, Any]:
+    """The live game's board for ui/board.py: every space in order (its name, group colour or None, the
+    ruleset's kind, the owner's colour or None, houses, hotels, mortgaged), every token still in the game
+    (bankrupt players are left out) with its space, and whose turn it is."""
+    game = c.game
+    assert game is not None
+    groups = game.ruleset.groups
+    spaces = []
+    for s in game.ruleset.spaces:
+        i = s.index
+        owner = game.owner[i] if s.is_property else -1
+        level = game.level[i]
+        hotel = level == game.hotel_level
+        spaces.append({
+            "index": i, "name": game.space_name(i), "kind": s.kind,
+            "colour": groups.get(s.group, {}).get("color") if s.group else None,
+            "owner_colour": c.colour(game.players[owner].name) if owner >= 0 else None,
+            "houses": 0 if hotel else level, "hotels": 1 if hotel else 0, "mortgaged": bool(game.mortgaged[i]),
+        })
+    tokens = [{"name": p.name, "colour": c.colour(p.name), "position": p.position, "in_jail": p.in_jail,
+               "current": p.index == game.turn} for p in game.players if not p.bankrupt]
+    return {"spaces": spaces, "tokens": tokens, "current": game.current.name}
+
+
 def buttons(c: Controller) -> list[dict[str, Any]]:
     """The turn screen's action buttons, from what the engine says is owed now."""
     game = c.game
