@@ -154,3 +154,13 @@ def __getattr__(name: str) -> Any:
 def names() -> list[str]:
     """Every length and font size the theme has (for tests and for finding one)."""
     return sorted([*_DP, *_SP])
+
+
+# ---------------------------------------------------------------------- minimums (issue 15), checked by ui/layout.py
+# What a family must be able to see and hit from a chair at the table, at the density of a 7-inch 800x480
+# panel (a dp is a pixel there); like every length above they are read through __getattr__, so on the
+# other panels they scale with the density (1024x600: x1.25, 1280x720: x1.5).
+
+_DP["MIN_TARGET"] = 48  # the least height and width of anything touched (a fingertip)
+_SP["MIN_FONT"] = 18  # the least size of any text
+_SP["MIN_FIGURE"] = 40  # the figures that matter: whose turn it is, a cash amount, what is owed, the bid
