@@ -43,6 +43,7 @@ TOKEN_EDGE = 0.14  # the light edge round a token, of its diameter
 RING = 0.008  # the ring round the current player's token: its width
 RING_GAP = 0.006  # and how far outside the token it runs
 MARK = 0.34  # a kind's mark (card, tax, railroad...): its size, of the space's smaller side
+JAIL = 0.42  # the jail corner: the jailed stand in its inner part beyond this fraction, visitors below
 SEGMENTS = 28  # a token's circle, in straight pieces (Kivy's 180 cost a software renderer 0.2 ms a token)
 MORTGAGE_DIM = 0.62  # how much of the board's background covers a mortgaged space
 
@@ -255,8 +256,9 @@ class BoardView(Widget):
             paint.poly(BUILDINGS, theme.TEXT, [(cx - m * 1.2, cy), (cx - m / 3, cy - m / 2),
                                                (cx - m / 3, cy + m / 2)])
         elif kind == "jail":
-            for k in range(4):
-                paint.rect(MARKS, theme.MUTED, x + w * (0.45 + 0.15 * k), y + h * 0.45, fine, h * 0.5)
+            for k in range(4):  # the bars, over the part of the corner where the jailed stand
+                paint.rect(MARKS, theme.MUTED, x + w * (JAIL + (1 - JAIL) * (k + 0.5) / 4) - fine / 2,
+                           y + h * JAIL, fine, h * (1 - JAIL))
         elif kind == "go_to_jail":
             paint.frame(MARKS, theme.MUTED, (cx - m, cy - m, 2 * m, 2 * m), fine)
             paint.line(MARKS, theme.MUTED, cx - m, cy - m, cx + m, cy + m, fine)
@@ -294,8 +296,18 @@ class BoardView(Widget):
             if 0 <= t["position"] < len(spaces):
                 at.setdefault(t["position"], []).append(t)
         biggest = side * TOKEN
+        groups: list[tuple[Box, list[dict[str, Any]]]] = []
         for i, tokens in at.items():
-            x, y, w, h = parts[i][1] if spaces[i]["kind"] == "lot" else boxes[i]
+            box = parts[i][1] if spaces[i]["kind"] == "lot" else boxes[i]
+            jailed = [t for t in tokens if t["in_jail"]]
+            if jailed and spaces[i]["kind"] == "jail":  # behind the bars, the visitors along the outer edge
+                x, y, w, h = box
+                groups.append(((x + w * JAIL, y + h * JAIL, w * (1 - JAIL), h * (1 - JAIL)), jailed))
+                tokens = [t for t in tokens if not t["in_jail"]]
+                box = (x, y, w, h * JAIL)
+            if tokens:
+                groups.append((box, tokens))
+        for (x, y, w, h), tokens in groups:
             cols, rows, cell = token_grid(len(tokens), w, h)
             d = min(cell * TOKEN_FIT, biggest)
             left = x + (w - cols * cell) / 2

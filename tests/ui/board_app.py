@@ -259,6 +259,19 @@ def main(work: Path) -> int:
             assert len(drawn.boxes) == n and "T" in drawn.spots
         return True
 
+    def jailed_behind_the_bars() -> bool:
+        data = view.board(c)
+        for t, jailed in zip(data["tokens"], (True, False, True)):
+            t["position"], t["in_jail"] = 10, jailed
+        board = BoardView(data, size_hint=(None, None), size=PLACE[2:])
+        x, y, w, h = board.boxes[10]
+        for name, jailed in (("Ann", True), ("Ben", False), ("Cy", True)):
+            cx, cy, d = board.spots[name]
+            inside = cx - d / 2 >= x + w * 0.42 - 0.01 and cy - d / 2 >= y + h * 0.42 - 0.01
+            below = cy + d / 2 <= y + h * 0.42 + 0.01
+            assert (inside if jailed else below), f"{name} {'in jail' if jailed else 'visiting'} at {cx, cy}"
+        return True
+
     steps: list[Step] = [
         ("the table", ready),
         ("the board on the window", put_the_board),
@@ -270,6 +283,7 @@ def main(work: Path) -> int:
         ("the same data draws nothing, a move draws once", redraws_only_on_change),
         ("drawn once, before the next frame", drawn_once),
         ("every board size draws a closed ring", every_board_a_closed_ring),
+        ("the jailed behind the bars, a visitor below", jailed_behind_the_bars),
         ("how long drawing takes", timed),
     ]
     code, script = play(app, lambda: steps, timeout=10)

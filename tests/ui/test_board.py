@@ -27,7 +27,7 @@ def test_the_board_on_the_window_reads_back_from_the_pixels(tmp_path: Path) -> N
     played = subprocess.run([sys.executable, str(ROOT / "tests" / "ui" / "board_app.py"), str(tmp_path)],
                             capture_output=True, text=True, cwd=ROOT, env=env, timeout=180)
     assert played.returncode == 0, played.stdout + played.stderr[-3000:]
-    assert "11 steps passed" in played.stdout, played.stdout
+    assert "12 steps passed" in played.stdout, played.stdout
 
 
 def test_classic_owners_buildings_mortgages_and_tokens(tmp_path: Path) -> None:
