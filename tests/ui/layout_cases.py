@@ -104,10 +104,7 @@ def good_secondary_shortened() -> Widget:
 def good_contained_and_hidden() -> Widget:
     """A text inside another's box (a caption inside a panel's label), a button's own text, and two widgets
     outside the window that are not visible: one of zero size, one of opacity 0."""
-    big = label("", (20, 200), (400, 200))
-    big.text = "A heading drawn over the whole box"
-    big.valign = "top"
-    big.text_size = big.size
+    big = label("A heading drawn over the whole box", (20, 200), (400, 200), valign="top", text_size=(400, 200))
     inner = label("Inside", (100, 220), (120, 40))
     button = Button(text="Pay", pos=(500, 200), size=(120, 64), font_size=20)
     gone = label("Gone", (900, 600), (0, 0))
