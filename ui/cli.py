@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ui.i18n import LANGUAGES
 from ui.panel import (DENSITY_VARIABLE, PanelPlan, configured_display, density_set_by_user, parse_size,
                       plan_panel, window_density)
 
@@ -37,6 +38,8 @@ def register(sub: Any) -> None:
     app.add_argument("--no-hardware", action="store_true", help="no card reader or dice button, on-screen only")
     app.add_argument("--tour", metavar="DIR",
                      help="play a short scripted demo offscreen, write a PNG of every screen into DIR, exit")
+    app.add_argument("--language", metavar="CODE",
+                     help="with --tour: the tour's language (" + ", ".join(LANGUAGES) + "; default en)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,14 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"banker app: {exc}", file=sys.stderr)
         return 2
+    language = getattr(args, "language", None)
+    if language is not None and language not in LANGUAGES:
+        print(f"banker app: unknown language {language!r}; the app knows {', '.join(LANGUAGES)}", file=sys.stderr)
+        return 2
+    if language is not None and not args.tour:
+        print("banker app: --language goes with --tour (the family picks the app's language in its settings)",
+              file=sys.stderr)
+        return 2
     prepared = prepare(args, size)
     follow_the_window(prepared)
 
@@ -64,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         from ui.tour import run_tour
 
         assert prepared.scratch is not None
-        return run_tour(Path(args.tour), prepared.scratch)
+        return run_tour(Path(args.tour), prepared.scratch, language)
     from ui.app import BankerApp
 
     journal = Path(args.journal) if args.journal else default_path()

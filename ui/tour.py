@@ -1,14 +1,28 @@
-"""`banker app --tour DIR`: a short scripted game through the real app, offscreen,
+"""`banker app --tour DIR [--language CODE]`: scripted games through the real app, offscreen,
 with a PNG of every screen.
 
 The steps press what a family would press (through the same controller calls
 the buttons make) and tap cards the way the reader reports them; after each
 step the app redraws, and the first frame after that is saved as
-DIR/NN-name.png. The games and settings live in a scratch folder.
+DIR/NN-name.png. Besides a three-player classic game and short biznes and
+brands games, the tour plays the largest tables the rulesets allow: eight
+players of classic and six of biznes (shots `classic8-*`, `biznes6-*`).
+
+The whole tour is in the language given (the settings' own call,
+`Controller.set_language`, before the first shot; English without one), except
+the shots that show another language by name (`keyboard-polski`,
+`table-russkij`...). After the last shot the tour writes DIR/shots.json (per
+shot its file, its name and the texts on screen, top of the widget tree first)
+and DIR/contact-sheet.png (every shot of the run at a quarter of its size,
+SHEET_COLUMNS to a row, its file name under it), drawn by Kivy itself in an
+offscreen frame buffer. The games and settings live in a scratch folder.
 """
 
 from __future__ import annotations
 
+import json
+import math
+import re
 import sys
 import shutil
 from pathlib import Path
@@ -19,17 +33,35 @@ from kivy.core.window import Window
 
 from ui.app import BankerApp
 
-CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12"}
+CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12", "Dorota": "04D0D0A1",
+         "Eve": "04E5E5E5", "Francesca": "04F1F2F3F4F5F6", "Gus": "0409C0DE", "Hania": "04AA55AA"}
+CARDS_THREE = ["Ann", "Ben", "Cy"]  # the first games' players
+# The largest tables: classic takes 2 to 8 players, biznes 2 to 6 (their rulesets' `players`).
+CLASSIC8 = list(CARDS)
+BIZNES6 = CLASSIC8[:6]
+
+# The contact sheet: each shot at 1/SHEET_SCALE of its size, SHEET_COLUMNS to a row, a caption strip
+# of 1/SHEET_CAPTION of the thumbnail's height under it, SHEET_MARGIN pixels around each cell.
+SHEET_COLUMNS = 8
+SHEET_SCALE = 4
+SHEET_CAPTION = 6
+SHEET_MARGIN = 4
+SHEET = "contact-sheet.png"
+TEXTS = "shots.json"
 
 
-def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
+def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Callable[[], Any]]]:
+    """The tour's steps: (shot name, what to do before the shot). `chosen`: the tour's language (--language),
+    the one every shot is in unless it shows another language by name; without one, English, with the
+    ready names in Polish."""
     c = app.controller
     nav = app.navigator
+    base = chosen or "en"
 
     def setup() -> None:
         c.new_game()
         c.draft_add_player()
-        for k, name in enumerate(CARDS):
+        for k, name in enumerate(CARDS_THREE):
             c.draft_set(k, name=name)
             c.draft_register(k)
             c.card_tapped(CARDS[name])
@@ -119,6 +151,124 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
         nav.go("table")
         c.draft_start()
 
+    # ------------------------------------------------------------------ the largest tables
+    def table_of(names: list[str], rules: str) -> Callable[[], None]:
+        """A new game of `rules` with these players, each card registered by a tap."""
+        def run() -> None:
+            nav.keyboard_cancel()
+            if c.live is not None:
+                if c.mode == "table":
+                    c.end_game()
+                c.close_game()
+            c.set_language(base)
+            c.new_game()
+            if rules != "classic":
+                c.draft_rules(rules)
+            while c.draft is not None and len(c.draft.players) < len(names):
+                c.draft_add_player()
+            for k, name in enumerate(names):
+                c.draft_set(k, name=name)
+                c.draft_register(k)
+                c.card_tapped(CARDS[name])
+            nav.go("setup")
+        return run
+
+    def going(cash: dict[str, int], positions: dict[str, int], spaces: dict[int, dict[str, Any]]) -> Callable[[], None]:
+        """The game already going, entered on the game-in-progress screen."""
+        def run() -> None:
+            assert c.draft is not None
+            c.draft.setup = {
+                "players": {name: {"cash": cash[name], "position": positions.get(name, 0)} for name in cash},
+                "spaces": {str(i): space for i, space in spaces.items()},
+            }
+            nav.go("inprogress")
+        return run
+
+    def taps(*names: str) -> Callable[[], None]:
+        return steps_then(*(tap(name) for name in names))
+
+    def passes(*names: str) -> Callable[[], None]:
+        return steps_then(*(press("pass", player=name) for name in names))
+
+    def trade_screen(offer: dict[str, Any]) -> Callable[[], None]:
+        """The trade screen put together: who, and what each side gives."""
+        def side(items: dict[str, Any]) -> dict[str, Any]:
+            return {"cash": 0, "spaces": [], "jail_cards": 0, **items}
+
+        def run() -> None:
+            nav.go("table")
+            nav.trade.update({"from": offer["from"], "to": offer["to"], "give": side(offer["give"]),
+                              "get": side(offer["get"])})
+            nav.go("trade")
+        return run
+
+    def agreed(offer: dict[str, Any]) -> Callable[[], None]:
+        """Both players tap to agree to the trade on the screen."""
+        return steps_then(press("trade", **offer), tap(offer["from"]), tap(offer["to"]), lambda: nav.go("table"))
+
+    def over() -> Callable[[], None]:
+        return steps_then(lambda: nav.go("table"), c.end_game)
+
+    # Eight players of classic: Ann declines Baltic Avenue and all eight bid for it; Ann buys Ben's
+    # railroad; Ben lands on Cy's Boardwalk hotel and owes more than he has.
+    classic_deal = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [15]}}
+    classic8 = [
+        ("classic8-setup", table_of(CLASSIC8, "classic")),
+        ("classic8-setup-scrolled", lambda: None),
+        ("classic8-in-progress", going(
+            {"Ann": 1500, "Ben": 30, "Cy": 2200, "Dorota": 900, "Eve": 640, "Francesca": 1250, "Gus": 480,
+             "Hania": 300},
+            {"Ben": 34, "Cy": 24, "Dorota": 11, "Eve": 19, "Francesca": 26, "Gus": 28, "Hania": 39},
+            {6: {"owner": "Ann", "houses": 2}, 8: {"owner": "Ann", "houses": 2}, 9: {"owner": "Ann", "houses": 2},
+             5: {"owner": "Ben"}, 15: {"owner": "Ben"}, 25: {"owner": "Ben"}, 12: {"owner": "Ben", "mortgaged": True},
+             37: {"owner": "Cy", "hotel": True}, 39: {"owner": "Cy", "hotel": True},
+             11: {"owner": "Dorota", "houses": 1}, 13: {"owner": "Dorota", "houses": 1},
+             14: {"owner": "Dorota", "houses": 1},
+             16: {"owner": "Eve"}, 18: {"owner": "Eve"}, 19: {"owner": "Eve"},
+             21: {"owner": "Francesca"}, 23: {"owner": "Francesca"}, 24: {"owner": "Francesca", "mortgaged": True},
+             26: {"owner": "Gus"}, 27: {"owner": "Gus"}, 29: {"owner": "Gus"},
+             31: {"owner": "Hania"}, 32: {"owner": "Hania"}, 34: {"owner": "Hania"}})),
+        ("classic8-turn", start),
+        ("classic8-landed", roll(1, 2)),
+        ("classic8-auction", steps_then(press("decline"), taps(*CLASSIC8))),
+        ("classic8-auction-scrolled", lambda: None),
+        ("classic8-deeds", steps_then(press("close_auction"), lambda: nav.show_deeds("Ann"))),
+        ("classic8-trade", trade_screen(classic_deal)),
+        ("classic8-banker-corrections", steps_then(agreed(classic_deal), lambda: nav.go("banker"))),
+        ("classic8-banker-corrections-scrolled", lambda: None),
+        ("classic8-correction", lambda: nav.correct("Hania")),
+        ("classic8-debt", steps_then(nav.entry_cancel, lambda: nav.go("table"), press("end_turn"), roll(2, 3))),
+        ("classic8-log", lambda: nav.go("log")),
+        ("classic8-game-over", over()),
+    ]
+    # Six players of biznes: Ann declines Bar mleczny and the auction goes round all six; Ann buys Ben's
+    # power station at the bank's price; Ben lands on Cy's data centre with three offices.
+    biznes_deal = {"from": "Ann", "to": "Ben", "give": {"cash": 150}, "get": {"spaces": [12]}}
+    biznes6 = [
+        ("biznes6-setup", table_of(BIZNES6, "biznes")),
+        ("biznes6-setup-scrolled", lambda: None),
+        ("biznes6-in-progress", going(
+            {"Ann": 1500, "Ben": 60, "Cy": 1800, "Dorota": 700, "Eve": 420, "Francesca": 980},
+            {"Ben": 34, "Cy": 20, "Dorota": 16, "Eve": 8, "Francesca": 27},
+            {6: {"owner": "Ann", "houses": 1}, 8: {"owner": "Ann", "houses": 1}, 9: {"owner": "Ann", "houses": 1},
+             12: {"owner": "Ben"},
+             37: {"owner": "Cy", "houses": 3}, 38: {"owner": "Cy", "houses": 3}, 39: {"owner": "Cy", "houses": 3},
+             11: {"owner": "Dorota"}, 13: {"owner": "Dorota"}, 14: {"owner": "Dorota"},
+             15: {"owner": "Eve"}, 25: {"owner": "Eve"},
+             21: {"owner": "Francesca"}, 23: {"owner": "Francesca"}})),
+        ("biznes6-turn", start),
+        ("biznes6-landed", roll(1, 2)),
+        ("biznes6-auction", steps_then(press("decline"), taps(*BIZNES6))),
+        ("biznes6-auction-scrolled", lambda: None),
+        ("biznes6-auction-passes", passes("Ann", "Cy", "Dorota")),
+        ("biznes6-trade", steps_then(passes("Eve"), trade_screen(biznes_deal))),
+        ("biznes6-banker-corrections", steps_then(agreed(biznes_deal), lambda: nav.go("banker"))),
+        ("biznes6-debt", steps_then(lambda: nav.go("table"), press("end_turn"), roll(2, 3))),
+        ("biznes6-deeds", lambda: nav.show_deeds("Ben")),
+        ("biznes6-game-over", over()),
+    ]
+    largest = classic8 + biznes6
+
     trade = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [5]}}
     return [
         ("home", lambda: None),
@@ -130,7 +280,7 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
         ("setup-cestina", nav.keyboard_cancel),
         ("keyboard-russkij", typing("ru", 2, "ф", "ё", "д", "о", "р")),
         ("setup-russkij", nav.keyboard_cancel),
-        ("keyboard-name-taken", steps_then(typing("en", 2, "a", "n", "n"))),
+        ("keyboard-name-taken", steps_then(typing(base, 2, "a", "n", "n"))),
         ("setup-game-in-progress", steps_then(nav.keyboard_cancel, in_progress)),
         ("setup-pin", steps_then(lambda: nav.go("setup"), nav.edit_pin, keys("1", "2"))),
         ("turn-start", start),
@@ -164,7 +314,7 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
         ("table-polski", steps_then(language("pl"), lambda: nav.go("table"))),
         ("table-cestina", language("cs")),
         ("table-russkij", language("ru")),
-        ("dice-entry", steps_then(language("en"), lambda: nav.go("dice"))),
+        ("dice-entry", steps_then(language(base), lambda: nav.go("dice"))),
         ("game-over-chart", steps_then(lambda: nav.go("table"), c.end_game)),
         ("game-over-undo-pin", nav.undo_end),
         # A biznes game (rulebook 000): one branch office per visit, stepped and own-property auctions.
@@ -195,22 +345,24 @@ def tour_steps(app: BankerApp) -> list[tuple[str, Callable[[], Any]]]:
                                          tap("Ann"))),
         ("brands-paused", steps_then(tap("Ben"), tap("Cy"))),
         # No typing at all: every new player has a ready name, and the keyboard offers the others.
-        ("setup-ready-names", steps_then(lambda: nav.go("table"), c.end_game, c.close_game, language("pl"),
+        ("setup-ready-names", steps_then(lambda: nav.go("table"), c.end_game, c.close_game, language(chosen or "pl"),
                                          nav.new_game, nav.add_player, nav.add_player)),
         ("keyboard-ready-names", lambda: nav.edit_name(3)),
+        *largest,
     ]
 
 
-def run_tour(out: Path, scratch: Path) -> int:
+def run_tour(out: Path, scratch: Path, language: str | None = None) -> int:
+    """Play the tour (in `language`, or English), writing the shots, shots.json and the contact sheet into `out`."""
     out.mkdir(parents=True, exist_ok=True)
     app = BankerApp(scratch / "games.sqlite3", hardware=False, settings_file=scratch / "settings.json")
-    state: dict[str, Any] = {"k": 0, "failed": None}
+    state: dict[str, Any] = {"k": 0, "failed": None, "shots": []}
 
     def next_step(dt: float = 0) -> None:
         steps = state["steps"]
         k = state["k"]
         if k >= len(steps):
-            app.stop()
+            finish()
             return
         name, fn = steps[k]
         try:
@@ -219,9 +371,18 @@ def run_tour(out: Path, scratch: Path) -> int:
             state["failed"] = f"step {k} ({name}): {exc!r}"
             app.stop()
             return
+        scroll = name.endswith("-scrolled")  # the lists scrolled to their ends, as a finger's swipe leaves them
         app.redraw()
         # The screen manager swaps screens on the frame after a redraw: shoot the one after that.
         def second_frame() -> None:
+            if scroll:  # the lists laid out: scroll them to their ends, and shoot the second frame after that
+                scroll_to_ends()
+                app.flip_callbacks.append(second_frame_plain)
+                Window.canvas.ask_update()  # a frame even when nothing scrolled (no list to scroll)
+            else:
+                second_frame_plain()
+
+        def second_frame_plain() -> None:
             app.flip_callbacks.append(lambda: Clock.schedule_once(lambda dt: shoot(k, name), 0))
             Window.canvas.ask_update()
 
@@ -231,12 +392,28 @@ def run_tour(out: Path, scratch: Path) -> int:
     def shoot(k: int, name: str) -> None:
         saved = Window.screenshot(name=str(out / "shot.png"))
         if saved:
-            shutil.move(saved, out / f"{k + 1:02d}-{name}.png")
+            file = f"{k + 1:02d}-{name}.png"
+            shutil.move(saved, out / file)
+            state["shots"].append({"file": file, "name": name, "texts": screen_texts()})
         state["k"] = k + 1
         Clock.schedule_once(next_step, 0)
 
+    def finish() -> None:
+        try:
+            (out / TEXTS).write_text(json.dumps(
+                {"language": app.controller.settings.language if language is None else language,
+                 "size": [int(Window.width), int(Window.height)], "contact_sheet": SHEET, "shots": state["shots"]},
+                ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            contact_sheet([out / shot["file"] for shot in state["shots"]], (int(Window.width), int(Window.height)),
+                          out / SHEET)
+        except Exception as exc:
+            state["failed"] = f"the contact sheet: {exc!r}"
+        app.stop()
+
     def begin(*_: Any) -> None:
-        state["steps"] = tour_steps(app)
+        if language is not None:
+            app.controller.set_language(language)  # what the settings' language button does
+        state["steps"] = tour_steps(app, language)
         Clock.schedule_once(next_step, 0.1)
 
     Clock.schedule_once(begin, 0)
@@ -248,3 +425,97 @@ def run_tour(out: Path, scratch: Path) -> int:
         return 1
     shutil.rmtree(scratch, ignore_errors=True)
     return 0
+
+
+_MARKUP = re.compile(r"\[/?(?:b|i|u|s|sub|sup|color|size|font|font_family|font_context|ref|anchor|text_language)"
+                     r"(?:=[^\]]*)?\]")
+
+
+def screen_texts() -> list[str]:
+    """The texts on screen now: every label's and button's text in the window's widget tree (each parent's
+    children in the order they were added, overlays such as a popup after the screen), without markup."""
+    from kivy.uix.label import Label
+
+    texts: list[str] = []
+
+    def walk(widget: Any) -> None:
+        if getattr(widget, "opacity", 1) == 0:
+            return
+        if isinstance(widget, Label) and widget.text.strip():
+            text = widget.text
+            if widget.markup:
+                text = _MARKUP.sub("", text).replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&")
+            texts.append(text)
+        for child in reversed(widget.children):
+            walk(child)
+
+    for root in reversed(Window.children):
+        walk(root)
+    return texts
+
+
+def scroll_to_ends() -> None:
+    """Every scrolling list on screen at its end (the last rows in view), as a finger's swipe leaves it."""
+    from kivy.uix.scrollview import ScrollView
+
+    def walk(widget: Any) -> None:
+        if isinstance(widget, ScrollView) and widget.do_scroll_y:
+            widget.scroll_y = 0
+            widget.update_from_scroll()
+        for child in widget.children:
+            walk(child)
+
+    for root in Window.children:
+        walk(root)
+    Window.canvas.ask_update()
+
+
+def sheet_size(count: int, shot: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int], int]:
+    """The contact sheet's size, a thumbnail's size and the caption strip's height, for `count` shots of
+    size `shot`."""
+    thumb = (shot[0] // SHEET_SCALE, shot[1] // SHEET_SCALE)
+    caption = thumb[1] // SHEET_CAPTION
+    columns = min(SHEET_COLUMNS, max(count, 1))
+    rows = max(1, math.ceil(count / SHEET_COLUMNS))
+    width = columns * (thumb[0] + 2 * SHEET_MARGIN)
+    height = rows * (thumb[1] + caption + 2 * SHEET_MARGIN)
+    return (width, height), thumb, caption
+
+
+def contact_sheet(shots: list[Path], shot_size: tuple[int, int], path: Path) -> None:
+    """All `shots` tiled in one PNG at `path`: a grid in the tour's order, each scaled down (mipmapped, so
+    small text stays legible) with its file name under it. Drawn in an offscreen frame buffer, as Kivy has
+    no image library of its own to compose with; needs the window's GL context."""
+    from kivy.core.image import Image as CoreImage
+    from kivy.core.text import Label as CoreLabel
+    from kivy.graphics import ClearBuffers, ClearColor, Color, Rectangle
+    from kivy.graphics.fbo import Fbo
+
+    (width, height), (tw, th), caption = sheet_size(len(shots), shot_size)
+    cell_w, cell_h = tw + 2 * SHEET_MARGIN, th + caption + 2 * SHEET_MARGIN
+    font = max(8, round(caption * 0.7))
+    fbo = Fbo(size=(width, height), with_stencilbuffer=False)
+    keep: list[Any] = []  # the textures stay alive until the frame buffer has drawn them
+    with fbo:
+        ClearColor(0.12, 0.12, 0.14, 1)
+        ClearBuffers()
+        for k, shot in enumerate(shots):
+            x = (k % SHEET_COLUMNS) * cell_w + SHEET_MARGIN
+            top = height - (k // SHEET_COLUMNS) * cell_h - SHEET_MARGIN
+            image = CoreImage(str(shot), mipmap=True)
+            texture = image.texture
+            texture.min_filter = "linear_mipmap_linear"
+            texture.mag_filter = "linear"
+            keep.append(image)
+            Color(1, 1, 1, 1)
+            Rectangle(texture=texture, pos=(x, top - th), size=(tw, th))
+            label = CoreLabel(text=shot.stem, font_size=font, color=(0.9, 0.9, 0.9, 1))
+            label.refresh()
+            text = label.texture
+            keep.append(label)
+            w, h = text.size
+            if w > tw:  # a long name is drawn smaller to fit the thumbnail's width, never cut
+                w, h = tw, h * tw / w
+            Rectangle(texture=text, pos=(x, top - th - caption + (caption - h) / 2), size=(w, h))
+    fbo.draw()
+    fbo.texture.save(str(path), flipped=True)

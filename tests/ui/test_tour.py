@@ -1,0 +1,124 @@
+"""`banker app --tour DIR --size WxH --language CODE`: the tour in a language and a size, the largest tables
+(eight players of classic, six of biznes), DIR/shots.json with the texts of every shot, and the contact sheet.
+
+One tour is run (Polish at 1280x720, about 30 s) and every check reads its output; the English tour at
+800x480 is tests/ui/test_app_e2e.py::test_the_tour_writes_every_screen."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ui.i18n import LANGUAGES, Translator
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZE = (1280, 720)
+
+# The contact sheet as ui/tour.py draws it: each shot at a quarter of its size, eight to a row, a caption
+# strip of a sixth of the thumbnail's height under it and a 4 px margin around each cell.
+COLUMNS, SCALE, CAPTION, MARGIN = 8, 4, 6, 4
+
+
+def run(*args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "banker", "app", *args], capture_output=True, text=True, cwd=ROOT,
+                          env=env, timeout=timeout)
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height from a PNG's header (its IHDR chunk)."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", path.name
+    width, height = struct.unpack(">II", head[16:24])
+    return int(width), int(height)
+
+
+@pytest.fixture(scope="module")
+def tour(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    out = tmp_path_factory.mktemp("tour") / "pl"
+    toured = run("--tour", str(out), "--size", f"{SIZE[0]}x{SIZE[1]}", "--language", "pl")
+    assert toured.returncode == 0, toured.stdout + toured.stderr[-3000:]
+    return out, json.loads((out / "shots.json").read_text(encoding="utf-8"))
+
+
+def by_name(shots: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {shot["name"]: shot for shot in shots["shots"]}
+
+
+def test_every_shot_is_listed_with_its_texts(tour: tuple[Path, dict[str, Any]]) -> None:
+    out, shots = tour
+    files = sorted(p.name for p in out.glob("[0-9]*.png"))
+    assert [shot["file"] for shot in shots["shots"]] == files
+    assert shots["language"] == "pl" and shots["size"] == list(SIZE) and shots["contact_sheet"] == "contact-sheet.png"
+    for k, shot in enumerate(shots["shots"]):
+        assert shot["file"] == f"{k + 1:02d}-{shot['name']}.png"
+        assert shot["texts"] and all(isinstance(t, str) and t for t in shot["texts"]), shot["name"]
+
+
+def test_the_tour_in_polish(tour: tuple[Path, dict[str, Any]]) -> None:
+    _, shots = tour
+    pl, en = Translator("pl"), Translator("en")
+    named = by_name(shots)
+    for name, key in (("home", "ui.home.new"), ("classic8-setup", "ui.setup.title"), ("classic8-turn", "ui.btn.roll"),
+                      ("biznes6-setup", "ui.setup.title"), ("biznes6-turn", "ui.btn.roll"),
+                      ("classic8-banker-corrections", "ui.banker.title"), ("dice-entry", "ui.dice.enter")):
+        assert pl(key) != en(key)
+        assert pl(key) in named[name]["texts"], (name, named[name]["texts"])
+    english = {en("ui.btn.roll"), en("ui.setup.title"), en("ui.banker.title"), en("ui.home.new")}
+    for shot in shots["shots"]:
+        if shot["name"].startswith("keyboard-english") or shot["name"] == "keyboard-digits":
+            continue  # the English keyboard, shown by name
+        assert not english & set(shot["texts"]), shot["name"]
+    # The shots that show another language by name keep it.
+    assert any("Ходит" in t or "ы" in t for t in named["table-russkij"]["texts"])
+    assert en("ui.cancel") in named["keyboard-english"]["texts"]
+
+
+def test_the_shots_are_the_size_asked(tour: tuple[Path, dict[str, Any]]) -> None:
+    out, shots = tour
+    for shot in shots["shots"]:
+        assert png_size(out / shot["file"]) == SIZE, shot["file"]
+
+
+def test_the_largest_tables(tour: tuple[Path, dict[str, Any]]) -> None:
+    _, shots = tour
+    named = by_name(shots)
+    eight = ["Ann", "Ben", "Cy", "Dorota", "Eve", "Francesca", "Gus", "Hania"]
+    for table, players in (("classic8", eight), ("biznes6", eight[:6])):
+        for screen in ("setup", "in-progress", "turn", "auction", "trade", "banker-corrections", "debt", "game-over"):
+            assert f"{table}-{screen}" in named, f"{table}-{screen}"
+        for screen in ("turn", "banker-corrections", "game-over"):
+            texts = " ".join(named[f"{table}-{screen}"]["texts"])
+            assert all(p in texts for p in players), (table, screen, texts)
+        auction = " ".join(named[f"{table}-auction"]["texts"])  # every bidder has a row
+        assert all(p in auction for p in players), auction
+    assert "Gus" not in " ".join(named["biznes6-setup"]["texts"])  # six, not eight
+
+
+def test_the_contact_sheet(tour: tuple[Path, dict[str, Any]]) -> None:
+    out, shots = tour
+    count = len(shots["shots"])
+    thumb = (SIZE[0] // SCALE, SIZE[1] // SCALE)
+    rows = math.ceil(count / COLUMNS)
+    expected = (COLUMNS * (thumb[0] + 2 * MARGIN), rows * (thumb[1] + thumb[1] // CAPTION + 2 * MARGIN))
+    sheet = out / "contact-sheet.png"
+    assert png_size(sheet) == expected
+    assert sheet.stat().st_size > 100_000  # drawn, not an empty frame
+
+
+def test_an_unknown_language_is_refused_before_a_window_opens(tmp_path: Path) -> None:
+    refused = run("--tour", str(tmp_path / "tour"), "--language", "de", timeout=60)
+    assert refused.returncode == 2
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1, refused.stderr
+    assert "'de'" in lines[0] and all(code in lines[0] for code in LANGUAGES)
+    assert not (tmp_path / "tour").exists()
+    assert "Kivy" not in refused.stdout + refused.stderr
