@@ -81,6 +81,7 @@ _DP: dict[str, float | tuple[float, float]] = {
     "GAP_WIDE": 8,  # between the buttons of a row, between panels
     "GAP_PANEL": 12,  # between the QR code and its words
     "PAD": 8,  # around a screen and inside a panel
+    "PAD_SLIM": 2,  # inside a panel whose buttons need all of its height (an auction's bidders in two columns)
     "TEXT_INSET": 16,  # a button's text stays this far inside its edges
     "PLAYER_PAD": (8, 2),  # inside a player's line
     "HOME_PAD": (120, 10),  # the start screen's buttons keep to the middle
@@ -112,6 +113,8 @@ _DP: dict[str, float | tuple[float, float]] = {
     "WIDTH_MORTGAGE": 130,
     "WIDTH_BID": 170,
     "WIDTH_PASS": 110,
+    "WIDTH_BID_COMPACT": 140,  # an auction's buttons in two columns of bidders
+    "WIDTH_PASS_COMPACT": 76,
     "WIDTH_DEED_ACTION": 88,
     "WIDTH_ADJUST": 76,
     # shapes
@@ -127,6 +130,7 @@ _DP: dict[str, float | tuple[float, float]] = {
     "STRIPE_DEED": 18,  # on the title deed
     "STRIPE_GROUP": 10,  # between the groups of the deeds screen
     "QR": (220, 220),
+    "QR_BESIDE": (150, 150),  # a player's phone code in the turn screen's left column (many players)
     "RADIUS": 10,  # a panel's corners
     "RADIUS_DIE": 14,
     "RADIUS_CHIP": 14,

@@ -32,7 +32,7 @@ def column(**kw: Any) -> GridLayout:
 
 def grid(cols: int, spacing: Any = None) -> GridLayout:
     """A grid as tall as what it holds."""
-    g = GridLayout(cols=cols, spacing=theme.GAP if spacing is None else spacing, size_hint_y=None)
+    g = GridLayout(cols=cols, spacing=theme.GAP if spacing is None else spacing, size_hint_y=None, height=0)  # empty: none
     g.bind(minimum_height=g.setter("height"))
     return g
 

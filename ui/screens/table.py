@@ -16,6 +16,7 @@ from ui.screens.base import BaseScreen, auto_height, column, grid, row
 from ui.widgets import BigButton, Chip, Die, Panel, QRCode, Stripe, Text, colour
 
 LAST_SECONDS = 10  # a timer shows in red from here
+CARD_BESIDE_MOST = 5  # players whose list leaves room under it for the deed card
 
 
 class TableScreen(BaseScreen):
@@ -51,6 +52,9 @@ class TableScreen(BaseScreen):
         count = 1 if crowded else 3
         shown = view.notices(self.c, count)
         left.add_widget(self.part("notices", (count, tuple(n["text"] for n in shown)), lambda: self._notices(count)))
+        many = len(players) > CARD_BESIDE_MOST  # the players' list takes the right column: the card goes left,
+        if many and not crowded:  # unless a debt, a banner or the clock needs the room
+            left.add_widget(self._card(t, players, many))
         left.add_widget(self.box("left gap", Widget))
         buttons = view.buttons(self.c)
         left.add_widget(self.part("buttons", tuple((b["id"], b["text"], b["kind"]) for b in buttons),
@@ -61,13 +65,32 @@ class TableScreen(BaseScreen):
         for p in players:  # one part per player: a payment redraws two rows, not the list
             plist.add_widget(self.part(f"player {p['name']}", tuple(sorted(p.items())), lambda p=p: self._player(p)))
         right.add_widget(plist)
-        card = self.box("card", lambda: Panel(orientation="vertical"))
+        if not many:
+            right.add_widget(self._card(t, players, many))
+        else:
+            right.add_widget(self.box("right gap", Widget))
+        main.add_widget(right)
+        root.add_widget(main)
+        bar = t["nav"]
+        root.add_widget(self.part("nav", (lang, tuple(sorted(bar.items()))), lambda: NavBar(self.c, self.nav, bar)))
+
+    def _card(self, t: dict[str, Any], players: list[dict[str, Any]], many: bool) -> Any:
+        """The space landed on as its deed card, or after a card tap that player's phone code; in the right
+        column under the players, or (many players) in the left one, as tall as it needs."""
+        lang = self.c.tr.language
+        if many:
+            card = self.box("card left", lambda: auto_height(Panel(orientation="vertical", size_hint_y=None)))
+        else:
+            card = self.box("card", lambda: Panel(orientation="vertical"))
         qr = t["player_qr"]
         if qr is not None:  # after a card tap: that player's own phone view, for a while
-            card.add_widget(Text(self.tr("ui.phones.player", player=qr["player"]), theme.FONT_SMALL, bold=True,
-                                 halign="center"))
+            card.add_widget(self.part("player qr title", (lang, qr["player"]),
+                                      lambda: Text(self.tr("ui.phones.player", player=qr["player"]), theme.FONT_SMALL,
+                                                   bold=True, halign="center")))
             link = qr["link"]
-            code = self.part("player qr", link, lambda: QRCode(link, size_hint=(1, 1)))
+            shape: dict[str, Any] = {"size_hint": (None, None), "size": theme.QR_BESIDE,
+                                     "pos_hint": {"center_x": 0.5}} if many else {"size_hint": (1, 1)}
+            code = self.part(f"player qr {many}", link, lambda: QRCode(link, **shape))
             code.role = "qr player"
             card.add_widget(code)
         else:
@@ -77,12 +100,9 @@ class TableScreen(BaseScreen):
                                       lambda: DeedCard(self.c, deed, compact)))
             owner = (lang, deed["owner"], deed["owner_colour"], deed["built"], deed["mortgaged"], deed["price"])
             card.add_widget(self.part("deed owner", owner, lambda: self._owner_line(deed)))
-            card.add_widget(self.box("card gap", Widget))
-        right.add_widget(card)
-        main.add_widget(right)
-        root.add_widget(main)
-        bar = t["nav"]
-        root.add_widget(self.part("nav", (lang, tuple(sorted(bar.items()))), lambda: NavBar(self.c, self.nav, bar)))
+            if not many:
+                card.add_widget(self.box("card gap", Widget))
+        return card
 
     def _top(self, cur: dict[str, Any]) -> Widget:
         top = Panel(orientation="horizontal", size_hint_y=None, height=theme.TARGET)
@@ -127,7 +147,8 @@ class TableScreen(BaseScreen):
                 size = (theme.FONT_BODY if long else theme.FONT_HEADLINE) if crowded else \
                     (theme.FONT_TITLE if long else theme.FONT_HUGE)
                 face = Text(label, size, bold=True, halign="center", color=theme.INK, size_hint_x=None,
-                            width=theme.SPEED_FACE_WIDTH_CROWDED if crowded else theme.SPEED_FACE_WIDTH)
+                            width=theme.SPEED_FACE_WIDTH_CROWDED if crowded else theme.SPEED_FACE_WIDTH,
+                            height=side[1] - 2 * theme.PAD)  # centred on the die
                 face.role = "speed die"
                 holder = Panel(size_hint=(None, None), size=side, fill=theme.SPEED_DIE)
                 holder.add_widget(face)
