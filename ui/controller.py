@@ -459,6 +459,7 @@ class Controller:
             self.set_setting("stand_ins", False)
         self.turn_began = 0.0
         self.player_qr = ("", 0.0)  # a code shown for the last game's player is not this game's
+        self.last_dice, self._move = (), None  # nor are the last game's dice and move
         self.notices.clear()
         if self.live.game.deal_owed:
             self.apply({"do": "deal"})  # the banker shuffles and deals the title deeds

@@ -106,6 +106,16 @@ def test_a_turns_notices_clear_when_the_turn_passes(tmp_path: Path) -> None:
     assert [n["text"] for n in c.notice_lines(3)] == ["That card is not registered in this game."]
 
 
+def test_a_new_game_does_not_show_the_last_games_dice(tmp_path: Path) -> None:
+    c = make(tmp_path, taps=False)
+    start(c)
+    c.roll()
+    assert c.last_dice == (1, 2) and c.move_hint is not None
+    c.abandon()
+    start(c)
+    assert c.last_dice == () and c.move_hint is None
+
+
 def test_auction_taps_raise_by_the_step(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c, ("Ann", "Ben", "Cy"))
