@@ -25,7 +25,8 @@ def scroll(content: Widget) -> ScrollView:
 
 def column(**kw: Any) -> GridLayout:
     """A column as tall as what it holds (to go in a scroll view)."""
-    grid = GridLayout(cols=1, spacing=theme.GAP, size_hint_y=None, height=0, **kw)  # empty: no height at all
+    kw.setdefault("spacing", theme.GAP)
+    grid = GridLayout(cols=1, size_hint_y=None, height=0, **kw)  # empty: no height at all
     grid.bind(minimum_height=grid.setter("height"))
     return grid
 

@@ -12,6 +12,9 @@ from ui.screens.base import column, row
 from ui.widgets import BigButton, Chart, Chip, Text
 
 
+RANKS_ROOMY_MOST = 5  # players ranked in full-size lines; more get compact ones
+
+
 class GameOverScreen(Confirming):
     def build(self, root: BoxLayout) -> None:
         self.start_confirming()
@@ -19,12 +22,16 @@ class GameOverScreen(Confirming):
         self.header(root, self.tr("ui.over.winner", player=g["winner"]))
         body = BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE)
         left = BoxLayout(orientation="vertical", size_hint_x=0.4)
-        ranks = column()
+        compact = len(g["ranking"]) > RANKS_ROOMY_MOST  # every player on screen, from 480 px high up
+        ranks = column(spacing=theme.GAP_TIGHT) if compact else column()
+        height = theme.LINE_PLAYER_TEXT if compact else theme.LINE_RANK
+        text_height = theme.LINE_PLAYER_TEXT if compact else theme.LINE_RANK_TEXT
+        size = theme.FONT_SMALL if compact else theme.FONT_BIG
         for r in g["ranking"]:
-            line = row(theme.LINE_RANK)
+            line = row(height)
             line.add_widget(Chip(r["colour"], pos_hint={"center_y": 0.5}))
-            line.add_widget(Text(f"{r['place']}. {r['name']}", theme.FONT_BIG, bold=True, height=theme.LINE_RANK_TEXT))
-            line.add_widget(Text(r["worth_text"], theme.FONT_BIG, halign="right", height=theme.LINE_RANK_TEXT))
+            line.add_widget(Text(f"{r['place']}. {r['name']}", size, bold=True, height=text_height))
+            line.add_widget(Text(r["worth_text"], size, halign="right", height=text_height, size_hint_x=0.5))
             ranks.add_widget(line)
         left.add_widget(ranks)
         left.add_widget(Widget())
