@@ -11,7 +11,32 @@ from ui.screens.base import BaseScreen, column, row, scroll
 from ui.widgets import BigButton, Panel, Text
 
 
+PICK_ROW_MOST = 4  # players whose names fit side by side on a trade side's buttons; more are stepped through
+
+
 class TradeScreen(BaseScreen):
+    def _pick(self, names: list[str], who: str, other: str, key: str) -> BoxLayout:
+        """Who gives on this side: a button per player, or with many players the name whole between a
+        previous and a next button (the other side's player is skipped)."""
+        pick = row(theme.TARGET_COMPACT)
+        if len(names) <= PICK_ROW_MOST:
+            for n in names:
+                pick.add_widget(BigButton(n, lambda n=n: self.nav.trade_who(key, n),
+                                          "primary" if who == n else "secondary", size=theme.FONT_DETAIL,
+                                          height=theme.TARGET_COMPACT))
+            return pick
+        choices = [n for n in names if n != other]
+        at = choices.index(who) if who in choices else 0
+        for step, label in ((-1, "<"), (1, ">")):
+            button = BigButton(label, lambda step=step: self.nav.trade_who(key, choices[(at + step) % len(choices)]),
+                               "secondary", size=theme.FONT_BIG, size_hint_x=None, width=theme.WIDTH_NUDGE,
+                               height=theme.TARGET_COMPACT)
+            button.role = f"trade {key} {'next' if step > 0 else 'previous'}"
+            pick.add_widget(button)
+            if step < 0:
+                pick.add_widget(Text(who, theme.FONT_BODY, bold=True, halign="center", height=theme.TARGET_COMPACT))
+        return pick
+
     def build(self, root: BoxLayout) -> None:
         t = view.trade(self.c, self.nav.trade_offer())
         self.header(root, self.tr("ui.trade.title"), lambda: self.nav.go("table"))
@@ -20,12 +45,8 @@ class TradeScreen(BaseScreen):
         for s in t["sides"]:
             side, who_key = s["side"], s["who_key"]
             panel = Panel(orientation="vertical")
-            pick = row(theme.TARGET_COMPACT)
-            for n in t["names"]:
-                pick.add_widget(BigButton(n, lambda n=n, k=who_key: self.nav.trade_who(k, n),
-                                          "primary" if s["who"] == n else "secondary", size=theme.FONT_DETAIL,
-                                          height=theme.TARGET_COMPACT))
-            panel.add_widget(pick)
+            other = next(o["who"] for o in t["sides"] if o is not s)
+            panel.add_widget(self._pick(t["names"], s["who"], other, who_key))
             panel.add_widget(Text(self.tr("ui.trade.gives", player=s["who"], cash=s["cash"]), theme.FONT_BODY,
                                   bold=True))
             cash = BigButton(self.tr("ui.trade.cash", cash=s["cash"]), lambda s=side: self.nav.edit_trade_cash(s),
