@@ -67,11 +67,6 @@ def main(work: Path) -> int:
     phones = Phones()
     seen: dict[str, Any] = {}
 
-    def table() -> TableScreen:
-        screen = app.manager.get_screen("table")
-        assert isinstance(screen, TableScreen)
-        return screen
-
     def row_of(name: str) -> Any:
         return next(w for w in widgets(app) if isinstance(w, Label) and w.text == name).parent
 
