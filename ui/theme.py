@@ -55,11 +55,7 @@ FONT_GLYPHS = "DejaVuSans"  # Kivy's own font with the keyboard's symbols (shift
 # ---------------------------------------------------------------------- font sizes, in sp
 
 _SP: dict[str, float] = {
-    "FONT_FINE": 14,  # status lines, the many small option buttons
-    "FONT_DETAIL": 15,  # rents on a deed, a deed's action buttons, trade lists
-    "FONT_MINOR": 16,  # secondary buttons in a row of many
-    "FONT_LABEL": 17,  # a player's name in the list, the debt panel's buttons
-    "FONT_SMALL": 18,  # hints, most buttons in a row
+    "FONT_SMALL": 18,  # the least (MIN_FONT): status lines, rents on a deed, hints, buttons in a row of many
     "FONT_READ": 19,  # lines to read: the money log, the debt, the casino's rules
     "FONT_BODY": 20,  # text and buttons by default, notices
     "FONT_BIG": 22,  # a name, a cash amount in a list, a prompt
@@ -87,7 +83,7 @@ _DP: dict[str, float | tuple[float, float]] = {
     "HOME_PAD": (120, 10),  # the start screen's buttons keep to the middle
     "SCROLL_BAR": 8,
     # touch targets (heights of buttons and of the rows that hold them)
-    "TARGET_LIST": 44,  # a deed in the trade's lists
+    "TARGET_LIST": 48,  # a deed in the trade's lists (MIN_TARGET)
     "TARGET_COMPACT": 52,  # a row of many small buttons (trade, deeds tabs, the board's spaces)
     "TARGET_MEDIUM": 56,  # the title bar, rows of -/+ buttons
     "TARGET_SNUG": 60,  # the setup's player rows, the bottom bar

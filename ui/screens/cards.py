@@ -15,5 +15,5 @@ class CardPickScreen(BaseScreen):
         body = column()
         for card in view.card_choices(self.c):
             body.add_widget(BigButton(card["text"], lambda cid=card["id"]: self.nav.pick_card(cid), "secondary",
-                                      size=theme.FONT_MINOR, height=theme.TARGET_SNUG))
+                                      size=theme.FONT_SMALL, height=theme.TARGET_SNUG))
         root.add_widget(scroll(body))

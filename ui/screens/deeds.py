@@ -21,7 +21,7 @@ class DeedsScreen(BaseScreen):
                 continue
             chosen = p["name"] == who
             tabs.add_widget(BigButton(f"{p['name']} {p['cash_text']}", lambda n=p["name"]: self.nav.show_deeds(n),
-                                      "primary" if chosen else "secondary", size=theme.FONT_MINOR,
+                                      "primary" if chosen else "secondary", size=theme.FONT_SMALL,
                                       height=theme.TARGET_COMPACT,
                                       background_color=colour(p["colour"]) if chosen else theme.TAB))
         root.add_widget(tabs)
@@ -40,7 +40,7 @@ class DeedsScreen(BaseScreen):
                 for act in d["actions"]:
                     action = BigButton(act["text"],
                                        lambda v=act["verb"], i=d["index"]: self.nav.deed_action(who, v, i),
-                                       "primary" if act["enabled"] else "secondary", size=theme.FONT_DETAIL,
+                                       "primary" if act["enabled"] else "secondary", size=theme.FONT_SMALL,
                                        size_hint_x=None, width=theme.WIDTH_DEED_ACTION, height=theme.TARGET_MEDIUM)
                     action.role = f"{act['verb']} {d['index']}"  # every row has the same labels
                     line.add_widget(action)

@@ -40,7 +40,7 @@ class InProgressScreen(BaseScreen):
             line.add_widget(Stripe(s["colour"], size_hint_x=None, width=theme.STRIPE, size_hint_y=1))
             line.add_widget(Text(s["name"], theme.FONT_SMALL, height=theme.TARGET_COMPACT))
             owner_button = BigButton(s["owner"] or self.tr("ui.bank"), lambda i=i: self.nav.cycle_owner(i),
-                                     "secondary", size=theme.FONT_MINOR, size_hint_x=None, width=theme.WIDTH_OWNER,
+                                     "secondary", size=theme.FONT_SMALL, size_hint_x=None, width=theme.WIDTH_OWNER,
                                      height=theme.TARGET_COMPACT)
             owner_button.role = f"owner {i}"
             line.add_widget(owner_button)
@@ -48,13 +48,13 @@ class InProgressScreen(BaseScreen):
                 level = s["level"]
                 level_button = BigButton(self.tr("ui.deed.hotel") if level == HOTEL else
                                          self.tr("ui.deed.houses_n", count=level),
-                                         lambda i=i: self.nav.cycle_level(i), "secondary", size=theme.FONT_MINOR,
+                                         lambda i=i: self.nav.cycle_level(i), "secondary", size=theme.FONT_SMALL,
                                          size_hint_x=None, width=theme.WIDTH_LEVEL, height=theme.TARGET_COMPACT)
                 level_button.role = f"level {i}"
                 line.add_widget(level_button)
             if g["mortgages"]:
                 line.add_widget(BigButton(self.tr("ui.deed.mortgaged") if s["mortgaged"] else "—",
-                                          lambda i=i: self.nav.toggle_mortgaged(i), "secondary", size=theme.FONT_FINE,
+                                          lambda i=i: self.nav.toggle_mortgaged(i), "secondary", size=theme.FONT_SMALL,
                                           size_hint_x=None, width=theme.WIDTH_MORTGAGE, height=theme.TARGET_COMPACT))
             body.add_widget(line)
         root.add_widget(scroll(body))

@@ -15,7 +15,7 @@ class JumpScreen(BaseScreen):
         board = grid(4, spacing=theme.GAP_TIGHT)
         for s in view.jump_spaces(self.c):
             b = BigButton(f"{s['index']}. {s['name']}", lambda i=s["index"]: self.c.request({"do": "jump", "space": i}),
-                          "secondary", size=theme.FONT_FINE, height=theme.TARGET_COMPACT)
+                          "secondary", size=theme.FONT_SMALL, height=theme.TARGET_COMPACT)
             b.role = f"jump {s['index']}"
             board.add_widget(b)
         root.add_widget(scroll(board))

@@ -30,9 +30,9 @@ class KeyboardScreen(BaseScreen):
         top.add_widget(chip)
         name = BoxLayout(orientation="vertical")
         if k["problem"]:
-            name.add_widget(Text(k["problem"], theme.FONT_MINOR, color=theme.DANGER))
+            name.add_widget(Text(k["problem"], theme.FONT_SMALL, color=theme.DANGER))
         else:
-            name.add_widget(Text(k["title"], theme.FONT_MINOR, color=theme.MUTED))
+            name.add_widget(Text(k["title"], theme.FONT_SMALL, color=theme.MUTED))
         if k["text"]:  # a ready name about to give way to the first letter is greyed, with no cursor
             ink = theme.MUTED if k["fresh"] else theme.ACCENT if k["full"] else theme.TEXT
             shown = Text(k["text"] + ("" if k["fresh"] else "|"), theme.FONT_LEAD, bold=True, color=ink,
@@ -52,7 +52,7 @@ class KeyboardScreen(BaseScreen):
         if k["presets"]:
             presets = row(theme.KEY_PRESET)
             for preset in k["presets"]:  # as wide as their names: eight fit across, none wraps
-                b = BigButton(preset, lambda p=preset: self.nav.keyboard_done(p), size=theme.FONT_MINOR,
+                b = BigButton(preset, lambda p=preset: self.nav.keyboard_done(p), size=theme.FONT_SMALL,
                               height=theme.KEY_PRESET, background_color=theme.PRESET_FILL,
                               size_hint_x=max(len(preset), 5) + 2)
                 b.role = f"preset {preset}"

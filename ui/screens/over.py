@@ -46,6 +46,6 @@ class GameOverScreen(Confirming):
                                               "ui.confirm.undo", height=theme.TARGET_BAR))
         if view.phones(self.c)["link"]:  # the phones keep the final results until a new link replaces this one
             bottom.add_widget(BigButton(self.tr("ui.phones.revoke"), self.c.revoke_link, "danger",
-                                        size=theme.FONT_MINOR, height=theme.TARGET_BAR))
+                                        size=theme.FONT_SMALL, height=theme.TARGET_BAR))
         bottom.add_widget(BigButton(self.tr("ui.over.close"), self.c.close_game, "primary", height=theme.TARGET_BAR))
         root.add_widget(bottom)

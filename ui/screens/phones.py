@@ -29,7 +29,7 @@ class PhonesScreen(BaseScreen):
         right = BoxLayout(orientation="vertical", spacing=theme.GAP_WIDE)
         right.add_widget(Text(self.tr("ui.phones.move_how", minutes=phones["move_minutes"]) if move
                               else self.tr("ui.phones.how"), theme.FONT_READ))
-        right.add_widget(Text(shown, theme.FONT_DETAIL, color=theme.MUTED))
+        right.add_widget(Text(shown, theme.FONT_SMALL, color=theme.MUTED))
         right.add_widget(Widget())
         if move:
             right.add_widget(BigButton(self.tr("ui.phones.back_to_table"), self.nav.hide_move, "secondary",

@@ -39,7 +39,7 @@ class SetupScreen(BaseScreen):
                 label, kind = self.tr("ui.setup.card_ok"), "primary"
             else:
                 label, kind = self.tr("ui.setup.register"), "secondary"
-            line.add_widget(BigButton(label, lambda k=k: self.c.draft_register(k), kind, size=theme.FONT_LABEL,
+            line.add_widget(BigButton(label, lambda k=k: self.c.draft_register(k), kind, size=theme.FONT_SMALL,
                                       size_hint_x=None, width=theme.WIDTH_REGISTER, height=theme.TARGET_SNUG))
             line.add_widget(BigButton("X", lambda k=k: self.c.draft_remove_player(k), "danger",
                                       size_hint_x=None, width=theme.WIDTH_SWATCH, height=theme.TARGET_SNUG))
@@ -59,7 +59,7 @@ class SetupScreen(BaseScreen):
             option, on = o["option"], o["on"]
             rules_row.add_widget(BigButton(self.tr(f"ui.option.{option}") + (": " + self.tr("ui.on") if on else ""),
                                            lambda o=option, v=on: self.nav.set_option(o, not v),
-                                           "primary" if on else "secondary", size=theme.FONT_FINE,
+                                           "primary" if on else "secondary", size=theme.FONT_SMALL,
                                            height=theme.TARGET_MEDIUM))
         body.add_widget(rules_row)
         custom = s["custom"]
@@ -80,7 +80,7 @@ class SetupScreen(BaseScreen):
             even = custom["build_evenly"]
             body.add_widget(BigButton(self.tr("ui.custom.build_evenly") + (": " + self.tr("ui.on") if even else ""),
                                       lambda v=even: self.nav.set_option("build_evenly", not v),
-                                      "primary" if even else "secondary", size=theme.FONT_MINOR,
+                                      "primary" if even else "secondary", size=theme.FONT_SMALL,
                                       height=theme.TARGET_MEDIUM))
         minutes = s["time_limit"]
         if minutes is not None:

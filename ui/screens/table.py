@@ -174,13 +174,13 @@ class TableScreen(BaseScreen):
         buttons = row(theme.TARGET_SNUG)
         buttons.add_widget(BigButton(self.tr("ui.debt.raise_sell" if sell_off else "ui.debt.raise"),
                                      lambda n=debt["name"]: self.nav.show_deeds(n), "secondary",
-                                     size=theme.FONT_LABEL, height=theme.TARGET_SNUG))
+                                     size=theme.FONT_SMALL, height=theme.TARGET_SNUG))
         buttons.add_widget(BigButton(self.tr("ui.debt.sell_to_rival" if sell_off else "ui.btn.trade"),
                                      lambda n=debt["name"]: self.nav.start_trade(n), "secondary",
-                                     size=theme.FONT_LABEL, height=theme.TARGET_SNUG))
+                                     size=theme.FONT_SMALL, height=theme.TARGET_SNUG))
         buttons.add_widget(BigButton(self.tr("ui.debt.concede"),
                                      lambda n=debt["name"]: self.c.request({"do": "concede", "player": n}),
-                                     "danger", size=theme.FONT_LABEL, height=theme.TARGET_SNUG))
+                                     "danger", size=theme.FONT_SMALL, height=theme.TARGET_SNUG))
         panel.add_widget(buttons)
         return panel
 
@@ -200,7 +200,7 @@ class TableScreen(BaseScreen):
         line = Panel(orientation="horizontal", size_hint_y=None, height=theme.LINE_PLAYER, padding=theme.PLAYER_PAD,
                      fill=theme.CURRENT_FILL if p["current"] else None)
         line.add_widget(Chip(p["colour"], pos_hint={"center_y": 0.5}))
-        line.add_widget(Text(p["name"] + (f"  ({p['flags']})" if p["flags"] else ""), theme.FONT_LABEL,
+        line.add_widget(Text(p["name"] + (f"  ({p['flags']})" if p["flags"] else ""), theme.FONT_SMALL,
                              height=theme.LINE_PLAYER_TEXT))
         line.add_widget(Text(p["cash_text"], theme.FONT_BIG, bold=True, halign="right", height=theme.LINE_PLAYER_TEXT,
                              size_hint_x=0.45))
@@ -231,7 +231,7 @@ class DeedCard(BoxLayout):
         if not compact and deed["lines"]:
             lines = grid(2, spacing=(theme.GAP, 0))
             for line in deed["lines"]:
-                lines.add_widget(Text(line, theme.FONT_DETAIL, halign="center"))
+                lines.add_widget(Text(line, theme.FONT_SMALL, halign="center"))
             self.add_widget(lines)
 
 
@@ -246,7 +246,7 @@ class NavBar(BoxLayout):
             self.add_widget(BigButton(c.tr(key), lambda p=page: nav.go(p), "secondary", size=theme.FONT_SMALL,
                                       height=theme.TARGET_SNUG))
         if bar["can_pause"]:
-            self.add_widget(BigButton(c.tr("ui.btn.pause"), c.ask_pause, "secondary", size=theme.FONT_MINOR,
+            self.add_widget(BigButton(c.tr("ui.btn.pause"), c.ask_pause, "secondary", size=theme.FONT_SMALL,
                                       height=theme.TARGET_SNUG))
-        self.add_widget(Text(bar["pool"] + "\n" + bar["status"], theme.FONT_FINE, color=theme.MUTED,
+        self.add_widget(Text(bar["pool"] + "\n" + bar["status"], theme.FONT_SMALL, color=theme.MUTED,
                              height=theme.TARGET_SNUG))

@@ -22,7 +22,7 @@ class TradeScreen(BaseScreen):
         if len(names) <= PICK_ROW_MOST:
             for n in names:
                 pick.add_widget(BigButton(n, lambda n=n: self.nav.trade_who(key, n),
-                                          "primary" if who == n else "secondary", size=theme.FONT_DETAIL,
+                                          "primary" if who == n else "secondary", size=theme.FONT_SMALL,
                                           height=theme.TARGET_COMPACT))
             return pick
         choices = [n for n in names if n != other]
@@ -57,12 +57,12 @@ class TradeScreen(BaseScreen):
             for d in s["deeds"]:
                 deeds.add_widget(BigButton(("+ " if d["chosen"] else "") + d["name"],
                                            lambda s=side, i=d["index"]: self.nav.trade_space(s, i),
-                                           "primary" if d["chosen"] else "secondary", size=theme.FONT_DETAIL,
+                                           "primary" if d["chosen"] else "secondary", size=theme.FONT_SMALL,
                                            height=theme.TARGET_LIST))
             if s["jail_cards_held"]:
                 deeds.add_widget(BigButton(self.tr("ui.trade.jail_cards", count=s["jail_cards"]),
                                            lambda s=side, most=s["jail_cards_held"]: self.nav.trade_cards(s, most),
-                                           "secondary", size=theme.FONT_DETAIL, height=theme.TARGET_LIST))
+                                           "secondary", size=theme.FONT_SMALL, height=theme.TARGET_LIST))
             panel.add_widget(scroll(deeds))
             sides.add_widget(panel)
         root.add_widget(sides)
