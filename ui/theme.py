@@ -164,3 +164,12 @@ def names() -> list[str]:
 _DP["MIN_TARGET"] = 48  # the least height and width of anything touched (a fingertip)
 _SP["MIN_FONT"] = 18  # the least size of any text
 _SP["MIN_FIGURE"] = 40  # the figures that matter: whose turn it is, a cash amount, what is owed, the bid
+
+# ---------------------------------------------------------------------- issue 15: lengths and sizes added per part of the app
+# (each block is kept by the screens named in it; add a name to _DP or _SP in its block, with a comment)
+
+# setup, game in progress, keyboard, digit pad, home, settings, phones, replace, jump screens
+
+# deeds, trade, banker, game over, log, auction, own auction, casino, cards, dice screens
+
+# the turn screen and the board view
