@@ -3,10 +3,11 @@
 panel's density.
 
     E2E_SIZE=1024x600 PYTHONPATH=. python tests/ui/layout_report.py [--figures] [--brief] [--tour-at REV]
+        [--language CODE]
 
 Prints, per shot, the problems found (the figures that matter too, with --figures: their roles are not
 marked on the screens yet), then a count per shot and per kind of problem. --brief prints the counts only;
---tour-at REV takes the tour's steps from ui/tour.py as committed at REV (HEAD) instead of the file.
+--language CODE plays the tour in that language (as `banker app --tour --language`); --tour-at REV takes the tour's steps from ui/tour.py as committed at REV (HEAD) instead of the file.
 Exits 0 when the tour ran to its end (whatever it found), 1 when a step failed.
 """
 
@@ -53,6 +54,7 @@ def _tour_steps() -> Any:
 
 
 tour_steps = _tour_steps()
+LANGUAGE = sys.argv[sys.argv.index("--language") + 1] if "--language" in sys.argv else None
 
 
 KINDS = {"text does not fit": "text does not fit", "outside the window": "outside the window",
@@ -104,7 +106,9 @@ def run(scratch: Path, figures: bool) -> tuple[list[tuple[str, str, list[str]]],
         Clock.schedule_once(next_step, 0)
 
     def begin(*_: Any) -> None:
-        state["steps"] = tour_steps(app)
+        if LANGUAGE is not None:
+            app.controller.set_language(LANGUAGE)
+        state["steps"] = tour_steps(app, LANGUAGE)
         Clock.schedule_once(next_step, 0.1)
 
     Clock.schedule_once(begin, 0)
