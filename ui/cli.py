@@ -52,7 +52,9 @@ class Prepared:
     scratch: Path | None
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, **tour: Any) -> int:
+    """`banker app`; `tour`: more options for ui.tour.run_tour with --tour (the layout report's check and
+    pictures), not on the command line."""
     try:
         size = parse_size(args.size) if args.size is not None else None
     except ValueError as exc:
@@ -75,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         from ui.tour import run_tour
 
         assert prepared.scratch is not None
-        return run_tour(Path(args.tour), prepared.scratch, language)
+        return run_tour(Path(args.tour), prepared.scratch, language, **tour)
     from ui.app import BankerApp
 
     journal = Path(args.journal) if args.journal else default_path()

@@ -16,7 +16,9 @@ one readable line per problem, naming the widget (its class, text, `role`, windo
 - **short list**: a ScrollView lower than its content's first row, so not even one whole row shows.
 
 `figures_too_small(root, window_size, roles)` checks the widgets a screen marks with a `role` of
-FIGURE_ROLES (or starting with one and a space, "cash Ann") against theme.MIN_FIGURE.
+FIGURE_ROLES (or starting with one and a space, "cash Ann") against theme.MIN_FIGURE;
+`missing_figures(root, roles)` names each of `roles` no visible widget has, and `required_figures` says which
+a screen must show: SCREEN_FIGURES by the screen's name, DEBT_FIGURES on a screen with a debt panel.
 
 Not visible, so not checked (nor their children, for opacity): widgets of zero width or height, or of
 opacity 0. The minimums are the theme's at 480 px of window height, scaled with the window height
@@ -52,7 +54,16 @@ FIGURE_ROLES: dict[str, str] = {
     "timer": "a clock the table must watch: an auction's or a turn's seconds left",
     "price": "the price asked for the space landed on",
 }
-"""The roles a screen gives the figures that matter, for `figures_too_small` (none are marked yet)."""
+"""The roles a screen gives the figures that matter, for `figures_too_small`."""
+
+SCREEN_FIGURES: dict[str, tuple[str, ...]] = {
+    "table": ("turn", "cash"),  # the turn screen: whose turn, and the current player's cash
+    "auction": ("bid",),  # an auction: the high bid (or the opening bid)
+}
+"""The figures each screen (by its name in the app's ScreenManager) must show, marked with their role."""
+
+DEBT_FIGURES: tuple[str, ...] = ("owed",)
+"""The figures a screen with a debt panel must show besides its own: what is owed."""
 
 Box = tuple[float, float, float, float]  # left, bottom, right, top, in window pixels
 _MARKUP = re.compile(r"\[/?[a-z_]+(=[^\]]*)?\]")
@@ -250,6 +261,26 @@ def _role_matches(role: Any, roles: Iterable[str]) -> str | None:
     return next((r for r in roles if role == r or role.startswith(r + " ")), None)
 
 
+def required_figures(screen: str, debt_panel: bool = False) -> tuple[str, ...]:
+    """The roles the screen named `screen` must show (SCREEN_FIGURES), with DEBT_FIGURES when it shows a
+    debt panel."""
+    return SCREEN_FIGURES.get(screen, ()) + (DEBT_FIGURES if debt_panel else ())
+
+
+def figures_shown(root: Any, roles: Iterable[str]) -> set[str]:
+    """Those of `roles` that a visible widget under `root` has (as its `role`, or "ROLE something")."""
+    roles = list(roles)
+    seen = {_role_matches(getattr(w, "role", None), roles) for w, _ in _walk(root) if visible(w)}
+    return {r for r in roles if r in seen}
+
+
+def missing_figures(root: Any, roles: Iterable[str]) -> list[str]:
+    """A line for each of `roles` that no visible widget under `root` has."""
+    roles = list(roles)
+    seen = figures_shown(root, roles)
+    return [f"figure '{r}' not on the screen ({FIGURE_ROLES.get(r, 'a figure')})" for r in roles if r not in seen]
+
+
 def figures_too_small(root: Any, window_size: tuple[float, float], roles: Iterable[str] = tuple(FIGURE_ROLES),
                       *, missing: bool = False) -> list[str]:
     """The visible widgets marked with one of `roles` whose text is under theme.MIN_FIGURE (a container so
@@ -257,12 +288,10 @@ def figures_too_small(root: Any, window_size: tuple[float, float], roles: Iterab
     roles = list(roles)
     least = minimum("MIN_FIGURE", window_size)
     found: list[str] = []
-    seen: set[str] = set()
     for w, _ in _walk(root):
         role = _role_matches(getattr(w, "role", None), roles)
         if role is None or not visible(w):
             continue
-        seen.add(role)
         inside = [t for t, _ in _walk(w) if _has_text(t) and visible(t)]
         if not inside:
             found.append(f"figure '{role}' shows no text: {describe(w)}")
@@ -271,5 +300,5 @@ def figures_too_small(root: Any, window_size: tuple[float, float], roles: Iterab
         if biggest.font_size < least - SLACK / 2:
             found.append(f"figure '{role}' font {biggest.font_size:.0f} px under {least:.0f} px: {describe(biggest)}")
     if missing:
-        found.extend(f"figure '{r}' not on the screen" for r in roles if r not in seen)
+        found.extend(missing_figures(root, roles))
     return found

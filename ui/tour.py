@@ -12,10 +12,13 @@ The whole tour is in the language given (the settings' own call,
 `Controller.set_language`, before the first shot; English without one), except
 the shots that show another language by name (`keyboard-polski`,
 `table-russkij`...). After the last shot the tour writes DIR/shots.json (per
-shot its file, its name and the texts on screen, top of the widget tree first)
+shot its file, its name, the screen's name and the texts on screen, top of the widget tree first)
 and DIR/contact-sheet.png (every shot of the run at a quarter of its size,
 SHEET_COLUMNS to a row, its file name under it), drawn by Kivy itself in an
 offscreen frame buffer. The games and settings live in a scratch folder.
+
+The layout test (tests/ui/test_layout.py, through tests/ui/layout_report.py) plays the same tour with
+`run_tour(..., check=True, pictures=False)`: the layout checker's findings on each shot's screen, in shots.json.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import math
 import re
 import sys
 import shutil
+import traceback
 from pathlib import Path
 from typing import Any, Callable
 
@@ -352,8 +356,21 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     ]
 
 
-def run_tour(out: Path, scratch: Path, language: str | None = None) -> int:
-    """Play the tour (in `language`, or English), writing the shots, shots.json and the contact sheet into `out`."""
+Steps = Callable[[BankerApp, str | None], list[tuple[str, Callable[[], Any]]]]
+"""What `tour_steps` is: the steps for an app and a language."""
+
+
+def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bool = False,
+             pictures: bool = True, steps: Steps | None = None) -> int:
+    """Play the tour (in `language`, or English), writing the shots, shots.json and the contact sheet into `out`.
+
+    Each shot is taken on the second frame after its step (the screen manager swaps screens on the frame
+    after a redraw); a shot named "...-scrolled" first has every list scrolled to its end. `check`: each
+    shot's entry in shots.json also gets "layout", what the layout checker finds on the screen as shot
+    (`layout_findings`). `pictures=False`: no PNG and no contact sheet (each shot's "file" is None, and
+    so is "contact_sheet"), for a check alone. `steps`: another `tour_steps` (the layout report's
+    --tour-at). The same loop serves `banker app --tour` and the layout test, so the test checks exactly
+    the screens the tour photographs."""
     out.mkdir(parents=True, exist_ok=True)
     app = BankerApp(scratch / "games.sqlite3", hardware=False, settings_file=scratch / "settings.json")
     state: dict[str, Any] = {"k": 0, "failed": None, "shots": []}
@@ -390,11 +407,23 @@ def run_tour(out: Path, scratch: Path, language: str | None = None) -> int:
         Window.canvas.ask_update()
 
     def shoot(k: int, name: str) -> None:
-        saved = Window.screenshot(name=str(out / "shot.png"))
-        if saved:
-            file = f"{k + 1:02d}-{name}.png"
-            shutil.move(saved, out / file)
-            state["shots"].append({"file": file, "name": name, "texts": screen_texts()})
+        file: str | None = None
+        if pictures:
+            saved = Window.screenshot(name=str(out / "shot.png"))
+            if saved:
+                file = f"{k + 1:02d}-{name}.png"
+                shutil.move(saved, out / file)
+        if file is not None or not pictures:
+            shot: dict[str, Any] = {"file": file, "name": name, "screen": app.manager.current,
+                                    "texts": screen_texts()}
+            if check:
+                try:
+                    shot["layout"] = layout_findings(app)
+                except Exception as exc:  # a checker that cannot look says so, and the tour exits non-zero
+                    state["failed"] = f"the layout check of step {k} ({name}): {exc!r}\n{traceback.format_exc()}"
+                    app.stop()
+                    return
+            state["shots"].append(shot)
         state["k"] = k + 1
         Clock.schedule_once(next_step, 0)
 
@@ -402,10 +431,12 @@ def run_tour(out: Path, scratch: Path, language: str | None = None) -> int:
         try:
             (out / TEXTS).write_text(json.dumps(
                 {"language": app.controller.settings.language if language is None else language,
-                 "size": [int(Window.width), int(Window.height)], "contact_sheet": SHEET, "shots": state["shots"]},
+                 "size": [int(Window.width), int(Window.height)], "contact_sheet": SHEET if pictures else None,
+                 "shots": state["shots"]},
                 ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-            contact_sheet([out / shot["file"] for shot in state["shots"]], (int(Window.width), int(Window.height)),
-                          out / SHEET)
+            if pictures:
+                contact_sheet([out / shot["file"] for shot in state["shots"]],
+                              (int(Window.width), int(Window.height)), out / SHEET)
         except Exception as exc:
             state["failed"] = f"the contact sheet: {exc!r}"
         app.stop()
@@ -413,7 +444,7 @@ def run_tour(out: Path, scratch: Path, language: str | None = None) -> int:
     def begin(*_: Any) -> None:
         if language is not None:
             app.controller.set_language(language)  # what the settings' language button does
-        state["steps"] = tour_steps(app, language)
+        state["steps"] = (steps or tour_steps)(app, language)
         Clock.schedule_once(next_step, 0.1)
 
     Clock.schedule_once(begin, 0)
@@ -421,10 +452,34 @@ def run_tour(out: Path, scratch: Path, language: str | None = None) -> int:
     if app.web is not None:
         app.web.stop()
     if state["failed"]:
-        print(f"banker app --tour: {state['failed']}", file=sys.stderr)
+        # Kivy sends sys.stderr to its log (off unless BANKER_KIVY_LOG): say it on the real one.
+        print(f"banker app --tour: {state['failed']}", file=sys.__stderr__ or sys.stderr)
         return 1
     shutil.rmtree(scratch, ignore_errors=True)
     return 0
+
+
+def layout_findings(app: BankerApp) -> list[str]:
+    """What the layout checker (ui/layout.py) finds on the window as it is now, a line each: `problems` of
+    every widget tree in the window, the marked figures under theme.MIN_FIGURE, and the figures this
+    screen must show (`layout.required_figures`: by the screen's name, and 'owed' on the turn screen
+    while someone owes and its debt panel shows) that no widget is marked with."""
+    from ui import layout, view
+
+    size = (int(Window.width), int(Window.height))
+    screen = app.manager.current
+    debt_panel = screen == "table" and bool(view.debts(app.controller))
+    required = layout.required_figures(screen, debt_panel)
+    found: list[str] = []
+    roots = list(reversed(Window.children))  # the screens, then anything drawn over them
+    for root in roots:
+        found += layout.problems(root, size)
+    for root in roots:
+        found += layout.figures_too_small(root, size)
+    shown = set().union(*(layout.figures_shown(root, required) for root in roots))
+    found += [f"figure '{role}' not on the screen (the {screen} screen shows {layout.FIGURE_ROLES[role]})"
+              for role in required if role not in shown]
+    return found
 
 
 _MARKUP = re.compile(r"\[/?(?:b|i|u|s|sub|sup|color|size|font|font_family|font_context|ref|anchor|text_language)"

@@ -205,6 +205,30 @@ def figure_in_panel() -> Widget:
     return placed(panel)
 
 
+def turn_screen(marked: bool) -> Callable[[], Widget]:
+    """The top of a turn screen: whose turn (role "turn"), and the cash (role "cash", or no role)."""
+    def build() -> Widget:
+        turn = label("Ann's turn", (20, 380), (400, 80), font=44)
+        turn.role = "turn"
+        cash = label("1,200", (500, 380), (200, 80), font=44)
+        if marked:
+            cash.role = "cash"
+        return placed(turn, cash)
+    return build
+
+
+def faded_bid() -> Widget:
+    bid = label("High bid 120", (20, 380), (400, 80), font=44, opacity=0)
+    bid.role = "bid"
+    return placed(bid)
+
+
+def required(screen: str, debt_panel: bool = False) -> Callable[[Widget], list[str]]:
+    """The figures `screen` must show (layout.required_figures), missing on the tree, and those too small."""
+    roles = layout.required_figures(screen, debt_panel)
+    return lambda tree: layout.missing_figures(tree, roles) + layout.figures_too_small(tree, SIZE, roles)
+
+
 Case = tuple[str, Callable[[], Widget], str | None, Callable[[Widget], list[str]]]
 
 
@@ -242,6 +266,13 @@ CASES: list[Case] = [
     ("a turn panel with a small name", lambda: figure("turn", 30)(), "figure 'turn' font 30", figures()),
     ("a role not on the screen", figure("cash", 40), "figure 'bid' not on the screen",
      figures(("cash", "bid"), missing=True)),
+    ("the turn screen's figures marked", turn_screen(marked=True), None, required("table")),
+    ("the turn screen without its cash marked", turn_screen(marked=False), "figure 'cash' not on the screen",
+     required("table")),
+    ("a debt panel without what is owed", turn_screen(marked=True), "figure 'owed' not on the screen",
+     required("table", debt_panel=True)),
+    ("a figure of opacity 0 is not shown", faded_bid, "figure 'bid' not on the screen", required("auction")),
+    ("a screen that must show no figure", figure("cash", 40), None, required("log")),
 ]
 
 
