@@ -1,156 +1,199 @@
-"""A report, not a test (yet): the layout checker (ui/layout.py) at every shot of the app's tour (ui/tour.py
-`tour_steps`), in the real app offscreen at the window E2E_SIZE gives (800x480 unless told) and that
-panel's density.
+"""The layout checker (ui/layout.py) at every shot of the app's tour: the tour of `banker app --tour` itself
+(ui/cli.py's `run`, ui/tour.py's `run_tour` with check=True), so the screens checked are exactly the ones the
+tour photographs, "-scrolled" shots scrolled, at the panel's size and density as `banker app --size` sets them.
 
-    E2E_SIZE=1024x600 PYTHONPATH=. python tests/ui/layout_report.py [--figures] [--brief] [--tour-at REV]
-        [--language CODE]
+As a script, a report:
 
-Prints, per shot, the problems found (the figures that matter too, with --figures: their roles are not
-marked on the screens yet), then a count per shot and per kind of problem. --brief prints the counts only;
---language CODE plays the tour in that language (as `banker app --tour --language`); --tour-at REV takes the tour's steps from ui/tour.py as committed at REV (HEAD) instead of the file.
-Exits 0 when the tour ran to its end (whatever it found), 1 when a step failed.
+    PYTHONPATH=. python tests/ui/layout_report.py [--size WxH] [--language CODE] [--figures] [--brief]
+        [--out DIR] [--pictures] [--quiet] [--tour-at REV]
+
+--size is the window (E2E_SIZE, else 800x480, without it); --language CODE plays the tour in that language
+(as `banker app --tour --language`). Prints, per shot, the problems found (with --figures also the figures
+that matter: too small, or not marked on a screen that must show them), then a count per shot, per screen
+and per kind. --brief prints the counts only, --quiet nothing. --out DIR keeps DIR/shots.json (each shot
+with its "layout" findings, figures included) instead of a scratch folder; --pictures writes the PNGs and
+the contact sheet too (without it none are drawn: the check alone). --tour-at REV takes the tour's steps
+from ui/tour.py as committed at REV instead of the file. Exits 0 when the tour ran to its end (whatever it
+found), 1 when a step failed.
+
+As a module (tests/ui/test_layout.py, tests/ui/test_tour.py): `tours(wanted, base)` plays the tours of the
+(size, language) pairs asked for, each in a subprocess running this script, JOBS at a time, once per
+test session; a run asked for again is the one already made.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
-import traceback
+import threading
+import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
-from ui.panel import panel_density, parse_size
-
-WIDTH, HEIGHT = parse_size(os.environ.get("E2E_SIZE", "800x480"))
-os.environ["E2E_SIZE"] = f"{WIDTH}x{HEIGHT}"
-os.environ.setdefault("KIVY_METRICS_DENSITY", repr(panel_density(WIDTH, HEIGHT)))  # as `banker app` starts
-
-import e2e_kit  # noqa: E402,F401  (sets Kivy up first)
-from kivy.clock import Clock  # noqa: E402
-from kivy.core.window import Window  # noqa: E402
-
-from ui import layout  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
-
-
-def _tour_steps() -> Any:
-    """ui/tour.py's `tour_steps`; with --tour-at REV, the one of that commit (while tour.py is being edited)."""
-    if "--tour-at" not in sys.argv:
-        from ui.tour import tour_steps
-        return tour_steps
-    import subprocess
-    import types
-
-    rev = sys.argv[sys.argv.index("--tour-at") + 1]
-    root = Path(__file__).resolve().parents[2]
-    source = subprocess.run(["git", "show", f"{rev}:ui/tour.py"], cwd=root, capture_output=True, text=True,
-                            check=True).stdout
-    module = types.ModuleType("ui.tour_at_" + rev.replace("~", "_").replace("^", "_"))
-    exec(compile(source, f"{rev}:ui/tour.py", "exec"), module.__dict__)
-    return module.tour_steps
-
-
-tour_steps = _tour_steps()
-LANGUAGE = sys.argv[sys.argv.index("--language") + 1] if "--language" in sys.argv else None
-
+ROOT = Path(__file__).resolve().parents[2]
 
 KINDS = {"text does not fit": "text does not fit", "outside the window": "outside the window",
          "outside its scroll": "outside its scroll content", "texts overlap": "texts overlap",
          "touch target": "small touch target", "font": "small font", "list too small": "list too small",
-         "figure": "small figure"}
+         "figure": "figure"}
 
 
 def kind(line: str) -> str:
-    """A problem's kind, from the words it starts with."""
+    """A problem's kind, from the words it starts with ("figure" for the figures that matter)."""
     return next((name for start, name in KINDS.items() if line.startswith(start)), line.split(":", 1)[0])
 
 
-def run(scratch: Path, figures: bool) -> tuple[list[tuple[str, str, list[str]]], str | None]:
-    """The tour's steps, each followed by the check of the screen it shows, as run_tour shoots it."""
-    app = BankerApp(scratch / "games.sqlite3", hardware=False, settings_file=scratch / "settings.json")
-    shots: list[tuple[str, str, list[str]]] = []
-    state: dict[str, Any] = {"k": 0, "failed": None}
-
-    def next_step(dt: float = 0) -> None:
-        steps = state["steps"]
-        k = state["k"]
-        if k >= len(steps):
-            app.stop()
-            return
-        name, fn = steps[k]
-        try:
-            fn()
-        except Exception as exc:
-            state["failed"] = f"step {k + 1} ({name}): {exc!r}\n{traceback.format_exc()}"
-            app.stop()
-            return
-        app.redraw()
-
-        def second_frame() -> None:  # the screen manager swaps screens on the frame after a redraw
-            app.flip_callbacks.append(lambda: Clock.schedule_once(lambda dt: check(k, name), 0))
-            Window.canvas.ask_update()
-
-        app.flip_callbacks.append(second_frame)
-        Window.canvas.ask_update()
-
-    def check(k: int, name: str) -> None:
-        screen = app.manager.current_screen
-        found = layout.problems(screen, tuple(Window.size))
-        if figures:
-            found += layout.figures_too_small(screen, tuple(Window.size), tuple(layout.FIGURE_ROLES))
-        shots.append((f"{k + 1:02d}-{name}", app.manager.current, found))
-        state["k"] = k + 1
-        Clock.schedule_once(next_step, 0)
-
-    def begin(*_: Any) -> None:
-        if LANGUAGE is not None:
-            app.controller.set_language(LANGUAGE)
-        state["steps"] = tour_steps(app, LANGUAGE)
-        Clock.schedule_once(next_step, 0.1)
-
-    Clock.schedule_once(begin, 0)
-    app.run()
-    if app.web is not None:
-        app.web.stop()
-    return shots, state["failed"]
+def is_figure(line: str) -> bool:
+    return line.startswith("figure ")
 
 
-def main() -> int:
-    figures = "--figures" in sys.argv
-    brief = "--brief" in sys.argv
-    scratch = Path(tempfile.mkdtemp(prefix="layout-report-"))
-    try:
-        shots, failed = run(scratch, figures)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    print(f"# layout report at {WIDTH}x{HEIGHT} (window {tuple(Window.size)}), {len(shots)} shots")
+# ---------------------------------------------------------------------- the tours, for the tests
+
+JOBS = max(1, min(int(os.environ.get("LAYOUT_JOBS", "2")), os.cpu_count() or 1))
+"""Tours played at once: two (CI has two cores), or LAYOUT_JOBS."""
+
+
+@dataclass(frozen=True)
+class Tour:
+    """One tour played with the layout check: where its shots.json is, what it says, how it went."""
+
+    size: str
+    language: str
+    out: Path
+    returncode: int
+    output: str  # its stdout and the end of its stderr, for a failure's message
+    seconds: float
+    pictures: bool
+
+    @property
+    def shots(self) -> dict[str, Any]:
+        return json.loads((self.out / "shots.json").read_text(encoding="utf-8"))
+
+
+_made: dict[tuple[str, str], Tour] = {}
+_lock = threading.Lock()
+
+
+def play(size: str, language: str, out: Path, pictures: bool, timeout: float = 600) -> Tour:
+    """One tour in a subprocess of its own (Kivy opens one window per process), as `banker app` starts it."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for name in ("E2E_SIZE", "KIVY_METRICS_DENSITY"):  # the size and density come from --size, as for the app
+        env.pop(name, None)
+    command = [sys.executable, str(Path(__file__).resolve()), "--size", size, "--language", language,
+               "--out", str(out), "--quiet", *(["--pictures"] if pictures else [])]
+    started = time.monotonic()
+    ran = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, timeout=timeout)
+    return Tour(size, language, out, ran.returncode, ran.stdout + ran.stderr[-3000:], time.monotonic() - started,
+                pictures)
+
+
+def tours(wanted: Iterable[tuple[str, str]], base: Path, pictures: Iterable[tuple[str, str]] = ()
+          ) -> dict[tuple[str, str], Tour]:
+    """The tours of the (size, language) pairs `wanted`, played JOBS at a time into folders under `base`
+    (the largest windows first: they take longest), each once per process; those in `pictures` with their
+    PNGs and contact sheet (a tour already played without them is played again)."""
+    wanted = list(dict.fromkeys(wanted))
+    drawn = set(pictures)
+    with _lock:
+        to_play = [pair for pair in wanted if pair not in _made or (pair in drawn and not _made[pair].pictures)]
+        to_play.sort(key=lambda pair: -int(pair[0].split("x")[1]))
+
+        def one(pair: tuple[str, str]) -> Tour:
+            size, language = pair
+            out = Path(tempfile.mkdtemp(prefix=f"tour-{size}-{language}-", dir=base))
+            return play(size, language, out, pair in drawn)
+
+        with ThreadPoolExecutor(max_workers=JOBS) as pool:
+            for tour in pool.map(one, to_play):
+                _made[(tour.size, tour.language)] = tour
+        return {pair: _made[pair] for pair in wanted}
+
+
+# ---------------------------------------------------------------------- the script
+
+
+def _option(name: str, default: str | None = None) -> str | None:
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+def _steps_at(rev: str) -> Callable[..., Any]:
+    """ui/tour.py's `tour_steps` as committed at `rev`, loaded when first called (after the window opens:
+    tour.py imports Kivy's window)."""
+    def steps(app: Any, language: str | None) -> Any:
+        import types
+
+        source = subprocess.run(["git", "show", f"{rev}:ui/tour.py"], cwd=ROOT, capture_output=True, text=True,
+                                check=True).stdout
+        module = types.ModuleType("ui.tour_at_" + rev.replace("~", "_").replace("^", "_"))
+        exec(compile(source, f"{rev}:ui/tour.py", "exec"), module.__dict__)
+        return module.tour_steps(app, language)
+    return steps
+
+
+def report(shots: dict[str, Any], figures: bool, brief: bool) -> None:
+    found_of = [(shot, [line for line in shot["layout"] if figures or not is_figure(line)])
+                for shot in shots["shots"]]
+    width, height = shots["size"]
+    print(f"# layout report at {width}x{height}, {shots['language']}, {len(found_of)} shots")
     kinds: Counter[str] = Counter()
     per_screen: Counter[str] = Counter()
-    for shot, screen, found in shots:
+    for k, (shot, found) in enumerate(found_of):
         kinds.update(kind(line) for line in found)
-        per_screen[screen] += len(found)
+        per_screen[shot["screen"]] += len(found)
         if not brief:
-            print(f"\n## {shot} (screen {screen}): {len(found)} problems")
+            print(f"\n## {shot_name(shot, k)} (screen {shot['screen']}): {len(found)} problems")
             for line in found:
                 print(f"- {line}")
     print("\n# problems per shot")
-    for shot, screen, found in shots:
+    for k, (shot, found) in enumerate(found_of):
         counted = Counter(kind(line) for line in found)
-        print(f"{shot:40} {screen:12} {len(found):4}  " + ", ".join(f"{k} {n}" for k, n in counted.most_common()))
+        print(f"{shot_name(shot, k):40} {shot['screen']:12} {len(found):4}  "
+              + ", ".join(f"{name} {n}" for name, n in counted.most_common()))
     print("\n# problems per screen")
     for screen, n in per_screen.most_common():
         print(f"{screen:12} {n:5}")
     print("\n# problems per kind")
     for name, n in kinds.most_common():
         print(f"{name:40} {n:5}")
-    print(f"\ntotal {sum(kinds.values())} problems in {len(shots)} shots")
-    if failed:
-        print(f"the tour stopped at {failed}")
-        return 1
-    return 0
+    print(f"\ntotal {sum(kinds.values())} problems in {len(found_of)} shots")
+
+
+def shot_name(shot: dict[str, Any], k: int) -> str:
+    """'07-setup-cestina': the shot's file name without .png (the same without pictures)."""
+    return f"{k + 1:02d}-{shot['name']}"
+
+
+def main() -> int:
+    size = _option("--size") or os.environ.get("E2E_SIZE") or "800x480"
+    language = _option("--language")
+    kept = _option("--out")
+    rev = _option("--tour-at")
+    pictures = "--pictures" in sys.argv
+    out = Path(kept) if kept else Path(tempfile.mkdtemp(prefix="layout-report-"))
+    import argparse
+
+    from ui import cli
+
+    parser = argparse.ArgumentParser(prog="banker")
+    cli.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["app", "--tour", str(out), "--size", size,
+                              *(["--language", language] if language else [])])
+    try:
+        code = cli.run(args, check=True, pictures=pictures, steps=_steps_at(rev) if rev else None)
+        shots = json.loads((out / "shots.json").read_text(encoding="utf-8")) if code == 0 else None
+    finally:
+        if not kept:
+            shutil.rmtree(out, ignore_errors=True)
+    if shots is not None and "--quiet" not in sys.argv:
+        report(shots, "--figures" in sys.argv, "--brief" in sys.argv)
+    return code
 
 
 if __name__ == "__main__":

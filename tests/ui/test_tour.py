@@ -1,12 +1,13 @@
 """`banker app --tour DIR --size WxH --language CODE`: the tour in a language and a size, the largest tables
 (eight players of classic, six of biznes), DIR/shots.json with the texts of every shot, and the contact sheet.
 
-One tour is run (Polish at 1280x720, about 30 s) and every check reads its output; the English tour at
-800x480 is tests/ui/test_app_e2e.py::test_the_tour_writes_every_screen."""
+One tour is read (Polish at 1280x720, about 30 s): the one tests/ui/test_layout.py plays for its layout check,
+with its PNGs and contact sheet (tests/ui/layout_report.py's `tours`: `banker app --tour`'s own code, ui/cli.py's
+`run`, with the check on; played here when test_layout.py has not run). The English tour at 800x480 from the
+command line is tests/ui/test_app_e2e.py::test_the_tour_writes_every_screen."""
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import struct
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+import layout_report
 from ui.i18n import LANGUAGES, Translator
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,10 +45,10 @@ def png_size(path: Path) -> tuple[int, int]:
 
 @pytest.fixture(scope="module")
 def tour(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    out = tmp_path_factory.mktemp("tour") / "pl"
-    toured = run("--tour", str(out), "--size", f"{SIZE[0]}x{SIZE[1]}", "--language", "pl")
-    assert toured.returncode == 0, toured.stdout + toured.stderr[-3000:]
-    return out, json.loads((out / "shots.json").read_text(encoding="utf-8"))
+    pair = (f"{SIZE[0]}x{SIZE[1]}", "pl")
+    toured = layout_report.tours([pair], tmp_path_factory.mktemp("tour"), pictures=[pair])[pair]
+    assert toured.returncode == 0, toured.output
+    return toured.out, toured.shots
 
 
 def by_name(shots: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -61,6 +63,7 @@ def test_every_shot_is_listed_with_its_texts(tour: tuple[Path, dict[str, Any]]) 
     for k, shot in enumerate(shots["shots"]):
         assert shot["file"] == f"{k + 1:02d}-{shot['name']}.png"
         assert shot["texts"] and all(isinstance(t, str) and t for t in shot["texts"]), shot["name"]
+        assert isinstance(shot["screen"], str) and isinstance(shot["layout"], list), shot["name"]
 
 
 def test_the_tour_in_polish(tour: tuple[Path, dict[str, Any]]) -> None:
