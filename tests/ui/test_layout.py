@@ -1,0 +1,75 @@
+"""Every screen of the tour fits every panel in every language (issue 15): the layout checker (ui/layout.py) at
+every shot of `banker app --tour`, for each panel size (800x480, 1024x600, 1280x720, each at its density as
+`banker app --size` sets it) and each language of the app, with no exceptions and no shot skipped.
+
+A shot fails on what `ui.tour.layout_findings` finds there: text that does not fit its box, a visible widget
+outside the window or its scroll content, overlapping texts, a touch target or a font under the theme's
+minimums, a list too small for one whole row; a marked figure (a widget with a `role` of
+layout.FIGURE_ROLES) under theme.MIN_FIGURE; a figure its screen must show (layout.required_figures: the turn
+screen whose turn and the cash, an auction the bid, a debt panel what is owed) that no widget is marked with.
+
+The twelve tours are played once per session by tests/ui/layout_report.py's `tours`, each in a subprocess,
+two at a time; tests/ui/test_tour.py reads the Polish one at 1280x720 (the only one with its PNGs drawn).
+Measured on the two-core development machine, nothing else running: a tour takes 23-30 s (the largest window
+longest), the twelve about 3 minutes two at a time (`time .venv/bin/python -m pytest -q tests/ui/test_layout.py`:
+see docs/app.md, "Tests").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import layout_report
+from ui.i18n import LANGUAGES
+
+SIZES = ("800x480", "1024x600", "1280x720")
+PAIRS = [(size, language) for size in SIZES for language in LANGUAGES]
+PICTURES = [("1280x720", "pl")]  # test_tour.py's tour: the same run, with its PNGs
+
+
+@pytest.fixture(scope="session")
+def layout_tours(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], layout_report.Tour]:
+    return layout_report.tours(PAIRS, tmp_path_factory.mktemp("layout-tours"), pictures=PICTURES)
+
+
+def findings(tour: layout_report.Tour) -> list[str]:
+    """Every problem of the tour, a line each: the shot, the size and language, the checker's line."""
+    lines = []
+    for k, shot in enumerate(tour.shots["shots"]):
+        for line in shot["layout"]:
+            lines.append(f"{layout_report.shot_name(shot, k)} ({shot['screen']}) at {tour.size} in {tour.language}: "
+                         f"{line}")
+    return lines
+
+
+@pytest.mark.parametrize(("size", "language"), PAIRS, ids=[f"{s}-{lang}" for s, lang in PAIRS])
+def test_every_shot_of_the_tour_fits(size: str, language: str,
+                                     layout_tours: dict[tuple[str, str], layout_report.Tour]) -> None:
+    tour = layout_tours[(size, language)]
+    assert tour.returncode == 0, f"the tour at {size} in {language} stopped:\n{tour.output}"
+    shots = tour.shots
+    assert shots["size"] == [int(n) for n in size.split("x")] and shots["language"] == language
+    assert shots["shots"] and all("layout" in shot for shot in shots["shots"])  # every shot was checked
+    found = findings(tour)
+    assert not found, f"{len(found)} layout problems at {size} in {language}:\n" + "\n".join(found)
+
+
+def test_the_tours_are_played_whole(layout_tours: dict[tuple[str, str], layout_report.Tour]) -> None:
+    """The same shots in every size and language: none left out anywhere (the tour plays them all, in order)."""
+    names = {pair: [shot["name"] for shot in tour.shots["shots"]] for pair, tour in layout_tours.items()
+             if tour.returncode == 0}
+    assert names, "no tour ran to its end"
+    first = next(iter(names.values()))
+    assert all(shots == first for shots in names.values())
+    assert any(name.endswith("-scrolled") for name in first)
+
+
+def test_the_pictures_are_only_where_asked(layout_tours: dict[tuple[str, str], layout_report.Tour]) -> None:
+    for pair, tour in layout_tours.items():
+        drawn = sorted(p.name for p in Path(tour.out).glob("*.png"))
+        if pair in PICTURES:
+            assert "contact-sheet.png" in drawn
+        else:
+            assert drawn == [] and tour.shots["contact_sheet"] is None, pair
