@@ -169,6 +169,13 @@ _SP["MIN_FIGURE"] = 40  # the figures that matter: whose turn it is, a cash amou
 # (each block is kept by the screens named in it; add a name to _DP or _SP in its block, with a comment)
 
 # setup, game in progress, keyboard, digit pad, home, settings, phones, replace, jump screens
+_DP["LIST_BAR"] = 12  # the scroll bar of a list that scrolls (setup, game in progress, jump), always shown
+_DP["SETUP_HEAD"] = 52  # the setup's top row: Back, the title and the banker's PIN
+_DP["SETUP_RULESET"] = 48  # a ruleset's button, two rows of four across the setup (MIN_TARGET)
+_DP["SETUP_ROW"] = 52  # a player's row on the setup, a house rule, a number of brands' own table
+_DP["WIDTH_SETUP_SWATCH"] = 52  # a player's colour and the X that removes them, on the setup
+_DP["WIDTH_SETUP_CARD"] = 180  # a player's card button (two lines for the longer languages)
+_DP["WIDTH_SETUP_PIN"] = 240  # the banker's PIN, at the right of the setup's top row
 
 # deeds, trade, banker, game over, log, auction, own auction, casino, cards, dice screens
 

@@ -6,7 +6,8 @@ from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
 from ui.navigator import SETUP_CASH_STEP
-from ui.screens.base import BaseScreen, column, row, scroll
+from ui.screens.base import BaseScreen, row
+from ui.screens.setup import list_column, listing
 from ui.widgets import BigButton, Stripe, Text
 
 HOTEL = 5  # the level after four houses
@@ -17,7 +18,8 @@ class InProgressScreen(BaseScreen):
         self.header(root, self.tr("ui.progress.title"), lambda: self.nav.go("setup"))
         self.nav.progress_setup()  # every player named on the setup screen gets today's cash and position
         g = view.in_progress(self.c)
-        body = column()
+        sv = self.box("list", listing)  # kept: a touch far down the list leaves it where it was
+        body = self.box("rows", list_column)
         for p in g["players"]:
             name = p["name"]
             line = row(theme.TARGET_MEDIUM)
@@ -57,7 +59,8 @@ class InProgressScreen(BaseScreen):
                                           lambda i=i: self.nav.toggle_mortgaged(i), "secondary", size=theme.FONT_SMALL,
                                           size_hint_x=None, width=theme.WIDTH_MORTGAGE, height=theme.TARGET_COMPACT))
             body.add_widget(line)
-        root.add_widget(scroll(body))
+        sv.add_widget(body)
+        root.add_widget(sv)
         self.notices(root, 1)
         root.add_widget(BigButton(self.tr("ui.setup.start"), self.c.draft_start, "primary", size=theme.FONT_LARGE,
                                   height=theme.TARGET_LARGE))

@@ -3,19 +3,30 @@
 from __future__ import annotations
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, grid, scroll
+from ui.screens.base import BaseScreen, grid
+from ui.screens.setup import listing
 from ui.widgets import BigButton
+
+
+def spaces_grid() -> GridLayout:
+    """Four spaces a row, clear of the scroll bar."""
+    board = grid(4, spacing=theme.GAP_TIGHT)
+    board.padding = [0, 0, theme.LIST_BAR + theme.GAP, 0]
+    return board
 
 
 class JumpScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         self.header(root, self.tr("ui.jump.title", player=view.turn_player(self.c)), lambda: self.nav.go("table"))
-        board = grid(4, spacing=theme.GAP_TIGHT)
+        sv = self.box("list", listing)  # kept: scrolled where the finger left it
+        board = self.box("spaces", spaces_grid)
         for s in view.jump_spaces(self.c):
             b = BigButton(f"{s['index']}. {s['name']}", lambda i=s["index"]: self.c.request({"do": "jump", "space": i}),
                           "secondary", size=theme.FONT_SMALL, height=theme.TARGET_COMPACT)
             b.role = f"jump {s['index']}"
             board.add_widget(b)
-        root.add_widget(scroll(board))
+        sv.add_widget(board)
+        root.add_widget(sv)

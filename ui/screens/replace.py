@@ -1,4 +1,5 @@
-"""A lost card (after the banker's PIN): choose whose, then tap the new card."""
+"""A lost card (after the banker's PIN): choose whose, then tap the new card. Up to four players in a
+column of wide buttons; more (up to eight) in two columns, so every name is in view at once."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
-from ui.screens.base import BaseScreen
+from ui.screens.base import BaseScreen, grid
 from ui.widgets import BigButton, Text
+
+ONE_COLUMN = 4  # players listed one under another; more go in two columns
 
 
 class ReplaceCardScreen(BaseScreen):
@@ -17,7 +20,13 @@ class ReplaceCardScreen(BaseScreen):
         if b["replacing"]:
             root.add_widget(Text(self.tr("ui.replace.tap", player=b["replacing"]), theme.FONT_TITLE, bold=True,
                                  color=theme.ACCENT))
-        for p in b["players"]:
-            root.add_widget(BigButton(p["name"], lambda n=p["name"]: self.c.replace_card(n), "secondary"))
-        self.notices(root, 2)
+        players = b["players"]
+        names = grid(1 if len(players) <= ONE_COLUMN else 2, spacing=theme.GAP_WIDE)
+        for p in players:
+            names.add_widget(BigButton(p["name"], lambda n=p["name"]: self.c.replace_card(n),
+                                       "accent" if p["name"] == b["replacing"] else "secondary",
+                                       size=theme.FONT_BIG,
+                                       height=theme.TARGET if len(players) <= ONE_COLUMN else theme.TARGET_MEDIUM))
+        root.add_widget(names)
+        self.notices(root, 1)
         root.add_widget(Widget())

@@ -1,35 +1,92 @@
 """A new game: the ruleset, the players with their colours and cards, the banker's PIN and the house rules
-(brands: the family's own table; a timed game: its length)."""
+(brands: the family's own table; a timed game: its length).
+
+At 480 px high everything but the two lists is in view at once: the top row (Back, the title, the banker's
+PIN), the eight rulesets in two rows, then the players beside the house rules, each list scrolling on its
+own with a scroll bar that stays in sight, and the bottom row: Add a player, the game already going, Start.
+The lists are kept from one refresh to the next, so a touch far down a list leaves it where it was."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.scrollview import ScrollView
 
 from ui import theme, view
 from ui.navigator import TIME_LIMIT_STEP
-from ui.screens.base import BaseScreen, column, grid, row, scroll
+from ui.screens.base import BaseScreen, column, grid, row
 from ui.widgets import BigButton, Text, colour
+
+NAME_LONG = 10  # a name of more letters takes the smaller font, to fit its button
+
+
+def listing() -> ScrollView:
+    """A list that scrolls: its bar wide and always drawn (a family must see that there is more), the
+    list's rows kept clear of it (`list_column`)."""
+    inactive = [*theme.MUTED[:3], 0.7]
+    return ScrollView(do_scroll_x=False, bar_width=theme.LIST_BAR, bar_color=theme.MUTED,
+                      bar_inactive_color=inactive, scroll_type=["bars", "content"])
+
+
+def list_column(**kw: Any) -> Any:
+    """The column of rows in a `listing`, its right edge clear of the scroll bar."""
+    return column(padding=[0, 0, theme.LIST_BAR + theme.GAP, 0], **kw)
 
 
 class SetupScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         s = view.setup(self.c)
-        self.header(root, self.tr("ui.setup.title"), self.c.leave_draft)
-        body = column()
+        self.head(root, s)
         rules = grid(4)  # eight rulesets: two rows of four
         for r in s["rulesets"]:
             rules.add_widget(BigButton(r["text"], lambda n=r["name"]: self.c.draft_rules(n),
                                        "primary" if r["chosen"] else "secondary", size=theme.FONT_SMALL,
-                                       height=theme.TARGET_MEDIUM))
-        body.add_widget(rules)
+                                       height=theme.SETUP_RULESET))
+        root.add_widget(rules)
+        body = self.box("body", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE))
+        body.add_widget(self.players(s))
+        body.add_widget(self.house_rules(s))
+        root.add_widget(body)
+        self.notices(root, 1)
+        bottom = row(theme.TARGET)
+        add = BigButton(self.tr("ui.setup.add_player"), self.nav.add_player, "secondary", size=theme.FONT_SMALL,
+                        size_hint_x=0.8)
+        add.disabled = not s["can_add"]  # eight players: no more (the button stays, greyed, where it was)
+        bottom.add_widget(add)
+        bottom.add_widget(BigButton(self.tr("ui.setup.in_progress"), lambda: self.nav.go("inprogress"),
+                                    "secondary", size=theme.FONT_SMALL))
+        bottom.add_widget(BigButton(self.tr("ui.setup.start"), self.c.draft_start, "primary", size=theme.FONT_LARGE))
+        root.add_widget(bottom)
+
+    def head(self, root: BoxLayout, s: dict[str, Any]) -> None:
+        """Back, the title, and the banker's PIN (its dots once set)."""
+        bar = row(theme.SETUP_HEAD)
+        bar.add_widget(BigButton(self.tr("ui.back"), self.c.leave_draft, "secondary", size_hint_x=None,
+                                 width=theme.WIDTH_BACK, height=theme.SETUP_HEAD))
+        bar.add_widget(Text(self.tr("ui.setup.title"), theme.FONT_TITLE, bold=True, height=theme.SETUP_HEAD))
+        pin = BigButton(self.tr("ui.setup.pin_shown", dots="\u2022" * len(s["pin"])) if s["pin"]
+                        else self.tr("ui.setup.pin_none"), self.nav.edit_pin, "secondary", size=theme.FONT_SMALL,
+                        size_hint_x=None, width=theme.WIDTH_SETUP_PIN, height=theme.SETUP_HEAD)
+        pin.role = "setup pin"  # opens the digit pad for the banker's PIN
+        bar.add_widget(pin)
+        root.add_widget(bar)
+
+    def players(self, s: dict[str, Any]) -> Any:
+        """Each player's colour, name, card and X, then what still stops the game from starting."""
+        side = self.box("players side", lambda: BoxLayout(orientation="vertical", size_hint_x=0.6))
+        sv = self.box("players list", listing)
+        rows = self.box("players rows", list_column)
         for p in s["players"]:
             k = p["index"]
-            line = row(theme.TARGET_SNUG)
+            line = row(theme.SETUP_ROW)
             line.add_widget(BigButton("", lambda k=k: self.nav.next_colour(k), "secondary", size_hint_x=None,
-                                      width=theme.WIDTH_SWATCH, height=theme.TARGET_SNUG,
+                                      width=theme.WIDTH_SETUP_SWATCH, height=theme.SETUP_ROW,
                                       background_color=colour(p["colour"])))
-            name = BigButton(p["name"] or self.tr("ui.setup.name", number=k + 1), lambda k=k: self.nav.edit_name(k),
-                             "secondary", size=theme.FONT_LARGE, height=theme.TARGET_SNUG)
+            shown = p["name"] or self.tr("ui.setup.name", number=k + 1)
+            name = BigButton(shown, lambda k=k: self.nav.edit_name(k), "secondary",
+                             size=theme.FONT_LARGE if len(shown) <= NAME_LONG else theme.FONT_BODY,
+                             height=theme.SETUP_ROW)
             name.color = theme.TEXT if p["name"] else theme.MUTED  # no name yet: "Player 2", greyed
             name.role = f"name {k}"  # opens the keyboard for this player
             line.add_widget(name)
@@ -40,65 +97,56 @@ class SetupScreen(BaseScreen):
             else:
                 label, kind = self.tr("ui.setup.register"), "secondary"
             line.add_widget(BigButton(label, lambda k=k: self.c.draft_register(k), kind, size=theme.FONT_SMALL,
-                                      size_hint_x=None, width=theme.WIDTH_REGISTER, height=theme.TARGET_SNUG))
+                                      size_hint_x=None, width=theme.WIDTH_SETUP_CARD, height=theme.SETUP_ROW))
             line.add_widget(BigButton("X", lambda k=k: self.c.draft_remove_player(k), "danger",
-                                      size_hint_x=None, width=theme.WIDTH_SWATCH, height=theme.TARGET_SNUG))
-            body.add_widget(line)
-        more = row(theme.TARGET_SNUG)
-        if s["can_add"]:
-            more.add_widget(BigButton(self.tr("ui.setup.add_player"), self.nav.add_player, "secondary",
-                                      size=theme.FONT_SMALL, height=theme.TARGET_SNUG))
-        pin = BigButton(self.tr("ui.setup.pin_shown", dots="\u2022" * len(s["pin"])) if s["pin"]
-                        else self.tr("ui.setup.pin_none"), self.nav.edit_pin, "secondary", size=theme.FONT_SMALL,
-                        height=theme.TARGET_SNUG)
-        pin.role = "setup pin"  # opens the digit pad for the banker's PIN
-        more.add_widget(pin)
-        body.add_widget(more)
-        rules_row = row(theme.TARGET_MEDIUM)
+                                      size_hint_x=None, width=theme.WIDTH_SETUP_SWATCH, height=theme.SETUP_ROW))
+            rows.add_widget(line)
+        for problem in s["problems"]:
+            rows.add_widget(Text(problem, theme.FONT_SMALL, color=theme.MUTED))
+        sv.add_widget(rows)
+        side.add_widget(sv)
+        return side
+
+    def house_rules(self, s: dict[str, Any]) -> Any:
+        """The ruleset's house rules, on or off; brands' own table; a timed game's length."""
+        side = self.box("rules side", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.4))
+        side.add_widget(Text(self.tr("ui.setup.house_rules"), theme.FONT_BODY, bold=True, color=theme.MUTED))
+        sv = self.box("rules list", listing)
+        body = self.box("rules rows", list_column)
         for o in s["options"]:
             option, on = o["option"], o["on"]
-            rules_row.add_widget(BigButton(self.tr(f"ui.option.{option}") + (": " + self.tr("ui.on") if on else ""),
-                                           lambda o=option, v=on: self.nav.set_option(o, not v),
-                                           "primary" if on else "secondary", size=theme.FONT_SMALL,
-                                           height=theme.TARGET_MEDIUM))
-        body.add_widget(rules_row)
+            body.add_widget(BigButton(self.tr(f"ui.option.{option}") + (": " + self.tr("ui.on") if on else ""),
+                                      lambda o=option, v=on: self.nav.set_option(o, not v),
+                                      "primary" if on else "secondary", size=theme.FONT_SMALL,
+                                      height=theme.SETUP_ROW))
         custom = s["custom"]
         if custom is not None:  # brands: the family's own table
-            body.add_widget(Text(self.tr("ui.custom.title"), theme.FONT_BODY, bold=True))
+            body.add_widget(Text(self.tr("ui.custom.title"), theme.FONT_SMALL, bold=True))
             for number in custom["numbers"]:
                 option, value, step, least = number["option"], number["value"], number["step"], number["least"]
-                line = row(theme.TARGET_MEDIUM)
                 shown = self.tr("ui.off") if value == 0 and least == 0 else number["shown"]
-                line.add_widget(Text(f"{self.tr('ui.custom.' + option)}: {shown}", theme.FONT_READ,
-                                     height=theme.TARGET_MEDIUM))
-                for delta in (-step, step):
-                    b = BigButton(f"{delta:+d}", lambda o=option, v=value, x=delta: self.nav.set_custom(o, v + x),
-                                  "secondary", size_hint_x=None, width=theme.WIDTH_STEP, height=theme.TARGET_MEDIUM)
-                    b.role = f"{option} {delta:+d}"
-                    line.add_widget(b)
-                body.add_widget(line)
+                body.add_widget(self.stepper(f"{self.tr('ui.custom.' + option)}: {shown}", option, step,
+                                             lambda v, o=option, x=value: self.nav.set_custom(o, x + v)))
             even = custom["build_evenly"]
             body.add_widget(BigButton(self.tr("ui.custom.build_evenly") + (": " + self.tr("ui.on") if even else ""),
                                       lambda v=even: self.nav.set_option("build_evenly", not v),
                                       "primary" if even else "secondary", size=theme.FONT_SMALL,
-                                      height=theme.TARGET_MEDIUM))
+                                      height=theme.SETUP_ROW))
         minutes = s["time_limit"]
         if minutes is not None:
-            timed = row(theme.TARGET_MEDIUM)
-            timed.add_widget(Text(self.tr("ui.setup.time_limit", minutes=minutes), theme.FONT_BODY,
-                                  height=theme.TARGET_MEDIUM))
-            for delta in (-TIME_LIMIT_STEP, TIME_LIMIT_STEP):
-                timed.add_widget(BigButton(f"{delta:+d}", lambda x=delta, m=minutes: self.nav.set_time_limit(m + x),
-                                           "secondary", size_hint_x=None, width=theme.WIDTH_STEP,
-                                           height=theme.TARGET_MEDIUM))
-            body.add_widget(timed)
-        for problem in s["problems"]:
-            body.add_widget(Text(problem, theme.FONT_SMALL, color=theme.MUTED))
-        root.add_widget(scroll(body))
-        self.notices(root, 1)
-        bottom = row(theme.TARGET_LARGE)
-        bottom.add_widget(BigButton(self.tr("ui.setup.in_progress"), lambda: self.nav.go("inprogress"),
-                                    "secondary", size=theme.FONT_SMALL, height=theme.TARGET_LARGE))
-        bottom.add_widget(BigButton(self.tr("ui.setup.start"), self.c.draft_start, "primary", size=theme.FONT_LARGE,
-                                    height=theme.TARGET_LARGE))
-        root.add_widget(bottom)
+            body.add_widget(self.stepper(self.tr("ui.setup.time_limit", minutes=minutes), None, TIME_LIMIT_STEP,
+                                         lambda v, m=minutes: self.nav.set_time_limit(m + v)))
+        sv.add_widget(body)
+        side.add_widget(sv)
+        return side
+
+    def stepper(self, text: str, option: str | None, step: int, change: Any) -> BoxLayout:
+        """A number with its - and + a step (roles "OPTION -STEP" and "OPTION +STEP")."""
+        line = row(theme.SETUP_ROW)
+        line.add_widget(Text(text, theme.FONT_SMALL, height=theme.SETUP_ROW))
+        for delta in (-step, step):
+            b = BigButton("-" if delta < 0 else "+", lambda x=delta: change(x), "secondary", size=theme.FONT_LARGE,
+                          size_hint_x=None, width=theme.WIDTH_NUDGE, height=theme.SETUP_ROW)
+            b.role = f"{option or 'time_limit'} {delta:+d}"
+            line.add_widget(b)
+        return line
