@@ -13,8 +13,8 @@ from kivy.uix.widget import Widget
 
 from ui import theme, view
 from ui.entry import CLEAR, ERASE, KEYS, MINUS, PLUS
-from ui.screens.base import BaseScreen, row
-from ui.widgets import BigButton, Text
+from ui.screens.base import BaseScreen, auto_height, row
+from ui.widgets import BigButton, Panel, Text
 
 LINE_COLOURS = {"error": theme.DANGER, "money": theme.ACCENT}
 
@@ -44,7 +44,9 @@ class DigitsScreen(BaseScreen):
         else:
             shown = Text(d["shown"], theme.FONT_PAD_VALUE, bold=True, halign="center", color=theme.ACCENT)
         shown.role = "digits shown"
-        left.add_widget(shown)
+        field = auto_height(Panel(orientation="vertical", size_hint_y=None))  # the field: what is typed, boxed
+        field.add_widget(shown)
+        left.add_widget(field)  # its rule, whose cash, the tries left: under it
         for line in d["lines"]:
             left.add_widget(Text(line["text"], theme.FONT_BODY, color=LINE_COLOURS.get(line["kind"], theme.MUTED),
                                  halign="center"))
