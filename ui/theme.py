@@ -178,5 +178,10 @@ _DP["WIDTH_SETUP_CARD"] = 180  # a player's card button (two lines for the longe
 _DP["WIDTH_SETUP_PIN"] = 240  # the banker's PIN, at the right of the setup's top row
 
 # deeds, trade, banker, game over, log, auction, own auction, casino, cards, dice screens
+_SP["FONT_FIGURE"] = 40  # a figure that matters (MIN_FIGURE): a high bid, its seconds left, the opening bid
+_DP["BIDDER_ROW"] = 56  # a bidder's line in an auction of up to three (one column)
+_DP["BIDDER_ROW_COMPACT"] = 48  # a bidder's line in two columns (up to eight bidders at 480 px high): MIN_TARGET
+_DP["WIDTH_TIMER"] = 110  # an auction's seconds left, "60 s", in FONT_FIGURE
+_DP["WIDTH_POOL"] = 250  # the bank's houses and hotels beside the deeds screen's title (two lines)
 
 # the turn screen and the board view

@@ -339,17 +339,24 @@ def ranking(c: Controller) -> list[dict[str, Any]]:
 
 def worth_history(game: Game) -> dict[str, list[int]]:
     """Every player's net worth at the start of each turn, from the game's own actions."""
+    return worth_history_and_rounds(game)[0]
+
+
+def worth_history_and_rounds(game: Game) -> tuple[dict[str, list[int]], list[int]]:
+    """worth_history, and the round (1 for the first) each of its points falls in: the chart's bottom axis."""
     replay = game.new_like()
     replay.record_events = False
     series: dict[str, list[int]] = {p.name: [replay.net_worth(p.index)] for p in replay.players}
+    rounds = [replay.round + 1]
     turns = replay.turns
     for action in game.history:
         replay.apply(action)
         if replay.turns != turns or replay.ended:
             turns = replay.turns
+            rounds.append(replay.round + 1)
             for p in replay.players:
                 series[p.name].append(0 if p.bankrupt else replay.net_worth(p.index))
-    return series
+    return series, rounds
 
 
 # ---------------------------------------------------------------------- what each screen shows
@@ -568,12 +575,14 @@ def turn_player(c: Controller) -> str:
 
 
 def game_over(c: Controller) -> dict[str, Any]:
-    """The winner, the ranking by net worth, and everyone's net worth over the game for the chart."""
+    """The winner, the ranking by net worth, and everyone's net worth over the game for the chart (with the
+    round of each of its points)."""
     game = c.game
     assert game is not None
     winner = game.winner
+    history, rounds = worth_history_and_rounds(game)
     return {"winner": " & ".join(winner) if isinstance(winner, list) else winner, "ranking": ranking(c),
-            "history": worth_history(game), "colours": {p.name: c.colour(p.name) for p in game.players}}
+            "history": history, "rounds": rounds, "colours": {p.name: c.colour(p.name) for p in game.players}}
 
 
 def banker(c: Controller) -> dict[str, Any]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from kivy.graphics import Color, Rectangle
-from kivy.graphics import SmoothLine as Line
 from kivy.graphics import SmoothRoundedRectangle as RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -138,37 +137,6 @@ class Stripe(Widget):
     def _redraw(self, *_: Any) -> None:
         self._rect.pos = self.pos
         self._rect.size = self.size
-
-
-class Chart(Widget):
-    """Net worth over the game: one line per player."""
-
-    def __init__(self, series: dict[str, list[int]], colours: dict[str, str], **kw: Any) -> None:
-        super().__init__(**kw)
-        self.series = series
-        self.colours = colours
-        self.bind(pos=self._draw, size=self._draw)
-
-    def _draw(self, *_: Any) -> None:
-        self.canvas.clear()
-        values = [v for s in self.series.values() for v in s] or [0]
-        top = max(values) or 1
-        length = max((len(s) for s in self.series.values()), default=1)
-        with self.canvas:
-            Color(*theme.PANEL)
-            Rectangle(pos=self.pos, size=self.size)
-            Color(*theme.AXIS)
-            m = theme.CHART_MARGIN
-            Line(points=[self.x + m, self.y + m, self.right - m, self.y + m], width=theme.CHART_AXIS)
-            for name, points in self.series.items():
-                if len(points) < 2:
-                    continue
-                Color(*colour(self.colours.get(name, theme.NO_COLOUR)))
-                coords: list[float] = []
-                for k, v in enumerate(points):
-                    coords.append(self.x + m + (self.width - 2 * m) * k / max(1, length - 1))
-                    coords.append(self.y + m + (self.height - 2 * m) * max(0, v) / top)
-                Line(points=coords, width=theme.CHART_LINE)
 
 
 class QRCode(Widget):

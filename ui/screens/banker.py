@@ -11,12 +11,13 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, grid, scroll
+from ui.screens.base import BaseScreen, grid
 from ui.widgets import BigButton, Text
 
 # The menu's buttons that ask for a second touch: (key, label, colour).
 DESTRUCTIVE = (("undo", "ui.banker.undo", "secondary"), ("end", "ui.banker.end", "accent"),
                ("abandon", "ui.banker.abandon", "danger"))
+MENU_COLUMNS = 4  # the menu's eight buttons in two rows, and the players to correct four to a row below them
 
 
 class Confirming(BaseScreen):
@@ -70,7 +71,7 @@ class BankerScreen(Confirming):
             root.add_widget(Widget())
             return
         b = view.banker(self.c)
-        menu = grid(3, spacing=theme.GAP_WIDE)
+        menu = grid(MENU_COLUMNS, spacing=theme.GAP_WIDE)
         tall: dict[str, Any] = {"size": theme.FONT_SMALL, "height": theme.TARGET_LARGE}
         for key, label, kind in DESTRUCTIVE:
             menu.add_widget(self.confirm_button(key, label, kind, lambda k=key: self.nav.destructive(k), **tall))
@@ -90,11 +91,12 @@ class BankerScreen(Confirming):
                                             lambda: self.nav.destructive("power_off"), **tall))
         root.add_widget(menu)
         root.add_widget(Text(self.tr("ui.banker.adjust"), theme.FONT_BIG, bold=True))
-        people = grid(4, spacing=theme.GAP_WIDE)
+        people = grid(MENU_COLUMNS, spacing=theme.GAP_WIDE)  # every player at once, eight in two rows
         for p in b["players"]:
             person = BigButton(f"{p['name']}: {p['cash_text']}", lambda n=p["name"]: self.nav.correct(n), "secondary",
                                size=theme.FONT_BODY, height=theme.TARGET_MEDIUM)
             person.role = f"correct {p['name']}"
             people.add_widget(person)
-        root.add_widget(scroll(people))
-        self.notices(root, 1, one_line=True)
+        root.add_widget(people)
+        self.notices(root, 1)
+        root.add_widget(Widget())

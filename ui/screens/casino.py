@@ -1,4 +1,5 @@
-"""brands' casino: pick one to three numbers and bet, or walk away; the dice button (or Bet) rolls the die."""
+"""brands' casino: pick one to three numbers and bet, or walk away; the dice button (or Bet) rolls the die.
+While the bet waits for the player's card, the banner asks for it in place of the rules and the buttons."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ class CasinoScreen(BaseScreen):
         self.header(root, self.tr("ui.casino.title", player=k["player"], jackpot=k["jackpot"]),
                     lambda: self.nav.go("table"))
         self.pending_banner(root)
-        root.add_widget(Text(self.tr("ui.casino.how", bet=bet, jackpot=k["jackpot"], odds=k["odds"]),
-                             theme.FONT_READ, color=theme.MUTED, halign="center"))
+        betting = view.pending(self.c) is not None  # the bet waits for the player's card: the banner asks
+        if not betting:
+            root.add_widget(Text(self.tr("ui.casino.how", bet=bet, jackpot=k["jackpot"], odds=k["odds"]),
+                                 theme.FONT_READ, color=theme.MUTED, halign="center"))
         numbers = row(theme.ROW_DIE)
         for n in range(1, 7):
             b = BigButton(str(n), lambda n=n: self.c.casino_toggle(n), "primary" if n in pick else "secondary",
@@ -31,6 +34,8 @@ class CasinoScreen(BaseScreen):
                                  theme.FONT_LARGE, bold=True, color=theme.ACCENT, halign="center"))
         self.notices(root, 2)
         root.add_widget(Widget())
+        if betting:
+            return
         bottom = row(theme.TARGET_LARGE)
         bottom.add_widget(BigButton(self.tr("ui.btn.casino_no"), lambda: self.c.request({"do": "casino"}), "secondary",
                                     size=theme.FONT_BODY, height=theme.TARGET_LARGE))

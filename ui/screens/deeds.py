@@ -1,29 +1,42 @@
 """A player's deeds by colour group with Build, Sell 1, Sell all, Mortgage and Lift (biznes: Auction and
-To bank); a tab per player; the bank's buildings in the title."""
+To bank); a tab per player (in two rows from five players on, so every name shows whole); the bank's
+buildings beside the title."""
 
 from __future__ import annotations
 
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, column, row, scroll
+from ui.screens.base import BaseScreen, column, grid, row, scroll
 from ui.widgets import BigButton, Panel, Stripe, Text, colour
+
+TABS_ROW_MOST = 4  # players' tabs in one row; more go into two rows
 
 
 class DeedsScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         who = self.nav.deeds_player()
-        self.header(root, self.tr("ui.deeds.title", player=who) + "   " + view.pool(self.c),
-                    lambda: self.nav.go("table"))
-        tabs = row(theme.TARGET_COMPACT)
-        for p in view.players(self.c):
-            if p["bankrupt"]:
-                continue
+        bar = row(theme.TARGET_MEDIUM)
+        bar.add_widget(BigButton(self.tr("ui.back"), lambda: self.nav.go("table"), "secondary", size_hint_x=None,
+                                 width=theme.WIDTH_BACK, height=theme.TARGET_MEDIUM))
+        bar.add_widget(Text(self.tr("ui.deeds.title", player=who), theme.FONT_TITLE, bold=True,
+                            height=theme.TARGET_MEDIUM))
+        pool = Text(view.pool(self.c), theme.FONT_SMALL, color=theme.MUTED, halign="right",
+                    size_hint_x=None, width=theme.WIDTH_POOL, height=theme.TARGET_MEDIUM)
+        pool.role = "pool"
+        bar.add_widget(pool)
+        root.add_widget(bar)
+        players = [p for p in view.players(self.c) if not p["bankrupt"]]
+        cols = len(players) if len(players) <= TABS_ROW_MOST else (len(players) + 1) // 2
+        tabs = grid(max(1, cols), spacing=theme.GAP_TIGHT)
+        for p in players:
             chosen = p["name"] == who
-            tabs.add_widget(BigButton(f"{p['name']} {p['cash_text']}", lambda n=p["name"]: self.nav.show_deeds(n),
-                                      "primary" if chosen else "secondary", size=theme.FONT_SMALL,
-                                      height=theme.TARGET_COMPACT,
-                                      background_color=colour(p["colour"]) if chosen else theme.TAB))
+            tab = BigButton(f"{p['name']} {p['cash_text']}", lambda n=p["name"]: self.nav.show_deeds(n),
+                            "primary" if chosen else "secondary", size=theme.FONT_SMALL,
+                            height=theme.TARGET_COMPACT,
+                            background_color=colour(p["colour"]) if chosen else theme.TAB)
+            tab.role = f"deeds of {p['name']}"
+            tabs.add_widget(tab)
         root.add_widget(tabs)
         self.pending_banner(root)
         body = column()

@@ -1,4 +1,5 @@
-"""Game over: the ranking with each player's net worth, and a chart of everyone's net worth over the game;
+"""Game over: the ranking with each player's net worth, and a chart of everyone's net worth over the game
+(ui/chart.py: rounds along the bottom, amounts up the side);
 Undo asks for the banker's PIN (when the game has one) and a confirming second touch."""
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from kivy.uix.widget import Widget
 from ui import theme, view
 from ui.screens.banker import Confirming
 from ui.screens.base import column, row
-from ui.widgets import BigButton, Chart, Chip, Text
+from ui.chart import Chart
+from ui.widgets import BigButton, Chip, Text
 
 
 RANKS_ROOMY_MOST = 5  # players ranked in full-size lines; more get compact ones
@@ -38,7 +40,7 @@ class GameOverScreen(Confirming):
         body.add_widget(left)
         chart_box = BoxLayout(orientation="vertical")
         chart_box.add_widget(Text(self.tr("ui.over.chart"), theme.FONT_SMALL, color=theme.MUTED))
-        chart_box.add_widget(Chart(g["history"], g["colours"]))
+        chart_box.add_widget(Chart(g["history"], g["colours"], rounds=g["rounds"], number=self.c.tr.number))
         body.add_widget(chart_box)
         root.add_widget(body)
         bottom = row(theme.TARGET_BAR)

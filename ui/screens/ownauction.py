@@ -18,8 +18,10 @@ class OwnAuctionScreen(BaseScreen):
         self.header(root, self.tr("ui.own.title", space=info["space"], player=plan["player"]),
                     lambda: self.nav.go("deeds"))
         self.pending_banner(root)
-        root.add_widget(Text(self.tr("ui.own.reserve", amount=plan["reserve"]), theme.FONT_HUGE, bold=True,
-                             color=theme.ACCENT, halign="center"))
+        opening = Text(self.tr("ui.own.reserve", amount=plan["reserve"]), theme.FONT_FIGURE, bold=True,
+                       color=theme.ACCENT, halign="center")
+        opening.role = "bid"  # the opening bid: a figure the table reads
+        root.add_widget(opening)
         root.add_widget(Text(self.tr("ui.own.bounds", low=info["low"], high=info["high"], step=info["step"]),
                              theme.FONT_BODY, color=theme.MUTED, halign="center"))
         change = BigButton(self.tr("ui.own.change"), self.nav.edit_reserve, "secondary", size=theme.FONT_BIG,

@@ -1,10 +1,13 @@
 """A trade: the two players, the cash, deeds and jail cards each gives; both tap to agree (biznes: a
 debtor's one firm for a rival's cash is a sale at no less than the bank's price). Each side's cash is typed on
-the digit pad."""
+the digit pad. While both are asked to tap, each side's offer shows in words, as large as the room allows."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
 from ui import theme, view
 from ui.screens.base import BaseScreen, column, row, scroll
@@ -37,8 +40,20 @@ class TradeScreen(BaseScreen):
                 pick.add_widget(Text(who, theme.FONT_BODY, bold=True, halign="center", height=theme.TARGET_COMPACT))
         return pick
 
+    def _summary(self, s: dict[str, Any]) -> Widget:
+        """While both tap to agree: what this side gives (the cash, the deeds chosen, the jail cards), to read."""
+        items = column()
+        lines = [self.tr("ui.trade.cash", cash=s["cash"])] if s["cash"] else []
+        lines += [d["name"] for d in s["deeds"] if d["chosen"]]
+        if s["jail_cards"]:
+            lines.append(self.tr("ui.trade.jail_cards", count=s["jail_cards"]))
+        for line in lines or [self.tr("ui.trade.nothing")]:
+            items.add_widget(Text(line, theme.FONT_BIG, bold=True, color=theme.TEXT if lines else theme.MUTED))
+        return scroll(items)
+
     def build(self, root: BoxLayout) -> None:
         t = view.trade(self.c, self.nav.trade_offer())
+        agreeing = view.pending(self.c) is not None  # both are asked to tap: the offer is shown, not edited
         self.header(root, self.tr("ui.trade.title"), lambda: self.nav.go("table"))
         self.pending_banner(root)
         sides = BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE)
@@ -46,9 +61,18 @@ class TradeScreen(BaseScreen):
             side, who_key = s["side"], s["who_key"]
             panel = Panel(orientation="vertical")
             other = next(o["who"] for o in t["sides"] if o is not s)
-            panel.add_widget(self._pick(t["names"], s["who"], other, who_key))
-            panel.add_widget(Text(self.tr("ui.trade.gives", player=s["who"], cash=s["cash"]), theme.FONT_BODY,
-                                  bold=True))
+            if not agreeing:
+                panel.add_widget(self._pick(t["names"], s["who"], other, who_key))
+            gives = Text(self.tr("ui.trade.offer", player=s["who"]) if agreeing
+                         else self.tr("ui.trade.gives", player=s["who"], cash=s["cash"]),
+                         theme.FONT_BIG if agreeing else theme.FONT_BODY, bold=True,
+                         color=theme.ACCENT if agreeing else theme.TEXT)
+            gives.role = f"trade gives {side}"
+            panel.add_widget(gives)
+            if agreeing:
+                panel.add_widget(self._summary(s))
+                sides.add_widget(panel)
+                continue
             cash = BigButton(self.tr("ui.trade.cash", cash=s["cash"]), lambda s=side: self.nav.edit_trade_cash(s),
                              "secondary", size=theme.FONT_BODY, height=theme.TARGET_COMPACT)
             cash.role = f"trade cash {side}"
@@ -70,5 +94,6 @@ class TradeScreen(BaseScreen):
             root.add_widget(Text(self.tr("ui.trade.sale_hint", player=t["from"], least=t["sale_least"]),
                                  theme.FONT_SMALL, color=theme.MUTED))
         self.notices(root, 1)
-        root.add_widget(BigButton(self.tr("ui.trade.agree", a=t["from"], b=t["to"]), self.nav.trade_agree, "primary",
-                                  size=theme.FONT_BIG, height=theme.TARGET_BAR))
+        if not agreeing:  # the banner above asks for the taps (and cancels)
+            root.add_widget(BigButton(self.tr("ui.trade.agree", a=t["from"], b=t["to"]), self.nav.trade_agree,
+                                      "primary", size=theme.FONT_BIG, height=theme.TARGET_BAR))
