@@ -28,10 +28,12 @@ import math
 import re
 import sys
 import shutil
+import time
 import traceback
 from pathlib import Path
 from typing import Any, Callable
 
+from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
 
@@ -52,6 +54,8 @@ SHEET_CAPTION = 6
 SHEET_MARGIN = 4
 SHEET = "contact-sheet.png"
 TEXTS = "shots.json"
+STEP_SECONDS = 60
+"""A step whose shot has not come after this long (the app stuck) stops the tour: a hang must not be silent."""
 
 
 def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Callable[[], Any]]]:
@@ -373,23 +377,29 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
     the screens the tour photographs."""
     out.mkdir(parents=True, exist_ok=True)
     app = BankerApp(scratch / "games.sqlite3", hardware=False, settings_file=scratch / "settings.json")
-    state: dict[str, Any] = {"k": 0, "failed": None, "shots": []}
+    state: dict[str, Any] = {"k": 0, "failed": None, "shots": [], "since": time.monotonic()}
+    errors = _AppErrors()
+
+    def fail(why: str) -> None:
+        if state["failed"] is None:
+            state["failed"] = why
+        app.stop()
 
     def next_step(dt: float = 0) -> None:
         steps = state["steps"]
         k = state["k"]
+        state["since"] = time.monotonic()
         if k >= len(steps):
             finish()
             return
         name, fn = steps[k]
         try:
             fn()
+            app.redraw()
         except Exception as exc:  # a tour that cannot go on says where, and exits non-zero
-            state["failed"] = f"step {k} ({name}): {exc!r}"
-            app.stop()
+            fail(f"step {k} ({name}): {exc!r}\n{traceback.format_exc()}")
             return
         scroll = name.endswith("-scrolled")  # the lists scrolled to their ends, as a finger's swipe leaves them
-        app.redraw()
         # The screen manager swaps screens on the frame after a redraw: shoot the one after that.
         def second_frame() -> None:
             if scroll:  # the lists laid out: scroll them to their ends, and shoot the second frame after that
@@ -406,7 +416,17 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
         app.flip_callbacks.append(second_frame)
         Window.canvas.ask_update()
 
+    def watch(dt: float) -> None:
+        """A step whose shot does not come (the app stuck, or its frames never drawn) stops the tour."""
+        if state["failed"] is None and time.monotonic() - state["since"] > STEP_SECONDS:
+            steps = state.get("steps") or []
+            name = steps[state["k"]][0] if state["k"] < len(steps) else "the end"
+            fail(f"step {state['k']} ({name}): no shot after {STEP_SECONDS} s")
+
     def shoot(k: int, name: str) -> None:
+        if errors.seen:  # the app hit a bug (its handler kept it running): the shot would show the wreck
+            fail(f"step {k} ({name}): the app failed: {errors.seen[0]}")
+            return
         file: str | None = None
         if pictures:
             saved = Window.screenshot(name=str(out / "shot.png"))
@@ -420,8 +440,7 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
                 try:
                     shot["layout"] = layout_findings(app)
                 except Exception as exc:  # a checker that cannot look says so, and the tour exits non-zero
-                    state["failed"] = f"the layout check of step {k} ({name}): {exc!r}\n{traceback.format_exc()}"
-                    app.stop()
+                    fail(f"the layout check of step {k} ({name}): {exc!r}\n{traceback.format_exc()}")
                     return
             state["shots"].append(shot)
         state["k"] = k + 1
@@ -442,6 +461,8 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
         app.stop()
 
     def begin(*_: Any) -> None:
+        ExceptionManager.add_handler(errors)
+        Clock.schedule_interval(watch, 1.0)
         if language is not None:
             app.controller.set_language(language)  # what the settings' language button does
         state["steps"] = (steps or tour_steps)(app, language)
@@ -457,6 +478,18 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
         return 1
     shutil.rmtree(scratch, ignore_errors=True)
     return 0
+
+
+class _AppErrors(ExceptionHandler):
+    """Notes each exception the app's own handler (ui/app.py's KeepRunning) lets it survive, so that the tour
+    fails where the family would have seen "Something went wrong"; decides nothing itself."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def handle_exception(self, exc: BaseException) -> int:
+        self.seen.append("".join(traceback.format_exception(exc)).strip())
+        return ExceptionManager.RAISE  # no say: KeepRunning's PASS still keeps the app running
 
 
 def layout_findings(app: BankerApp) -> list[str]:
