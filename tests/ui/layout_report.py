@@ -89,9 +89,20 @@ def play(size: str, language: str, out: Path, pictures: bool, timeout: float = 6
     command = [sys.executable, str(Path(__file__).resolve()), "--size", size, "--language", language,
                "--out", str(out), "--quiet", *(["--pictures"] if pictures else [])]
     started = time.monotonic()
-    ran = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, timeout=timeout)
-    return Tour(size, language, out, ran.returncode, ran.stdout + ran.stderr[-3000:], time.monotonic() - started,
-                pictures)
+    try:
+        ran = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired as late:  # stuck past the script's own watchdog: say so, not hang the suite
+        told = "".join(part.decode(errors="replace") if isinstance(part, bytes) else part or ""
+                       for part in (late.stdout, late.stderr))
+        return Tour(size, language, out, -1, f"no end after {timeout:.0f} s\n{_said(told)[-3000:]}",
+                    time.monotonic() - started, pictures)
+    return Tour(size, language, out, ran.returncode, ran.stdout + _said(ran.stderr)[-3000:],
+                time.monotonic() - started, pictures)
+
+
+def _said(stderr: str) -> str:
+    """A tour's stderr without the sound library's complaints of a machine with no sound card."""
+    return "".join(line for line in stderr.splitlines(keepends=True) if not line.startswith("ALSA lib "))
 
 
 def tours(wanted: Iterable[tuple[str, str]], base: Path, pictures: Iterable[tuple[str, str]] = ()
@@ -170,7 +181,15 @@ def shot_name(shot: dict[str, Any], k: int) -> str:
     return f"{k + 1:02d}-{shot['name']}"
 
 
+WATCHDOG = 480
+"""Seconds after which a tour still running prints every thread's stack and exits (a hang outside the Clock,
+which run_tour's own watchdog cannot see)."""
+
+
 def main() -> int:
+    import faulthandler
+
+    faulthandler.dump_traceback_later(WATCHDOG, exit=True)
     size = _option("--size") or os.environ.get("E2E_SIZE") or "800x480"
     language = _option("--language")
     kept = _option("--out")
