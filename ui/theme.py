@@ -183,5 +183,6 @@ _DP["BIDDER_ROW"] = 56  # a bidder's line in an auction of up to three (one colu
 _DP["BIDDER_ROW_COMPACT"] = 48  # a bidder's line in two columns (up to eight bidders at 480 px high): MIN_TARGET
 _DP["WIDTH_TIMER"] = 110  # an auction's seconds left, "60 s", in FONT_FIGURE
 _DP["WIDTH_POOL"] = 250  # the bank's houses and hotels beside the deeds screen's title (two lines)
+_DP["WIDTH_DEED_VERB"] = 96  # a deed's Build, Sell all... ("Sprzedaj wszystko" on two lines)
 
 # the turn screen and the board view

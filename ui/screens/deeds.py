@@ -7,7 +7,8 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, column, grid, row, scroll
+from ui.screens.base import BaseScreen, grid, row
+from ui.screens.setup import list_column, listing
 from ui.widgets import BigButton, Panel, Stripe, Text, colour
 
 TABS_ROW_MOST = 4  # players' tabs in one row; more go into two rows
@@ -39,7 +40,8 @@ class DeedsScreen(BaseScreen):
             tabs.add_widget(tab)
         root.add_widget(tabs)
         self.pending_banner(root)
-        body = column()
+        sv = self.box("list", listing)  # kept: a tap far down the list leaves it where it was
+        body = self.box("rows", list_column)
         groups = view.deeds(self.c, who)
         if not groups:
             body.add_widget(Text(self.tr("ui.deeds.none", player=who), theme.FONT_BIG, color=theme.MUTED))
@@ -54,9 +56,10 @@ class DeedsScreen(BaseScreen):
                     action = BigButton(act["text"],
                                        lambda v=act["verb"], i=d["index"]: self.nav.deed_action(who, v, i),
                                        "primary" if act["enabled"] else "secondary", size=theme.FONT_SMALL,
-                                       size_hint_x=None, width=theme.WIDTH_DEED_ACTION, height=theme.TARGET_MEDIUM)
+                                       size_hint_x=None, width=theme.WIDTH_DEED_VERB, height=theme.TARGET_MEDIUM)
                     action.role = f"{act['verb']} {d['index']}"  # every row has the same labels
                     line.add_widget(action)
                 body.add_widget(line)
-        root.add_widget(scroll(body))
+        sv.add_widget(body)
+        root.add_widget(sv)
         self.notices(root, 2)

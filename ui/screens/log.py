@@ -5,14 +5,17 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, column, scroll
+from ui.screens.base import BaseScreen
+from ui.screens.setup import list_column, listing
 from ui.widgets import Text
 
 
 class LogScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         self.header(root, self.tr("ui.log.title"), lambda: self.nav.go("table"))
-        body = column()
+        sv = self.box("list", listing)  # kept: scrolled where the finger left it
+        body = self.box("rows", list_column)
         for line in view.log(self.c):
             body.add_widget(Text(line, theme.FONT_READ))
-        root.add_widget(scroll(body))
+        sv.add_widget(body)
+        root.add_widget(sv)

@@ -10,7 +10,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, column, row, scroll
+from ui.screens.base import BaseScreen, column, row
+from ui.screens.setup import list_column, listing
 from ui.widgets import BigButton, Panel, Text
 
 
@@ -49,17 +50,19 @@ class TradeScreen(BaseScreen):
             lines.append(self.tr("ui.trade.jail_cards", count=s["jail_cards"]))
         for line in lines or [self.tr("ui.trade.nothing")]:
             items.add_widget(Text(line, theme.FONT_BIG, bold=True, color=theme.TEXT if lines else theme.MUTED))
-        return scroll(items)
+        sv = listing()
+        sv.add_widget(items)
+        return sv
 
     def build(self, root: BoxLayout) -> None:
         t = view.trade(self.c, self.nav.trade_offer())
         agreeing = view.pending(self.c) is not None  # both are asked to tap: the offer is shown, not edited
         self.header(root, self.tr("ui.trade.title"), lambda: self.nav.go("table"))
         self.pending_banner(root)
-        sides = BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE)
+        sides = self.box("sides", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE))
         for s in t["sides"]:
             side, who_key = s["side"], s["who_key"]
-            panel = Panel(orientation="vertical")
+            panel = self.box(f"{side} panel", lambda: Panel(orientation="vertical"))
             other = next(o["who"] for o in t["sides"] if o is not s)
             if not agreeing:
                 panel.add_widget(self._pick(t["names"], s["who"], other, who_key))
@@ -77,7 +80,8 @@ class TradeScreen(BaseScreen):
                              "secondary", size=theme.FONT_BODY, height=theme.TARGET_COMPACT)
             cash.role = f"trade cash {side}"
             panel.add_widget(cash)
-            deeds = column()
+            sv = self.box(f"{side} list", listing)  # kept: a deed chosen far down leaves it in view
+            deeds = self.box(f"{side} rows", list_column)
             for d in s["deeds"]:
                 deeds.add_widget(BigButton(("+ " if d["chosen"] else "") + d["name"],
                                            lambda s=side, i=d["index"]: self.nav.trade_space(s, i),
@@ -87,7 +91,8 @@ class TradeScreen(BaseScreen):
                 deeds.add_widget(BigButton(self.tr("ui.trade.jail_cards", count=s["jail_cards"]),
                                            lambda s=side, most=s["jail_cards_held"]: self.nav.trade_cards(s, most),
                                            "secondary", size=theme.FONT_SMALL, height=theme.TARGET_LIST))
-            panel.add_widget(scroll(deeds))
+            sv.add_widget(deeds)
+            panel.add_widget(sv)
             sides.add_widget(panel)
         root.add_widget(sides)
         if t["sale_least"] is not None:
