@@ -39,7 +39,7 @@ class GameOverScreen(Confirming):
         left.add_widget(Widget())
         body.add_widget(left)
         chart_box = BoxLayout(orientation="vertical")
-        chart_box.add_widget(Text(self.tr("ui.over.chart"), theme.FONT_SMALL, color=theme.MUTED))
+        chart_box.add_widget(Text(self.tr("ui.over.chart_rounds"), theme.FONT_SMALL, color=theme.MUTED))
         chart_box.add_widget(Chart(g["history"], g["colours"], rounds=g["rounds"], number=self.c.tr.number))
         body.add_widget(chart_box)
         root.add_widget(body)
