@@ -23,6 +23,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Mesh, SmoothEllipse, SmoothLine
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 from kivy.utils import get_color_from_hex
 
@@ -46,6 +47,7 @@ MARK = 0.34  # a kind's mark (card, tax, railroad...): its size, of the space's 
 JAIL = 0.42  # the jail corner: the jailed stand in its inner part beyond this fraction, visitors below
 SEGMENTS = 28  # a token's circle, in straight pieces (Kivy's 180 cost a software renderer 0.2 ms a token)
 MORTGAGE_DIM = 0.62  # how much of the board's background covers a mortgaged space
+MIDDLE_MARGIN = 0.025  # between the ring's inner edge and what its middle holds
 
 _CACHE: dict[str, list[float]] = {}
 Box = tuple[float, float, float, float]
@@ -95,6 +97,13 @@ def layout(n: int, x: float, y: float, side: float) -> list[tuple[float, float, 
             else:  # right, top to bottom
                 boxes.append((right - c, top - c - (j + 1) * step, c, step, 3))
     return boxes
+
+
+def middle(x: float, y: float, w: float, h: float) -> Box:
+    """The empty middle of the ring a BoardView at (x, y) of w x h draws, less a margin: (x, y, w, h)."""
+    side = min(w, h)
+    inner = max(0.0, side * (1 - 2 * CORNER - 2 * MIDDLE_MARGIN))
+    return (x + (w - inner) / 2, y + (h - inner) / 2, inner, inner)
 
 
 def band_and_body(box: tuple[float, float, float, float], side: int | None,
@@ -326,3 +335,27 @@ class BoardView(Widget):
                 inner = d * (1 - TOKEN_EDGE)
                 Color(*rgba(t["colour"]))
                 SmoothEllipse(pos=(cx - inner / 2, cy - inner / 2), size=(inner, inner), segments=SEGMENTS)
+
+
+class BoardFrame(Widget):
+    """A board with something in the middle of its ring, as a printed board has its centre: `board`, the
+    BoardView over the whole widget, and `middle`, a vertical box laid into the ring's empty middle (the
+    turn screen puts the dice and the deed card of the space landed on there)."""
+
+    def __init__(self, data: dict[str, Any], square: bool = False, **kw: Any) -> None:
+        if square:  # as wide as the row it stands in is high
+            kw["size_hint_x"] = None
+        super().__init__(**kw)
+        if square:
+            self.bind(height=self.setter("width"))
+        self.board = BoardView(data)
+        self.middle = BoxLayout(orientation="vertical", spacing=theme.GAP_TIGHT)
+        self.add_widget(self.board)
+        self.add_widget(self.middle)
+        self.bind(pos=self._place, size=self._place)
+        self._place()
+
+    def _place(self, *_: Any) -> None:
+        self.board.pos, self.board.size = self.pos, self.size
+        x, y, w, h = middle(self.x, self.y, self.width, self.height)
+        self.middle.pos, self.middle.size = (x, y), (w, h)

@@ -186,3 +186,7 @@ _DP["WIDTH_POOL"] = 250  # the bank's houses and hotels beside the deeds screen'
 _DP["WIDTH_DEED_VERB"] = 96  # a deed's Build, Sell all... ("Sprzedaj wszystko" on two lines)
 
 # the turn screen and the board view
+_SP["FONT_PROMPT"] = 28  # the turn screen's one large prompt: what happens now
+_DP["DIE_BOARD"] = (64, 64)  # a die in the board's middle (three fit: brands' speed die)
+_DP["LINE_FIGURE"] = 48  # a line holding a figure that matters (MIN_FIGURE): what a debt still misses
+_DP["LINE_PLAYER_COMPACT"] = 36  # a player in the turn screen's list of two columns (more than four players)

@@ -45,12 +45,13 @@ def players(c: Controller) -> list[dict[str, Any]]:
             flags.append(c.tr("ui.player.in_jail"))
         if p.jail_cards:
             flags.append(c.tr("ui.player.jail_cards", count=len(p.jail_cards)))
+        held = ", ".join(flags)  # the turn screen's list: what its debt panel does not say already
         for d in p.debts:
             flags.append(c.tr("ui.player.owes", amount=d.amount, to=_party(c, game, d.creditor)))
         out.append({
             "name": p.name, "colour": c.colour(p.name), "cash": p.cash, "cash_text": money(c, p.cash),
             "current": p.index == game.turn,
-            "bankrupt": p.bankrupt, "where": game.space_name(p.position), "flags": ", ".join(flags),
+            "bankrupt": p.bankrupt, "where": game.space_name(p.position), "flags": ", ".join(flags), "held": held,
             "worth": 0 if p.bankrupt else game.net_worth(p.index),
         })
     return out
@@ -178,6 +179,37 @@ def buttons(c: Controller) -> list[dict[str, Any]]:
     return out
 
 
+PROMPTS = {"buy": "ui.prompt.buy", "draw": "ui.prompt.draw", "tax_flat": "ui.prompt.tax", "casino": "ui.prompt.casino",
+           "jump": "ui.prompt.jump", "pay_fine": "ui.prompt.jail", "use_card": "ui.prompt.jail",
+           "roll": "ui.prompt.roll", "build_here": "ui.prompt.build_here", "end_turn": "ui.prompt.end_turn"}
+"""The turn screen's prompt for the first of its buttons that asks something (bus buttons: ui.prompt.bus)."""
+
+
+def prompt(c: Controller, shown: list[dict[str, Any]] | None = None) -> str | None:
+    """What happens now, in one sentence for the turn screen's large prompt: where to move the token after
+    a roll, else what the first of the turn's buttons (`shown`, view.buttons) asks of whose turn it is.
+    None while card taps are awaited, a debt is open or nothing is asked (the banner, the debt panel or a
+    pause say it)."""
+    game = c.game
+    if game is None or c.pending is not None or debts(c):
+        return None
+    if c.move_hint is not None:
+        return c.move_hint
+    for b in buttons(c) if shown is None else shown:
+        key = "ui.prompt.bus" if b["id"].startswith("bus ") else PROMPTS.get(b["id"])
+        if key is None:
+            continue
+        if b["id"] == "buy" and game.decision is not None:
+            i = game.decision[1]
+            return c.tr(key, player=game.current.name, space=game.space_name(i), price=game.prices[i])
+        if b["id"] == "build_here":
+            i = game.current.position
+            return c.tr(key, player=game.current.name, space=game.space_name(i),
+                        price=game.ruleset.spaces[i].building_cost)
+        return c.tr(key, player=game.current.name)
+    return None
+
+
 def clock(c: Controller) -> dict[str, Any] | None:
     """brands: the game clock, the economy and the timers, for the table screen."""
     game = c.game
@@ -257,7 +289,7 @@ def debts(c: Controller) -> list[dict[str, Any]]:
                 raisable += game.mortgage_value(i)
         out.append({
             "name": p.name, "colour": c.colour(p.name), "cash": p.cash, "owed": owed,
-            "missing": max(0, owed - p.cash),
+            "missing": max(0, owed - p.cash), "missing_text": money(c, max(0, owed - p.cash)),
             "to": ", ".join(f"{_party(c, game, d.creditor)} {money(c, d.amount)}" for d in p.debts),
             "raisable": raisable, "enough": p.cash + raisable >= owed, "sell_off": game.sell_off,
         })

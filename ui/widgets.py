@@ -173,3 +173,13 @@ class QRCode(Widget):
         side = min(self.width, self.height)
         self._rect.size = (side, side)
         self._rect.pos = (self.center_x - side / 2, self.center_y - side / 2)
+
+
+def snug(label: Text) -> Text:
+    """`label` made as wide as its text on one line (an amount beside a name: the name gets the rest)."""
+    label.size_hint_x = None
+    label.unbind(width=label._wrap)
+    label.text_size = (None, None)
+    label.texture_update()
+    label.width = label.texture_size[0] + label.padding[0] + label.padding[2]
+    return label

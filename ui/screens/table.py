@@ -12,105 +12,120 @@ from kivy.uix.widget import Widget
 from ui import theme, view
 from ui.controller import Controller
 from ui.navigator import Navigator
-from ui.screens.base import BaseScreen, auto_height, column, grid, row
-from ui.widgets import BigButton, Chip, Die, Panel, QRCode, Stripe, Text, colour
+from ui.screens.base import BaseScreen, auto_height, grid, row
+from ui.board import BoardFrame
+from ui.widgets import BigButton, Chip, Die, Panel, QRCode, Stripe, Text, colour, snug
 
 LAST_SECONDS = 10  # a timer shows in red from here
-CARD_BESIDE_MOST = 5  # players whose list leaves room under it for the deed card
+PLAYERS_ONE_COLUMN = 4  # more players than this share their list out in two columns
 
 
 class TableScreen(BaseScreen):
-    """Redrawn after every tap, so each part is rebuilt only when its own data changed (`part`): a purchase
-    rebuilds the balance, the banner and the buttons, not the dice, the deed card or the navigation bar."""
+    """Whose turn and their cash across the top; the board on the left, with the dice and the deed card of
+    the space landed on in its middle; on the right the players, the one large prompt (or the banner
+    waiting for card taps, or a debt), the latest notices and the turn's buttons; the bar to the other
+    pages at the bottom.
+
+    Redrawn after every tap, so each part is rebuilt only when its own data changed (`part`): a purchase
+    rebuilds the balance, the banner and the buttons, not the dice, the deed card or the navigation bar;
+    the board is one widget, told the new data (it draws again only if it changed)."""
 
     def build(self, root: BoxLayout) -> None:
         t = view.table(self.c)
         lang = self.c.tr.language
         players, cur, debts = t["players"], t["current"], t["debts"]
         pending = view.pending(self.c)
-        crowded = bool(debts or pending or t["clocked"])
+        root.add_widget(self.part("top", (lang, cur["name"], cur["colour"], cur["cash_text"]), lambda: self._top(cur)))
         main = self.box("main", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE))
-        left = self.box("left", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.62))
-        left.add_widget(self.part("top", (lang, cur["name"], cur["colour"], cur["cash_text"]), lambda: self._top(cur)))
+        frame = self.part("board", (), lambda: BoardFrame(view.board(self.c), square=True))
+        frame.board.update(view.board(self.c))
+        middle = self.box("middle", lambda: frame.middle)
+        self._middle(middle, t, players)
+        main.add_widget(frame)
+        right = self.box("right", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP))
+        cols = 1 if len(players) <= PLAYERS_ONE_COLUMN else 2
+        buttons = view.buttons(self.c) if pending is None else []  # the banner's Cancel is the way out
+        clock = view.clock(self.c)
+        # A crowded column (two of players, a debt, a banner, the clock, many buttons) takes less room a part.
+        crowded = bool(debts or pending or clock) or cols > 1 or len(buttons) > 2
+        line = theme.LINE_PLAYER_COMPACT if cols > 1 else theme.LINE_PLAYER
+        plist = self.box(f"players {cols}", lambda: grid(cols))
+        for p in players:  # one part per player: a payment redraws two rows, not the list
+            plist.add_widget(self.part(f"player {p['name']}", (line, tuple(sorted(p.items()))),
+                                       lambda p=p: self._player(p, line)))
+        right.add_widget(plist)
         end = t["end_time"]
         if end is not None:
-            left.add_widget(Text(self.tr("ui.ends_at", time=datetime.datetime.fromtimestamp(end).strftime("%H:%M")),
-                                 theme.FONT_SMALL, color=theme.MUTED))
-        dice = t["dice"]
-        left.add_widget(self.part("dice", (tuple(d["value"] for d in dice), t["move_hint"], crowded),
-                                  lambda: self._dice(dice, t["move_hint"], crowded)))
-        clock = view.clock(self.c)
+            right.add_widget(Text(self.tr("ui.ends_at", time=datetime.datetime.fromtimestamp(end).strftime("%H:%M")),
+                                  theme.FONT_SMALL, color=theme.MUTED))
         if clock is not None:
-            left.add_widget(self.part("clock", (lang, tuple(sorted((k, str(v)) for k, v in clock.items()))),
-                                      lambda: self._clock(clock)))
+            right.add_widget(self.part("clock", (lang, tuple(sorted((k, str(v)) for k, v in clock.items()))),
+                                       lambda: self._clock(clock)))
         if pending is not None:
-            left.add_widget(self.part("pending", (lang, pending["prompt"], tuple(pending["needs"]),
-                                                  tuple(pending["tapped"])), lambda: self._banner()))
+            right.add_widget(self.part("pending", (lang, pending["prompt"], tuple(pending["needs"]),
+                                                   tuple(pending["tapped"])), lambda: self._banner()))
+        explain = cols == 1 and len(debts) == 1  # what the debt means, when the column has room for it
         for debt in debts:
-            left.add_widget(self.part(f"debt {debt['name']}", (lang, tuple(sorted(debt.items()))),
-                                      lambda debt=debt: self._debt(debt)))
-        count = 1 if crowded else 3
+            right.add_widget(self.part(f"debt {debt['name']}", (lang, explain, tuple(sorted(debt.items()))),
+                                       lambda debt=debt: self._debt(debt, explain)))
+        prompt = view.prompt(self.c, buttons)
+        if prompt is not None:
+            right.add_widget(self.part("prompt", (prompt, crowded), lambda: self._prompt(prompt, crowded)))
+        count = 0 if debts or pending else 1 if crowded else 2  # the debt panel and the banner say it already
         shown = view.notices(self.c, count)
-        left.add_widget(self.part("notices", (count, tuple(n["text"] for n in shown)), lambda: self._notices(count)))
-        many = len(players) > CARD_BESIDE_MOST  # the players' list takes the right column: the card goes left,
-        if many and not crowded:  # unless a debt, a banner or the clock needs the room
-            left.add_widget(self._card(t, players, many))
-        left.add_widget(self.box("left gap", Widget))
-        buttons = view.buttons(self.c)
-        left.add_widget(self.part("buttons", tuple((b["id"], b["text"], b["kind"]) for b in buttons),
-                                  lambda: self._buttons(buttons)))
-        main.add_widget(left)
-        right = self.box("right", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.38))
-        plist = self.box("players", column)
-        for p in players:  # one part per player: a payment redraws two rows, not the list
-            plist.add_widget(self.part(f"player {p['name']}", tuple(sorted(p.items())), lambda p=p: self._player(p)))
-        right.add_widget(plist)
-        if not many:
-            right.add_widget(self._card(t, players, many))
-        else:
-            right.add_widget(self.box("right gap", Widget))
+        right.add_widget(self.part("notices", (count, tuple(n["text"] for n in shown)), lambda: self._notices(count)))
+        right.add_widget(self.box("right gap", Widget))
+        right.add_widget(self.part("buttons", (crowded, tuple((b["id"], b["text"], b["kind"]) for b in buttons)),
+                                   lambda: self._buttons(buttons, crowded)))
         main.add_widget(right)
         root.add_widget(main)
         bar = t["nav"]
-        root.add_widget(self.part("nav", (lang, tuple(sorted(bar.items()))), lambda: NavBar(self.c, self.nav, bar)))
+        root.add_widget(self.part("nav", (lang, tuple(sorted((k, v) for k, v in bar.items() if k != "pool"))), lambda: NavBar(self.c, self.nav, bar)))
 
-    def _card(self, t: dict[str, Any], players: list[dict[str, Any]], many: bool) -> Any:
-        """The space landed on as its deed card, or after a card tap that player's phone code; in the right
-        column under the players, or (many players) in the left one, as tall as it needs."""
+    def _middle(self, middle: Any, t: dict[str, Any], players: list[dict[str, Any]]) -> None:
+        """The board's middle: the dice, then the space landed on as its deed card (after a card tap, that
+        player's phone code instead), then the bank's buildings left."""
         lang = self.c.tr.language
-        if many:
-            card = self.box("card left", lambda: auto_height(Panel(orientation="vertical", size_hint_y=None)))
-        else:
-            card = self.box("card", lambda: Panel(orientation="vertical"))
+        middle.add_widget(self.box("middle top", Widget))
+        dice = t["dice"]
         qr = t["player_qr"]
+        if dice and qr is None:
+            middle.add_widget(self.part("dice", tuple(d["value"] for d in dice), lambda: self._dice(dice)))
         if qr is not None:  # after a card tap: that player's own phone view, for a while
-            card.add_widget(self.part("player qr title", (lang, qr["player"]),
-                                      lambda: Text(self.tr("ui.phones.player", player=qr["player"]), theme.FONT_SMALL,
-                                                   bold=True, halign="center")))
+            middle.add_widget(self.part("player qr title", (lang, qr["player"]),
+                                        lambda: Text(self.tr("ui.phones.player", player=qr["player"]),
+                                                     theme.FONT_SMALL, bold=True, halign="center")))
             link = qr["link"]
-            shape: dict[str, Any] = {"size_hint": (None, None), "size": theme.QR_BESIDE,
-                                     "pos_hint": {"center_x": 0.5}} if many else {"size_hint": (1, 1)}
-            code = self.part(f"player qr {many}", link, lambda: QRCode(link, **shape))
+            code = self.part("player qr", link, lambda: QRCode(link, size_hint=(None, None), size=theme.QR_BESIDE,
+                                                               pos_hint={"center_x": 0.5}))
             code.role = "qr player"
-            card.add_widget(code)
+            middle.add_widget(code)
         else:
             deed = t["deed"]
-            compact = len(players) > 4
-            card.add_widget(self.part("deed", (lang, deed["index"], compact),
-                                      lambda: DeedCard(self.c, deed, compact)))
+            middle.add_widget(self.part("deed", (lang, deed["index"]), lambda: DeedCard(self.c, deed, True)))
             owner = (lang, deed["owner"], deed["owner_colour"], deed["built"], deed["mortgaged"], deed["price"])
-            card.add_widget(self.part("deed owner", owner, lambda: self._owner_line(deed)))
-            if not many:
-                card.add_widget(self.box("card gap", Widget))
-        return card
+            middle.add_widget(self.part("deed owner", owner, lambda: self._owner_line(deed)))
+        pool = t["nav"]["pool"]
+        middle.add_widget(self.part("pool", pool, lambda: Text(pool, theme.FONT_SMALL, color=theme.MUTED,
+                                                               halign="center")))
+        middle.add_widget(self.box("middle bottom", Widget))
+
+    def _prompt(self, text: str, crowded: bool) -> Widget:
+        prompt = Text(text, theme.FONT_LARGE if crowded else theme.FONT_PROMPT, bold=True, color=theme.ACCENT)
+        prompt.role = "prompt"
+        return prompt
 
     def _top(self, cur: dict[str, Any]) -> Widget:
-        top = Panel(orientation="horizontal", size_hint_y=None, height=theme.TARGET)
+        top = Panel(orientation="horizontal", size_hint_y=None, height=theme.TARGET_MEDIUM,
+                    padding=(theme.PAD, theme.PAD_SLIM))
         top.add_widget(Chip(cur["colour"], size=theme.CHIP_TURN, pos_hint={"center_y": 0.5}))
-        top.add_widget(Text(self.tr("ui.turn_of", player=cur["name"]), theme.FONT_HEADLINE, bold=True,
-                            height=theme.TARGET_MEDIUM))
-        top.add_widget(Text(cur["cash_text"], theme.FONT_LEAD, bold=True, halign="right", color=theme.ACCENT,
-                            height=theme.TARGET_MEDIUM, size_hint_x=0.4))
+        turn = Text(self.tr("ui.turn_of", player=cur["name"]), theme.FONT_HUGE, bold=True, height=theme.LINE_FIGURE)
+        turn.role = "turn"
+        top.add_widget(turn)
+        cash = Text(cur["cash_text"], theme.FONT_HUGE, bold=True, halign="right", color=theme.ACCENT,
+                    height=theme.LINE_FIGURE, size_hint_x=0.35)
+        cash.role = "cash"
+        top.add_widget(cash)
         return top
 
     def _clock(self, clock: dict[str, Any]) -> Widget:
@@ -137,26 +152,22 @@ class TableScreen(BaseScreen):
         box.add_widget(timer)
         return box
 
-    def _dice(self, dice: list[dict[str, Any]], hint: str | None, crowded: bool) -> Widget:
-        line = row(theme.DICE_ROW_CROWDED if crowded else theme.DICE_ROW)
-        side = theme.DIE_CROWDED if crowded else theme.DIE
+    def _dice(self, dice: list[dict[str, Any]]) -> Widget:
+        """The dice as rolled, in the board's middle (brands' speed die beside the white ones)."""
+        line = BoxLayout(orientation="horizontal", size_hint=(None, None), height=theme.DIE_BOARD[1],
+                         spacing=theme.GAP_WIDE, pos_hint={"center_x": 0.5})
+        line.width = len(dice) * theme.DIE_BOARD[0] + (len(dice) - 1) * theme.GAP_WIDE
         for d in dice:
             if d["speed"]:
                 label = d["face"]
-                long = len(label) > 1  # "BUS"
-                size = (theme.FONT_BODY if long else theme.FONT_HEADLINE) if crowded else \
-                    (theme.FONT_TITLE if long else theme.FONT_HUGE)
-                face = Text(label, size, bold=True, halign="center", color=theme.INK, size_hint_x=None,
-                            width=theme.SPEED_FACE_WIDTH_CROWDED if crowded else theme.SPEED_FACE_WIDTH,
-                            height=side[1] - 2 * theme.PAD)  # centred on the die
+                face = Text(label, theme.FONT_BODY if len(label) > 1 else theme.FONT_HUGE, bold=True,
+                            halign="center", color=theme.INK, height=theme.DIE_BOARD[1] - 2 * theme.PAD)
                 face.role = "speed die"
-                holder = Panel(size_hint=(None, None), size=side, fill=theme.SPEED_DIE)
+                holder = Panel(size_hint=(None, None), size=theme.DIE_BOARD, fill=theme.SPEED_DIE)
                 holder.add_widget(face)
                 line.add_widget(holder)
                 continue
-            line.add_widget(Die(d["value"], size=side))
-        line.add_widget(Text(hint or "", theme.FONT_BIG if crowded else theme.FONT_LARGE, bold=True,
-                             height=theme.TARGET_SNUG, color=theme.ACCENT))
+            line.add_widget(Die(d["value"], size=theme.DIE_BOARD))
         return line
 
     def _banner(self) -> Widget:
@@ -164,46 +175,63 @@ class TableScreen(BaseScreen):
         self.pending_banner(box)
         return box
 
-    def _debt(self, debt: dict[str, Any]) -> Widget:
+    def _debt(self, debt: dict[str, Any], explain: bool) -> Widget:
         sell_off = debt["sell_off"]  # biznes: no mortgages; auctions and sales instead
         panel = auto_height(Panel(orientation="vertical", size_hint_y=None, fill=theme.DEBT_FILL))
         key = "ui.debt.line_sell" if sell_off else "ui.debt.line"
         if not debt["enough"]:  # owing more than everything can raise: bankruptcy is the way out
             key = "ui.debt.hopeless"
-        panel.add_widget(Text(self.tr(key, **debt), theme.FONT_READ, bold=True))
-        buttons = row(theme.TARGET_SNUG)
+        short = row(theme.LINE_FIGURE)
+        short.add_widget(Text(self.tr("ui.debt.short"), theme.FONT_BODY, bold=True, height=theme.LINE_FIGURE))
+        owed = Text(debt["missing_text"], theme.FONT_HUGE, bold=True, halign="right", color=theme.ACCENT,
+                    height=theme.LINE_FIGURE)
+        owed.role = "owed"
+        short.add_widget(owed)
+        panel.add_widget(short)
+        if explain:
+            panel.add_widget(Text(self.tr(key, **debt), theme.FONT_SMALL))
+        else:  # whom the debt is to, in a line
+            panel.add_widget(Text(self.tr("ui.debt.owes", **debt), theme.FONT_SMALL))
+        buttons = row(theme.TARGET_COMPACT)
         buttons.add_widget(BigButton(self.tr("ui.debt.raise_sell" if sell_off else "ui.debt.raise"),
                                      lambda n=debt["name"]: self.nav.show_deeds(n), "secondary",
-                                     size=theme.FONT_SMALL, height=theme.TARGET_SNUG))
+                                     size=theme.FONT_SMALL, height=theme.TARGET_COMPACT))
         buttons.add_widget(BigButton(self.tr("ui.debt.sell_to_rival" if sell_off else "ui.btn.trade"),
                                      lambda n=debt["name"]: self.nav.start_trade(n), "secondary",
-                                     size=theme.FONT_SMALL, height=theme.TARGET_SNUG))
+                                     size=theme.FONT_SMALL, height=theme.TARGET_COMPACT))
         buttons.add_widget(BigButton(self.tr("ui.debt.concede"),
                                      lambda n=debt["name"]: self.c.request({"do": "concede", "player": n}),
-                                     "danger", size=theme.FONT_SMALL, height=theme.TARGET_SNUG))
+                                     "danger", size=theme.FONT_SMALL, height=theme.TARGET_COMPACT))
         panel.add_widget(buttons)
         return panel
 
     def _notices(self, count: int) -> Widget:
         box = auto_height(BoxLayout(orientation="vertical", size_hint_y=None))
-        self.notices(box, count, one_line=count == 1)
+        self.notices(box, count)
         return box
 
-    def _buttons(self, buttons: list[dict[str, Any]]) -> Widget:
+    def _buttons(self, buttons: list[dict[str, Any]], crowded: bool) -> Widget:
         box = grid(2)
+        height = theme.TARGET_MEDIUM if len(buttons) > 2 else theme.TARGET if crowded else theme.TARGET_LARGE
         for b in buttons:
             box.add_widget(BigButton(b["text"], lambda b=b: self.nav.press(b), b["kind"], size=theme.FONT_BODY,
-                                     height=theme.TARGET_LARGE))
+                                     height=height))
         return box
 
-    def _player(self, p: dict[str, Any]) -> Widget:
-        line = Panel(orientation="horizontal", size_hint_y=None, height=theme.LINE_PLAYER, padding=theme.PLAYER_PAD,
+    def _player(self, p: dict[str, Any], height: float) -> Widget:
+        """A player's line: colour, name (what holds them, jail or a debt, under it) and cash."""
+        line = Panel(orientation="horizontal", size_hint_y=None, height=height, padding=theme.PLAYER_PAD,
                      fill=theme.CURRENT_FILL if p["current"] else None)
         line.add_widget(Chip(p["colour"], pos_hint={"center_y": 0.5}))
-        line.add_widget(Text(p["name"] + (f"  ({p['flags']})" if p["flags"] else ""), theme.FONT_SMALL,
-                             height=theme.LINE_PLAYER_TEXT))
-        line.add_widget(Text(p["cash_text"], theme.FONT_BIG, bold=True, halign="right", height=theme.LINE_PLAYER_TEXT,
-                             size_hint_x=0.45))
+        words = auto_height(BoxLayout(orientation="vertical", size_hint_y=None, pos_hint={"center_y": 0.5}))
+        words.add_widget(Text(p["name"], theme.FONT_BODY, bold=p["current"]))
+        if p["held"]:  # in jail, a jail card, bankrupt (a debt has its own panel)
+            words.add_widget(Text(p["held"], theme.FONT_SMALL, color=theme.MUTED))
+            words.bind(height=lambda w, h: setattr(line, "height",
+                                                   max(height, h + 2 * theme.PLAYER_PAD[1])))
+        line.add_widget(words)
+        line.add_widget(snug(Text(p["cash_text"], theme.FONT_BIG, bold=True, halign="right",
+                                  height=height - 2 * theme.PLAYER_PAD[1])))
         return line
 
     def _owner_line(self, deed: dict[str, Any]) -> Widget:
@@ -236,17 +264,16 @@ class DeedCard(BoxLayout):
 
 
 class NavBar(BoxLayout):
-    """Deeds, trade, the money log and the banker; brands' pause; the bank's buildings and the hardware."""
+    """Deeds, trade, the money log and the banker; brands' pause; the card reader's and the dice button's state."""
 
     def __init__(self, c: Controller, nav: Navigator, bar: dict[str, Any], **kw: Any) -> None:
-        super().__init__(orientation="horizontal", size_hint_y=None, height=theme.TARGET_SNUG, spacing=theme.GAP,
+        super().__init__(orientation="horizontal", size_hint_y=None, height=theme.TARGET_MEDIUM, spacing=theme.GAP,
                          **kw)
         for key, page in ((bar["deeds_key"], "deeds"), ("ui.nav.trade", "trade"), ("ui.nav.log", "log"),
                           ("ui.nav.banker", "banker")):
             self.add_widget(BigButton(c.tr(key), lambda p=page: nav.go(p), "secondary", size=theme.FONT_SMALL,
-                                      height=theme.TARGET_SNUG))
+                                      height=theme.TARGET_MEDIUM))
         if bar["can_pause"]:
             self.add_widget(BigButton(c.tr("ui.btn.pause"), c.ask_pause, "secondary", size=theme.FONT_SMALL,
-                                      height=theme.TARGET_SNUG))
-        self.add_widget(Text(bar["pool"] + "\n" + bar["status"], theme.FONT_SMALL, color=theme.MUTED,
-                             height=theme.TARGET_SNUG))
+                                      height=theme.TARGET_MEDIUM))
+        self.add_widget(Text(bar["status"], theme.FONT_SMALL, color=theme.MUTED, height=theme.TARGET_MEDIUM))
