@@ -27,7 +27,8 @@ class AuctionScreen(BaseScreen):
         fill = theme.LEADING_FILL if b["leading"] else theme.CURRENT_FILL if b["turn"] and compact else None
         height = theme.BIDDER_ROW_COMPACT if compact else theme.BIDDER_ROW
         # compact: no padding above and below, so the buttons keep the whole (least) height of a target
-        pad = [theme.PAD_SLIM, 0, theme.PAD_SLIM, 0] if compact else theme.PAD_SLIM
+        pad = [theme.PAD_SLIM, 0, theme.PAD_SLIM, 0] if compact else [theme.PAD, theme.PAD_SLIM, theme.PAD,
+                                                                      theme.PAD_SLIM]
         line = Panel(orientation="horizontal", size_hint_y=None, height=height, fill=fill, padding=pad)
         line.add_widget(Chip(b["colour"], pos_hint={"center_y": 0.5}))
         state = self.tr("ui.auction.leading") if b["leading"] else self.tr("ui.auction.your_bid") \
