@@ -30,8 +30,17 @@ PICTURES = [("1280x720", "pl")]  # test_tour.py's tour: the same run, with its P
 
 
 @pytest.fixture(scope="session")
-def layout_tours(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], layout_report.Tour]:
-    return layout_report.tours(PAIRS, tmp_path_factory.mktemp("layout-tours"), pictures=PICTURES)
+def layout_tours(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+                 ) -> dict[tuple[str, str], layout_report.Tour]:
+    """The tours the selected tests of this file read (all twelve unless -k picks some sizes and languages),
+    played together, two at a time."""
+    wanted: list[tuple[str, str]] = []
+    for item in request.session.items:
+        if Path(str(item.path)) != Path(__file__):
+            continue
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        wanted += [(params["size"], params["language"])] if "size" in params else PAIRS
+    return layout_report.tours(wanted or PAIRS, tmp_path_factory.mktemp("layout-tours"), pictures=PICTURES)
 
 
 def findings(tour: layout_report.Tour) -> list[str]:
