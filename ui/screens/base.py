@@ -39,8 +39,9 @@ def grid(cols: int, spacing: Any = None) -> GridLayout:
 
 
 def auto_height(box: BoxLayout) -> BoxLayout:
-    """A vertical box as tall as what it holds."""
+    """A vertical box as tall as what it holds (nothing yet: no height at all, not Kivy's default 100)."""
     box.bind(minimum_height=box.setter("height"))
+    box.height = box.minimum_height
     return box
 
 

@@ -12,12 +12,13 @@ from kivy.uix.widget import Widget
 from ui import theme, view
 from ui.controller import Controller
 from ui.navigator import Navigator
-from ui.screens.base import BaseScreen, auto_height, grid, row
+from ui.screens.base import BaseScreen, auto_height, grid, notice_colour, row
 from ui.board import BoardFrame
 from ui.widgets import BigButton, Chip, Die, Panel, QRCode, Stripe, Text, colour, snug
 
 LAST_SECONDS = 10  # a timer shows in red from here
 PLAYERS_ONE_COLUMN = 4  # more players than this share their list out in two columns
+NOTICES_MOST = 3  # the latest notices of the turn, the newest first, as many of them as fit
 
 
 class TableScreen(BaseScreen):
@@ -71,12 +72,14 @@ class TableScreen(BaseScreen):
         prompt = view.prompt(self.c, buttons)
         if prompt is not None:
             right.add_widget(self.part("prompt", (prompt, crowded), lambda: self._prompt(prompt, crowded)))
-        count = 0 if debts or pending else 1 if crowded else 2  # the debt panel and the banner say it already
-        shown = view.notices(self.c, count)
-        right.add_widget(self.part("notices", (count, tuple(n["text"] for n in shown)), lambda: self._notices(count)))
-        right.add_widget(self.box("right gap", Widget))
-        right.add_widget(self.part("buttons", (crowded, tuple((b["id"], b["text"], b["kind"]) for b in buttons)),
-                                   lambda: self._buttons(buttons, crowded)))
+        # The latest notices of this turn fill the room left above the buttons, as many as fit (the debt panel
+        # and the banner say what theirs would).
+        shown = [] if debts or pending else view.notices(self.c, NOTICES_MOST)
+        right.add_widget(self.part("notices", tuple((n["text"], n["kind"]) for n in shown),
+                                   lambda: Notices(shown)))
+        if buttons:
+            right.add_widget(self.part("buttons", (crowded, tuple((b["id"], b["text"], b["kind"]) for b in buttons)),
+                                       lambda: self._buttons(buttons, crowded)))
         main.add_widget(right)
         root.add_widget(main)
         bar = t["nav"]
@@ -205,10 +208,6 @@ class TableScreen(BaseScreen):
         panel.add_widget(buttons)
         return panel
 
-    def _notices(self, count: int) -> Widget:
-        box = auto_height(BoxLayout(orientation="vertical", size_hint_y=None))
-        self.notices(box, count)
-        return box
 
     def _buttons(self, buttons: list[dict[str, Any]], crowded: bool) -> Widget:
         box = grid(2)
@@ -277,3 +276,36 @@ class NavBar(BoxLayout):
             self.add_widget(BigButton(c.tr("ui.btn.pause"), c.ask_pause, "secondary", size=theme.FONT_SMALL,
                                       height=theme.TARGET_MEDIUM))
         self.add_widget(Text(bar["status"], theme.FONT_SMALL, color=theme.MUTED, height=theme.TARGET_MEDIUM))
+
+
+class Notices(BoxLayout):
+    """The latest notices of the turn (who paid whom and why, errors in red), the newest first, in the room
+    the turn screen's column leaves: as many whole notices as fit, the older ones giving way (the money log
+    keeps every word). A flexible part of the column, so it never pushes the column out of the window."""
+
+    def __init__(self, notices: list[dict[str, str]], **kw: Any) -> None:
+        super().__init__(orientation="vertical", spacing=theme.GAP, **kw)
+        self.texts = [Text(n["text"], theme.FONT_BODY, color=notice_colour(n["kind"])) for n in reversed(notices)]
+        self.rest = Widget()
+        self.bind(size=self._fit)
+        self._fit()
+
+    def _fit(self, *_: Any) -> None:
+        room = self.height
+        shown: list[Widget] = []
+        for text in self.texts:  # the newest first
+            text.width = self.width
+            text.text_size = (self.width, None)
+            text.texture_update()
+            need = text.texture_size[1] + (theme.GAP if shown else 0)
+            if need > room:
+                break
+            room -= need
+            text.height = text.texture_size[1]
+            shown.append(text)
+        if [c for c in reversed(self.children) if c is not self.rest] == shown:
+            return
+        self.clear_widgets()
+        for text in shown:
+            self.add_widget(text)
+        self.add_widget(self.rest)
