@@ -1,0 +1,53 @@
+"""The turn screen's one large prompt (ui/view.py `prompt`): what happens now, in a sentence, from the
+engine's state; none while a banner or a debt panel says it. Without a window."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from controllerkit import CARDS, make, start
+from ui import view
+from ui.board import middle
+
+
+def test_the_prompt_follows_the_turn(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c)
+    assert view.prompt(c) == "Ann: roll the dice"
+    c.roll()
+    assert view.prompt(c) == "Ann: move your token to Baltic Avenue"  # where to go first
+    c.request({"do": "buy"})
+    assert c.pending is not None and view.prompt(c) is None  # the banner asks for the card
+    c.card_tapped(CARDS["Ann"])
+    assert view.prompt(c) == "Ann: the move is done, end the turn"
+    c.request({"do": "end_turn"})
+    assert view.prompt(c) == "Ben: roll the dice"
+
+
+def test_after_a_restart_the_prompt_asks_for_the_decision(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c)
+    c.roll()
+    again = make(tmp_path)  # no token to move any more: the app restarted after the move
+    assert again.resume()
+    assert view.prompt(again) == "Baltic Avenue is for sale for 60: buy it, or it goes to auction"
+    again.set_language("pl")
+    assert view.prompt(again) == "Baltic Avenue na sprzedaż za 60: kup albo pójdzie na licytację"
+
+
+def test_no_prompt_while_a_debt_is_open(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, ("Ann", "Ben", "Cy"), rules="biznes",
+          setup={"players": {"Ann": {"cash": 40}}, "spaces": {"15": {"owner": "Ann"}}})
+    c.roll((1, 3))  # Akcyza: 100 owed with 40 in cash
+    assert c.game is not None and c.game.players[0].debts
+    assert view.prompt(c) is None  # the debt panel says what is missing
+    [debt] = view.debts(c)
+    assert debt["missing"] == 60 and debt["missing_text"] == "60"
+
+
+def test_the_board_middle_is_inside_the_ring() -> None:
+    x, y, w, h = middle(100, 50, 400, 300)  # a wide widget: the board is its height square, centred
+    assert w == h and 0 < w < 300 * (1 - 2 * 0.13)
+    assert abs((x + w / 2) - 300) < 1e-9 and abs((y + h / 2) - 200) < 1e-9
+    assert middle(0, 0, 0, 0)[2] == 0
