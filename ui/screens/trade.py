@@ -15,15 +15,17 @@ from ui.screens.setup import list_column, listing
 from ui.widgets import BigButton, Panel, Text
 
 
-PICK_ROW_MOST = 4  # players whose names fit side by side on a trade side's buttons; more are stepped through
+PICK_NAME_MOST = {1: 16, 2: 16, 3: 9, 4: 7}
+"""Players side by side on a trade side's buttons, and the letters of the longest name that fits one of them
+then (4: "Dorota", 3: "Francesca"); more players, or a longer name, are stepped through instead."""
 
 
 class TradeScreen(BaseScreen):
     def _pick(self, names: list[str], who: str, other: str, key: str) -> BoxLayout:
-        """Who gives on this side: a button per player, or with many players the name whole between a
-        previous and a next button (the other side's player is skipped)."""
+        """Who gives on this side: a button per player, or with many players (or a long name) the name whole
+        between a previous and a next button (the other side's player is skipped)."""
         pick = row(theme.TARGET_COMPACT)
-        if len(names) <= PICK_ROW_MOST:
+        if max(map(len, names), default=0) <= PICK_NAME_MOST.get(len(names), 0):
             for n in names:
                 pick.add_widget(BigButton(n, lambda n=n: self.nav.trade_who(key, n),
                                           "primary" if who == n else "secondary", size=theme.FONT_SMALL,
