@@ -452,8 +452,9 @@ def setup(c: Controller) -> dict[str, Any]:
                       "chosen": name == d.rules} for name in c.rulesets()],
         "players": [{"index": k, "name": p.name, "colour": p.colour, "card": p.card is not None,
                      "registering": d.registering == k} for k, p in enumerate(d.players)],
-        "can_add": len(d.players) < 8, "pin": d.pin, "options": options, "custom": custom,
-        "time_limit": time_limit, "problems": c.draft_problems(),
+        "can_add": len(d.players) < ruleset.players_max,  # the ruleset's most (biznes 6): Add a player greyed
+        "can_remove": len(d.players) > 2,  # the controller keeps two at least
+        "pin": d.pin, "options": options, "custom": custom, "time_limit": time_limit, "problems": c.draft_problems(),
     }
 
 

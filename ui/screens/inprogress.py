@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
 from ui.navigator import SETUP_CASH_STEP
 from ui.screens.base import BaseScreen, row
-from ui.screens.setup import list_column, listing
+from ui.screens.setup import fit_font, list_column, listing, rewind
 from ui.widgets import BigButton, Stripe, Text
 
 HOTEL = 5  # the level after four houses
+SHARES = {"name": 0.75, "cash": 1.2, "position": 1.3}  # of a player's row, beside the -/+ buttons: a space's
+# name takes two lines sooner than an amount
+
+
+def fit_height(line: BoxLayout, texts: list[Text], least: float) -> None:
+    """The row as tall as its tallest text (a space's name on three lines), and never under `least`."""
+    def fit(*_: Any) -> None:
+        line.height = max([least, *(t.height for t in texts)])
+    for t in texts:
+        t.bind(height=fit)
+    fit()
 
 
 class InProgressScreen(BaseScreen):
+    def on_pre_enter(self, *args: Any) -> None:
+        rewind(self)
+
     def build(self, root: BoxLayout) -> None:
         self.header(root, self.tr("ui.progress.title"), lambda: self.nav.go("setup"))
         self.nav.progress_setup()  # every player named on the setup screen gets today's cash and position
@@ -23,18 +39,24 @@ class InProgressScreen(BaseScreen):
         for p in g["players"]:
             name = p["name"]
             line = row(theme.TARGET_MEDIUM)
-            line.add_widget(Text(name, theme.FONT_BIG, bold=True, height=theme.TARGET_MEDIUM))
+            texts = [Text(name, theme.FONT_BIG, bold=True, height=theme.TARGET_MEDIUM, size_hint_x=SHARES["name"],
+                          pos_hint={"center_y": 0.5})]
+            fit_font(texts[0], [theme.FONT_BIG, theme.FONT_BODY, theme.FONT_SMALL])
+            line.add_widget(texts[0])
             for key, step, shown in (("cash", SETUP_CASH_STEP, p["cash_text"]), ("position", 1, p["where"])):
                 minus = BigButton("-", lambda n=name, k=key, s=step: self.nav.bump_player(n, k, -s), "secondary",
-                                  size_hint_x=None, width=theme.WIDTH_NUDGE, height=theme.TARGET_MEDIUM)
+                                  size=theme.FONT_LARGE, size_hint_x=None, width=theme.WIDTH_NUDGE, size_hint_y=1)
                 minus.role = f"{name} {key} -"  # many buttons read "-": tests tell them apart
                 line.add_widget(minus)
-                line.add_widget(Text(f"{self.tr('ui.progress.' + key)}: {shown}", theme.FONT_SMALL,
-                                     height=theme.TARGET_MEDIUM))
+                texts.append(Text(f"{self.tr('ui.progress.' + key)}: {shown}",
+                                  theme.FONT_BODY if key == "cash" else theme.FONT_SMALL,
+                                  height=theme.TARGET_MEDIUM, size_hint_x=SHARES[key], pos_hint={"center_y": 0.5}))
+                line.add_widget(texts[-1])
                 plus = BigButton("+", lambda n=name, k=key, s=step: self.nav.bump_player(n, k, s), "secondary",
-                                 size_hint_x=None, width=theme.WIDTH_NUDGE, height=theme.TARGET_MEDIUM)
+                                 size=theme.FONT_LARGE, size_hint_x=None, width=theme.WIDTH_NUDGE, size_hint_y=1)
                 plus.role = f"{name} {key} +"
                 line.add_widget(plus)
+            fit_height(line, texts, theme.TARGET_MEDIUM)
             body.add_widget(line)
         for s in g["spaces"]:
             i = s["index"]
@@ -55,8 +77,9 @@ class InProgressScreen(BaseScreen):
                 level_button.role = f"level {i}"
                 line.add_widget(level_button)
             if g["mortgages"]:
-                line.add_widget(BigButton(self.tr("ui.deed.mortgaged") if s["mortgaged"] else "—",
-                                          lambda i=i: self.nav.toggle_mortgaged(i), "secondary", size=theme.FONT_SMALL,
+                said = "ui.deed.mortgaged" if s["mortgaged"] else "ui.progress.not_mortgaged"
+                line.add_widget(BigButton(self.tr(said), lambda i=i: self.nav.toggle_mortgaged(i),
+                                          "danger" if s["mortgaged"] else "secondary", size=theme.FONT_SMALL,
                                           size_hint_x=None, width=theme.WIDTH_MORTGAGE, height=theme.TARGET_COMPACT))
             body.add_widget(line)
         sv.add_widget(body)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from ui import theme, view
 from ui.screens.base import BaseScreen, grid
-from ui.screens.setup import listing
+from ui.screens.setup import listing, rewind
 from ui.widgets import BigButton
 
 
@@ -19,6 +21,9 @@ def spaces_grid() -> GridLayout:
 
 
 class JumpScreen(BaseScreen):
+    def on_pre_enter(self, *args: Any) -> None:
+        rewind(self)
+
     def build(self, root: BoxLayout) -> None:
         self.header(root, self.tr("ui.jump.title", player=view.turn_player(self.c)), lambda: self.nav.go("table"))
         sv = self.box("list", listing)  # kept: scrolled where the finger left it

@@ -14,6 +14,8 @@ from ui.keys import SPECIAL
 from ui.screens.base import BaseScreen, row
 from ui.widgets import BigButton, Chip, Text
 
+NAME_LARGE = 12  # letters of a name shown in the largest font; a longer one takes the title's
+
 
 class KeyboardScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
@@ -35,7 +37,8 @@ class KeyboardScreen(BaseScreen):
             name.add_widget(Text(k["title"], theme.FONT_SMALL, color=theme.MUTED))
         if k["text"]:  # a ready name about to give way to the first letter is greyed, with no cursor
             ink = theme.MUTED if k["fresh"] else theme.ACCENT if k["full"] else theme.TEXT
-            shown = Text(k["text"] + ("" if k["fresh"] else "|"), theme.FONT_LEAD, bold=True, color=ink,
+            size = theme.FONT_LEAD if len(k["text"]) <= NAME_LARGE else theme.FONT_TITLE  # 16 wide letters fit
+            shown = Text(k["text"] + ("" if k["fresh"] else "|"), size, bold=True, color=ink,
                          max_lines=1, shorten=True, shorten_from="left")
         else:
             shown = Text(self.tr("ui.keyboard.empty"), theme.FONT_SMALL, color=theme.MUTED, max_lines=2)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.scrollview import ScrollView
 
@@ -18,7 +19,21 @@ from ui.navigator import TIME_LIMIT_STEP
 from ui.screens.base import BaseScreen, column, grid, row
 from ui.widgets import BigButton, Text, colour
 
-NAME_LONG = 10  # a name of more letters takes the smaller font, to fit its button
+
+
+def fit_font(label: Any, sizes: list[float], inset: float = 0) -> None:
+    """`label` (a Text or a BigButton) in the largest of `sizes` its text fits on one line in, whatever width
+    the layout gives it (a long name in a narrow column takes a smaller font rather than break), else the
+    smallest (`inset`: the room a button keeps each side of its text, both sides together)."""
+    def fit(*_: Any) -> None:
+        room = label.width - inset
+        for size in sizes:
+            if CoreLabel(text=label.text, font_size=size, bold=label.bold).get_extents(label.text)[0] <= room:
+                label.font_size = size
+                return
+        label.font_size = sizes[-1]
+    label.bind(width=fit)
+    fit()
 
 
 def listing() -> ScrollView:
@@ -26,7 +41,15 @@ def listing() -> ScrollView:
     list's rows kept clear of it (`list_column`)."""
     inactive = [*theme.MUTED[:3], 0.7]
     return ScrollView(do_scroll_x=False, bar_width=theme.LIST_BAR, bar_color=theme.MUTED,
-                      bar_inactive_color=inactive, scroll_type=["bars", "content"])
+                      bar_inactive_color=inactive, scroll_type=["bars", "content"],
+                      always_overscroll=False)  # a list shorter than its view stays at the top, wherever scrolled
+
+
+def rewind(screen: BaseScreen) -> None:
+    """Every list the screen keeps back at its top: a new visit (a new game's setup) starts there."""
+    for _data, widget in getattr(screen, "_parts", {}).values():
+        if isinstance(widget, ScrollView):
+            widget.scroll_y = 1
 
 
 def list_column(**kw: Any) -> Any:
@@ -35,6 +58,9 @@ def list_column(**kw: Any) -> Any:
 
 
 class SetupScreen(BaseScreen):
+    def on_pre_enter(self, *args: Any) -> None:
+        rewind(self)
+
     def build(self, root: BoxLayout) -> None:
         s = view.setup(self.c)
         self.head(root, s)
@@ -52,7 +78,7 @@ class SetupScreen(BaseScreen):
         bottom = row(theme.TARGET)
         add = BigButton(self.tr("ui.setup.add_player"), self.nav.add_player, "secondary", size=theme.FONT_SMALL,
                         size_hint_x=0.8)
-        add.disabled = not s["can_add"]  # eight players: no more (the button stays, greyed, where it was)
+        add.disabled = not s["can_add"]  # as many as the ruleset takes: no more (the button stays, greyed)
         bottom.add_widget(add)
         bottom.add_widget(BigButton(self.tr("ui.setup.in_progress"), lambda: self.nav.go("inprogress"),
                                     "secondary", size=theme.FONT_SMALL))
@@ -84,9 +110,9 @@ class SetupScreen(BaseScreen):
                                       width=theme.WIDTH_SETUP_SWATCH, height=theme.SETUP_ROW,
                                       background_color=colour(p["colour"])))
             shown = p["name"] or self.tr("ui.setup.name", number=k + 1)
-            name = BigButton(shown, lambda k=k: self.nav.edit_name(k), "secondary",
-                             size=theme.FONT_LARGE if len(shown) <= NAME_LONG else theme.FONT_BODY,
+            name = BigButton(shown, lambda k=k: self.nav.edit_name(k), "secondary", size=theme.FONT_LARGE,
                              height=theme.SETUP_ROW)
+            fit_font(name, [theme.FONT_LARGE, theme.FONT_BIG, theme.FONT_BODY, theme.FONT_SMALL], theme.TEXT_INSET)
             name.color = theme.TEXT if p["name"] else theme.MUTED  # no name yet: "Player 2", greyed
             name.role = f"name {k}"  # opens the keyboard for this player
             line.add_widget(name)
@@ -98,8 +124,10 @@ class SetupScreen(BaseScreen):
                 label, kind = self.tr("ui.setup.register"), "secondary"
             line.add_widget(BigButton(label, lambda k=k: self.c.draft_register(k), kind, size=theme.FONT_SMALL,
                                       size_hint_x=None, width=theme.WIDTH_SETUP_CARD, height=theme.SETUP_ROW))
-            line.add_widget(BigButton("X", lambda k=k: self.c.draft_remove_player(k), "danger",
-                                      size_hint_x=None, width=theme.WIDTH_SETUP_SWATCH, height=theme.SETUP_ROW))
+            remove = BigButton("X", lambda k=k: self.c.draft_remove_player(k), "danger", size_hint_x=None,
+                               width=theme.WIDTH_SETUP_SWATCH, height=theme.SETUP_ROW)
+            remove.disabled = not s["can_remove"]  # two players are the least: their X is greyed
+            line.add_widget(remove)
             rows.add_widget(line)
         for problem in s["problems"]:
             rows.add_widget(Text(problem, theme.FONT_SMALL, color=theme.MUTED))
