@@ -60,7 +60,9 @@ class DigitsScreen(BaseScreen):
                 signs.add_widget(b)
             left.add_widget(signs)
         left.add_widget(Widget())
-        ok = BigButton(d["ok_text"], self.nav.entry_ok, "primary", size=theme.FONT_LARGE, height=theme.TARGET_LARGE)
+        # Until the value keeps its rule, OK is a grey button with faint text: plainly there, plainly not yet.
+        ok = BigButton(d["ok_text"], self.nav.entry_ok, "primary" if d["ok"] else "secondary", size=theme.FONT_LARGE,
+                       height=theme.TARGET_LARGE, background_disabled_normal="")
         ok.disabled = not d["ok"]
         ok.role = "digit ok"
         left.add_widget(ok)
