@@ -186,15 +186,13 @@ PROMPTS = {"buy": "ui.prompt.buy", "draw": "ui.prompt.draw", "tax_flat": "ui.pro
 
 
 def prompt(c: Controller, shown: list[dict[str, Any]] | None = None) -> str | None:
-    """What happens now, in one sentence for the turn screen's large prompt: where to move the token after
-    a roll, else what the first of the turn's buttons (`shown`, view.buttons) asks of whose turn it is.
-    None while card taps are awaited, a debt is open or nothing is asked (the banner, the debt panel or a
-    pause say it)."""
+    """What happens now, in one sentence for the turn screen's large prompt: what the first of the turn's
+    buttons (`shown`, view.buttons) asks of whose turn it is. None while card taps are awaited, a debt is
+    open or nothing is asked (the banner, the debt panel or a pause say it). Where to move the token is
+    said on the board (`Controller.move_hint`)."""
     game = c.game
     if game is None or c.pending is not None or debts(c):
         return None
-    if c.move_hint is not None:
-        return c.move_hint
     for b in buttons(c) if shown is None else shown:
         key = "ui.prompt.bus" if b["id"].startswith("bus ") else PROMPTS.get(b["id"])
         if key is None:

@@ -15,11 +15,12 @@ def test_the_prompt_follows_the_turn(tmp_path: Path) -> None:
     start(c)
     assert view.prompt(c) == "Ann: roll the dice"
     c.roll()
-    assert view.prompt(c) == "Ann: move your token to Baltic Avenue"  # where to go first
+    assert c.move_hint == "Ann: move your token to Baltic Avenue"  # said on the board, beside the deed card
+    assert view.prompt(c) == "Baltic Avenue is for sale for 60: buy it, or it goes to auction"
     c.request({"do": "buy"})
     assert c.pending is not None and view.prompt(c) is None  # the banner asks for the card
     c.card_tapped(CARDS["Ann"])
-    assert view.prompt(c) == "Ann: the move is done, end the turn"
+    assert view.prompt(c) == "Ann: end your turn when ready"
     c.request({"do": "end_turn"})
     assert view.prompt(c) == "Ben: roll the dice"
 
@@ -28,8 +29,8 @@ def test_after_a_restart_the_prompt_asks_for_the_decision(tmp_path: Path) -> Non
     c = make(tmp_path)
     start(c)
     c.roll()
-    again = make(tmp_path)  # no token to move any more: the app restarted after the move
-    assert again.resume()
+    again = make(tmp_path)  # the app restarted after the move
+    assert again.resume() and again.move_hint is None
     assert view.prompt(again) == "Baltic Avenue is for sale for 60: buy it, or it goes to auction"
     again.set_language("pl")
     assert view.prompt(again) == "Baltic Avenue na sprzedaż za 60: kup albo pójdzie na licytację"

@@ -18,6 +18,7 @@ from ui.widgets import BigButton, Chip, Die, Panel, QRCode, Stripe, Text, colour
 
 LAST_SECONDS = 10  # a timer shows in red from here
 PLAYERS_ONE_COLUMN = 4  # more players than this share their list out in two columns
+PLAYERS_COMPACT = 4  # from this many players their lines are shorter
 NOTICES_MOST = 3  # the latest notices of the turn, the newest first, as many of them as fit
 
 
@@ -41,15 +42,16 @@ class TableScreen(BaseScreen):
         frame = self.part("board", (), lambda: BoardFrame(view.board(self.c), square=True))
         frame.board.update(view.board(self.c))
         middle = self.box("middle", lambda: frame.middle)
-        self._middle(middle, t, players)
+        self._middle(middle, t)
         main.add_widget(frame)
         right = self.box("right", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP))
         cols = 1 if len(players) <= PLAYERS_ONE_COLUMN else 2
         buttons = view.buttons(self.c) if pending is None else []  # the banner's Cancel is the way out
         clock = view.clock(self.c)
-        # A crowded column (two of players, a debt, a banner, the clock, many buttons) takes less room a part.
-        crowded = bool(debts or pending or clock) or cols > 1 or len(buttons) > 2
-        line = theme.LINE_PLAYER_COMPACT if cols > 1 else theme.LINE_PLAYER
+        # A crowded column (four players or more, a debt, a banner, the clock, many buttons) takes less room a
+        # part, so the notices keep some.
+        crowded = bool(debts or pending or clock) or len(players) >= PLAYERS_COMPACT or len(buttons) > 2
+        line = theme.LINE_PLAYER_COMPACT if len(players) >= PLAYERS_COMPACT else theme.LINE_PLAYER
         plist = self.box(f"players {cols}", lambda: grid(cols))
         for p in players:  # one part per player: a payment redraws two rows, not the list
             plist.add_widget(self.part(f"player {p['name']}", (line, tuple(sorted(p.items()))),
@@ -66,15 +68,15 @@ class TableScreen(BaseScreen):
             right.add_widget(self.part("pending", (lang, pending["prompt"], tuple(pending["needs"]),
                                                    tuple(pending["tapped"])), lambda: self._banner()))
         explain = cols == 1 and len(debts) == 1  # what the debt means, when the column has room for it
-        for debt in debts:
+        for debt in debts if pending is None else ():  # while a card is awaited, its banner is what happens now
             right.add_widget(self.part(f"debt {debt['name']}", (lang, explain, tuple(sorted(debt.items()))),
                                        lambda debt=debt: self._debt(debt, explain)))
         prompt = view.prompt(self.c, buttons)
         if prompt is not None:
             right.add_widget(self.part("prompt", (prompt, crowded), lambda: self._prompt(prompt, crowded)))
-        # The latest notices of this turn fill the room left above the buttons, as many as fit (the debt panel
-        # and the banner say what theirs would).
-        shown = [] if debts or pending else view.notices(self.c, NOTICES_MOST)
+        # The latest notices of this turn fill the room left above the buttons, as many as fit (a refused
+        # card shows under the banner that asked for one).
+        shown = view.notices(self.c, NOTICES_MOST)
         right.add_widget(self.part("notices", tuple((n["text"], n["kind"]) for n in shown),
                                    lambda: Notices(shown)))
         if buttons:
@@ -85,13 +87,14 @@ class TableScreen(BaseScreen):
         bar = t["nav"]
         root.add_widget(self.part("nav", (lang, tuple(sorted((k, v) for k, v in bar.items() if k != "pool"))), lambda: NavBar(self.c, self.nav, bar)))
 
-    def _middle(self, middle: Any, t: dict[str, Any], players: list[dict[str, Any]]) -> None:
-        """The board's middle: the dice, then the space landed on as its deed card (after a card tap, that
-        player's phone code instead), then the bank's buildings left."""
+    def _middle(self, middle: Any, t: dict[str, Any]) -> None:
+        """The board's middle: the dice, then where to move the token and the space landed on as its deed
+        card (after a card tap, that player's phone code instead), else the bank's buildings left."""
         lang = self.c.tr.language
         middle.add_widget(self.box("middle top", Widget))
         dice = t["dice"]
         qr = t["player_qr"]
+        hint = t["move_hint"]
         if dice and qr is None:
             middle.add_widget(self.part("dice", tuple(d["value"] for d in dice), lambda: self._dice(dice)))
         if qr is not None:  # after a card tap: that player's own phone view, for a while
@@ -104,14 +107,22 @@ class TableScreen(BaseScreen):
             code.role = "qr player"
             middle.add_widget(code)
         else:
+            if hint is not None:  # where to move the token, over the deed of where it goes
+                middle.add_widget(self.part("move", hint, lambda: self._move(hint)))
             deed = t["deed"]
             middle.add_widget(self.part("deed", (lang, deed["index"]), lambda: DeedCard(self.c, deed, True)))
             owner = (lang, deed["owner"], deed["owner_colour"], deed["built"], deed["mortgaged"], deed["price"])
             middle.add_widget(self.part("deed owner", owner, lambda: self._owner_line(deed)))
-        pool = t["nav"]["pool"]
-        middle.add_widget(self.part("pool", pool, lambda: Text(pool, theme.FONT_SMALL, color=theme.MUTED,
-                                                               halign="center")))
+        if hint is None or qr is not None:  # the bank's buildings left, when the middle has room for them
+            pool = t["nav"]["pool"]
+            middle.add_widget(self.part("pool", pool, lambda: Text(pool, theme.FONT_SMALL, color=theme.MUTED,
+                                                                   halign="center")))
         middle.add_widget(self.box("middle bottom", Widget))
+
+    def _move(self, hint: str) -> Widget:
+        move = Text(hint, theme.FONT_SMALL, bold=True, color=theme.ACCENT, halign="center")
+        move.role = "move"
+        return move
 
     def _prompt(self, text: str, crowded: bool) -> Widget:
         prompt = Text(text, theme.FONT_LARGE if crowded else theme.FONT_PROMPT, bold=True, color=theme.ACCENT)
@@ -174,9 +185,29 @@ class TableScreen(BaseScreen):
         return line
 
     def _banner(self) -> Widget:
-        box = auto_height(BoxLayout(orientation="vertical", size_hint_y=None))
-        self.pending_banner(box)
-        return box
+        """"Ann: tap your card to buy ..." with Cancel beside it (and a stand-in button for each card still
+        missing, when the banker allows them): one row, so a refused card's notice has room under it."""
+        pending = view.pending(self.c)
+        assert pending is not None
+        panel = Panel(orientation="horizontal", size_hint_y=None, fill=theme.PENDING_FILL)
+        panel.add_widget(Text(pending["prompt"], theme.FONT_BIG, bold=True, pos_hint={"center_y": 0.5}))
+        stand_ins = pending["waiting"] if pending["stand_ins"] else []  # only when the banker allows them
+        side = auto_height(BoxLayout(orientation="vertical", size_hint=(None, None), spacing=theme.GAP,
+                                     width=theme.WIDTH_REGISTER if stand_ins else theme.WIDTH_BACK,
+                                     pos_hint={"center_y": 0.5}))
+        for name in stand_ins:
+            side.add_widget(BigButton(self.tr("ui.tap.as", player=name), lambda n=name: self.nav.tap_as(n),
+                                      "secondary", size=theme.FONT_SMALL))
+        side.add_widget(BigButton(self.tr("ui.cancel"), self.c.cancel_pending, "danger", size=theme.FONT_SMALL))
+        panel.add_widget(side)
+
+        def fit(*_: Any) -> None:
+            words = panel.children[1]
+            panel.height = max(side.height, words.height) + panel.padding[1] + panel.padding[3]
+        side.bind(height=fit)
+        panel.children[1].bind(height=fit)
+        fit()
+        return panel
 
     def _debt(self, debt: dict[str, Any], explain: bool) -> Widget:
         sell_off = debt["sell_off"]  # biznes: no mortgages; auctions and sales instead
