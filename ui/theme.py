@@ -176,6 +176,8 @@ _DP["SETUP_ROW"] = 52  # a player's row on the setup, a house rule, a number of 
 _DP["WIDTH_SETUP_SWATCH"] = 52  # a player's colour and the X that removes them, on the setup
 _DP["WIDTH_SETUP_CARD"] = 180  # a player's card button (two lines for the longer languages)
 _DP["WIDTH_SETUP_PIN"] = 240  # the banker's PIN, at the right of the setup's top row
+_DP["WIDTH_PROGRESS_NAME"] = 110  # the least width of the names on the "game already going" screen
+_DP["WIDTH_PROGRESS_NAME_MOST"] = 250  # the most: sixteen wide letters in the least font
 
 # deeds, trade, banker, game over, log, auction, own auction, casino, cards, dice screens
 _SP["FONT_FIGURE"] = 40  # a figure that matters (MIN_FIGURE): a high bid, its seconds left, the opening bid

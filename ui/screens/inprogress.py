@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
@@ -13,8 +14,15 @@ from ui.screens.setup import fit_font, list_column, listing, rewind
 from ui.widgets import BigButton, Stripe, Text
 
 HOTEL = 5  # the level after four houses
-SHARES = {"name": 0.75, "cash": 1.2, "position": 1.3}  # of a player's row, beside the -/+ buttons: a space's
+SHARES = {"cash": 1.2, "position": 1.3}  # of a player's row beside the names and the -/+ buttons: a space's
 # name takes two lines sooner than an amount
+
+
+def name_width(names: list[str]) -> float:
+    """The names' column: as wide as the widest name in the names' font, between theme.WIDTH_PROGRESS_NAME and
+    theme.WIDTH_PROGRESS_NAME_MOST (past that, a smaller font: fit_font)."""
+    widest = max((CoreLabel(text=n, font_size=theme.FONT_BIG, bold=True).get_extents(n)[0] for n in names), default=0)
+    return max(theme.WIDTH_PROGRESS_NAME, min(widest + theme.GAP, theme.WIDTH_PROGRESS_NAME_MOST))
 
 
 def fit_height(line: BoxLayout, texts: list[Text], least: float) -> None:
@@ -36,11 +44,12 @@ class InProgressScreen(BaseScreen):
         g = view.in_progress(self.c)
         sv = self.box("list", listing)  # kept: a touch far down the list leaves it where it was
         body = self.box("rows", list_column)
+        names = name_width([p["name"] for p in g["players"]])
         for p in g["players"]:
             name = p["name"]
             line = row(theme.TARGET_MEDIUM)
-            texts = [Text(name, theme.FONT_BIG, bold=True, height=theme.TARGET_MEDIUM, size_hint_x=SHARES["name"],
-                          pos_hint={"center_y": 0.5})]
+            texts = [Text(name, theme.FONT_BIG, bold=True, height=theme.TARGET_MEDIUM, size_hint_x=None,
+                          width=names, pos_hint={"center_y": 0.5})]
             fit_font(texts[0], [theme.FONT_BIG, theme.FONT_BODY, theme.FONT_SMALL])
             line.add_widget(texts[0])
             for key, step, shown in (("cash", SETUP_CASH_STEP, p["cash_text"]), ("position", 1, p["where"])):
