@@ -306,7 +306,7 @@ class NavBar(BoxLayout):
         if bar["can_pause"]:
             self.add_widget(BigButton(c.tr("ui.btn.pause"), c.ask_pause, "secondary", size=theme.FONT_SMALL,
                                       height=theme.TARGET_MEDIUM))
-        self.add_widget(Text(bar["status"], theme.FONT_SMALL, color=theme.MUTED, height=theme.TARGET_MEDIUM))
+        self.add_widget(snug(Text(bar["status"], theme.FONT_SMALL, color=theme.MUTED, height=theme.TARGET_MEDIUM)))
 
 
 class Notices(BoxLayout):
