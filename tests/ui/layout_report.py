@@ -16,6 +16,11 @@ the contact sheet too (without it none are drawn: the check alone). --tour-at RE
 from ui/tour.py as committed at REV instead of the file. Exits 0 when the tour ran to its end (whatever it
 found), 1 when a step failed.
 
+    PYTHONPATH=. python tests/ui/layout_report.py --all [--brief] [--figures]
+
+--all plays every panel size (SIZES) in every language, two at a time (as the test does), and prints each
+one's problems (the counts only with --brief), then the count per size and language.
+
 As a module (tests/ui/test_layout.py, tests/ui/test_tour.py): `tours(wanted, base)` plays the tours of the
 (size, language) pairs asked for, each in a subprocess running this script, JOBS at a time, once per
 test session; a run asked for again is the one already made.
@@ -55,6 +60,9 @@ def is_figure(line: str) -> bool:
 
 
 # ---------------------------------------------------------------------- the tours, for the tests
+
+SIZES = ("800x480", "1024x600", "1280x720")
+"""The panels the layout test checks: the official 7-inch display, the common 1024x600 ones, Touch Display 2."""
 
 JOBS = max(1, min(int(os.environ.get("LAYOUT_JOBS", "2")), os.cpu_count() or 1))
 """Tours played at once: two (CI has two cores), or LAYOUT_JOBS."""
@@ -186,7 +194,37 @@ WATCHDOG = 480
 which run_tour's own watchdog cannot see)."""
 
 
+def every_panel(figures: bool, brief: bool) -> int:
+    """--all: every size in every language, JOBS at a time, each one's report, then the counts."""
+    from ui.i18n import LANGUAGES
+
+    base = Path(tempfile.mkdtemp(prefix="layout-report-all-"))
+    try:
+        made = tours([(size, language) for size in SIZES for language in LANGUAGES], base)
+        counts: list[str] = []
+        for (size, language), tour in made.items():
+            if tour.returncode != 0:
+                counts.append(f"{size:9} {language:3} the tour stopped: {tour.output.strip().splitlines()[-1:]}")
+                continue
+            shots = tour.shots
+            if not brief:
+                report(shots, figures, brief=False)
+            lines = [line for shot in shots["shots"] for line in shot["layout"]]
+            shown = [line for line in lines if figures or not is_figure(line)]
+            figure_lines = sum(map(is_figure, lines))
+            counted = f"{figure_lines} of them figures" if figures else f"and {figure_lines} about figures"
+            counts.append(f"{size:9} {language:3} {len(shown):5} problems ({counted}) in {len(shots['shots'])} "
+                          f"shots, {tour.seconds:.0f} s")
+        print("\n# problems per size and language" + ("" if figures else " (figures left out)"))
+        print("\n".join(counts))
+        return 0 if all(t.returncode == 0 for t in made.values()) else 1
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def main() -> int:
+    if "--all" in sys.argv:
+        return every_panel("--figures" in sys.argv, "--brief" in sys.argv)
     import faulthandler
 
     faulthandler.dump_traceback_later(WATCHDOG, exit=True)

@@ -25,8 +25,7 @@ import pytest
 import layout_report
 from ui.i18n import LANGUAGES
 
-SIZES = ("800x480", "1024x600", "1280x720")
-PAIRS = [(size, language) for size in SIZES for language in LANGUAGES]
+PAIRS = [(size, language) for size in layout_report.SIZES for language in LANGUAGES]
 PICTURES = [("1280x720", "pl")]  # test_tour.py's tour: the same run, with its PNGs
 
 
