@@ -10,10 +10,11 @@ screen whose turn and the cash, an auction the bid, a debt panel what is owed) t
 
 The twelve tours are played once per session by tests/ui/layout_report.py's `tours`, each in a subprocess,
 two at a time; tests/ui/test_tour.py reads the Polish one at 1280x720 (the only one with its PNGs drawn).
-Measured on the two-core development machine (`time .venv/bin/python -m pytest -q tests/ui/test_layout.py
-tests/ui/test_tour.py`, other sessions' tours and tests beside it, so pessimistic): 2 min 58 s (5 min 11 s of
-CPU) with about two other processes running, 11 min 28 s (6 min 35 s of CPU) with six; a tour alone takes
-about 25 s at 800x480. On two idle cores that CPU time is about 3 minutes.
+Measured on the two-core development machine, other sessions' tours and tests beside it (so pessimistic):
+a tour alone takes 23 s at 800x480 and 26 s at 1280x720 (checked, no PNGs); `time .venv/bin/python -m pytest
+-q tests/ui/test_layout.py tests/ui/test_tour.py` took 2 min 58 s (5 min 11 s of CPU) with about two other
+processes running, 5 min 13 s (5 min 55 s of CPU) with three to four, 11 min 28 s with six. On two idle cores
+its CPU time makes about 3 minutes.
 """
 
 from __future__ import annotations
