@@ -81,7 +81,7 @@ _DP: dict[str, float | tuple[float, float]] = {
     "TEXT_INSET": 16,  # a button's text stays this far inside its edges
     "PLAYER_PAD": (8, 2),  # inside a player's line
     "HOME_PAD": (120, 10),  # the start screen's buttons keep to the middle
-    "SCROLL_BAR": 8,
+    "LIST_BAR": 12,  # the scroll bar of a list that scrolls (setup, deeds, the log...), always shown
     # touch targets (heights of buttons and of the rows that hold them)
     "TARGET_LIST": 48,  # a deed in the trade's lists (MIN_TARGET)
     "TARGET_COMPACT": 52,  # a row of many small buttons (trade, deeds tabs, the board's spaces)
@@ -169,7 +169,6 @@ _SP["MIN_FIGURE"] = 40  # the figures that matter: whose turn it is, a cash amou
 # (each block is kept by the screens named in it; add a name to _DP or _SP in its block, with a comment)
 
 # setup, game in progress, keyboard, digit pad, home, settings, phones, replace, jump screens
-_DP["LIST_BAR"] = 12  # the scroll bar of a list that scrolls (setup, game in progress, jump), always shown
 _DP["SETUP_HEAD"] = 52  # the setup's top row: Back, the title and the banker's PIN
 _DP["SETUP_RULESET"] = 48  # a ruleset's button, two rows of four across the setup (MIN_TARGET)
 _DP["SETUP_ROW"] = 52  # a player's row on the setup, a house rule, a number of brands' own table

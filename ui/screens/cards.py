@@ -8,8 +8,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
-from ui.screens.base import BaseScreen
-from ui.screens.setup import list_column, listing
+from ui.screens.base import BaseScreen, list_column, listing
 from ui.widgets import BigButton
 
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, grid, row
-from ui.screens.setup import list_column, listing
+from ui.screens.base import BaseScreen, grid, list_column, listing, row
 from ui.widgets import BigButton, Panel, Stripe, Text, colour
 
 TABS_ROW_MOST = 4  # players' tabs in one row; more go into two rows

@@ -9,8 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
 from ui.navigator import SETUP_CASH_STEP
-from ui.screens.base import BaseScreen, row
-from ui.screens.setup import fit_font, list_column, listing, rewind
+from ui.screens.base import BaseScreen, fit_font, list_column, listing, rewind, row
 from ui.widgets import BigButton, Stripe, Text
 
 HOTEL = 5  # the level after four houses

@@ -8,8 +8,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, grid
-from ui.screens.setup import listing, rewind
+from ui.screens.base import BaseScreen, grid, listing, rewind
 from ui.widgets import BigButton
 
 

@@ -10,51 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.scrollview import ScrollView
 
 from ui import theme, view
 from ui.navigator import TIME_LIMIT_STEP
-from ui.screens.base import BaseScreen, column, grid, row
+from ui.screens.base import BaseScreen, fit_font, grid, list_column, listing, rewind, row
 from ui.widgets import BigButton, Text, colour
 
-
-
-def fit_font(label: Any, sizes: list[float], inset: float = 0) -> None:
-    """`label` (a Text or a BigButton) in the largest of `sizes` its text fits on one line in, whatever width
-    the layout gives it (a long name in a narrow column takes a smaller font rather than break), else the
-    smallest (`inset`: the room a button keeps each side of its text, both sides together)."""
-    def fit(*_: Any) -> None:
-        room = label.width - inset
-        for size in sizes:
-            if CoreLabel(text=label.text, font_size=size, bold=label.bold).get_extents(label.text)[0] <= room:
-                label.font_size = size
-                return
-        label.font_size = sizes[-1]
-    label.bind(width=fit)
-    fit()
-
-
-def listing() -> ScrollView:
-    """A list that scrolls: its bar wide and always drawn (a family must see that there is more), the
-    list's rows kept clear of it (`list_column`)."""
-    inactive = [*theme.MUTED[:3], 0.7]
-    return ScrollView(do_scroll_x=False, bar_width=theme.LIST_BAR, bar_color=theme.MUTED,
-                      bar_inactive_color=inactive, scroll_type=["bars", "content"],
-                      always_overscroll=False)  # a list shorter than its view stays at the top, wherever scrolled
-
-
-def rewind(screen: BaseScreen) -> None:
-    """Every list the screen keeps back at its top: a new visit (a new game's setup) starts there."""
-    for _data, widget in getattr(screen, "_parts", {}).values():
-        if isinstance(widget, ScrollView):
-            widget.scroll_y = 1
-
-
-def list_column(**kw: Any) -> Any:
-    """The column of rows in a `listing`, its right edge clear of the scroll bar."""
-    return column(padding=[0, 0, theme.LIST_BAR + theme.GAP, 0], **kw)
 
 
 class SetupScreen(BaseScreen):

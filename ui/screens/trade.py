@@ -10,8 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, column, row
-from ui.screens.setup import list_column, listing
+from ui.screens.base import BaseScreen, column, list_column, listing, row
 from ui.widgets import BigButton, Panel, Text
 
 
