@@ -100,9 +100,7 @@ _DP: dict[str, float | tuple[float, float]] = {
     "LINE_RANK_TEXT": 44,
     # widths of buttons beside text
     "WIDTH_BACK": 130,
-    "WIDTH_SWATCH": 60,  # a player's colour, the X that removes them
     "WIDTH_REGISTER": 210,
-    "WIDTH_STEP": 90,  # -/+ steps on the setup screen
     "WIDTH_NUDGE": 56,  # -/+ on the "game already going" screen
     "WIDTH_OWNER": 150,
     "WIDTH_LEVEL": 110,
@@ -111,17 +109,10 @@ _DP: dict[str, float | tuple[float, float]] = {
     "WIDTH_PASS": 110,
     "WIDTH_BID_COMPACT": 140,  # an auction's buttons in two columns of bidders
     "WIDTH_PASS_COMPACT": 76,
-    "WIDTH_DEED_ACTION": 88,
-    "WIDTH_ADJUST": 76,
     # shapes
     "CHIP": (28, 28),  # a player's token colour
     "CHIP_TURN": (40, 40),  # the current player's, at the top
     "DIE": (96, 96),
-    "DIE_CROWDED": (60, 60),  # on a turn screen with a debt, a banner or the clock
-    "DICE_ROW": 100,
-    "DICE_ROW_CROWDED": 64,
-    "SPEED_FACE_WIDTH": 96,
-    "SPEED_FACE_WIDTH_CROWDED": 60,
     "STRIPE": 14,  # a colour group's bar
     "STRIPE_DEED": 18,  # on the title deed
     "STRIPE_GROUP": 10,  # between the groups of the deeds screen
