@@ -78,7 +78,7 @@ class TableScreen(BaseScreen):
         # card shows under the banner that asked for one).
         shown = view.notices(self.c, NOTICES_MOST)
         right.add_widget(self.part("notices", tuple((n["text"], n["kind"]) for n in shown),
-                                   lambda: Notices(shown)))
+                                   lambda: Notices(self._notice_texts(shown))))
         if buttons:
             right.add_widget(self.part("buttons", (crowded, tuple((b["id"], b["text"], b["kind"]) for b in buttons)),
                                        lambda: self._buttons(buttons, crowded)))
@@ -118,6 +118,21 @@ class TableScreen(BaseScreen):
             middle.add_widget(self.part("pool", pool, lambda: Text(pool, theme.FONT_SMALL, color=theme.MUTED,
                                                                    halign="center")))
         middle.add_widget(self.box("middle bottom", Widget))
+
+    def _notice_texts(self, shown: list[dict[str, str]]) -> list[Text]:
+        """A Text for each notice shown, the one of the last refresh where the notice is the same: a new notice
+        draws one text, not every notice again (a software renderer pays about 2 ms a text)."""
+        kept: dict[tuple[str, str], list[Text]] = getattr(self, "_notices_kept", {})
+        now: dict[tuple[str, str], list[Text]] = {}
+        texts = []
+        for n in shown:  # the same notice twice (two equal payments) has a Text each
+            key = (n["text"], n["kind"])
+            same = kept.get(key)
+            text = same.pop(0) if same else Text(n["text"], theme.FONT_BODY, color=notice_colour(n["kind"]))
+            now.setdefault(key, []).append(text)
+            texts.append(text)
+        self._notices_kept = now
+        return texts
 
     def _move(self, hint: str) -> Widget:
         move = Text(hint, theme.FONT_SMALL, bold=True, color=theme.ACCENT, halign="center")
@@ -314,20 +329,23 @@ class Notices(BoxLayout):
     the turn screen's column leaves: as many whole notices as fit, the older ones giving way (the money log
     keeps every word). A flexible part of the column, so it never pushes the column out of the window."""
 
-    def __init__(self, notices: list[dict[str, str]], **kw: Any) -> None:
+    def __init__(self, texts: list[Text], **kw: Any) -> None:
+        """`texts`: a Text a notice, oldest first (TableScreen keeps them from one refresh to the next)."""
         super().__init__(orientation="vertical", spacing=theme.GAP, **kw)
-        self.texts = [Text(n["text"], theme.FONT_BODY, color=notice_colour(n["kind"])) for n in reversed(notices)]
+        self.texts = list(reversed(texts))
         self.rest = Widget()
-        self.bind(size=self._fit)
-        self._fit()
+        self.bind(size=self._fit, parent=self._fit)
 
     def _fit(self, *_: Any) -> None:
+        if self.parent is None:  # not laid out yet: measuring at Kivy's first 100 px would draw each text twice
+            return
         room = self.height
         shown: list[Widget] = []
         for text in self.texts:  # the newest first
-            text.width = self.width
-            text.text_size = (self.width, None)
-            text.texture_update()
+            if text.width != self.width or not text.texture_size[1]:
+                text.width = self.width  # Text wraps to its width
+                text.text_size = (self.width, None)
+                text.texture_update()  # drawn once a width, to know its height now
             need = text.texture_size[1] + (theme.GAP if shown else 0)
             if need > room:
                 break
@@ -338,5 +356,7 @@ class Notices(BoxLayout):
             return
         self.clear_widgets()
         for text in shown:
+            if text.parent is not None:  # still in the notices of the last refresh
+                text.parent.remove_widget(text)
             self.add_widget(text)
         self.add_widget(self.rest)
