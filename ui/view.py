@@ -191,7 +191,7 @@ def prompt(c: Controller, shown: list[dict[str, Any]] | None = None) -> str | No
     open or nothing is asked (the banner, the debt panel or a pause say it). Where to move the token is
     said on the board (`Controller.move_hint`)."""
     game = c.game
-    if game is None or c.pending is not None or debts(c):
+    if game is None or c.pending is not None or any(p.debts for p in game.players):
         return None
     for b in buttons(c) if shown is None else shown:
         key = "ui.prompt.bus" if b["id"].startswith("bus ") else PROMPTS.get(b["id"])

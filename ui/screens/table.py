@@ -39,8 +39,9 @@ class TableScreen(BaseScreen):
         pending = view.pending(self.c)
         root.add_widget(self.part("top", (lang, cur["name"], cur["colour"], cur["cash_text"]), lambda: self._top(cur)))
         main = self.box("main", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE))
-        frame = self.part("board", (), lambda: BoardFrame(view.board(self.c), square=True))
-        frame.board.update(view.board(self.c))
+        board = view.board(self.c)
+        frame = self.part("board", (), lambda: BoardFrame(board, square=True))
+        frame.board.update(board)  # drawn again only if it changed
         middle = self.box("middle", lambda: frame.middle)
         self._middle(middle, t)
         main.add_widget(frame)
@@ -85,7 +86,8 @@ class TableScreen(BaseScreen):
         main.add_widget(right)
         root.add_widget(main)
         bar = t["nav"]
-        root.add_widget(self.part("nav", (lang, tuple(sorted((k, v) for k, v in bar.items() if k != "pool"))), lambda: NavBar(self.c, self.nav, bar)))
+        shown_bar = tuple(sorted((k, v) for k, v in bar.items() if k != "pool"))  # the pool is in the board's middle
+        root.add_widget(self.part("nav", (lang, shown_bar), lambda: NavBar(self.c, self.nav, bar)))
 
     def _middle(self, middle: Any, t: dict[str, Any]) -> None:
         """The board's middle: the dice, then where to move the token and the space landed on as its deed
