@@ -176,10 +176,15 @@ class QRCode(Widget):
 
 
 def snug(label: Text) -> Text:
-    """`label` made as wide as its text on one line (an amount beside a name: the name gets the rest)."""
+    """`label` made as wide as its text on one line (an amount beside a name: the name gets the rest), and
+    kept so when its text changes."""
     label.size_hint_x = None
     label.unbind(width=label._wrap)
     label.text_size = (None, None)
-    label.texture_update()
-    label.width = label.texture_size[0] + label.padding[0] + label.padding[2]
+
+    def fit(*_: Any) -> None:
+        label.width = label.texture_size[0] + label.padding[0] + label.padding[2]
+    label.bind(texture_size=fit)
+    label.texture_update()  # its width now, not Kivy's first 100 px
+    fit()
     return label

@@ -83,6 +83,7 @@ def list_column(**kw: Any) -> Any:
 
 
 BOX = object()  # what `box` keeps in place of a part's data
+WORDS = object()  # what `words` keeps in place of a part's data
 
 
 class Plan:
@@ -152,8 +153,29 @@ class BaseScreen(Screen):
     def part(self, key: str, data: Any, make: Callable[[], Widget]) -> Widget:
         """The widget for one part of the screen: the last one if `data` is unchanged, else a new one."""
         cached = getattr(self, "_parts", {}).get(key)
-        widget = cached[1] if cached is not None and cached[0] == data else make()
+        if cached is not None and cached[0] == data:
+            widget = cached[1]
+        else:
+            widget = make()
+            if cached is not None:  # laid out where the last one was: its texts are drawn at their width once
+                old = cached[1]
+                if widget.size_hint_x is not None:
+                    widget.width = old.width
+                if widget.size_hint_y is not None:
+                    widget.height = old.height
         self._used[key] = (data, widget)
+        return widget
+
+    def words(self, key: str, text: str, make: Callable[[], Widget]) -> Widget:
+        """A Text (`make`, for everything but its words) kept from the last refresh with its words changed in
+        place: a new amount draws one texture again, and no widget is made, added or laid out again (about
+        half a tap's redraw went on widgets remade around a changed figure). `key` names what else the text
+        depends on (its font or colour), so a change there makes a new one."""
+        cached = getattr(self, "_parts", {}).get(key)
+        widget = cached[1] if cached is not None and cached[0] is WORDS else make()
+        if widget.text != text:
+            widget.text = text
+        self._used[key] = (WORDS, widget)
         return widget
 
     def build(self, root: BoxLayout) -> None:

@@ -37,7 +37,7 @@ class TableScreen(BaseScreen):
         lang = self.c.tr.language
         players, cur, debts = t["players"], t["current"], t["debts"]
         pending = view.pending(self.c)
-        root.add_widget(self.part("top", (lang, cur["name"], cur["colour"], cur["cash_text"]), lambda: self._top(cur)))
+        self._top(root, cur)
         main = self.box("main", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE))
         board = view.board(self.c)
         frame = self.part("board", (), lambda: BoardFrame(board, square=True))
@@ -54,9 +54,8 @@ class TableScreen(BaseScreen):
         crowded = bool(debts or pending or clock) or len(players) >= PLAYERS_COMPACT or len(buttons) > 2
         line = theme.LINE_PLAYER_COMPACT if len(players) >= PLAYERS_COMPACT else theme.LINE_PLAYER
         plist = self.box(f"players {cols}", lambda: grid(cols))
-        for p in players:  # one part per player: a payment redraws two rows, not the list
-            plist.add_widget(self.part(f"player {p['name']}", (line, tuple(sorted(p.items()))),
-                                       lambda p=p: self._player(p, line)))
+        for p in players:  # a row per player, its cash changed in place: a payment draws two amounts again
+            plist.add_widget(self._player(p, line))
         right.add_widget(plist)
         end = t["end_time"]
         if end is not None:
@@ -74,7 +73,7 @@ class TableScreen(BaseScreen):
                                        lambda debt=debt: self._debt(debt, explain)))
         prompt = view.prompt(self.c, buttons)
         if prompt is not None:
-            right.add_widget(self.part("prompt", (prompt, crowded), lambda: self._prompt(prompt, crowded)))
+            right.add_widget(self.words(f"prompt {crowded}", prompt, lambda: self._prompt(prompt, crowded)))
         # The latest notices of this turn fill the room left above the buttons, as many as fit (a refused
         # card shows under the banner that asked for one).
         shown = view.notices(self.c, NOTICES_MOST)
@@ -146,18 +145,23 @@ class TableScreen(BaseScreen):
         prompt.role = "prompt"
         return prompt
 
-    def _top(self, cur: dict[str, Any]) -> Widget:
-        top = Panel(orientation="horizontal", size_hint_y=None, height=theme.TARGET_MEDIUM,
-                    padding=(theme.PAD, theme.PAD_SLIM))
-        top.add_widget(Chip(cur["colour"], size=theme.CHIP_TURN, pos_hint={"center_y": 0.5}))
-        turn = Text(self.tr("ui.turn_of", player=cur["name"]), theme.FONT_HUGE, bold=True, height=theme.LINE_FIGURE)
-        turn.role = "turn"
-        top.add_widget(turn)
-        cash = Text(cur["cash_text"], theme.FONT_HUGE, bold=True, halign="right", color=theme.ACCENT,
-                    height=theme.LINE_FIGURE, size_hint_x=0.35)
-        cash.role = "cash"
-        top.add_widget(cash)
-        return top
+    def _top(self, root: Any, cur: dict[str, Any]) -> None:
+        """Whose turn and their cash, each kept and changed in place: a payment draws the amount again only."""
+        top = self.box("top", lambda: Panel(orientation="horizontal", size_hint_y=None, height=theme.TARGET_MEDIUM,
+                                            padding=(theme.PAD, theme.PAD_SLIM)))
+        top.add_widget(self.part("top chip", cur["colour"], lambda: Chip(cur["colour"], size=theme.CHIP_TURN,
+                                                                         pos_hint={"center_y": 0.5})))
+        top.add_widget(self.words("turn", self.tr("ui.turn_of", player=cur["name"]),
+                                  lambda: self._figure("turn", theme.TEXT, halign="left")))
+        top.add_widget(self.words("cash", cur["cash_text"],
+                                  lambda: self._figure("cash", theme.ACCENT, halign="right", size_hint_x=0.35)))
+        root.add_widget(top)
+
+    @staticmethod
+    def _figure(role: str, color: Any, **kw: Any) -> Text:
+        figure = Text("", theme.FONT_HUGE, bold=True, color=color, height=theme.LINE_FIGURE, **kw)
+        figure.role = role
+        return figure
 
     def _clock(self, clock: dict[str, Any]) -> Widget:
         """brands: the minute of play, the economy, the turn timer, a pause or a vote to pause."""
@@ -265,21 +269,32 @@ class TableScreen(BaseScreen):
                                      height=height))
         return box
 
-    def _player(self, p: dict[str, Any], height: float) -> Widget:
-        """A player's line: colour, name (what holds them, jail or a debt, under it) and cash."""
-        line = Panel(orientation="horizontal", size_hint_y=None, height=height, padding=theme.PLAYER_PAD,
-                     fill=theme.CURRENT_FILL if p["current"] else None)
-        line.add_widget(Chip(p["colour"], pos_hint={"center_y": 0.5}))
+    def _player(self, p: dict[str, Any], height: float) -> Any:
+        """A player's line: colour, name (what holds them, jail or a debt, under it) and cash (changed in place).
+        The line is made again when the turn passes (its fill) or the list's line height changes."""
+        name, current = p["name"], p["current"]
+        line = self.box(f"player {name} {current} {height}",
+                        lambda: Panel(orientation="horizontal", size_hint_y=None, height=height,
+                                      padding=theme.PLAYER_PAD, fill=theme.CURRENT_FILL if current else None))
+        line.add_widget(self.part(f"player {name} chip", p["colour"],
+                                  lambda: Chip(p["colour"], pos_hint={"center_y": 0.5})))
+        line.add_widget(self.part(f"player {name} words", (current, height, p["held"]),
+                                  lambda: self._player_words(p, height, line.widget)))
+        line.add_widget(self.words(f"player {name} cash {height}", p["cash_text"],
+                                   lambda: snug(Text(p["cash_text"], theme.FONT_BIG, bold=True, halign="right",
+                                                     height=height - 2 * theme.PLAYER_PAD[1]))))
+        return line
+
+    @staticmethod
+    def _player_words(p: dict[str, Any], height: float, line: Widget) -> Widget:
+        """The name, and under it what holds the player (jail, a jail card, bankrupt; a debt has its panel)."""
         words = auto_height(BoxLayout(orientation="vertical", size_hint_y=None, pos_hint={"center_y": 0.5}))
         words.add_widget(Text(p["name"], theme.FONT_BODY, bold=p["current"]))
-        if p["held"]:  # in jail, a jail card, bankrupt (a debt has its own panel)
+        line.height = height  # the line is kept: taller only while something holds the player
+        if p["held"]:
             words.add_widget(Text(p["held"], theme.FONT_SMALL, color=theme.MUTED))
-            words.bind(height=lambda w, h: setattr(line, "height",
-                                                   max(height, h + 2 * theme.PLAYER_PAD[1])))
-        line.add_widget(words)
-        line.add_widget(snug(Text(p["cash_text"], theme.FONT_BIG, bold=True, halign="right",
-                                  height=height - 2 * theme.PLAYER_PAD[1])))
-        return line
+            words.bind(height=lambda w, h: setattr(line, "height", max(height, h + 2 * theme.PLAYER_PAD[1])))
+        return words
 
     def _owner_line(self, deed: dict[str, Any]) -> Widget:
         if deed["owner"]:
