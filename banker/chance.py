@@ -64,7 +64,8 @@ def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance 
         if "card" not in action and d is not None and d[0] == "draw":
             # A cycling deck is dealt from the top; a reshuffled one (brands) was shuffled when it
             # filled up again, which is the same as taking any of its remaining cards at random.
-            filled["card"] = source.rng.choice(game.decks[d[1]]) if game.reshuffle else game.next_card(d[1])
+            deck = game.decks[d[1]]
+            filled["card"] = source.rng.choice(deck) if game.shuffled_decks() else game.next_card(d[1])
         card = game.ruleset.card_by_id.get(filled.get("card"))  # type: ignore[arg-type]
         if (card is not None and card.effect == "random_move" and "target" not in action
                 and not game.random_moved and d is not None and d[0] == "draw"):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from banker.errors import IllegalAction, InvalidAction, SetupError
+from banker.mechanics import Mechanics, choose as choose_mechanics
 from banker.messages import render
 from banker.ruleset import OPTION_DEFAULTS, Ruleset, check_option_value
 
@@ -197,6 +198,7 @@ class Game:
         self.hotel_level = hotel_houses + 1
         self.jail_index = ruleset.jail_index
         mech = ruleset.mechanics
+        self.rules: Mechanics = choose_mechanics(mech, opts)  # the variant of each family (banker/mechanics)
         # Auctions in turn order: "stepped" (biznes: exact steps, everyone) or "in_turn"
         # (brands: at least a step more, the decliner left out).
         self.stepped = mech.get("auction") in ("stepped", "in_turn")
@@ -205,7 +207,6 @@ class Game:
         self.expiring = mech.get("mortgage") == "expiring"
         self.balanced = mech.get("trade") == "balanced"
         self.by_creditor = mech.get("bankruptcy") == "by_creditor"
-        self.reshuffle = mech.get("deck") == "reshuffle"
         self.casino_index = next((s.index for s in ruleset.spaces if s.kind == "casino"), -1)
         self.teams = bool(opts["teams"])
         self.refund_percent = int(opts["building_refund_percent"])
@@ -1460,6 +1461,10 @@ class Game:
         """The top card of a deck (what a draw without a card takes)."""
         return self.decks[deck][0]
 
+    def shuffled_decks(self) -> bool:
+        """Whether the decks come in a random order (the chance filler then draws any card of the deck)."""
+        return self.rules.deck.shuffled()
+
     def _do_draw(self, p: int, a: Mapping[str, Any]) -> None:
         card = self.ruleset.card_by_id[a["card"]]
         player = self.players[p]
@@ -1473,14 +1478,7 @@ class Game:
         self.decision = None
         self.events.append(("card", {"player": player.name, "card": card.id, "text": card.text}))
         effect = card.effect
-        if self.reshuffle:
-            if not deck:  # used up: every card not held by a player goes back into the deck
-                held = {c for q in self.players for c in q.jail_cards} | {card.id}
-                deck.extend(c for c in self.ruleset.deck_cards[card.deck] if c not in held)
-                if effect != "jail_free":
-                    deck.append(card.id)
-        elif effect != "jail_free":
-            deck.append(card.id)
+        self.rules.deck.after_draw(self, deck, card)
         if effect == "jail_free":
             player.jail_cards.append(card.id)
             return

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from banker.errors import RulesetError
+from banker.mechanics import families as mechanic_families
 
 FORMAT = 1
 
@@ -120,17 +121,6 @@ _PERCENT_OPTIONS = ("income_tax_percent", "building_refund_percent", "rent_tax_s
 _AT_LEAST_ONE_OPTIONS = ("auction_step", "builds_per_visit", "trades_per_move", "mortgage_rounds",
                          "trades_per_turn", "casino_jackpot_odds", "rent_tax_step_minutes")
 
-# Named mechanics and the values each may take; the first is the default.
-MECHANICS: dict[str, tuple[str, ...]] = {
-    "auction": ("open", "stepped", "in_turn"),
-    "building": ("even", "visit", "turn_start"),
-    "debt": ("whole", "sell_off"),
-    "doubles": ("classic", "after_move"),
-    "mortgage": ("classic", "none", "expiring"),
-    "trade": ("open", "once_per_move", "balanced"),
-    "bankruptcy": ("classic", "fields_free", "by_creditor"),
-    "deck": ("cycle", "reshuffle"),
-}
 
 # ISO 4217 currency codes (the list of 2025): a ruleset's optional `currency`
 # must be one of them. Only the app uses it, to show money with the currency's
@@ -471,13 +461,14 @@ class _Validator:
         )
 
     def mechanics(self, table: Mapping[str, Any]) -> dict[str, str]:
-        result = {k: v[0] for k, v in MECHANICS.items()}
+        known = mechanic_families()  # each family and its variants, the default first (banker/mechanics)
+        result = {k: v[0] for k, v in known.items()}
         for key, value in table.items():
-            if key not in MECHANICS:
-                raise self.fail(f"mechanics.{key}", f"unknown mechanic (known: {', '.join(MECHANICS)})")
-            if value not in MECHANICS[key]:
+            if key not in known:
+                raise self.fail(f"mechanics.{key}", f"unknown mechanic (known: {', '.join(known)})")
+            if value not in known[key]:
                 raise self.fail(f"mechanics.{key}",
-                                f"must be one of {', '.join(MECHANICS[key])}, not {value!r}")
+                                f"must be one of {', '.join(known[key])}, not {value!r}")
             result[key] = value
         return result
 

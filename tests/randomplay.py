@@ -99,7 +99,7 @@ def check_invariants(game: Game, before_money: int, log_from: int, where: str) -
     # Every Get Out of Jail Free card is in one place only.
     held = [c for p in game.players for c in p.jail_cards]
     in_decks = [c for deck in game.decks.values() for c in deck]
-    if game.reshuffle:  # drawn cards stay out until the deck is used up and filled again
+    if game.shuffled_decks():  # drawn cards stay out until the deck is used up and filled again
         if len(set(held + in_decks)) != len(held + in_decks) or not set(held + in_decks) <= set(game.ruleset.card_by_id):
             fail("cards duplicated or unknown")
     elif sorted(held + in_decks) != sorted(c.id for c in game.ruleset.cards):

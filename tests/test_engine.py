@@ -159,6 +159,6 @@ def test_rebuild_copies_every_changing_attribute() -> None:
              "hotel_level", "salary", "time_limit", "jail_index", "index_of", "record_events", "script",
              "stepped", "visit_building", "sell_off", "after_move_doubles", "no_mortgages", "trade_once",
              "fields_free", "has_random_move", "auction_step", "_space_verbs", "exact_bids",
-             "turn_start_building", "expiring", "balanced", "by_creditor", "reshuffle", "casino_index", "teams",
-             "refund_percent"}
+             "turn_start_building", "expiring", "balanced", "by_creditor", "casino_index", "teams",
+             "refund_percent", "rules"}
     assert set(vars(g)) == fixed | set(banker.game._STATE)

@@ -1,0 +1,73 @@
+"""The mechanics: each family of rule in a module named for it, each variant one class.
+
+A ruleset's ``[mechanics]`` table names a variant for each family (``deck = "reshuffle"``); `REGISTRY` maps
+the names to the classes, and `choose` makes the game's set of them. A family's base class is the classic
+behaviour and its hooks are what a game asks; a variant overrides the hooks it changes. Mechanic objects
+hold configuration only (the game's state stays in `Game`, so undo, replay and the journal never see them).
+
+Adding a variant: a class in its family's module, subclassing the family's base, and one entry in that
+module's `VARIANTS` (or `register(family, name, cls)` from outside the package, as
+tests/test_mechanics.py does). docs/engine.md walks through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from banker.mechanics import deck
+from banker.mechanics.base import Mechanic
+
+# family -> variant name -> class; the first variant of each family is its default.
+REGISTRY: dict[str, dict[str, type[Mechanic]]] = {
+    "deck": dict(deck.VARIANTS),
+}
+# Families still chosen by name inside the game (moving into modules of their own, issue 16).
+NAMED: dict[str, tuple[str, ...]] = {
+    "auction": ("open", "stepped", "in_turn"),
+    "building": ("even", "visit", "turn_start"),
+    "debt": ("whole", "sell_off"),
+    "doubles": ("classic", "after_move"),
+    "mortgage": ("classic", "none", "expiring"),
+    "trade": ("open", "once_per_move", "balanced"),
+    "bankruptcy": ("classic", "fields_free", "by_creditor"),
+}
+
+
+# The order the families are listed in (a ruleset's table, the loader's messages).
+ORDER = ("auction", "building", "debt", "doubles", "mortgage", "trade", "bankruptcy", "deck")
+
+
+def families() -> dict[str, tuple[str, ...]]:
+    """Every family and the variant names it knows, the default first (what the ruleset loader accepts)."""
+    known = dict(NAMED)
+    known.update({family: tuple(variants) for family, variants in REGISTRY.items()})
+    listed = sorted(known, key=lambda f: ORDER.index(f) if f in ORDER else len(ORDER))  # new ones last
+    return {family: known[family] for family in listed}
+
+
+def register(family: str, name: str, cls: type[Mechanic]) -> None:
+    """A new variant of a family, known to the ruleset loader from now on."""
+    variants = REGISTRY.get(family)
+    if variants is None:
+        raise KeyError(f"unknown mechanic family {family!r} (known: {', '.join(sorted(REGISTRY))})")
+    base = next(iter(variants.values()))
+    if not issubclass(cls, base):
+        raise TypeError(f"a {family} mechanic must subclass {base.__name__}")
+    variants[name] = cls
+
+
+@dataclass(frozen=True, slots=True)
+class Mechanics:
+    """The game's variant of each family (configuration only)."""
+
+    deck: deck.Deck
+
+
+def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanics:
+    """The mechanics a ruleset's table names (the loader has refused unknown names already)."""
+    def make(family: str) -> Any:
+        variants = REGISTRY[family]
+        name = mechanics.get(family) or next(iter(variants))
+        return variants[name](options)
+    return Mechanics(deck=make("deck"))
