@@ -212,7 +212,6 @@ class Game:
         self.refund_percent = int(opts["building_refund_percent"])
         self.visit_building = mech.get("building") == "visit"
         self.sell_off = mech.get("debt") == "sell_off"
-        self.after_move_doubles = mech.get("doubles") == "after_move"
         self.no_mortgages = mech.get("mortgage") == "none"
         self.trade_once = mech.get("trade") == "once_per_move"
         self.fields_free = mech.get("bankruptcy") == "fields_free"
@@ -1148,14 +1147,10 @@ class Game:
             return
         if double:
             self.doubles += 1
-            if self.doubles >= 3:
+            if self.doubles >= self.rules.doubles.to_jail:
                 self._send_to_jail(player)
                 return
-            if self.after_move_doubles:
-                self.roll_owed = False
-                self.extra_roll = True
-            else:
-                self.roll_owed = True
+            self.rules.doubles.rolled_double(self)
         else:
             self.roll_owed = False
         if speed:
@@ -2352,13 +2347,8 @@ class Game:
             raise IllegalAction("rule.roll_owed", player=self.players[p].name)
 
     def _do_end_turn(self, p: int, a: Mapping[str, Any]) -> None:
-        if self.extra_roll:  # doubles = "after_move": the double's extra roll comes now, same player
-            self.extra_roll = False
-            self.roll_owed = True
-            self.trades_used = 0
-            self.events.append(("extra_roll", {"player": self.players[p].name}))
-            return
-        self._next_turn()
+        if not self.rules.doubles.end_move(self, p):  # doubles = "after_move": the extra roll comes now
+            self._next_turn()
 
     # ------------------------------------------------------------------
     # bankruptcy
@@ -2730,7 +2720,7 @@ class Game:
         if self.sell_off:
             for entry, q in zip(players, self.players):
                 entry["debt_auctioned"] = list(q.debt_auctioned)
-        if self.trade_once or self.visit_building or self.after_move_doubles:
+        if self.trade_once or self.visit_building or self.rules.doubles.per_move():
             state["move"] = {"trades_used": self.trades_used, "visit_builds": self.visit_builds,
                              "extra_roll": self.extra_roll}
         if self.has_random_move:

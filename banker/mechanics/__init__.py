@@ -15,19 +15,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from banker.mechanics import deck
+from banker.mechanics import deck, doubles
 from banker.mechanics.base import Mechanic
 
 # family -> variant name -> class; the first variant of each family is its default.
 REGISTRY: dict[str, dict[str, type[Mechanic]]] = {
     "deck": dict(deck.VARIANTS),
+    "doubles": dict(doubles.VARIANTS),
 }
 # Families still chosen by name inside the game (moving into modules of their own, issue 16).
 NAMED: dict[str, tuple[str, ...]] = {
     "auction": ("open", "stepped", "in_turn"),
     "building": ("even", "visit", "turn_start"),
     "debt": ("whole", "sell_off"),
-    "doubles": ("classic", "after_move"),
     "mortgage": ("classic", "none", "expiring"),
     "trade": ("open", "once_per_move", "balanced"),
     "bankruptcy": ("classic", "fields_free", "by_creditor"),
@@ -62,6 +62,7 @@ class Mechanics:
     """The game's variant of each family (configuration only)."""
 
     deck: deck.Deck
+    doubles: doubles.Doubles
 
 
 def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanics:
@@ -70,4 +71,4 @@ def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanic
         variants = REGISTRY[family]
         name = mechanics.get(family) or next(iter(variants))
         return variants[name](options)
-    return Mechanics(deck=make("deck"))
+    return Mechanics(deck=make("deck"), doubles=make("doubles"))

@@ -1,0 +1,60 @@
+"""Doubles: what a double gives, and how many in a row send the player to jail (option `doubles_to_jail`).
+
+- ``classic`` (`Doubles`, the default): a double gives another roll at once, before anything else is done.
+- ``after_move`` (`AfterMove`, biznes): the player first finishes the move (buys, builds, trades); ending
+  it gives the double's extra roll, as a new move of the same turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from banker.mechanics.base import Mechanic, mypyc_attr
+
+if TYPE_CHECKING:
+    from banker.game import Game
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Doubles(Mechanic):
+    """classic: a double rolls again at once."""
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        super().__init__(options)
+        self.to_jail = int(options["doubles_to_jail"])  # this many doubles in a row: straight to jail
+
+    def rolled_double(self, game: "Game") -> None:
+        """A double that does not send the player to jail (`game.doubles` counts it already)."""
+        game.roll_owed = True
+
+    def end_move(self, game: "Game", p: int) -> bool:
+        """`end_turn` by player p: True when the turn goes on (the double's extra roll), else it passes."""
+        return False
+
+    def per_move(self) -> bool:
+        """Whether the game's state shows the move's counters (docs/game-script.md, `move`)."""
+        return False
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class AfterMove(Doubles):
+    """after_move (biznes): the double's extra roll comes when the move is ended."""
+
+    def rolled_double(self, game: "Game") -> None:
+        game.roll_owed = False
+        game.extra_roll = True
+
+    def end_move(self, game: "Game", p: int) -> bool:
+        if not game.extra_roll:
+            return False
+        game.extra_roll = False
+        game.roll_owed = True
+        game.trades_used = 0
+        game.events.append(("extra_roll", {"player": game.players[p].name}))
+        return True
+
+    def per_move(self) -> bool:
+        return True
+
+
+VARIANTS: dict[str, type[Doubles]] = {"classic": Doubles, "after_move": AfterMove}
