@@ -206,7 +206,6 @@ class Game:
         self.turn_start_building = mech.get("building") == "turn_start"
         self.expiring = mech.get("mortgage") == "expiring"
         self.balanced = mech.get("trade") == "balanced"
-        self.by_creditor = mech.get("bankruptcy") == "by_creditor"
         self.casino_index = next((s.index for s in ruleset.spaces if s.kind == "casino"), -1)
         self.teams = bool(opts["teams"])
         self.refund_percent = int(opts["building_refund_percent"])
@@ -214,7 +213,6 @@ class Game:
         self.sell_off = mech.get("debt") == "sell_off"
         self.no_mortgages = mech.get("mortgage") == "none"
         self.trade_once = mech.get("trade") == "once_per_move"
-        self.fields_free = mech.get("bankruptcy") == "fields_free"
         self.has_random_move = any(c.effect == "random_move" for c in ruleset.cards)
         verbs = ["build", "sell"]
         if not self.visit_building:
@@ -2369,56 +2367,7 @@ class Game:
         self._recount_debtors()
         owned = [i for i in self.ruleset.property_indices if self.owner[i] == p]
         player.debt_auctioned.clear()
-        if self.by_creditor and creditor < 0:
-            # brands: to the bank, the properties go back unowned, without buildings or mortgages
-            # and without an auction; in teams the ally takes them as they are.
-            self._transfer(p, BANK, player.cash, "bankruptcy", {})
-            ally = next((q.index for q in self.players if self.allies(p, q.index) and not q.bankrupt), -1)
-            for i in owned:
-                if ally >= 0:
-                    self.owner[i] = ally
-                else:
-                    self._return_buildings(i)
-                    self.owner[i] = -1
-                    self.mortgaged[i] = False
-                self.owner_version += 1
-            for card in player.jail_cards:
-                self._return_card(card)
-            owned = []
-        elif self.fields_free:
-            # Fields back to the bank unowned, buildings to the pool, the money to the creditor.
-            self._transfer(p, creditor, player.cash, "bankruptcy", {})
-            for i in owned:
-                self._return_buildings(i)
-                self.owner[i] = -1
-                self.owner_version += 1
-            for card in player.jail_cards:
-                self._return_card(card)
-            owned = []  # nothing for the bank to auction
-        elif creditor >= 0:
-            to_creditor = bool(self.options["bankrupt_buildings_to_creditor"])
-            for i in owned:
-                lv = self.level[i]
-                if lv and not to_creditor:
-                    self._transfer(BANK, p, self.buildings_sale_value(i), "sell",
-                                   {"space": self.space_name(i), "kind": "all"})
-                    self._return_buildings(i)
-            self._transfer(p, creditor, player.cash, "bankruptcy", {})
-            for i in owned:
-                self.owner[i] = creditor
-                self.owner_version += 1
-                if self.mortgaged[i] and not self.expiring:  # brands: it keeps its mortgage and its clock
-                    self.mortgage_owed.append((creditor, i))
-            self.players[creditor].jail_cards.extend(player.jail_cards)
-        else:
-            self._transfer(p, BANK, player.cash, "bankruptcy", {})
-            for i in owned:
-                self._return_buildings(i)
-                self.owner[i] = -1
-                self.owner_version += 1
-                self.mortgaged[i] = False
-            for card in player.jail_cards:
-                self._return_card(card)
+        owned = self.rules.bankruptcy.hand_over(self, p, creditor, owned)  # what the bank auctions
         player.jail_cards = []
         player.bankrupt = True
         player.in_jail = False
