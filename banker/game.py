@@ -75,6 +75,7 @@ class Debt:
     creditor: int  # player index, or BANK
     to_pot: bool = False  # with the free-parking house rule, paid into the pot
     code: str = "debt"
+    params: dict[str, Any] = field(default_factory=dict)  # the charge's log parameters (rent: its space)
 
 
 @dataclass(slots=True)
@@ -652,6 +653,8 @@ class Game:
             debt = p.debts.pop(0)
             payee = POT if debt.to_pot else debt.creditor
             self._transfer(p.index, payee, debt.amount, "debt_paid", {"reason": debt.code})
+            if debt.code == "rent" and payee >= 0:  # brands: rent is taxed when it is collected
+                self._rent_tax(payee, debt.amount, debt.params)
         if not p.debts:
             p.debt_auctioned.clear()
             self._recount_debtors()
@@ -689,7 +692,7 @@ class Game:
         if not p.debts and p.cash >= amount:
             self._transfer(payer, target, amount, code, params)
             return
-        p.debts.append(Debt(amount, payee, pot, code))
+        p.debts.append(Debt(amount, payee, pot, code, params))
         self._recount_debtors()
         self.events.append(("debt", {"player": p.name, "amount": amount, "to": self.name(payee),
                                           "reason": code}))
@@ -989,9 +992,14 @@ class Game:
         if self.allies(payer, owner):
             return
         self._charge(payer, owner, rent, "rent", self.space_params[i])
+        if not self.players[payer].debts:  # paid now (owed, it is taxed when the debt is paid)
+            self._rent_tax(owner, rent, self.space_params[i])
+
+    def _rent_tax(self, owner: int, rent: int, params: dict[str, Any]) -> None:
+        """brands: the tax on rent the owner has just collected, at the rate of the moment it is collected."""
         pct = self.rent_tax_percent()
-        if pct and rent and not self.players[payer].debts:
-            self._transfer(owner, BANK, rent * pct // 100, "rent_tax", self.space_params[i])
+        if pct and rent:
+            self._transfer(owner, BANK, rent * pct // 100, "rent_tax", params)
 
     def allies(self, p: int, q: int) -> bool:
         """brands-teams: seats 1 and 3 play against 2 and 4."""
