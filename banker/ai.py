@@ -89,7 +89,7 @@ def choose(game: Game, rng: random.Random) -> Move:
             if cur.cash >= game.options["jail_fine"] + 2 * CUSHION and _board_open(game):
                 return {"do": "pay_fine"}, p
         return {"do": "roll"}, p
-    if game.visit_building or game.trade_once:
+    if game.visit_building or game.trades_left_in_move() is not None:
         after = _after_roll(game, p, rng)
         if after is not None:
             return after, p
@@ -105,8 +105,7 @@ def _after_roll(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None
             and cur.cash - game.ruleset.spaces[i].building_cost >= CUSHION // 3
             and game._build_problem(p, i, None) is None):
         return {"do": "build", "player": cur.name, "space": i}
-    if (game.trade_once and game.trades_used < int(game.options["trades_per_move"])
-            and cur.cash >= 2 * CUSHION and rng.random() < 0.3):
+    if (game.trades_left_in_move() or 0) > 0 and cur.cash >= 2 * CUSHION and rng.random() < 0.3:
         return _trade_offer(game, p)
     return None
 
@@ -229,7 +228,7 @@ def _manage(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None:
     # Now and then, offer to buy the deed that completes a group.
     if rng.random() < 0.05:
         offer = _trade_offer(game, p)
-        if offer is not None and game.balanced and game.can(offer) is not None:
+        if offer is not None and game.trades_per_turn() is not None and game.can(offer) is not None:
             return None  # brands: not this one (balance, the turn's trades)
         return offer
     return None
@@ -237,10 +236,11 @@ def _manage(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None:
 
 def _trade_offer(game: Game, p: int) -> dict[str, Any] | None:
     player = game.players[p]
+    by_move = game.trades_left_in_move() is not None  # biznes: trades counted by the move
     for group, members in game.group_members.items():
         mine = [j for j in members if game.owner[j] == p]
         theirs = [j for j in members if game.owner[j] not in (p, -1)]
-        if game.trade_once:
+        if by_move:
             # Groups of three split between owners (biznes): buy out a rival who holds fewer.
             theirs = [j for j in theirs
                       if sum(1 for k in members if game.owner[k] == game.owner[j]) <= len(mine)]
@@ -252,7 +252,7 @@ def _trade_offer(game: Game, p: int) -> dict[str, Any] | None:
         seller = game.players[game.owner[i]]
         if any(game.level[j] for j in members) or _completes_group(game, seller.index, i):
             continue
-        offer = game.prices[i] * 2 if game.trade_once else game.prices[i] * 3 // 2
+        offer = game.prices[i] * 2 if by_move else game.prices[i] * 3 // 2
         if player.cash - offer < 2 * CUSHION:
             continue
         return {"do": "trade", "from": player.name, "to": seller.name,

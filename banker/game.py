@@ -206,21 +206,19 @@ class Game:
         self.exact_bids = mech.get("auction") == "stepped"
         self.turn_start_building = mech.get("building") == "turn_start"
         self.expiring = mech.get("mortgage") == "expiring"
-        self.balanced = mech.get("trade") == "balanced"
         self.casino_index = next((s.index for s in ruleset.spaces if s.kind == "casino"), -1)
         self.teams = bool(opts["teams"])
         self.refund_percent = int(opts["building_refund_percent"])
         self.visit_building = mech.get("building") == "visit"
         self.sell_off = mech.get("debt") == "sell_off"
         self.no_mortgages = mech.get("mortgage") == "none"
-        self.trade_once = mech.get("trade") == "once_per_move"
         self.has_random_move = any(c.effect == "random_move" for c in ruleset.cards)
         verbs = ["build", "sell"]
         if not self.visit_building:
             verbs.append("sell_all")
         if not self.no_mortgages:
             verbs += ["mortgage", "unmortgage", "keep_mortgage"]
-        if self.sell_off or self.trade_once or opts["mortgage_auction_now"]:
+        if self.sell_off or self.rules.trade.own_auctions() or opts["mortgage_auction_now"]:
             verbs.append("auction_own")
         if self.sell_off:
             verbs.append("sell_to_bank")
@@ -1462,6 +1460,16 @@ class Game:
         """The top card of a deck (what a draw without a card takes)."""
         return self.decks[deck][0]
 
+    def trades_left_in_move(self) -> int | None:
+        """How many more trades the mover may make in this move, where trades are counted by the move (biznes);
+        None where they are not."""
+        limit = self.rules.trade.per_move_limit()
+        return None if limit is None else max(0, limit - self.trades_used)
+
+    def trades_per_turn(self) -> int | None:
+        """The trades a turn allows, where a turn's trades are limited (brands); None where they are not."""
+        return self.rules.trade.per_turn_limit()
+
     def shuffled_decks(self) -> bool:
         """Whether the decks come in a random order (the chance filler then draws any card of the deck)."""
         return self.rules.deck.shuffled()
@@ -1930,13 +1938,7 @@ class Game:
         get = self._parse_side(a.get("get"), "get")
         if not (give[0] or give[1] or give[2] or get[0] or get[1] or get[2]):
             raise IllegalAction("rule.trade_empty")
-        debtor_trade = bool(g.debts or t.debts)
-        if self.trade_once:
-            self._check_move_trade(giver, taker, give, get)
-        elif self.balanced:
-            self._check_balanced_trade(giver, taker, give, get)
-        elif not debtor_trade and not self._free_window():
-            self._refuse_blocked("trade", giver)
+        self.rules.trade.check(self, giver, taker, give, get)  # when, how often, in what forms
         for (cash, spaces, cards), q in ((give, g), (get, t)):
             if cash > q.cash:
                 raise IllegalAction("rule.trade_cash", player=q.name, amount=cash, cash=q.cash)
@@ -1949,74 +1951,9 @@ class Game:
                 if group is not None and any(self.level[j] for j in self.group_members[group]):
                     raise IllegalAction("rule.trade_buildings", space=self.space_name(i))
 
-    def _check_move_trade(self, giver: int, taker: int, give: tuple[int, list[int], int],
-                          get: tuple[int, list[int], int]) -> None:
-        """trade = "once_per_move": the mover and a rival, after the roll, once per move, in two forms."""
-        cur = self.turn
-        name = self.current.name
-        if cur not in (giver, taker):
-            raise IllegalAction("rule.not_your_move", player=self.players[giver].name, verb="trade",
-                                current=name)
-        for q in (giver, taker):
-            if self.players[q].debts:
-                raise IllegalAction("rule.trade_in_debt", player=self.players[q].name)
-        if not self._free_window():
-            self._refuse_blocked("trade", cur)
-        if self.roll_owed:
-            raise IllegalAction("rule.trade_before_roll", player=name)
-        limit = int(self.options["trades_per_move"])
-        if self.trades_used >= limit:
-            raise IllegalAction("rule.trade_used", player=name, count=limit)
-        if give[2] or get[2]:
-            raise IllegalAction("rule.trade_jail_cards")
-        mine, theirs = (give, get) if giver == cur else (get, give)
-        if theirs[1]:  # "Exchange": a rival's property for cash, properties or both
-            if theirs[0]:
-                raise IllegalAction("rule.trade_form", player=name)
-            if not (mine[0] or mine[1]):
-                raise IllegalAction("rule.trade_form", player=name)
-        elif mine[1] and not mine[0]:  # "Sell": the mover's properties for the rival's cash
-            floor = sum(self.bank_price(i) for i in mine[1])
-            if theirs[0] < floor:
-                raise IllegalAction("rule.sale_below_bank", player=name, price=theirs[0], least=floor)
-        else:
-            raise IllegalAction("rule.trade_form", player=name)
-
-    def _check_balanced_trade(self, giver: int, taker: int, give: tuple[int, list[int], int],
-                              get: tuple[int, list[int], int]) -> None:
-        """trade = "balanced" (brands): in the trader's own turn, a few a turn, no lopsided deals."""
-        name = self.players[giver].name
-        if self.turn not in (giver, taker):
-            raise IllegalAction("rule.not_your_move", player=name, verb="trade", current=self.current.name)
-        if self.auction is not None or self.deal_owed:
-            self._refuse_blocked("trade", giver)
-        if self.debtors and not (self.players[giver].debts or self.players[taker].debts):
-            self._refuse_blocked("trade", giver)
-        # 001's four moments: before rolling, deciding to buy, rent or tax owed (a debt), paying a debt.
-        d = self.decision
-        buying = d is not None and d[0] == "buy"
-        if not (self.roll_owed and d is None) and not buying and not self.current.debts:
-            raise IllegalAction("rule.trade_moment", player=self.current.name)
-        limit = int(self.options["trades_per_turn"])
-        if self.turn_trades >= limit:
-            raise IllegalAction("rule.trades_per_turn", player=self.current.name, count=limit)
-        if give[2] or get[2]:
-            raise IllegalAction("rule.trade_jail_cards")
-        allies = self.allies(giver, taker)
-        for i in give[1] + get[1]:
-            if self.mortgaged[i] and not allies:
-                raise IllegalAction("rule.trade_mortgaged", space=self.space_name(i))
-        if self.options["trade_balance"] and not allies:
-            values = [cash + sum(self.prices[i] // 2 if self.mortgaged[i] else self.prices[i] for i in spaces)
-                      for cash, spaces, _cards in (give, get)]
-            large, small = max(values), min(values)
-            if 2 * (large - small) > large or large > 2 * small:
-                raise IllegalAction("rule.trade_unbalanced", a=values[0], b=values[1])
-
     def _do_trade(self, p: int, a: Mapping[str, Any]) -> None:
         self.turn_trades += 1
-        if self.trade_once:
-            self.trades_used += 1
+        self.rules.trade.traded(self)
         giver, taker = self._trade_parties(a)
         give = self._parse_side(a.get("give"), "give")
         get = self._parse_side(a.get("get"), "get")
@@ -2066,7 +2003,7 @@ class Game:
         if self.expiring:
             self._check_mortgage_auction(p, i, a)
             return
-        if not (self.sell_off or self.trade_once):
+        if not (self.sell_off or self.rules.trade.own_auctions()):
             raise IllegalAction("rule.no_own_auctions", rules=self.ruleset.name)
         self._sellable(p, i, "auction_own")
         if not self._unbuilt(i):
@@ -2659,7 +2596,7 @@ class Game:
                 "min_bid": a.min_bid,
                 "next_bidder": self.players[a.next_bidder].name if a.next_bidder >= 0 else None,
             }
-            if self.sell_off or self.trade_once:
+            if self.sell_off or self.rules.trade.own_auctions():
                 auction["seller"] = self.players[a.seller].name if a.seller >= 0 else None
                 opened = a.opened_at
                 auction["opened_at"] = (int(opened) if opened.is_integer() else opened) if opened >= 0 else None
@@ -2677,7 +2614,8 @@ class Game:
         if self.sell_off:
             for entry, q in zip(players, self.players):
                 entry["debt_auctioned"] = list(q.debt_auctioned)
-        if self.trade_once or self.visit_building or self.rules.doubles.per_move():
+        rules = self.rules
+        if rules.trade.per_move_limit() is not None or self.visit_building or rules.doubles.per_move():
             state["move"] = {"trades_used": self.trades_used, "visit_builds": self.visit_builds,
                              "extra_roll": self.extra_roll}
         if self.has_random_move:

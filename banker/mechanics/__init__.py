@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from banker.mechanics import bankruptcy, deck, doubles
+from banker.mechanics import bankruptcy, deck, doubles, trade
 from banker.mechanics.base import Mechanic
 
 # family -> variant name -> class; the first variant of each family is its default.
@@ -23,6 +23,7 @@ REGISTRY: dict[str, dict[str, type[Mechanic]]] = {
     "deck": dict(deck.VARIANTS),
     "doubles": dict(doubles.VARIANTS),
     "bankruptcy": dict(bankruptcy.VARIANTS),
+    "trade": dict(trade.VARIANTS),
 }
 # Families still chosen by name inside the game (moving into modules of their own, issue 16).
 NAMED: dict[str, tuple[str, ...]] = {
@@ -30,7 +31,6 @@ NAMED: dict[str, tuple[str, ...]] = {
     "building": ("even", "visit", "turn_start"),
     "debt": ("whole", "sell_off"),
     "mortgage": ("classic", "none", "expiring"),
-    "trade": ("open", "once_per_move", "balanced"),
 }
 
 
@@ -64,6 +64,7 @@ class Mechanics:
     deck: deck.Deck
     doubles: doubles.Doubles
     bankruptcy: bankruptcy.Bankruptcy
+    trade: trade.Trade
 
 
 def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanics:
@@ -72,4 +73,5 @@ def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanic
         variants = REGISTRY[family]
         name = mechanics.get(family) or next(iter(variants))
         return variants[name](options)
-    return Mechanics(deck=make("deck"), doubles=make("doubles"), bankruptcy=make("bankruptcy"))
+    return Mechanics(deck=make("deck"), doubles=make("doubles"), bankruptcy=make("bankruptcy"),
+                     trade=make("trade"))

@@ -1,0 +1,144 @@
+"""Trades between players: when, how often and in what forms.
+
+- ``open`` (`Trade`, the default): any two players, whenever the board is free (no decision, auction or
+  deal waiting), and whenever one of them is in debt.
+- ``once_per_move`` (`OncePerMove`, biznes): the mover and a rival, after the roll, `trades_per_move` a move,
+  as an exchange or a sale no cheaper than the bank pays; the mover may instead put a property up for an
+  own auction.
+- ``balanced`` (`Balanced`, brands): in the trader's turn at four moments, `trades_per_turn` a turn, no
+  mortgaged property (but between allies), and no lopsided deals (`trade_balance`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from banker.errors import IllegalAction
+from banker.mechanics.base import Mechanic, mypyc_attr
+
+if TYPE_CHECKING:
+    from banker.game import Game
+
+Side = tuple[int, list[int], int]  # a side of a trade: cash, properties, jail cards
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Trade(Mechanic):
+    """open: any two players, whenever the board is free or one of them owes."""
+
+    def check(self, game: "Game", giver: int, taker: int, give: Side, get: Side) -> None:
+        """Raises IllegalAction when `giver` and `taker` may not trade these sides now (what each side holds
+        is checked by the game)."""
+        if not (game.players[giver].debts or game.players[taker].debts) and not game._free_window():
+            game._refuse_blocked("trade", giver)
+
+    def traded(self, game: "Game") -> None:
+        """A trade was made (the game counts the turn's trades)."""
+
+    def own_auctions(self) -> bool:
+        """Whether the mover may put an own property up for auction (as the move's trade)."""
+        return False
+
+    def per_move_limit(self) -> int | None:
+        """The trades a move allows, where they are counted by the move (the state shows `move`)."""
+        return None
+
+    def per_turn_limit(self) -> int | None:
+        """The trades a turn allows, where they are limited by the turn."""
+        return None
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class OncePerMove(Trade):
+    """once_per_move (biznes): the mover and a rival, after the roll, in two forms."""
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        super().__init__(options)
+        self.per_move = int(options["trades_per_move"])
+
+    def check(self, game: "Game", giver: int, taker: int, give: Side, get: Side) -> None:
+        """trade = "once_per_move": the mover and a rival, after the roll, once per move, in two forms."""
+        cur = game.turn
+        name = game.current.name
+        if cur not in (giver, taker):
+            raise IllegalAction("rule.not_your_move", player=game.players[giver].name, verb="trade",
+                                current=name)
+        for q in (giver, taker):
+            if game.players[q].debts:
+                raise IllegalAction("rule.trade_in_debt", player=game.players[q].name)
+        if not game._free_window():
+            game._refuse_blocked("trade", cur)
+        if game.roll_owed:
+            raise IllegalAction("rule.trade_before_roll", player=name)
+        limit = self.per_move
+        if game.trades_used >= limit:
+            raise IllegalAction("rule.trade_used", player=name, count=limit)
+        if give[2] or get[2]:
+            raise IllegalAction("rule.trade_jail_cards")
+        mine, theirs = (give, get) if giver == cur else (get, give)
+        if theirs[1]:  # "Exchange": a rival's property for cash, properties or both
+            if theirs[0]:
+                raise IllegalAction("rule.trade_form", player=name)
+            if not (mine[0] or mine[1]):
+                raise IllegalAction("rule.trade_form", player=name)
+        elif mine[1] and not mine[0]:  # "Sell": the mover's properties for the rival's cash
+            floor = sum(game.bank_price(i) for i in mine[1])
+            if theirs[0] < floor:
+                raise IllegalAction("rule.sale_below_bank", player=name, price=theirs[0], least=floor)
+        else:
+            raise IllegalAction("rule.trade_form", player=name)
+
+    def traded(self, game: "Game") -> None:
+        game.trades_used += 1
+
+    def own_auctions(self) -> bool:
+        return True
+
+    def per_move_limit(self) -> int | None:
+        return self.per_move
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Balanced(Trade):
+    """balanced (brands): in the trader's own turn, a few a turn, no lopsided deals."""
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        super().__init__(options)
+        self.per_turn = int(options["trades_per_turn"])
+        self.balance = bool(options["trade_balance"])
+
+    def check(self, game: "Game", giver: int, taker: int, give: Side, get: Side) -> None:
+        """trade = "balanced" (brands): in the trader's own turn, a few a turn, no lopsided deals."""
+        name = game.players[giver].name
+        if game.turn not in (giver, taker):
+            raise IllegalAction("rule.not_your_move", player=name, verb="trade", current=game.current.name)
+        if game.auction is not None or game.deal_owed:
+            game._refuse_blocked("trade", giver)
+        if game.debtors and not (game.players[giver].debts or game.players[taker].debts):
+            game._refuse_blocked("trade", giver)
+        # 001's four moments: before rolling, deciding to buy, rent or tax owed (a debt), paying a debt.
+        d = game.decision
+        buying = d is not None and d[0] == "buy"
+        if not (game.roll_owed and d is None) and not buying and not game.current.debts:
+            raise IllegalAction("rule.trade_moment", player=game.current.name)
+        limit = self.per_turn
+        if game.turn_trades >= limit:
+            raise IllegalAction("rule.trades_per_turn", player=game.current.name, count=limit)
+        if give[2] or get[2]:
+            raise IllegalAction("rule.trade_jail_cards")
+        allies = game.allies(giver, taker)
+        for i in give[1] + get[1]:
+            if game.mortgaged[i] and not allies:
+                raise IllegalAction("rule.trade_mortgaged", space=game.space_name(i))
+        if self.balance and not allies:
+            values = [cash + sum(game.prices[i] // 2 if game.mortgaged[i] else game.prices[i] for i in spaces)
+                      for cash, spaces, _cards in (give, get)]
+            large, small = max(values), min(values)
+            if 2 * (large - small) > large or large > 2 * small:
+                raise IllegalAction("rule.trade_unbalanced", a=values[0], b=values[1])
+
+    def per_turn_limit(self) -> int | None:
+        return self.per_turn
+
+
+VARIANTS: dict[str, type[Trade]] = {"open": Trade, "once_per_move": OncePerMove, "balanced": Balanced}
