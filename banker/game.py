@@ -205,18 +205,16 @@ class Game:
         self.stepped = mech.get("auction") in ("stepped", "in_turn")
         self.exact_bids = mech.get("auction") == "stepped"
         self.turn_start_building = mech.get("building") == "turn_start"
-        self.expiring = mech.get("mortgage") == "expiring"
         self.casino_index = next((s.index for s in ruleset.spaces if s.kind == "casino"), -1)
         self.teams = bool(opts["teams"])
         self.refund_percent = int(opts["building_refund_percent"])
         self.visit_building = mech.get("building") == "visit"
         self.sell_off = mech.get("debt") == "sell_off"
-        self.no_mortgages = mech.get("mortgage") == "none"
         self.has_random_move = any(c.effect == "random_move" for c in ruleset.cards)
         verbs = ["build", "sell"]
         if not self.visit_building:
             verbs.append("sell_all")
-        if not self.no_mortgages:
+        if self.rules.mortgage.allowed():
             verbs += ["mortgage", "unmortgage", "keep_mortgage"]
         if self.sell_off or self.rules.trade.own_auctions() or opts["mortgage_auction_now"]:
             verbs.append("auction_own")
@@ -364,7 +362,7 @@ class Game:
                     hotel = _setup_bool(value, where)
                 elif field_name == "mortgaged":
                     self.mortgaged[i] = _setup_bool(value, where)
-                    if self.mortgaged[i] and self.no_mortgages:
+                    if self.mortgaged[i] and not self.rules.mortgage.allowed():
                         raise SetupError("setup.rule", problem=f"{where}: there are no mortgages in {self.ruleset.name}")
                 else:
                     raise SetupError("setup.bad", problem=f"unknown key {where}")
@@ -764,9 +762,7 @@ class Game:
         return -(-self.mortgage_value(i) * pct // 100)
 
     def unmortgage_cost(self, i: int) -> int:
-        if self.expiring:  # brands: 60% of the price (the mortgage value plus 10% of the price)
-            return self.prices[i] * int(self.options["unmortgage_percent"]) // 100
-        return self.mortgage_value(i) + self.interest(i)
+        return self.rules.mortgage.unmortgage_cost(self, i)
 
     def rent_due(self, i: int, dice_total: int, rent_multiplier: int = 1, dice_multiplier: int = 0) -> int:
         """The rent a visitor to space i owes its owner now."""
@@ -871,26 +867,9 @@ class Game:
         self.trades_used = 0
         self.turn_trades = 0
         self.group_builds = {}
-        if self.expiring:
-            self._lapse_mortgages()
+        self.rules.mortgage.turn_passed(self)  # brands: a mortgage kept too long is lost to an auction
         if self.record_events:
             self.events.append(("turn", {"player": self.players[i].name}))
-
-    def _lapse_mortgages(self) -> None:
-        """brands: a mortgage not lifted within `mortgage_rounds` rounds is lost to a bank auction."""
-        limit = int(self.options["mortgage_rounds"])
-        for i in self.ruleset.property_indices:
-            if self.mortgaged[i] and self.round - self.mortgage_round[i] >= limit:
-                owner = self.owner[i]
-                self.mortgaged[i] = False
-                self.owner[i] = -1
-                self.owner_version += 1
-                self.events.append(("mortgage_lapsed", {"player": self.players[owner].name,
-                                                        "space": self.space_name(i)}))
-                if i not in self.auction_queue:
-                    self.auction_queue.append(i)
-        if self.auction is None and self.auction_queue:
-            self._start_property_auction(self.auction_queue.pop(0))
 
     def _send_to_jail(self, p: Player) -> None:
         p.position = self.jail_index
@@ -1792,7 +1771,7 @@ class Game:
     # mortgages
 
     def _check_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
-        if self.no_mortgages:
+        if not self.rules.mortgage.allowed():
             raise IllegalAction("rule.no_mortgages", rules=self.ruleset.name)
         i = self._space_arg(a, "mortgage")
         self._may_manage(p, "mortgage", raising=True)
@@ -1815,7 +1794,7 @@ class Game:
         self._transfer(BANK, p, self.mortgage_value(i), "mortgage", self.space_params[i])
 
     def _check_unmortgage(self, p: int, a: Mapping[str, Any]) -> None:
-        if self.no_mortgages:
+        if not self.rules.mortgage.allowed():
             raise IllegalAction("rule.no_mortgages", rules=self.ruleset.name)
         i = self._space_arg(a, "unmortgage")
         player = self.players[p]
@@ -1841,7 +1820,7 @@ class Game:
         self._pay_bank(p, self.unmortgage_cost(i), "unmortgage", self.space_params[i])
 
     def _check_keep_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
-        if self.no_mortgages:
+        if not self.rules.mortgage.allowed():
             raise IllegalAction("rule.no_mortgages", rules=self.ruleset.name)
         i = self._space_arg(a, "keep_mortgage")
         if (p, i) not in self.mortgage_owed:
@@ -1962,7 +1941,7 @@ class Game:
             for i in spaces:
                 self.owner[i] = dst
                 self.owner_version += 1
-                if self.mortgaged[i] and not self.expiring:
+                if self.mortgaged[i] and self.rules.mortgage.decision_on_transfer():
                     self.mortgage_owed.append((dst, i))
             for _ in range(cards):
                 self.players[dst].jail_cards.append(self.players[src].jail_cards.pop(0))
@@ -2000,8 +1979,7 @@ class Game:
         i = self._space_arg(a, "auction_own")
         player = self.players[p]
         name = player.name
-        if self.expiring:
-            self._check_mortgage_auction(p, i, a)
+        if self.rules.mortgage.check_own_auction(self, p, i, a):  # brands-showdown: a lapsing mortgage
             return
         if not (self.sell_off or self.rules.trade.own_auctions()):
             raise IllegalAction("rule.no_own_auctions", rules=self.ruleset.name)
@@ -2031,31 +2009,10 @@ class Game:
             raise IllegalAction("rule.reserve", player=name, space=self.space_name(i), reserve=reserve,
                                 low=low, high=high, step=self.auction_step)
 
-    def _check_mortgage_auction(self, p: int, i: int, a: Mapping[str, Any]) -> None:
-        """brands-showdown: the owner sends their mortgaged property to the bank's auction now."""
-        name = self.players[p].name
-        if not self.options["mortgage_auction_now"]:
-            raise IllegalAction("rule.no_own_auctions", rules=self.ruleset.name)
-        if "reserve" in a:
-            raise InvalidAction("action.bad_field", field="reserve", problem="the bank's auction opens at the full price")
-        self._sellable(p, i, "auction_own")
-        if not self.mortgaged[i]:
-            raise IllegalAction("rule.not_mortgaged", player=name, space=self.space_name(i))
-        if not self.players[p].debts:
-            if p != self.turn:
-                raise IllegalAction("rule.not_your_move", player=name, verb="auction_own", current=self.current.name)
-            if not self._free_window():
-                self._refuse_blocked("auction_own", p)
-
     def _do_auction_own(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_index(a["space"])
         player = self.players[p]
-        if self.expiring:  # the mortgage lapses now: the bank auctions it to everyone, the owner too
-            self.mortgaged[i] = False
-            self.owner[i] = -1
-            self.owner_version += 1
-            self.events.append(("mortgage_lapsed", {"player": player.name, "space": self.space_name(i)}))
-            self._start_property_auction(i)
+        if self.rules.mortgage.do_own_auction(self, p, i):
             return
         reserve = a.get("reserve")
         opening = self.bank_price(i) if reserve is None else int(reserve)
@@ -2620,12 +2577,7 @@ class Game:
                              "extra_roll": self.extra_roll}
         if self.has_random_move:
             state["last_random_target"] = self.last_random_target if self.last_random_target >= 0 else None
-        if self.expiring:
-            state["round"] = self.round
-            limit = int(self.options["mortgage_rounds"])
-            for i in self.ruleset.property_indices:
-                if self.mortgaged[i]:
-                    spaces[str(i)]["mortgage_rounds_left"] = max(0, limit - (self.round - self.mortgage_round[i]))
+        rules.mortgage.describe(self, state)
         if self.clocked():
             state["clock"] = {"minutes": round(self.economy_minutes(), 2), "paused": self.paused_at >= 0,
                               "salary": self.salary_paid(), "rent_tax_percent": self.rent_tax_percent()}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from banker.mechanics import bankruptcy, deck, doubles, trade
+from banker.mechanics import bankruptcy, deck, doubles, mortgage, trade
 from banker.mechanics.base import Mechanic
 
 # family -> variant name -> class; the first variant of each family is its default.
@@ -24,13 +24,13 @@ REGISTRY: dict[str, dict[str, type[Mechanic]]] = {
     "doubles": dict(doubles.VARIANTS),
     "bankruptcy": dict(bankruptcy.VARIANTS),
     "trade": dict(trade.VARIANTS),
+    "mortgage": dict(mortgage.VARIANTS),
 }
 # Families still chosen by name inside the game (moving into modules of their own, issue 16).
 NAMED: dict[str, tuple[str, ...]] = {
     "auction": ("open", "stepped", "in_turn"),
     "building": ("even", "visit", "turn_start"),
     "debt": ("whole", "sell_off"),
-    "mortgage": ("classic", "none", "expiring"),
 }
 
 
@@ -65,6 +65,7 @@ class Mechanics:
     doubles: doubles.Doubles
     bankruptcy: bankruptcy.Bankruptcy
     trade: trade.Trade
+    mortgage: mortgage.Mortgage
 
 
 def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanics:
@@ -74,4 +75,4 @@ def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanic
         name = mechanics.get(family) or next(iter(variants))
         return variants[name](options)
     return Mechanics(deck=make("deck"), doubles=make("doubles"), bankruptcy=make("bankruptcy"),
-                     trade=make("trade"))
+                     trade=make("trade"), mortgage=make("mortgage"))

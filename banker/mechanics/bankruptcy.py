@@ -40,7 +40,7 @@ class Bankruptcy(Mechanic):
             for i in owned:
                 game.owner[i] = creditor
                 game.owner_version += 1
-                if game.mortgaged[i] and not game.expiring:  # brands: it keeps its mortgage and its clock
+                if game.mortgaged[i] and game.rules.mortgage.decision_on_transfer():
                     game.mortgage_owed.append((creditor, i))
             game.players[creditor].jail_cards.extend(player.jail_cards)
             return owned

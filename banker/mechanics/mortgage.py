@@ -1,0 +1,129 @@
+"""Mortgages: whether there are any, what lifting one costs, and what becomes of a mortgage that is kept.
+
+- ``classic`` (`Mortgage`, the default): the bank lends the mortgage value; lifting it costs the value plus
+  `mortgage_interest_percent`; a mortgaged property that changes hands makes its new owner lift the
+  mortgage or pay the interest and keep it.
+- ``none`` (`NoMortgages`, biznes): there are no mortgages; money is raised by auctions and sales.
+- ``expiring`` (`Expiring`, brands): lifting one costs `unmortgage_percent` of the price; a mortgage not
+  lifted within `mortgage_rounds` of its owner's rounds is lost to a bank auction (with
+  `mortgage_auction_now`, brands-showdown, the owner may send it there at once); a mortgaged property
+  changes hands with its mortgage and its clock.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from banker.errors import IllegalAction, InvalidAction
+from banker.mechanics.base import Mechanic, mypyc_attr
+
+if TYPE_CHECKING:
+    from banker.game import Game
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Mortgage(Mechanic):
+    """classic: the bank's loan at interest."""
+
+    def allowed(self) -> bool:
+        """Whether properties may be mortgaged at all."""
+        return True
+
+    def unmortgage_cost(self, game: "Game", i: int) -> int:
+        """What lifting the mortgage of space i costs now."""
+        return game.mortgage_value(i) + game.interest(i)
+
+    def decision_on_transfer(self) -> bool:
+        """Whether a mortgaged property's new owner must lift the mortgage or pay the interest and keep it."""
+        return True
+
+    def turn_passed(self, game: "Game") -> None:
+        """A new turn has begun (game.round counts the rounds)."""
+
+    def check_own_auction(self, game: "Game", p: int, i: int, a: Mapping[str, Any]) -> bool:
+        """`auction_own` of space i by player p: True when this rule decides it (raising if refused), False
+        when the ordinary own auction's rules apply."""
+        return False
+
+    def do_own_auction(self, game: "Game", p: int, i: int) -> bool:
+        """Carry out `auction_own` when this rule decided it (`check_own_auction`); True if it did."""
+        return False
+
+    def describe(self, game: "Game", state: dict[str, Any]) -> None:
+        """Add what this rule keeps to the game's state (docs/game-script.md)."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class NoMortgages(Mortgage):
+    """none (biznes): no mortgages."""
+
+    def allowed(self) -> bool:
+        return False
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Expiring(Mortgage):
+    """expiring (brands): a mortgage runs for a few rounds, then the bank auctions the property."""
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        super().__init__(options)
+        self.lift_percent = int(options["unmortgage_percent"])
+        self.rounds = int(options["mortgage_rounds"])
+        self.auction_now = bool(options["mortgage_auction_now"])
+
+    def unmortgage_cost(self, game: "Game", i: int) -> int:
+        return game.prices[i] * self.lift_percent // 100  # 60%: the mortgage value plus 10% of the price
+
+    def decision_on_transfer(self) -> bool:
+        return False  # it keeps its mortgage and its clock
+
+    def turn_passed(self, game: "Game") -> None:
+        """A mortgage not lifted within `mortgage_rounds` rounds is lost to a bank auction."""
+        for i in game.ruleset.property_indices:
+            if game.mortgaged[i] and game.round - game.mortgage_round[i] >= self.rounds:
+                owner = game.owner[i]
+                game.mortgaged[i] = False
+                game.owner[i] = -1
+                game.owner_version += 1
+                game.events.append(("mortgage_lapsed", {"player": game.players[owner].name,
+                                                        "space": game.space_name(i)}))
+                if i not in game.auction_queue:
+                    game.auction_queue.append(i)
+        if game.auction is None and game.auction_queue:
+            game._start_property_auction(game.auction_queue.pop(0))
+
+    def check_own_auction(self, game: "Game", p: int, i: int, a: Mapping[str, Any]) -> bool:
+        """brands-showdown: the owner sends their mortgaged property to the bank's auction now."""
+        name = game.players[p].name
+        if not self.auction_now:
+            raise IllegalAction("rule.no_own_auctions", rules=game.ruleset.name)
+        if "reserve" in a:
+            raise InvalidAction("action.bad_field", field="reserve", problem="the bank's auction opens at the full price")
+        game._sellable(p, i, "auction_own")
+        if not game.mortgaged[i]:
+            raise IllegalAction("rule.not_mortgaged", player=name, space=game.space_name(i))
+        if not game.players[p].debts:
+            if p != game.turn:
+                raise IllegalAction("rule.not_your_move", player=name, verb="auction_own", current=game.current.name)
+            if not game._free_window():
+                game._refuse_blocked("auction_own", p)
+        return True
+
+    def do_own_auction(self, game: "Game", p: int, i: int) -> bool:
+        """The mortgage lapses now: the bank auctions the property to everyone, the owner too."""
+        game.mortgaged[i] = False
+        game.owner[i] = -1
+        game.owner_version += 1
+        game.events.append(("mortgage_lapsed", {"player": game.players[p].name, "space": game.space_name(i)}))
+        game._start_property_auction(i)
+        return True
+
+    def describe(self, game: "Game", state: dict[str, Any]) -> None:
+        state["round"] = game.round
+        for i in game.ruleset.property_indices:
+            if game.mortgaged[i]:
+                left = max(0, self.rounds - (game.round - game.mortgage_round[i]))
+                state["spaces"][str(i)]["mortgage_rounds_left"] = left
+
+
+VARIANTS: dict[str, type[Mortgage]] = {"classic": Mortgage, "none": NoMortgages, "expiring": Expiring}
