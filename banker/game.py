@@ -1770,9 +1770,12 @@ class Game:
     # ------------------------------------------------------------------
     # mortgages
 
-    def _check_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
-        if not self.rules.mortgage.allowed():
+    def _require_mortgages(self) -> None:
+        if not self.rules.mortgage.allowed():  # biznes: none
             raise IllegalAction("rule.no_mortgages", rules=self.ruleset.name)
+
+    def _check_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
+        self._require_mortgages()
         i = self._space_arg(a, "mortgage")
         self._may_manage(p, "mortgage", raising=True)
         name = self.players[p].name
@@ -1794,8 +1797,7 @@ class Game:
         self._transfer(BANK, p, self.mortgage_value(i), "mortgage", self.space_params[i])
 
     def _check_unmortgage(self, p: int, a: Mapping[str, Any]) -> None:
-        if not self.rules.mortgage.allowed():
-            raise IllegalAction("rule.no_mortgages", rules=self.ruleset.name)
+        self._require_mortgages()
         i = self._space_arg(a, "unmortgage")
         player = self.players[p]
         owed = (p, i) in self.mortgage_owed
@@ -1820,8 +1822,7 @@ class Game:
         self._pay_bank(p, self.unmortgage_cost(i), "unmortgage", self.space_params[i])
 
     def _check_keep_mortgage(self, p: int, a: Mapping[str, Any]) -> None:
-        if not self.rules.mortgage.allowed():
-            raise IllegalAction("rule.no_mortgages", rules=self.ruleset.name)
+        self._require_mortgages()
         i = self._space_arg(a, "keep_mortgage")
         if (p, i) not in self.mortgage_owed:
             raise IllegalAction("rule.no_mortgage_decision", player=self.players[p].name,
