@@ -50,7 +50,9 @@ def register(family: str, name: str, cls: type[Mechanic]) -> None:
     """A new variant of a family, known to the ruleset loader from now on."""
     variants = REGISTRY.get(family)
     if variants is None:
-        raise KeyError(f"unknown mechanic family {family!r} (known: {', '.join(sorted(REGISTRY))})")
+        if family in NAMED:
+            raise KeyError(f"the {family} family is still chosen inside the game and takes no classes yet")
+        raise KeyError(f"unknown mechanic family {family!r} (known: {', '.join(families())})")
     base = next(iter(variants.values()))
     if not issubclass(cls, base):
         raise TypeError(f"a {family} mechanic must subclass {base.__name__}")

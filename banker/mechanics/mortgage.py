@@ -81,12 +81,7 @@ class Expiring(Mortgage):
         """A mortgage not lifted within `mortgage_rounds` rounds is lost to a bank auction."""
         for i in game.ruleset.property_indices:
             if game.mortgaged[i] and game.round - game.mortgage_round[i] >= self.rounds:
-                owner = game.owner[i]
-                game.mortgaged[i] = False
-                game.owner[i] = -1
-                game.owner_version += 1
-                game.events.append(("mortgage_lapsed", {"player": game.players[owner].name,
-                                                        "space": game.space_name(i)}))
+                self._lapse(game, i)
                 if i not in game.auction_queue:
                     game.auction_queue.append(i)
         if game.auction is None and game.auction_queue:
@@ -111,12 +106,18 @@ class Expiring(Mortgage):
 
     def do_own_auction(self, game: "Game", p: int, i: int) -> bool:
         """The mortgage lapses now: the bank auctions the property to everyone, the owner too."""
+        self._lapse(game, i)
+        game._start_property_auction(i)
+        return True
+
+    @staticmethod
+    def _lapse(game: "Game", i: int) -> None:
+        """Space i's mortgage is lost: the property goes back to the bank, unowned and unmortgaged."""
+        owner = game.owner[i]
         game.mortgaged[i] = False
         game.owner[i] = -1
         game.owner_version += 1
-        game.events.append(("mortgage_lapsed", {"player": game.players[p].name, "space": game.space_name(i)}))
-        game._start_property_auction(i)
-        return True
+        game.events.append(("mortgage_lapsed", {"player": game.players[owner].name, "space": game.space_name(i)}))
 
     def describe(self, game: "Game", state: dict[str, Any]) -> None:
         state["round"] = game.round
