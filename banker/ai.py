@@ -52,9 +52,9 @@ def choose(game: Game, rng: random.Random) -> Move:
     cur = game.players[p]
     d = game.decision
     if d is not None:
-        kind = d[0]
+        kind = d.kind
         if kind == "buy":
-            i = d[1]
+            i = d.space
             price = game.prices[i]
             if cur.cash >= price and (cur.cash - price >= CUSHION or _completes_group(game, p, i)):
                 return {"do": "buy"}, p
@@ -62,7 +62,7 @@ def choose(game: Game, rng: random.Random) -> Move:
         if kind == "draw":
             return {"do": "draw"}, p
         if kind == "bus":
-            return {"do": "bus", "steps": d[1] + d[2]}, p
+            return {"do": "bus", "steps": sum(d.dice)}, p
         if kind == "jump":  # a triple: to the first property still for sale, else to Start
             n = game.n_spaces
             ahead = [(cur.position + k) % n for k in range(1, n + 1)]

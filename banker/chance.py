@@ -61,14 +61,14 @@ def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance 
             filled["dice"] = source.dice(game.dice_count())
     elif verb == "draw":
         d = game.decision
-        if "card" not in action and d is not None and d[0] == "draw":
+        if "card" not in action and d is not None and d.kind == "draw":
             # A cycling deck is dealt from the top; a reshuffled one (brands) was shuffled when it
             # filled up again, which is the same as taking any of its remaining cards at random.
-            deck = game.decks[d[1]]
-            filled["card"] = source.rng.choice(deck) if game.shuffled_decks() else game.next_card(d[1])
+            deck = game.decks[d.deck]
+            filled["card"] = source.rng.choice(deck) if game.shuffled_decks() else game.next_card(d.deck)
         card = game.ruleset.card_by_id.get(filled.get("card"))  # type: ignore[arg-type]
         if (card is not None and card.effect == "random_move" and "target" not in action
-                and not game.random_moved and d is not None and d[0] == "draw"):
+                and not game.random_moved and d is not None and d.kind == "draw"):
             filled["target"] = source.rng.choice(game.random_targets())
     elif verb == "casino":
         if action.get("numbers") is not None:

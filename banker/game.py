@@ -15,17 +15,12 @@ the check; ``legal_actions()`` lists what passes it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from banker.errors import IllegalAction, InvalidAction, SetupError
-from banker.mechanics import Mechanics, choose as choose_mechanics
-from banker.messages import render
+from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, choose as choose_mechanics
+from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Player
 from banker.ruleset import OPTION_DEFAULTS, Ruleset, check_option_value
-
-NO_PARAMS: dict[str, Any] = {}  # shared by log entries without parameters; never mutated
-BANK = -1  # creditor / payee meaning the bank
-POT = -2  # the free-parking pot (house rule)
 
 COMMON_FIELDS = frozenset({"do", "player", "t"})
 VERB_FIELDS: dict[str, frozenset[str]] = {
@@ -67,79 +62,6 @@ VERBS = tuple(VERB_FIELDS)
 # Verbs whose actor is the owner of the named space when no player is given.
 SPACE_VERBS = frozenset({"build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgage",
                          "auction_own", "sell_to_bank", "sell_to_player"})
-
-
-@dataclass(slots=True)
-class Debt:
-    amount: int
-    creditor: int  # player index, or BANK
-    to_pot: bool = False  # with the free-parking house rule, paid into the pot
-    code: str = "debt"
-    params: dict[str, Any] = field(default_factory=dict)  # the charge's log parameters (rent: its space)
-
-
-@dataclass(slots=True)
-class Player:
-    name: str
-    index: int
-    cash: int
-    position: int = 0
-    in_jail: bool = False
-    jail_turns: int = 0
-    jail_cards: list[str] = field(default_factory=list)
-    bankrupt: bool = False
-    debts: list[Debt] = field(default_factory=list)
-    # Spaces put up for auction since this player's debt began (biznes: once per debt).
-    debt_auctioned: list[int] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class Auction:
-    space: int  # -1 for a building auction
-    kind: str  # "property", "house" or "hotel"
-    bidders: list[int]
-    high_bid: int = 0
-    high_bidder: int = -1
-    min_bid: int = 1
-    seller: int = -1  # the owner selling in an own-property auction ("own"); -1 for the bank
-    next_bidder: int = -1  # whose bid it is, in a stepped auction
-    opened_at: float = -1.0  # the game clock when it opened (-1: unstamped)
-
-
-@dataclass(slots=True)
-class Entry:
-    """One money movement: who paid whom, how much and why."""
-
-    seq: int  # number of the action that caused it (0-based, effective actions)
-    payer: str  # player name, "bank" or "pot"
-    payee: str
-    amount: int
-    code: str
-    params: dict[str, Any]
-
-    @property
-    def text(self) -> str:
-        return render("log." + self.code, {"payer": self.payer, "payee": self.payee,
-                                           "amount": self.amount, **self.params})
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "from": self.payer, "to": self.payee, "amount": self.amount,
-                "code": self.code, "params": dict(self.params), "text": self.text}
-
-
-@dataclass(slots=True)
-class Event:
-    """Something that happened, for the app to show: moved, drew a card, paid."""
-
-    code: str
-    params: dict[str, Any]
-
-    @property
-    def text(self) -> str:
-        return render("event." + self.code, self.params)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "params": dict(self.params), "text": self.text}
 
 
 class Game:
@@ -245,7 +167,7 @@ class Game:
         self.roll_owed = True
         self.doubles = 0
         self.last_roll = 0
-        self.decision: tuple[Any, ...] | None = None  # ("buy", i) ("draw", deck) ("tax", i) ("card_roll", i, mult)
+        self.decision: Decision | None = None
         self.auction: Auction | None = None
         self.auction_queue: list[int] = []
         self.turn_over_after_auctions = False
@@ -839,7 +761,7 @@ class Game:
             return ""
         return {"buy": "buy or decline", "draw": "draw a card", "tax": "choose the tax",
                 "card_roll": "roll for the card", "casino": "bet at the casino or decline",
-                "bus": "choose the bus move", "jump": "choose where to jump"}[d[0]]
+                "bus": "choose the bus move", "jump": "choose where to jump"}[d.kind]
 
     def _free_window(self) -> bool:
         """True when the only thing owed is the current player's roll or end of turn."""
@@ -933,7 +855,7 @@ class Game:
         if self.is_property[i]:
             owner = self.owner[i]
             if owner < 0:
-                self.decision = ("buy", i)
+                self.decision = Decision("buy", space=i)
             elif owner != p.index and not self.mortgaged[i]:
                 self._pay_rent(p.index, i, self.rent_due(i, self.last_roll))
             return
@@ -946,12 +868,12 @@ class Game:
                     self._settle(p)
             return
         if kind == "casino":
-            self.decision = ("casino", i)
+            self.decision = Decision("casino", space=i)
             return
         if kind == "card":
-            self.decision = ("draw", self.ruleset.spaces[i].deck)
+            self.decision = Decision("draw", deck=self.ruleset.spaces[i].deck)  # type: ignore[arg-type]
         elif kind == "tax_choice":
-            self.decision = ("tax", i)
+            self.decision = Decision("tax", space=i)
         elif kind == "tax":
             amount = int(self.options[self.ruleset.spaces[i].amount_option])  # type: ignore[index]
             self._charge(p.index, BANK, amount, "tax", self.space_params[i], pot=True)
@@ -1056,7 +978,7 @@ class Game:
             raise IllegalAction("rule.chance_needed", verb=verb, what="dice")
         n = self.ruleset.dice
         d = self.decision
-        if self.speed_die_active() and not (d is not None and d[0] == "card_roll"):
+        if self.speed_die_active() and not (d is not None and d.kind == "card_roll"):
             n += 1  # brands-fast and -showdown: the speed die joins from its round on
         if (not isinstance(dice, (list, tuple)) or len(dice) != n
                 or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
@@ -1071,14 +993,14 @@ class Game:
     def dice_count(self) -> int:
         """How many dice the next roll takes."""
         d = self.decision
-        return self.ruleset.dice + (1 if self.speed_die_active() and not (d is not None and d[0] == "card_roll")
+        return self.ruleset.dice + (1 if self.speed_die_active() and not (d is not None and d.kind == "card_roll")
                                     else 0)
 
     def _check_roll(self, p: int, a: Mapping[str, Any]) -> None:
         self._require_current(p, "roll")
         self._parse_dice(a)
         d = self.decision
-        if d is not None and d[0] == "card_roll":
+        if d is not None and d.kind == "card_roll":
             if self.auction is not None or self.mortgage_owed or self.build_owed:
                 self._refuse_blocked("roll", p)
             return
@@ -1094,9 +1016,9 @@ class Game:
         if self.record_events:
             self.events.append(("rolled", {"player": player.name, "dice": dice}))
         d = self.decision
-        if d is not None and d[0] == "card_roll":
+        if d is not None and d.kind == "card_roll":
             self.decision = None
-            i, multiplier = d[1], d[2]
+            i, multiplier = d.space, d.multiplier
             owner = self.owner[i]
             if owner >= 0 and owner != p and not self.mortgaged[i]:
                 self._pay_rent(p, i, multiplier * total)
@@ -1138,11 +1060,11 @@ class Game:
             self.roll_owed = False
         if speed:
             if speed <= 3 and dice[0] == dice[1] == speed:
-                self.decision = ("jump",)  # a triple: jump to any space
+                self.decision = Decision("jump")  # a triple: jump to any space
                 self.events.append(("speed_die", {"player": player.name, "face": "triple"}))
                 return
             if speed == 6:
-                self.decision = ("bus", dice[0], dice[1])  # the bus: by either die or their sum
+                self.decision = Decision("bus", dice=(dice[0], dice[1]))  # the bus: by either die or their sum
                 self.events.append(("speed_die", {"player": player.name, "face": "bus"}))
                 return
             if speed >= 4:
@@ -1158,17 +1080,17 @@ class Game:
     def _check_buy(self, p: int, a: Mapping[str, Any]) -> None:
         self._require_current(p, "buy")
         d = self.decision
-        if d is None or d[0] != "buy":
+        if d is None or d.kind != "buy":
             raise IllegalAction("rule.nothing_to_buy", player=self.players[p].name)
         player = self.players[p]
         if player.debts:
             raise IllegalAction("rule.in_debt", player=player.name, verb="buy")
-        if player.cash < self.prices[d[1]]:
-            raise IllegalAction("rule.cannot_afford", player=player.name, space=self.space_name(d[1]),
-                                price=self.prices[d[1]], cash=player.cash)
+        if player.cash < self.prices[d.space]:
+            raise IllegalAction("rule.cannot_afford", player=player.name, space=self.space_name(d.space),
+                                price=self.prices[d.space], cash=player.cash)
 
     def _do_buy(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self.decision[1]  # type: ignore[index]
+        i = self.decision.space  # type: ignore[union-attr]
         self._pay_bank(p, self.prices[i], "buy", self.space_params[i])
         self.owner[i] = p
         self.owner_version += 1
@@ -1177,11 +1099,11 @@ class Game:
     def _check_decline(self, p: int, a: Mapping[str, Any]) -> None:
         self._require_current(p, "decline")
         d = self.decision
-        if d is None or d[0] != "buy":
+        if d is None or d.kind != "buy":
             raise IllegalAction("rule.nothing_to_buy", player=self.players[p].name)
 
     def _do_decline(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self.decision[1]  # type: ignore[index]
+        i = self.decision.space  # type: ignore[union-attr]
         self.decision = None
         self.events.append(("declined", {"player": self.players[p].name, "space": self.space_name(i)}))
         if self.options["auction_on_decline"]:
@@ -1404,7 +1326,7 @@ class Game:
     def _check_draw(self, p: int, a: Mapping[str, Any]) -> None:
         self._require_current(p, "draw")
         d = self.decision
-        if d is None or d[0] != "draw":
+        if d is None or d.kind != "draw":
             raise IllegalAction("rule.no_draw_owed", player=self.players[p].name)
         card = a.get("card")
         if card is None:
@@ -1412,8 +1334,8 @@ class Game:
         found = self.ruleset.card_by_id.get(card) if isinstance(card, str) else None
         if found is None:
             raise InvalidAction("action.unknown_card", card=card)
-        if found.deck != d[1]:
-            raise IllegalAction("rule.wrong_deck", card=card, deck=self.ruleset.decks[d[1]]["name"])
+        if found.deck != d.deck:
+            raise IllegalAction("rule.wrong_deck", card=card, deck=self.ruleset.decks[d.deck]["name"])
         if card not in self.decks[found.deck]:
             holder = next((q.name for q in self.players if card in q.jail_cards), "?")
             raise IllegalAction("rule.card_held", card=card, holder=holder)
@@ -1535,10 +1457,10 @@ class Game:
                                                "index": target}))
             owner = self.owner[target]
             if owner < 0:
-                self.decision = ("buy", target)
+                self.decision = Decision("buy", space=target)
             elif owner != p and not self.mortgaged[target]:
                 if card.dice_multiplier:
-                    self.decision = ("card_roll", target, card.dice_multiplier)
+                    self.decision = Decision("card_roll", space=target, multiplier=card.dice_multiplier)
                 else:
                     rent = self.rent_due(target, self.last_roll, rent_multiplier=card.rent_multiplier)
                     self._pay_rent(p, target, rent)
@@ -1549,7 +1471,7 @@ class Game:
     def _check_tax(self, p: int, a: Mapping[str, Any]) -> None:
         self._require_current(p, "tax")
         d = self.decision
-        if d is None or d[0] != "tax":
+        if d is None or d.kind != "tax":
             raise IllegalAction("rule.no_tax_owed", player=self.players[p].name)
         if a.get("choice") not in ("flat", "percent"):
             raise InvalidAction("action.bad_field", field="choice", problem='must be "flat" or "percent"')
@@ -1560,7 +1482,7 @@ class Game:
         return self.total_worth(p) * int(self.options["income_tax_percent"]) // 100
 
     def _do_tax(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self.decision[1]  # type: ignore[index]
+        i = self.decision.space  # type: ignore[union-attr]
         self.decision = None
         amount = self.income_tax(p, a["choice"])
         self._charge(p, BANK, amount, "tax", {"space": self.space_name(i), "choice": a["choice"]}, pot=True)
@@ -2111,7 +2033,7 @@ class Game:
         self._require_current(p, "casino")
         player = self.players[p]
         d = self.decision
-        if d is None or d[0] != "casino":
+        if d is None or d.kind != "casino":
             raise IllegalAction("rule.no_casino", player=player.name)
         numbers = self._casino_numbers(a)
         if numbers is None:
@@ -2155,11 +2077,12 @@ class Game:
     def _check_bus(self, p: int, a: Mapping[str, Any]) -> None:
         self._require_current(p, "bus")
         d = self.decision
-        if d is None or d[0] != "bus":
+        if d is None or d.kind != "bus":
             raise IllegalAction("rule.no_speed_choice", player=self.players[p].name, verb="bus")
         steps = a.get("steps")
-        if steps not in (d[1], d[2], d[1] + d[2]) or isinstance(steps, bool):
-            raise IllegalAction("rule.bus_steps", steps=steps, a=d[1], b=d[2], both=d[1] + d[2])
+        a_, b_ = d.dice
+        if steps not in (a_, b_, a_ + b_) or isinstance(steps, bool):
+            raise IllegalAction("rule.bus_steps", steps=steps, a=a_, b=b_, both=a_ + b_)
 
     def _do_bus(self, p: int, a: Mapping[str, Any]) -> None:
         self.decision = None
@@ -2168,7 +2091,7 @@ class Game:
     def _check_jump(self, p: int, a: Mapping[str, Any]) -> None:
         self._require_current(p, "jump")
         d = self.decision
-        if d is None or d[0] != "jump":
+        if d is None or d.kind != "jump":
             raise IllegalAction("rule.no_speed_choice", player=self.players[p].name, verb="jump")
         self._space_index(self._space_arg(a, "jump"))
 
@@ -2413,12 +2336,12 @@ class Game:
         d = self.decision
         cur = self.current
         if d is not None and a is None:
-            if d[0] == "buy":
-                verbs = ["buy", "decline"] if not cur.debts and cur.cash >= self.prices[d[1]] else ["decline"]
-            elif d[0] == "card_roll":
+            if d.kind == "buy":
+                verbs = ["buy", "decline"] if not cur.debts and cur.cash >= self.prices[d.space] else ["decline"]
+            elif d.kind == "card_roll":
                 verbs = ["roll"]
             else:
-                verbs = [d[0]]
+                verbs = [d.kind]
             out.append({"player": cur.name, "verbs": verbs})
         if not out:
             if self.roll_owed:
@@ -2486,22 +2409,22 @@ class Game:
                 candidates.append({"do": "building_auction", "kind": kind})
         legal = [c for c in candidates if self.can(c) is None]
         d = self.decision
-        if (self.roll_owed or (d is not None and d[0] == "card_roll")) and self.can(
+        if (self.roll_owed or (d is not None and d.kind == "card_roll")) and self.can(
                 {"do": "roll", "dice": [1] * self.dice_count()}) is None:
             legal.append({"do": "roll", "player": cur})
-        if d is not None and d[0] == "draw":
-            draw: dict[str, Any] = {"do": "draw", "card": self.decks[d[1]][0]}
+        if d is not None and d.kind == "draw":
+            draw: dict[str, Any] = {"do": "draw", "card": self.decks[d.deck][0]}
             if self.ruleset.card_by_id[draw["card"]].effect == "random_move" and not self.random_moved:
                 draw["target"] = self.random_targets()[0]
             if self.can(draw) is None:
                 legal.append({"do": "draw", "player": cur})
-        if d is not None and d[0] == "tax":
+        if d is not None and d.kind == "tax":
             legal += [{"do": "tax", "player": cur, "choice": c} for c in ("flat", "percent")]
-        if d is not None and d[0] == "bus":
-            legal += [{"do": "bus", "player": cur, "steps": k} for k in sorted({d[1], d[2], d[1] + d[2]})]
-        if d is not None and d[0] == "jump":
+        if d is not None and d.kind == "bus":
+            legal += [{"do": "bus", "player": cur, "steps": k} for k in sorted({d.dice[0], d.dice[1], sum(d.dice)})]
+        if d is not None and d.kind == "jump":
             legal += [{"do": "jump", "player": cur, "space": i} for i in range(self.n_spaces)]
-        if d is not None and d[0] == "casino":
+        if d is not None and d.kind == "casino":
             legal.append({"do": "casino", "player": cur})
             if self.can({"do": "casino", "numbers": [1], "die": 1, "jackpot": False}) is None:
                 legal.append({"do": "casino", "player": cur, "numbers": [1]})
@@ -2630,9 +2553,10 @@ def _setup_bool(value: Any, where: str) -> bool:
     return value
 
 
-# verb -> (check, do); module-level so that the compiled build (mypyc) can hold it.
+# verb -> (check, do): a mechanics module's, or else Game's own; module-level so that the compiled build
+# (mypyc) can hold it.
 _HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {
-    verb: (getattr(Game, f"_check_{verb}"), getattr(Game, f"_do_{verb}"))
+    verb: MECHANIC_HANDLERS.get(verb) or (getattr(Game, f"_check_{verb}"), getattr(Game, f"_do_{verb}"))
     for verb in VERBS if verb != "undo"
 }
 _DOERS: dict[str, Callable[..., None]] = {verb: pair[1] for verb, pair in _HANDLERS.items()}

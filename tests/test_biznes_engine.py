@@ -104,7 +104,7 @@ def _settle_everything(game: Game, chance: SeededChance, drawn: list[tuple[str, 
         elif "decline" in verbs:
             game.apply({"do": "decline"})
         elif verbs == ["draw"]:
-            deck = game.decision[1]  # type: ignore[index]
+            deck = game.decision.deck  # type: ignore[union-attr]
             drawn.append((deck, play(game, chance, {"do": "draw"})["card"]))
         elif "concede" in verbs:
             raise AssertionError(f"unexpected debt: {owed}")

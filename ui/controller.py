@@ -616,9 +616,9 @@ class Controller:
         if "space" in action:
             i = game.space_index(action["space"])
             params["space"] = game.space_name(i)
-        if verb == "buy" and game.decision is not None and game.decision[0] == "buy":
-            params["space"] = game.space_name(game.decision[1])
-            params["price"] = game.prices[game.decision[1]]
+        if verb == "buy" and game.decision is not None and game.decision.kind == "buy":
+            params["space"] = game.space_name(game.decision.space)
+            params["price"] = game.prices[game.decision.space]
         if verb == "pay_fine":
             params["fine"] = game.options["jail_fine"]
         return self.tr(f"ui.do.{verb}", **params)
@@ -731,7 +731,7 @@ class Controller:
             return
         verbs = {v for o in game.owed() for v in o["verbs"]}
         d = game.decision
-        if d is not None and d[0] == "casino" and self.casino_pick:
+        if d is not None and d.kind == "casino" and self.casino_pick:
             self.request({"do": "casino", "numbers": list(self.casino_pick), "die": dice[0]})  # the button rolls the die
         elif "roll" in verbs:
             need = game.dice_count()  # a third, speed die when the ruleset adds one
@@ -959,7 +959,7 @@ class Controller:
             elif "casino" in verbs:
                 action = {"do": "casino"}
             elif "bus" in verbs and d is not None:
-                action = {"do": "bus", "steps": d[1] + d[2]}
+                action = {"do": "bus", "steps": sum(d.dice)}
             elif "jump" in verbs:
                 action = {"do": "jump", "space": game.current.position}
             elif "tax" in verbs:

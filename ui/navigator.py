@@ -78,10 +78,10 @@ class Navigator:
         if self.page == "ownauction" and (plan is None or plan["seq"] != game.seq):
             self.page = "table"  # the auction came and went, or something else happened meanwhile
             self.own_auction = None
-        if self.page == "cards" and (game.decision is None or game.decision[0] != "draw"):
+        if self.page == "cards" and (game.decision is None or game.decision.kind != "draw"):
             self.page = "table"
         for page, kind in (("casino", "casino"), ("jump", "jump")):  # brands' choices, once made
-            if self.page == page and (game.decision is None or game.decision[0] != kind):
+            if self.page == page and (game.decision is None or game.decision.kind != kind):
                 self.page = "table"
         if self.page in ("home", "setup", "inprogress", "over", "keyboard"):
             self.page = "table"  # pages of another mode: the game has started (or was resumed)

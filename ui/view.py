@@ -130,14 +130,14 @@ def buttons(c: Controller) -> list[dict[str, Any]]:
     owed = {o["player"]: o["verbs"] for o in game.owed()}
     verbs = owed.get(cur.name, [])
     d = game.decision
-    if d is not None and d[0] == "buy" and game.auction is None:
-        i = d[1]
+    if d is not None and d.kind == "buy" and game.auction is None:
+        i = d.space
         out.append(_button(c, "buy", {"do": "buy"}, c.tr("ui.btn.buy", space=game.space_name(i),
                                                             price=game.prices[i]), "primary"))
         out.append(_button(c, "decline", {"do": "decline"}, c.tr("ui.btn.decline"), "secondary"))
     if "draw" in verbs and d is not None:
-        deck = game.ruleset.decks[d[1]]["name"]
-        name = c.tr(f"deck.{d[1]}") if c.tr.has(f"deck.{d[1]}") else deck
+        deck = game.ruleset.decks[d.deck]["name"]
+        name = c.tr(f"deck.{d.deck}") if c.tr.has(f"deck.{d.deck}") else deck
         out.append(_button(c, "draw", {"do": "draw"}, c.tr("ui.btn.draw", deck=name), "primary"))
     if "tax" in verbs:
         flat = game.income_tax(cur.index, "flat")
@@ -152,7 +152,7 @@ def buttons(c: Controller) -> list[dict[str, Any]]:
                            "primary"))
         out.append(_button(c, "casino_no", {"do": "casino"}, c.tr("ui.btn.casino_no"), "secondary"))
     if "bus" in verbs and d is not None:
-        for steps in sorted({d[1], d[2], d[1] + d[2]}):
+        for steps in sorted({d.dice[0], d.dice[1], sum(d.dice)}):
             out.append(_button(c, f"bus {steps}", {"do": "bus", "steps": steps}, c.tr("ui.btn.bus", steps=steps),
                                "primary"))
     if "jump" in verbs:
@@ -198,7 +198,7 @@ def prompt(c: Controller, shown: list[dict[str, Any]] | None = None) -> str | No
         if key is None:
             continue
         if b["id"] == "buy" and game.decision is not None:
-            i = game.decision[1]
+            i = game.decision.space
             return c.tr(key, player=game.current.name, space=game.space_name(i), price=game.prices[i])
         if b["id"] == "build_here":
             i = game.current.position
@@ -578,9 +578,9 @@ def casino(c: Controller) -> dict[str, Any]:
 def card_choices(c: Controller) -> list[dict[str, str]]:
     """Physical decks: the cards the player may have drawn from the deck they draw from now."""
     game = c.game
-    if game is None or game.decision is None or game.decision[0] != "draw":
+    if game is None or game.decision is None or game.decision.kind != "draw":
         return []
-    deck = game.decision[1]
+    deck = game.decision.deck
     by_id = game.ruleset.card_by_id
     return [{"id": card_id, "text": c.tr.card(card_id, by_id[card_id].text)}
             for card_id in sorted(set(game.decks[deck]))]

@@ -13,7 +13,7 @@ tests/test_mechanics.py does). docs/engine.md walks through it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from banker.mechanics import bankruptcy, deck, doubles, mortgage, trade
 from banker.mechanics.base import Mechanic
@@ -33,6 +33,16 @@ NAMED: dict[str, tuple[str, ...]] = {
     "debt": ("whole", "sell_off"),
 }
 
+
+# verb -> (check, do) for the verbs a family's module carries out: module functions taking the game, the
+# actor's index and the action, as Game's own `_check_<verb>` and `_do_<verb>` do. A module lists its verbs
+# in its `HANDLERS`; banker.game takes the rest from Game.
+HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {}
+for _module in (deck, doubles, bankruptcy, trade, mortgage):
+    for _verb, _pair in getattr(_module, "HANDLERS", {}).items():
+        if _verb in HANDLERS:
+            raise ValueError(f"two mechanics modules carry out the verb {_verb!r}")
+        HANDLERS[_verb] = _pair
 
 # The order the families are listed in (a ruleset's table, the loader's messages).
 ORDER = ("auction", "building", "debt", "doubles", "mortgage", "trade", "bankruptcy", "deck")

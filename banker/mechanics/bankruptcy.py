@@ -14,11 +14,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from banker.mechanics.base import Mechanic, mypyc_attr
+from banker.model import BANK
 
 if TYPE_CHECKING:
     from banker.game import Game
-
-BANK = -1  # as banker.game.BANK
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

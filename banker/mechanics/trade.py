@@ -118,7 +118,7 @@ class Balanced(Trade):
             game._refuse_blocked("trade", giver)
         # 001's four moments: before rolling, deciding to buy, rent or tax owed (a debt), paying a debt.
         d = game.decision
-        buying = d is not None and d[0] == "buy"
+        buying = d is not None and d.kind == "buy"
         if not (game.roll_owed and d is None) and not buying and not game.current.debts:
             raise IllegalAction("rule.trade_moment", player=game.current.name)
         limit = self.per_turn

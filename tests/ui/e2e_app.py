@@ -23,6 +23,7 @@ from e2e_kit import (Step, button, enter, labels, press_button, run_app, seen, t
 from kivy.clock import Clock  # noqa: E402
 
 from banker.journal import Journal  # noqa: E402
+from banker.model import Decision  # noqa: E402
 from hardware.emulate import LineReaderEmulator  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
 
@@ -210,7 +211,7 @@ def brands_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
         ("bus choices", lambda: button(app, "Bus: move 3 spaces") is not None
          and button(app, "Bus: move 4 spaces") is not None),
         ("take the bus 7", lambda: touch(app, "Bus: move 7 spaces")),
-        ("at the casino", lambda: c.game is not None and c.game.decision == ("casino", 20)),
+        ("at the casino", lambda: c.game is not None and c.game.decision == Decision("casino", space=20)),
         ("casino", lambda: touch(app, f"Casino: bet {c.tr.money(1000)}")),
         ("pick 2", lambda: touch_role(app, "casino 2")),
         ("pick 5", lambda: touch_role(app, "casino 5")),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from banker.model import Decision
 from controllerkit import CARDS, Clock, make, start, texts
 from ui.controller import Controller
 from ui.phone import phone_state
@@ -345,7 +346,7 @@ def test_brands_casino_bet_by_card_and_the_dice_button(tmp_path: Path) -> None:
     start(c, ("Ann", "Ben"), rules="brands", setup={"players": {"Ann": {"position": 13}}})
     c.roll((3, 4))  # 13 + 7 = the casino (20)
     game = c.game
-    assert game is not None and game.decision == ("casino", 20)
+    assert game is not None and game.decision == Decision("casino", space=20)
     c.casino_toggle(2)
     c.casino_toggle(5)
     c.dice_pressed((5, 1))  # the dice button rolls the casino's die: the first die counts

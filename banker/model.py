@@ -1,0 +1,100 @@
+"""The values the engine's modules share: the bank's and the pot's numbers, and the records a game keeps.
+
+`banker.game` re-exports them; the mechanics modules import them from here (they cannot import the game,
+which imports them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from banker.messages import render
+
+NO_PARAMS: dict[str, Any] = {}  # shared by log entries without parameters; never mutated
+BANK = -1  # creditor / payee meaning the bank
+POT = -2  # the free-parking pot (house rule)
+
+
+@dataclass(slots=True)
+class Debt:
+    amount: int
+    creditor: int  # player index, or BANK
+    to_pot: bool = False  # with the free-parking house rule, paid into the pot
+    code: str = "debt"
+    params: dict[str, Any] = field(default_factory=dict)  # the charge's log parameters (rent: its space)
+
+
+@dataclass(slots=True)
+class Player:
+    name: str
+    index: int
+    cash: int
+    position: int = 0
+    in_jail: bool = False
+    jail_turns: int = 0
+    jail_cards: list[str] = field(default_factory=list)
+    bankrupt: bool = False
+    debts: list[Debt] = field(default_factory=list)
+    # Spaces put up for auction since this player's debt began (biznes: once per debt).
+    debt_auctioned: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Auction:
+    space: int  # -1 for a building auction
+    kind: str  # "property", "house" or "hotel"
+    bidders: list[int]
+    high_bid: int = 0
+    high_bidder: int = -1
+    min_bid: int = 1
+    seller: int = -1  # the owner selling in an own-property auction ("own"); -1 for the bank
+    next_bidder: int = -1  # whose bid it is, in a stepped auction
+    opened_at: float = -1.0  # the game clock when it opened (-1: unstamped)
+
+
+@dataclass(slots=True)
+class Entry:
+    """One money movement: who paid whom, how much and why."""
+
+    seq: int  # number of the action that caused it (0-based, effective actions)
+    payer: str  # player name, "bank" or "pot"
+    payee: str
+    amount: int
+    code: str
+    params: dict[str, Any]
+
+    @property
+    def text(self) -> str:
+        return render("log." + self.code, {"payer": self.payer, "payee": self.payee,
+                                           "amount": self.amount, **self.params})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "from": self.payer, "to": self.payee, "amount": self.amount,
+                "code": self.code, "params": dict(self.params), "text": self.text}
+
+
+@dataclass(slots=True)
+class Event:
+    """Something that happened, for the app to show: moved, drew a card, paid."""
+
+    code: str
+    params: dict[str, Any]
+
+    @property
+    def text(self) -> str:
+        return render("event." + self.code, self.params)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": dict(self.params), "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the player in turn must settle before the game goes on (the state's `owed` names the verbs)."""
+
+    kind: str  # "buy", "draw", "tax", "casino", "card_roll" (a card's roll for rent), "bus", "jump"
+    space: int = -1  # the space it is about (buy, tax, casino, card_roll)
+    deck: str = ""  # draw: the deck to draw from
+    multiplier: int = 0  # card_roll: the dice total times this is the rent
+    dice: tuple[int, ...] = ()  # bus: the two dice the bus may move by, one or both
