@@ -31,7 +31,8 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from banker.chance import SeededChance, complete_action
 from banker.errors import ActionError, BankerError, RulesetError, SetupError
-from banker.game import Event, Game
+from banker.game import Game
+from banker.model import Event
 from banker.ruleset import Ruleset, builtin_names, ruleset_from_data
 from banker.script import Header, ScriptError, new_game, parse_header, script_lines
 
