@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, choose as choose_mechanics
-from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Player
+from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player
 from banker.ruleset import OPTION_DEFAULTS, Ruleset, check_option_value
 
 COMMON_FIELDS = frozenset({"do", "player", "t"})
@@ -174,9 +174,7 @@ class Game:
         self.mortgage_owed: list[tuple[int, int]] = []  # (player, space)
         self.build_owed: list[tuple[int, str]] = []  # (player, "house"|"hotel") won at a building auction
         self.deal_owed = (int(opts["deal_deeds"]) > 0 or bool(opts["deal_all"])) and not setup
-        self.ended = False
-        self.end_reason: str | None = None
-        self.winner: str | list[str] | None = None
+        self.outcome: Outcome | None = None  # set once, when the game ends
         self.bankruptcies = 0
         self.clock = 0.0
         # Per-move counters of the biznes mechanics (a move = one roll up to its end_turn).
@@ -367,6 +365,11 @@ class Game:
         if p == POT:
             return "pot"
         return self.players[p].name
+
+    @property
+    def ended(self) -> bool:
+        """Whether the game is over (`outcome` says how)."""
+        return self.outcome is not None
 
     @property
     def current(self) -> Player:
@@ -2277,9 +2280,7 @@ class Game:
         return top[0] if len(top) == 1 else top
 
     def _end(self, reason: str, winner: str | list[str]) -> None:
-        self.ended = True
-        self.end_reason = reason
-        self.winner = winner
+        self.outcome = Outcome(reason, (winner,) if isinstance(winner, str) else tuple(winner))
         self.auction = None
         self.auction_queue = []
         self.turn_over_after_auctions = False
@@ -2484,8 +2485,8 @@ class Game:
         state: dict[str, Any] = {
             "rules": self.ruleset.name,
             "turn": self.current.name,
-            "ended": self.ended,
-            "winner": self.winner,
+            "ended": self.outcome is not None,
+            "winner": self.outcome.winner if self.outcome is not None else None,
             "players": players,
             "spaces": spaces,
             "bank": bank,
@@ -2508,8 +2509,8 @@ class Game:
             if int(self.options["turn_seconds"]):
                 for entry, q in zip(players, self.players):
                     entry["skipped_turns"] = self.skipped[q.index]
-        if self.ended:
-            state["end_reason"] = self.end_reason
+        if self.outcome is not None:
+            state["end_reason"] = self.outcome.reason
             state["ranking"] = [{"name": n, "net_worth": w} for n, w in self.ranking()]
         return state
 
@@ -2532,8 +2533,8 @@ class Game:
 _STATE = (
     "players", "owner", "owner_version", "_groups_cache", "level", "mortgaged", "bank_houses",
     "bank_hotels", "pot", "decks", "turn", "roll_owed", "doubles", "last_roll", "decision", "auction",
-    "auction_queue", "turn_over_after_auctions", "mortgage_owed", "build_owed", "deal_owed", "ended",
-    "end_reason", "winner", "bankruptcies", "clock", "seq", "log", "events", "history", "rolls",
+    "auction_queue", "turn_over_after_auctions", "mortgage_owed", "build_owed", "deal_owed", "outcome",
+    "bankruptcies", "clock", "seq", "log", "events", "history", "rolls",
     "turns", "debtors", "trades_used", "visit_builds", "extra_roll", "random_moved", "last_random_target",
     "action_t", "round", "mortgage_round", "group_builds", "turn_trades", "jackpot", "skipped", "turn_skipped",
     "paused_at", "paused_total", "mr_monopoly",

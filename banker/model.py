@@ -98,3 +98,16 @@ class Decision:
     deck: str = ""  # draw: the deck to draw from
     multiplier: int = 0  # card_roll: the dice total times this is the rent
     dice: tuple[int, ...] = ()  # bus: the two dice the bus may move by, one or both
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: why, and who won."""
+
+    reason: str  # "last_standing", "bankruptcies" (end_after_bankruptcies), "time" (time_limit), "ended" (end_game)
+    winners: tuple[str, ...]  # one name; several for a tie in worth or the last team standing
+
+    @property
+    def winner(self) -> str | list[str]:
+        """The winner as the state and the game_over event give it: a name, or a list of names."""
+        return self.winners[0] if len(self.winners) == 1 else list(self.winners)

@@ -68,7 +68,7 @@ def play_game(rules: str, ruleset: Ruleset, players: int, seed: int, max_turns: 
             game.push(verb, actor, action)
         if observe is not None:
             observe(game, action)
-    return game, header, game.end_reason or "ended"
+    return game, header, (game.outcome.reason if game.outcome is not None else "ended")
 
 
 def _fast_loop(game: Game, chance: SeededChance, ai_rng: random.Random, max_turns: int) -> str:
@@ -86,7 +86,7 @@ def _fast_loop(game: Game, chance: SeededChance, ai_rng: random.Random, max_turn
         elif verb == "draw" or verb == "deal" or verb == "casino":
             action = complete_action(game, action, chance)
         push(verb, actor, action)
-    return game.end_reason or "ended"
+    return (game.outcome.reason if game.outcome is not None else "ended")
 
 
 def _is_builtin(rules: str) -> bool:

@@ -31,7 +31,7 @@ def test_games_end_the_way_their_ruleset_says() -> None:
 
 def test_turn_cap_ends_endless_games() -> None:
     game, _, reason = play_game("classic", load_ruleset("classic"), 4, 1, max_turns=10)
-    assert reason == "turn_cap" and game.ended and game.end_reason == "ended"
+    assert reason == "turn_cap" and game.outcome is not None and game.outcome.reason == "ended"
     assert game.turns == 10
 
 

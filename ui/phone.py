@@ -30,10 +30,9 @@ def phone_state(c: Controller) -> dict[str, Any]:
     tr = c.tr
     name = game.ruleset.name
     title = tr(f"ui.rules.{name}") if tr.has(f"ui.rules.{name}") else game.ruleset.title
-    winner = game.winner if game.ended else None
     winner_text = ""
-    if game.ended and winner is not None:
-        winner_text = tr("ui.over.winner", player=" & ".join(winner) if isinstance(winner, list) else winner)
+    if game.outcome is not None:
+        winner_text = tr("ui.over.winner", player=" & ".join(game.outcome.winners))
     labels = {
         "cash": tr("ui.progress.cash"),
         "turn_line": tr("ui.turn_of", player=game.current.name),
@@ -64,7 +63,7 @@ def phone_state(c: Controller) -> dict[str, Any]:
         "labels": labels,
         "turn": game.current.name,
         "ended": bool(game.ended),
-        "winner": list(winner) if isinstance(winner, list) else winner,
+        "winner": game.outcome.winner if game.outcome is not None else None,
         "players": players,
         "bank": view.pool_text(c, game),
         "log": view.log(c, limit=LOG_LINES),

@@ -610,9 +610,9 @@ def game_over(c: Controller) -> dict[str, Any]:
     round of each of its points)."""
     game = c.game
     assert game is not None
-    winner = game.winner
+    assert game.outcome is not None
     history, rounds = worth_history_and_rounds(game)
-    return {"winner": " & ".join(winner) if isinstance(winner, list) else winner, "ranking": ranking(c),
+    return {"winner": " & ".join(game.outcome.winners), "ranking": ranking(c),
             "history": history, "rounds": rounds, "colours": {p.name: c.colour(p.name) for p in game.players}}
 
 

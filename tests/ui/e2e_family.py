@@ -481,8 +481,8 @@ def journal_checks(work: Path) -> list[str]:
     if (trade.get("from"), trade.get("to"), trade.get("give"), trade.get("get")) != \
             ("Dan", "Cat", {"cash": 150}, {"spaces": [35]}):
         problems.append(f"the trade was {trade}")
-    if game.winner != "Ann" or not game.ended:
-        problems.append(f"the winner is {game.winner!r}")
+    if game.outcome is None or game.outcome.winners != ("Ann",):
+        problems.append(f"the outcome is {game.outcome!r}")
     if [p.bankrupt for p in game.players] != [False, True, True, True]:
         problems.append("Ben, Cat and Dan should be bankrupt")
     shown = json.loads((work / "final.json").read_text("utf-8"))

@@ -293,7 +293,7 @@ def test_timed_game_ends_at_its_time_with_an_alarm(tmp_path: Path) -> None:
     assert c.mode == "table"
     clock.now += 90 * 60
     c.tick()
-    assert c.mode == "over" and c.game.end_reason == "time"  # type: ignore[union-attr]
+    assert c.mode == "over" and c.game.outcome.reason == "time"  # type: ignore[union-attr]
     assert "alarm" in sounds
 
 
