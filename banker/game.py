@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from banker import cards
 from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, choose as choose_mechanics
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player
@@ -1326,35 +1327,6 @@ class Game:
     # ------------------------------------------------------------------
     # draw
 
-    def _check_draw(self, p: int, a: Mapping[str, Any]) -> None:
-        self._require_current(p, "draw")
-        d = self.decision
-        if d is None or d.kind != "draw":
-            raise IllegalAction("rule.no_draw_owed", player=self.players[p].name)
-        card = a.get("card")
-        if card is None:
-            raise IllegalAction("rule.chance_needed", verb="draw", what="card")
-        found = self.ruleset.card_by_id.get(card) if isinstance(card, str) else None
-        if found is None:
-            raise InvalidAction("action.unknown_card", card=card)
-        if found.deck != d.deck:
-            raise IllegalAction("rule.wrong_deck", card=card, deck=self.ruleset.decks[d.deck]["name"])
-        if card not in self.decks[found.deck]:
-            holder = next((q.name for q in self.players if card in q.jail_cards), "?")
-            raise IllegalAction("rule.card_held", card=card, holder=holder)
-        target = a.get("target")
-        if found.effect == "random_move" and not self.random_moved:
-            if target is None:
-                raise IllegalAction("rule.chance_needed", verb="draw", what="target")
-            i = self._space_index(target)
-            if i == self.players[p].position:
-                raise IllegalAction("rule.random_target_here", space=self.space_name(i))
-            if i == self.last_random_target:
-                raise IllegalAction("rule.random_target_last", space=self.space_name(i))
-        elif target is not None:
-            raise InvalidAction("action.bad_field", field="target",
-                                problem="only a random-move card that moves the player takes a target")
-
     def random_targets(self) -> list[int]:
         """The spaces a random-move card may send the current player to now."""
         here = self.current.position
@@ -1377,96 +1349,6 @@ class Game:
     def shuffled_decks(self) -> bool:
         """Whether the decks come in a random order (the chance filler then draws any card of the deck)."""
         return self.rules.deck.shuffled()
-
-    def _do_draw(self, p: int, a: Mapping[str, Any]) -> None:
-        card = self.ruleset.card_by_id[a["card"]]
-        player = self.players[p]
-        deck = self.decks[card.deck]
-        deck.remove(card.id)
-        if card.effect == "random_move" and self.random_moved:
-            # A second random move in the same roll is skipped: the card goes under, the draw stays owed.
-            deck.append(card.id)
-            self.events.append(("card_skipped", {"player": player.name, "card": card.id, "text": card.text}))
-            return
-        self.decision = None
-        self.events.append(("card", {"player": player.name, "card": card.id, "text": card.text}))
-        effect = card.effect
-        self.rules.deck.after_draw(self, deck, card)
-        if effect == "jail_free":
-            player.jail_cards.append(card.id)
-            return
-        if effect == "money":
-            if card.amount >= 0:
-                self._transfer(BANK, p, card.amount, "card", {"card": card.id})
-                if player.debts:
-                    self._settle(player)
-            else:
-                self._charge(p, BANK, -card.amount, "card", {"card": card.id}, pot=True)
-        elif effect == "collect_each":
-            for q in self.players:
-                if q.index != p and not q.bankrupt:
-                    if card.amount >= 0:
-                        self._charge(q.index, p, card.amount, "card", {"card": card.id})
-                    else:
-                        self._charge(p, q.index, -card.amount, "card", {"card": card.id})
-        elif effect == "repairs":
-            houses = hotels = 0
-            for i in self.ruleset.property_indices:
-                if self.owner[i] == p and self.level[i]:
-                    if self.level[i] == self.hotel_level:
-                        hotels += 1
-                    else:
-                        houses += self.level[i]
-            amount = houses * card.per_house + hotels * card.per_hotel
-            self._charge(p, BANK, amount, "card", {"card": card.id}, pot=True)
-        elif effect == "go_to_jail":
-            self._send_to_jail(player)
-        elif effect == "advance":
-            self._move_to(player, card.to)
-        elif effect == "destroy_building":
-            built = [i for i in self.ruleset.property_indices if self.owner[i] == p and self.level[i]]
-            if built:  # the most built lot of the drawer loses one building, for nothing
-                i = max(built, key=lambda j: self.level[j])
-                if self.level[i] == self.hotel_level:  # a corporation comes down to its branches
-                    self.bank_hotels += 1
-                    keep = self.hotel_houses if self.bank_houses >= self.hotel_houses else 0
-                    self.bank_houses -= keep
-                    self.level[i] = keep
-                else:
-                    self.level[i] -= 1
-                    self.bank_houses += 1
-                self.events.append(("building_destroyed", {"player": player.name, "space": self.space_name(i)}))
-        elif effect == "random_move":
-            target = self._space_index(a["target"])
-            self.random_moved = True
-            self.last_random_target = target
-            player.position = target
-            if target == 0:
-                self._salary(player)  # landing straight on the start pays; passing it does not
-            self._land(player, target)
-        elif effect == "back":
-            target = (player.position - card.steps) % self.n_spaces
-            player.position = target
-            self._land(player, target)
-        elif effect == "nearest":
-            n = self.n_spaces
-            target = next((player.position + k) % n for k in range(1, n + 1)
-                          if self.kinds[(player.position + k) % n] == card.kind)
-            if target <= player.position:
-                self._salary(player)
-            player.position = target
-            self.visit_builds = 0
-            self.events.append(("moved", {"player": player.name, "space": self.space_name(target),
-                                               "index": target}))
-            owner = self.owner[target]
-            if owner < 0:
-                self.decision = Decision("buy", space=target)
-            elif owner != p and not self.mortgaged[target]:
-                if card.dice_multiplier:
-                    self.decision = Decision("card_roll", space=target, multiplier=card.dice_multiplier)
-                else:
-                    rent = self.rent_due(target, self.last_roll, rent_multiplier=card.rent_multiplier)
-                    self._pay_rent(p, target, rent)
 
     # ------------------------------------------------------------------
     # tax
@@ -2554,10 +2436,11 @@ def _setup_bool(value: Any, where: str) -> bool:
     return value
 
 
-# verb -> (check, do): a mechanics module's, or else Game's own; module-level so that the compiled build
-# (mypyc) can hold it.
+# verb -> (check, do): a module's (the mechanics', the cards'), or else Game's own; module-level so that the
+# compiled build (mypyc) can hold it.
+_MODULE_HANDLERS = {**MECHANIC_HANDLERS, **cards.HANDLERS}
 _HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {
-    verb: MECHANIC_HANDLERS.get(verb) or (getattr(Game, f"_check_{verb}"), getattr(Game, f"_do_{verb}"))
+    verb: _MODULE_HANDLERS.get(verb) or (getattr(Game, f"_check_{verb}"), getattr(Game, f"_do_{verb}"))
     for verb in VERBS if verb != "undo"
 }
 _DOERS: dict[str, Callable[..., None]] = {verb: pair[1] for verb, pair in _HANDLERS.items()}
