@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from banker import cards
+from banker import cards, game_setup
 from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, choose as choose_mechanics
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player
-from banker.ruleset import OPTION_DEFAULTS, Ruleset, check_option_value
+from banker.ruleset import Ruleset
 
 COMMON_FIELDS = frozenset({"do", "player", "t"})
 VERB_FIELDS: dict[str, frozenset[str]] = {
@@ -78,30 +78,12 @@ class Game:
     ) -> None:
         self.ruleset = ruleset
         self._init_args = (list(players), dict(options or {}), setup, dict(deck_order or {}))
-        opts = dict(ruleset.options)
-        for key, value in (options or {}).items():
-            if key not in OPTION_DEFAULTS:
-                raise SetupError("setup.unknown_option", option=key)
-            opts[key] = check_option_value(
-                key, value, lambda problem, k=key: SetupError("setup.bad_option", option=k, problem=problem))
+        opts = game_setup.game_options(ruleset, options or {})
         self.options: dict[str, Any] = opts
-        names = list(players)
-        if not ruleset.players_min <= len(names) <= ruleset.players_max:
-            raise SetupError("setup.player_count", count=len(names), least=ruleset.players_min,
-                             most=ruleset.players_max, rules=ruleset.name)
-        for name in names:
-            if not isinstance(name, str) or not name.strip():
-                raise SetupError("setup.bad_name", name=name)
-            if name == "bank":
-                raise SetupError("setup.bank_name")
-        if len(set(names)) != len(names):
-            raise SetupError("setup.duplicate_name")
+        names = game_setup.player_names(ruleset, players)
         if opts["teams"] and len(names) != 4:
             raise SetupError("setup.player_count", count=len(names), least=4, most=4, rules=ruleset.name)
-        hotel_houses = int(opts["hotel_houses"])
-        for s in ruleset.spaces:
-            if s.kind == "lot" and len(s.rents) < hotel_houses + 2:
-                raise SetupError("setup.short_rents", space=s.name, need=hotel_houses + 2)
+        hotel_houses = game_setup.hotel_houses(ruleset, opts)
 
         spaces = ruleset.spaces
         self.n_spaces = len(spaces)
@@ -214,116 +196,7 @@ class Game:
         self.debtors = 0  # number of players with debts: a fast "any debts?"
 
         if setup:
-            self._apply_setup(setup)
-
-    # ------------------------------------------------------------------
-    # Setup
-
-    def _apply_setup(self, setup: Mapping[str, Any]) -> None:
-        if not isinstance(setup, Mapping):
-            raise SetupError("setup.bad", problem="setup must be an object")
-        for key in setup:
-            if key not in ("players", "spaces"):
-                raise SetupError("setup.bad", problem=f"unknown key {key!r}")
-        players = setup.get("players", {})
-        spaces = setup.get("spaces", {})
-        if not isinstance(players, Mapping) or not isinstance(spaces, Mapping):
-            raise SetupError("setup.bad", problem="players and spaces must be objects")
-        jail_free_cards = [c.id for c in self.ruleset.cards if c.effect == "jail_free"]
-        for name, entry in players.items():
-            if name not in self.index_of:
-                raise SetupError("setup.bad", problem=f"no player {name!r}")
-            p = self.players[self.index_of[name]]
-            if not isinstance(entry, Mapping):
-                raise SetupError("setup.bad", problem=f"players.{name} must be an object")
-            for key, value in entry.items():
-                where = f"players.{name}.{key}"
-                if key == "cash":
-                    p.cash = _setup_int(value, where, 0)
-                elif key == "position":
-                    p.position = _setup_int(value, where, 0, self.n_spaces - 1)
-                elif key == "in_jail":
-                    p.in_jail = _setup_bool(value, where)
-                elif key == "jail_turns":
-                    p.jail_turns = _setup_int(value, where, 0, 2)
-                elif key == "jail_cards":
-                    count = _setup_int(value, where, 0, len(jail_free_cards))
-                    p.jail_cards = []
-                    for _ in range(count):
-                        free = [c for c in jail_free_cards
-                                if not any(c in q.jail_cards for q in self.players)]
-                        if not free:
-                            raise SetupError("setup.bad", problem=f"{where}: no Get Out of Jail Free card is left")
-                        p.jail_cards.append(free[0])
-                        self._remove_from_deck(free[0])
-                else:
-                    raise SetupError("setup.bad", problem=f"unknown key {where}")
-            if p.in_jail:
-                p.position = self.jail_index
-            elif p.jail_turns:
-                raise SetupError("setup.bad", problem=f"players.{name}.jail_turns needs in_jail")
-        for key, entry in spaces.items():
-            i = self._setup_space(key)
-            if not isinstance(entry, Mapping):
-                raise SetupError("setup.bad", problem=f"spaces.{key} must be an object")
-            houses = 0
-            hotel = False
-            for field_name, value in entry.items():
-                where = f"spaces.{key}.{field_name}"
-                if field_name == "owner":
-                    if value is None:
-                        self.owner[i] = -1
-                    elif value not in self.index_of:
-                        raise SetupError("setup.bad", problem=f"{where}: no player {value!r}")
-                    else:
-                        self.owner[i] = self.index_of[value]
-                elif field_name == "houses":
-                    houses = _setup_int(value, where, 0, self.hotel_houses)
-                elif field_name == "hotel":
-                    hotel = _setup_bool(value, where)
-                elif field_name == "mortgaged":
-                    self.mortgaged[i] = _setup_bool(value, where)
-                    if self.mortgaged[i] and not self.rules.mortgage.allowed():
-                        raise SetupError("setup.rule", problem=f"{where}: there are no mortgages in {self.ruleset.name}")
-                else:
-                    raise SetupError("setup.bad", problem=f"unknown key {where}")
-            if hotel and houses:
-                raise SetupError("setup.bad", problem=f"spaces.{key}: a lot with a hotel has no houses")
-            level = self.hotel_level if hotel else houses
-            if level and self.kinds[i] != "lot":
-                raise SetupError("setup.bad", problem=f"spaces.{key}: only lots take buildings")
-            self.level[i] = level
-        # Check the whole position like any other state.
-        for i in self.ruleset.property_indices:
-            name = self.ruleset.spaces[i].name
-            if self.owner[i] < 0 and (self.level[i] or self.mortgaged[i]):
-                raise SetupError("setup.rule", problem=f"{name} has no owner but has buildings or a mortgage")
-            if self.mortgaged[i] and self.level[i]:
-                raise SetupError("setup.rule", problem=f"{name} is mortgaged and has buildings")
-        for group, members in self.group_members.items():
-            levels = [self.level[i] for i in members]
-            if max(levels) == 0:
-                continue
-            owners = {self.owner[i] for i in members}
-            first = self.ruleset.spaces[members[0]].name
-            if len(owners) != 1:
-                raise SetupError("setup.rule", problem=f"buildings on {first}'s group need one owner of the whole group")
-            if any(self.mortgaged[i] for i in members):
-                raise SetupError("setup.rule", problem=f"buildings in {first}'s group with a lot mortgaged")
-            if max(levels) - min(levels) > 1 and self.options["build_evenly"]:
-                raise SetupError("setup.rule", problem=f"buildings in {first}'s group are not even")
-        self.bank_houses -= sum(lv for lv in self.level if lv <= self.hotel_houses)
-        self.bank_hotels -= sum(1 for lv in self.level if lv == self.hotel_level)
-        if self.bank_houses < 0 or self.bank_hotels < 0:
-            raise SetupError("setup.rule", problem=(
-                f"more buildings on the board than the bank holds ({self.options['houses']} houses, "
-                f"{self.options['hotels']} hotels)"))
-
-    def _setup_space(self, key: Any) -> int:
-        try:
-            return self._space_index(key)
-        except InvalidAction:
-            raise SetupError("setup.bad", problem=f"no space {key!r}") from None
+            game_setup.apply_setup(self, setup)
 
     # ------------------------------------------------------------------
     # Lookups
@@ -2421,19 +2294,6 @@ _STATE = (
     "action_t", "round", "mortgage_round", "group_builds", "turn_trades", "jackpot", "skipped", "turn_skipped",
     "paused_at", "paused_total", "mr_monopoly",
 )
-
-
-def _setup_int(value: Any, where: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        bound = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise SetupError("setup.bad", problem=f"{where} must be a whole number, {bound}, not {value!r}")
-    return value
-
-
-def _setup_bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise SetupError("setup.bad", problem=f"{where} must be true or false, not {value!r}")
-    return value
 
 
 # verb -> (check, do): a module's (the mechanics', the cards'), or else Game's own; module-level so that the

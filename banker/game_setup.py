@@ -1,0 +1,174 @@
+"""Setting a game up: the options a table chose, the players' names, and a script's starting position.
+
+Everything here runs before the first action and refuses with `SetupError` (the header's line in a game
+script): an unknown option or a value out of its range, a player count the ruleset does not allow, a bad or
+repeated name, a ruleset whose lots lack rents, and a `setup` position the rules could not have reached.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from banker.errors import InvalidAction, SetupError
+from banker.ruleset import OPTION_DEFAULTS, Ruleset, check_option_value
+
+if TYPE_CHECKING:
+    from banker.game import Game
+
+
+def game_options(ruleset: Ruleset, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The ruleset's options with the table's choices over them, each checked."""
+    opts = dict(ruleset.options)
+    for key, value in options.items():
+        if key not in OPTION_DEFAULTS:
+            raise SetupError("setup.unknown_option", option=key)
+        opts[key] = check_option_value(
+            key, value, lambda problem, k=key: SetupError("setup.bad_option", option=k, problem=problem))
+    return opts
+
+
+def player_names(ruleset: Ruleset, players: Sequence[str]) -> list[str]:
+    """The players' names, as many as the ruleset allows, each a non-empty text, none "bank", none twice."""
+    names = list(players)
+    if not ruleset.players_min <= len(names) <= ruleset.players_max:
+        raise SetupError("setup.player_count", count=len(names), least=ruleset.players_min,
+                         most=ruleset.players_max, rules=ruleset.name)
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise SetupError("setup.bad_name", name=name)
+        if name == "bank":
+            raise SetupError("setup.bank_name")
+    if len(set(names)) != len(names):
+        raise SetupError("setup.duplicate_name")
+    return names
+
+
+def hotel_houses(ruleset: Ruleset, opts: Mapping[str, Any]) -> int:
+    """The houses a hotel takes, once every lot is known to print a rent for each level up to it."""
+    houses = int(opts["hotel_houses"])
+    for s in ruleset.spaces:
+        if s.kind == "lot" and len(s.rents) < houses + 2:
+            raise SetupError("setup.short_rents", space=s.name, need=houses + 2)
+    return houses
+
+
+def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
+    """Put a game just made into the position a script's header `setup` describes (docs/game-script.md),
+    refusing with SetupError what the rules could not have led to."""
+    if not isinstance(setup, Mapping):
+        raise SetupError("setup.bad", problem="setup must be an object")
+    for key in setup:
+        if key not in ("players", "spaces"):
+            raise SetupError("setup.bad", problem=f"unknown key {key!r}")
+    players = setup.get("players", {})
+    spaces = setup.get("spaces", {})
+    if not isinstance(players, Mapping) or not isinstance(spaces, Mapping):
+        raise SetupError("setup.bad", problem="players and spaces must be objects")
+    jail_free_cards = [c.id for c in game.ruleset.cards if c.effect == "jail_free"]
+    for name, entry in players.items():
+        if name not in game.index_of:
+            raise SetupError("setup.bad", problem=f"no player {name!r}")
+        p = game.players[game.index_of[name]]
+        if not isinstance(entry, Mapping):
+            raise SetupError("setup.bad", problem=f"players.{name} must be an object")
+        for key, value in entry.items():
+            where = f"players.{name}.{key}"
+            if key == "cash":
+                p.cash = _int(value, where, 0)
+            elif key == "position":
+                p.position = _int(value, where, 0, game.n_spaces - 1)
+            elif key == "in_jail":
+                p.in_jail = _bool(value, where)
+            elif key == "jail_turns":
+                p.jail_turns = _int(value, where, 0, 2)
+            elif key == "jail_cards":
+                count = _int(value, where, 0, len(jail_free_cards))
+                p.jail_cards = []
+                for _ in range(count):
+                    free = [c for c in jail_free_cards
+                            if not any(c in q.jail_cards for q in game.players)]
+                    if not free:
+                        raise SetupError("setup.bad", problem=f"{where}: no Get Out of Jail Free card is left")
+                    p.jail_cards.append(free[0])
+                    game._remove_from_deck(free[0])
+            else:
+                raise SetupError("setup.bad", problem=f"unknown key {where}")
+        if p.in_jail:
+            p.position = game.jail_index
+        elif p.jail_turns:
+            raise SetupError("setup.bad", problem=f"players.{name}.jail_turns needs in_jail")
+    for key, entry in spaces.items():
+        i = _space(game, key)
+        if not isinstance(entry, Mapping):
+            raise SetupError("setup.bad", problem=f"spaces.{key} must be an object")
+        houses = 0
+        hotel = False
+        for field_name, value in entry.items():
+            where = f"spaces.{key}.{field_name}"
+            if field_name == "owner":
+                if value is None:
+                    game.owner[i] = -1
+                elif value not in game.index_of:
+                    raise SetupError("setup.bad", problem=f"{where}: no player {value!r}")
+                else:
+                    game.owner[i] = game.index_of[value]
+            elif field_name == "houses":
+                houses = _int(value, where, 0, game.hotel_houses)
+            elif field_name == "hotel":
+                hotel = _bool(value, where)
+            elif field_name == "mortgaged":
+                game.mortgaged[i] = _bool(value, where)
+                if game.mortgaged[i] and not game.rules.mortgage.allowed():
+                    raise SetupError("setup.rule", problem=f"{where}: there are no mortgages in {game.ruleset.name}")
+            else:
+                raise SetupError("setup.bad", problem=f"unknown key {where}")
+        if hotel and houses:
+            raise SetupError("setup.bad", problem=f"spaces.{key}: a lot with a hotel has no houses")
+        level = game.hotel_level if hotel else houses
+        if level and game.kinds[i] != "lot":
+            raise SetupError("setup.bad", problem=f"spaces.{key}: only lots take buildings")
+        game.level[i] = level
+    # Check the whole position like any other state.
+    for i in game.ruleset.property_indices:
+        name = game.ruleset.spaces[i].name
+        if game.owner[i] < 0 and (game.level[i] or game.mortgaged[i]):
+            raise SetupError("setup.rule", problem=f"{name} has no owner but has buildings or a mortgage")
+        if game.mortgaged[i] and game.level[i]:
+            raise SetupError("setup.rule", problem=f"{name} is mortgaged and has buildings")
+    for group, members in game.group_members.items():
+        levels = [game.level[i] for i in members]
+        if max(levels) == 0:
+            continue
+        owners = {game.owner[i] for i in members}
+        first = game.ruleset.spaces[members[0]].name
+        if len(owners) != 1:
+            raise SetupError("setup.rule", problem=f"buildings on {first}'s group need one owner of the whole group")
+        if any(game.mortgaged[i] for i in members):
+            raise SetupError("setup.rule", problem=f"buildings in {first}'s group with a lot mortgaged")
+        if max(levels) - min(levels) > 1 and game.options["build_evenly"]:
+            raise SetupError("setup.rule", problem=f"buildings in {first}'s group are not even")
+    game.bank_houses -= sum(lv for lv in game.level if lv <= game.hotel_houses)
+    game.bank_hotels -= sum(1 for lv in game.level if lv == game.hotel_level)
+    if game.bank_houses < 0 or game.bank_hotels < 0:
+        raise SetupError("setup.rule", problem=(
+            f"more buildings on the board than the bank holds ({game.options['houses']} houses, "
+            f"{game.options['hotels']} hotels)"))
+
+def _space(game: "Game", key: Any) -> int:
+    try:
+        return game._space_index(key)
+    except InvalidAction:
+        raise SetupError("setup.bad", problem=f"no space {key!r}") from None
+
+
+def _int(value: Any, where: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        bound = f"{low} to {high}" if high is not None else f"at least {low}"
+        raise SetupError("setup.bad", problem=f"{where} must be a whole number, {bound}, not {value!r}")
+    return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise SetupError("setup.bad", problem=f"{where} must be true or false, not {value!r}")
+    return value
