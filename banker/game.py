@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from banker import cards, game_setup
+from banker import cards, game_setup, verbs
 from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, choose as choose_mechanics
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player
@@ -792,61 +792,6 @@ class Game:
         self.decks[self.ruleset.card_by_id[card_id].deck].append(card_id)
 
     # ------------------------------------------------------------------
-    # deal
-
-    def _check_deal(self, p: int, a: Mapping[str, Any]) -> None:
-        if not self.deal_owed:
-            raise IllegalAction("rule.no_deal")
-        deeds = a.get("deeds")
-        if deeds is None:
-            raise IllegalAction("rule.chance_needed", verb="deal", what="deeds")
-        self._parse_deeds(deeds)
-
-    def _parse_deeds(self, deeds: Any) -> dict[int, list[int]]:
-        if not isinstance(deeds, Mapping):
-            raise InvalidAction("action.bad_field", field="deeds", problem="must map players to lists of spaces")
-        want = int(self.options["deal_deeds"])
-        result: dict[int, list[int]] = {}
-        seen: set[int] = set()
-        for name, spaces in deeds.items():
-            p = self._player_index(name)
-            if not isinstance(spaces, list):
-                raise InvalidAction("action.bad_field", field="deeds", problem=f"{name}: must be a list of spaces")
-            idx = [self._space_index(s) for s in spaces]
-            for i in idx:
-                if self.kinds[i] not in ("lot", "railroad", "utility"):
-                    raise IllegalAction("rule.deal_not_property", space=self.space_name(i))
-                if i in seen or self.owner[i] >= 0:
-                    raise IllegalAction("rule.deal_twice", space=self.space_name(i))
-                seen.add(i)
-            result[p] = idx
-        if self.options["deal_all"]:
-            # brands-showdown: the whole board, dealt round the table from the first player, free.
-            players = [q for q in self.players if not q.bankrupt]
-            total = len(self.ruleset.property_indices)
-            for k, player in enumerate(players):
-                count = total // len(players) + (1 if k < total % len(players) else 0)
-                if len(result.get(player.index, [])) != count:
-                    raise IllegalAction("rule.deal_count", player=player.name, count=count)
-            return result
-        for player in self.players:
-            if player.bankrupt:
-                continue
-            if len(result.get(player.index, [])) != want:
-                raise IllegalAction("rule.deal_count", player=player.name, count=want)
-        return result
-
-    def _do_deal(self, p: int, a: Mapping[str, Any]) -> None:
-        for q, spaces in self._parse_deeds(a["deeds"]).items():
-            for i in spaces:
-                self.owner[i] = q
-                self.owner_version += 1
-                if not self.options["deal_all"]:  # a dealt board (showdown) costs nothing
-                    self._charge(q, BANK, self.prices[i], "deal", self.space_params[i])
-        self.deal_owed = False
-        self.events.append(("dealt", {}))
-
-    # ------------------------------------------------------------------
     # roll
 
     def _parse_dice(self, a: Mapping[str, Any], verb: str = "roll") -> tuple[int, ...]:
@@ -950,41 +895,6 @@ class Game:
             else:
                 total += speed
         self._move_forward(player, total)
-
-    # ------------------------------------------------------------------
-    # buy / decline
-
-    def _check_buy(self, p: int, a: Mapping[str, Any]) -> None:
-        self._require_current(p, "buy")
-        d = self.decision
-        if d is None or d.kind != "buy":
-            raise IllegalAction("rule.nothing_to_buy", player=self.players[p].name)
-        player = self.players[p]
-        if player.debts:
-            raise IllegalAction("rule.in_debt", player=player.name, verb="buy")
-        if player.cash < self.prices[d.space]:
-            raise IllegalAction("rule.cannot_afford", player=player.name, space=self.space_name(d.space),
-                                price=self.prices[d.space], cash=player.cash)
-
-    def _do_buy(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self.decision.space  # type: ignore[union-attr]
-        self._pay_bank(p, self.prices[i], "buy", self.space_params[i])
-        self.owner[i] = p
-        self.owner_version += 1
-        self.decision = None
-
-    def _check_decline(self, p: int, a: Mapping[str, Any]) -> None:
-        self._require_current(p, "decline")
-        d = self.decision
-        if d is None or d.kind != "buy":
-            raise IllegalAction("rule.nothing_to_buy", player=self.players[p].name)
-
-    def _do_decline(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self.decision.space  # type: ignore[union-attr]
-        self.decision = None
-        self.events.append(("declined", {"player": self.players[p].name, "space": self.space_name(i)}))
-        if self.options["auction_on_decline"]:
-            self._start_property_auction(i, decliner=p)
 
     # ------------------------------------------------------------------
     # auctions
@@ -1198,7 +1108,7 @@ class Game:
         self.events.append(("building_auction", {"kind": kind, "start": cheapest}))
 
     # ------------------------------------------------------------------
-    # draw
+    # questions about the decks and the trades
 
     def random_targets(self) -> list[int]:
         """The spaces a random-move card may send the current player to now."""
@@ -1226,24 +1136,10 @@ class Game:
     # ------------------------------------------------------------------
     # tax
 
-    def _check_tax(self, p: int, a: Mapping[str, Any]) -> None:
-        self._require_current(p, "tax")
-        d = self.decision
-        if d is None or d.kind != "tax":
-            raise IllegalAction("rule.no_tax_owed", player=self.players[p].name)
-        if a.get("choice") not in ("flat", "percent"):
-            raise InvalidAction("action.bad_field", field="choice", problem='must be "flat" or "percent"')
-
     def income_tax(self, p: int, choice: str) -> int:
         if choice == "flat":
             return int(self.options["income_tax_flat"])
         return self.total_worth(p) * int(self.options["income_tax_percent"]) // 100
-
-    def _do_tax(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self.decision.space  # type: ignore[union-attr]
-        self.decision = None
-        amount = self.income_tax(p, a["choice"])
-        self._charge(p, BANK, amount, "tax", {"space": self.space_name(i), "choice": a["choice"]}, pot=True)
 
     # ------------------------------------------------------------------
     # buildings
@@ -1512,48 +1408,6 @@ class Game:
         i = self._space_index(a["space"])
         self.mortgage_owed.remove((p, i))
         self._charge(p, BANK, self.interest(i), "keep_mortgage", self.space_params[i])
-
-    # ------------------------------------------------------------------
-    # jail
-
-    def _check_pay_fine(self, p: int, a: Mapping[str, Any]) -> None:
-        self._require_current(p, "pay_fine")
-        player = self.players[p]
-        self._jail_exit_window(player, "pay_fine")
-        fine = int(self.options["jail_fine"])
-        if player.cash < fine:
-            raise IllegalAction("rule.cannot_afford_fine", player=player.name, fine=fine, cash=player.cash)
-
-    def _jail_exit_window(self, player: Player, verb: str) -> None:
-        if not player.in_jail:
-            raise IllegalAction("rule.not_in_jail", player=player.name)
-        self._refuse_blocked(verb, player.index)
-        if not self.roll_owed:
-            raise IllegalAction("rule.jail_before_roll", player=player.name)
-
-    def _do_pay_fine(self, p: int, a: Mapping[str, Any]) -> None:
-        player = self.players[p]
-        fine = int(self.options["jail_fine"])
-        target = POT if self.options["free_parking_pot"] else BANK
-        self._transfer(p, target, fine, "jail_fine", {})
-        player.in_jail = False
-        player.jail_turns = 0
-        self.events.append(("left_jail", {"player": player.name, "how": "fine"}))
-
-    def _check_use_card(self, p: int, a: Mapping[str, Any]) -> None:
-        self._require_current(p, "use_card")
-        player = self.players[p]
-        self._jail_exit_window(player, "use_card")
-        if not player.jail_cards:
-            raise IllegalAction("rule.no_jail_card", player=player.name)
-
-    def _do_use_card(self, p: int, a: Mapping[str, Any]) -> None:
-        player = self.players[p]
-        card = player.jail_cards.pop(0)
-        self._return_card(card)
-        player.in_jail = False
-        player.jail_turns = 0
-        self.events.append(("left_jail", {"player": player.name, "how": "card"}))
 
     # ------------------------------------------------------------------
     # trades
@@ -1920,19 +1774,6 @@ class Game:
         self.events.append(("resumed", {}))
 
     # ------------------------------------------------------------------
-    # end of turn
-
-    def _check_end_turn(self, p: int, a: Mapping[str, Any]) -> None:
-        self._require_current(p, "end_turn")
-        self._refuse_blocked("end_turn", p)
-        if self.roll_owed:
-            raise IllegalAction("rule.roll_owed", player=self.players[p].name)
-
-    def _do_end_turn(self, p: int, a: Mapping[str, Any]) -> None:
-        if not self.rules.doubles.end_move(self, p):  # doubles = "after_move": the extra roll comes now
-            self._next_turn()
-
-    # ------------------------------------------------------------------
     # bankruptcy
 
     def _check_concede(self, p: int, a: Mapping[str, Any]) -> None:
@@ -1996,36 +1837,6 @@ class Game:
 
     # ------------------------------------------------------------------
     # corrections and the end
-
-    def _check_adjust(self, p: int, a: Mapping[str, Any]) -> None:
-        cash = a.get("cash", 0)
-        if isinstance(cash, bool) or not isinstance(cash, int):
-            raise InvalidAction("action.bad_field", field="cash", problem="must be a whole number (a change, + or -)")
-        if "position" in a and a["position"] is not None:
-            self._space_index(a["position"])
-        reason = a.get("reason", "")
-        if not isinstance(reason, str):
-            raise InvalidAction("action.bad_field", field="reason", problem="must be text")
-        player = self.players[p]
-        if player.cash + cash < 0:
-            raise IllegalAction("rule.adjust_negative", player=player.name, cash=player.cash, change=cash)
-
-    def _do_adjust(self, p: int, a: Mapping[str, Any]) -> None:
-        cash = int(a.get("cash", 0))
-        reason = a.get("reason", "")
-        if cash > 0:
-            self._transfer(BANK, p, cash, "adjust", {"reason": reason})
-        elif cash < 0:
-            self._transfer(p, BANK, -cash, "adjust", {"reason": reason})
-        if a.get("position") is not None:
-            self.players[p].position = self._space_index(a["position"])
-        self.events.append(("adjusted", {"player": self.players[p].name, "cash": cash, "reason": reason}))
-
-    def _check_end_game(self, p: int, a: Mapping[str, Any]) -> None:
-        return None
-
-    def _do_end_game(self, p: int, a: Mapping[str, Any]) -> None:
-        self._end("ended", self._richest())
 
     def _richest(self) -> str | list[str]:
         remaining = [q for q in self.players if not q.bankrupt]
@@ -2298,7 +2109,7 @@ _STATE = (
 
 # verb -> (check, do): a module's (the mechanics', the cards'), or else Game's own; module-level so that the
 # compiled build (mypyc) can hold it.
-_MODULE_HANDLERS = {**MECHANIC_HANDLERS, **cards.HANDLERS}
+_MODULE_HANDLERS = {**MECHANIC_HANDLERS, **cards.HANDLERS, **verbs.HANDLERS}
 _HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {
     verb: _MODULE_HANDLERS.get(verb) or (getattr(Game, f"_check_{verb}"), getattr(Game, f"_do_{verb}"))
     for verb in VERBS if verb != "undo"

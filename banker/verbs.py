@@ -1,0 +1,227 @@
+"""The shared verbs: what every ruleset plays the same way.
+
+The opening deal, buying or declining the space landed on, the income tax's choice, leaving jail by the
+fine or a card, ending the turn, the banker's corrections (`adjust`) and ending the game by agreement. Each
+verb is a `check_<verb>` that raises and changes nothing, and a `do_<verb>` that changes the state and cannot
+fail by the rules; `HANDLERS` lists them for banker/game.py. A ruleset's own ways live in banker/mechanics/.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from banker.errors import IllegalAction, InvalidAction
+from banker.model import BANK, POT, Player
+
+if TYPE_CHECKING:
+    from banker.game import Game
+
+
+def check_deal(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    if not game.deal_owed:
+        raise IllegalAction("rule.no_deal")
+    deeds = a.get("deeds")
+    if deeds is None:
+        raise IllegalAction("rule.chance_needed", verb="deal", what="deeds")
+    _parse_deeds(game, deeds)
+
+
+def _parse_deeds(game: "Game", deeds: Any) -> dict[int, list[int]]:
+    if not isinstance(deeds, Mapping):
+        raise InvalidAction("action.bad_field", field="deeds", problem="must map players to lists of spaces")
+    want = int(game.options["deal_deeds"])
+    result: dict[int, list[int]] = {}
+    seen: set[int] = set()
+    for name, spaces in deeds.items():
+        p = game._player_index(name)
+        if not isinstance(spaces, list):
+            raise InvalidAction("action.bad_field", field="deeds", problem=f"{name}: must be a list of spaces")
+        idx = [game._space_index(s) for s in spaces]
+        for i in idx:
+            if game.kinds[i] not in ("lot", "railroad", "utility"):
+                raise IllegalAction("rule.deal_not_property", space=game.space_name(i))
+            if i in seen or game.owner[i] >= 0:
+                raise IllegalAction("rule.deal_twice", space=game.space_name(i))
+            seen.add(i)
+        result[p] = idx
+    if game.options["deal_all"]:
+        # brands-showdown: the whole board, dealt round the table from the first player, free.
+        players = [q for q in game.players if not q.bankrupt]
+        total = len(game.ruleset.property_indices)
+        for k, player in enumerate(players):
+            count = total // len(players) + (1 if k < total % len(players) else 0)
+            if len(result.get(player.index, [])) != count:
+                raise IllegalAction("rule.deal_count", player=player.name, count=count)
+        return result
+    for player in game.players:
+        if player.bankrupt:
+            continue
+        if len(result.get(player.index, [])) != want:
+            raise IllegalAction("rule.deal_count", player=player.name, count=want)
+    return result
+
+
+def do_deal(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    for q, spaces in _parse_deeds(game, a["deeds"]).items():
+        for i in spaces:
+            game.owner[i] = q
+            game.owner_version += 1
+            if not game.options["deal_all"]:  # a dealt board (showdown) costs nothing
+                game._charge(q, BANK, game.prices[i], "deal", game.space_params[i])
+    game.deal_owed = False
+    game.events.append(("dealt", {}))
+
+
+def check_buy(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    game._require_current(p, "buy")
+    d = game.decision
+    if d is None or d.kind != "buy":
+        raise IllegalAction("rule.nothing_to_buy", player=game.players[p].name)
+    player = game.players[p]
+    if player.debts:
+        raise IllegalAction("rule.in_debt", player=player.name, verb="buy")
+    if player.cash < game.prices[d.space]:
+        raise IllegalAction("rule.cannot_afford", player=player.name, space=game.space_name(d.space),
+                            price=game.prices[d.space], cash=player.cash)
+
+
+def do_buy(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    i = game.decision.space  # type: ignore[union-attr]
+    game._pay_bank(p, game.prices[i], "buy", game.space_params[i])
+    game.owner[i] = p
+    game.owner_version += 1
+    game.decision = None
+
+
+def check_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    game._require_current(p, "decline")
+    d = game.decision
+    if d is None or d.kind != "buy":
+        raise IllegalAction("rule.nothing_to_buy", player=game.players[p].name)
+
+
+def do_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    i = game.decision.space  # type: ignore[union-attr]
+    game.decision = None
+    game.events.append(("declined", {"player": game.players[p].name, "space": game.space_name(i)}))
+    if game.options["auction_on_decline"]:
+        game._start_property_auction(i, decliner=p)
+
+
+def check_tax(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    game._require_current(p, "tax")
+    d = game.decision
+    if d is None or d.kind != "tax":
+        raise IllegalAction("rule.no_tax_owed", player=game.players[p].name)
+    if a.get("choice") not in ("flat", "percent"):
+        raise InvalidAction("action.bad_field", field="choice", problem='must be "flat" or "percent"')
+
+
+def do_tax(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    i = game.decision.space  # type: ignore[union-attr]
+    game.decision = None
+    amount = game.income_tax(p, a["choice"])
+    game._charge(p, BANK, amount, "tax", {"space": game.space_name(i), "choice": a["choice"]}, pot=True)
+
+
+def check_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    game._require_current(p, "pay_fine")
+    player = game.players[p]
+    _jail_exit_window(game, player, "pay_fine")
+    fine = int(game.options["jail_fine"])
+    if player.cash < fine:
+        raise IllegalAction("rule.cannot_afford_fine", player=player.name, fine=fine, cash=player.cash)
+
+
+def _jail_exit_window(game: "Game", player: Player, verb: str) -> None:
+    if not player.in_jail:
+        raise IllegalAction("rule.not_in_jail", player=player.name)
+    game._refuse_blocked(verb, player.index)
+    if not game.roll_owed:
+        raise IllegalAction("rule.jail_before_roll", player=player.name)
+
+
+def do_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    player = game.players[p]
+    fine = int(game.options["jail_fine"])
+    target = POT if game.options["free_parking_pot"] else BANK
+    game._transfer(p, target, fine, "jail_fine", {})
+    player.in_jail = False
+    player.jail_turns = 0
+    game.events.append(("left_jail", {"player": player.name, "how": "fine"}))
+
+
+def check_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    game._require_current(p, "use_card")
+    player = game.players[p]
+    _jail_exit_window(game, player, "use_card")
+    if not player.jail_cards:
+        raise IllegalAction("rule.no_jail_card", player=player.name)
+
+
+def do_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    player = game.players[p]
+    card = player.jail_cards.pop(0)
+    game._return_card(card)
+    player.in_jail = False
+    player.jail_turns = 0
+    game.events.append(("left_jail", {"player": player.name, "how": "card"}))
+
+
+def check_end_turn(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    game._require_current(p, "end_turn")
+    game._refuse_blocked("end_turn", p)
+    if game.roll_owed:
+        raise IllegalAction("rule.roll_owed", player=game.players[p].name)
+
+
+def do_end_turn(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    if not game.rules.doubles.end_move(game, p):  # doubles = "after_move": the extra roll comes now
+        game._next_turn()
+
+
+def check_adjust(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    cash = a.get("cash", 0)
+    if isinstance(cash, bool) or not isinstance(cash, int):
+        raise InvalidAction("action.bad_field", field="cash", problem="must be a whole number (a change, + or -)")
+    if "position" in a and a["position"] is not None:
+        game._space_index(a["position"])
+    reason = a.get("reason", "")
+    if not isinstance(reason, str):
+        raise InvalidAction("action.bad_field", field="reason", problem="must be text")
+    player = game.players[p]
+    if player.cash + cash < 0:
+        raise IllegalAction("rule.adjust_negative", player=player.name, cash=player.cash, change=cash)
+
+
+def do_adjust(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    cash = int(a.get("cash", 0))
+    reason = a.get("reason", "")
+    if cash > 0:
+        game._transfer(BANK, p, cash, "adjust", {"reason": reason})
+    elif cash < 0:
+        game._transfer(p, BANK, -cash, "adjust", {"reason": reason})
+    if a.get("position") is not None:
+        game.players[p].position = game._space_index(a["position"])
+    game.events.append(("adjusted", {"player": game.players[p].name, "cash": cash, "reason": reason}))
+
+
+def check_end_game(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    return None
+
+
+def do_end_game(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    game._end("ended", game._richest())
+
+
+HANDLERS = {
+    "deal": (check_deal, do_deal),
+    "buy": (check_buy, do_buy),
+    "decline": (check_decline, do_decline),
+    "tax": (check_tax, do_tax),
+    "pay_fine": (check_pay_fine, do_pay_fine),
+    "use_card": (check_use_card, do_use_card),
+    "end_turn": (check_end_turn, do_end_turn),
+    "adjust": (check_adjust, do_adjust),
+    "end_game": (check_end_game, do_end_game),
+}
