@@ -79,7 +79,7 @@ def choose(game: Game, rng: random.Random) -> Move:
             return {"do": "tax", "choice": "flat" if flat <= pct else "percent"}, p
         return {"do": "roll"}, p  # a roll the card asks for
     if game.roll_owed:
-        if game.doubles == 0 and cur.cash >= 2 * CUSHION and not game.visit_building:
+        if game.doubles == 0 and cur.cash >= 2 * CUSHION and not game.builds_on_visit():
             manage = _manage(game, p, rng)
             if manage is not None:
                 return manage, p
@@ -89,7 +89,7 @@ def choose(game: Game, rng: random.Random) -> Move:
             if cur.cash >= game.options["jail_fine"] + 2 * CUSHION and _board_open(game):
                 return {"do": "pay_fine"}, p
         return {"do": "roll"}, p
-    if game.visit_building or game.trades_left_in_move() is not None:
+    if game.builds_on_visit() or game.trades_left_in_move() is not None:
         after = _after_roll(game, p, rng)
         if after is not None:
             return after, p
@@ -100,7 +100,7 @@ def _after_roll(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None
     """Rulesets that build and trade only after the roll (biznes): build on the firm under the token."""
     cur = game.players[p]
     i = cur.position
-    if (game.visit_building and game.kinds[i] == "lot" and game.owner[i] == p
+    if (game.builds_on_visit() and game.kinds[i] == "lot" and game.owner[i] == p
             and game.visit_builds < int(game.options["builds_per_visit"])
             and cur.cash - game.ruleset.spaces[i].building_cost >= CUSHION // 3
             and game._build_problem(p, i, None) is None):
@@ -213,7 +213,7 @@ def _manage(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None:
                     low = j
             if level[low] == game.hotel_level:
                 continue
-            if game.turn_start_building:  # brands: once per group a turn, and maybe unevenly
+            if game.builds_at_turn_start():  # brands: once per group a turn, and maybe unevenly
                 build = {"do": "build", "player": game.players[p].name, "space": low}
                 if game.can(build) is None:
                     return build

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from banker import cards, game_setup, verbs
 from banker.errors import IllegalAction, InvalidAction, SetupError
-from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, choose as choose_mechanics
+from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, building, choose as choose_mechanics
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player
 from banker.ruleset import Ruleset
 
@@ -109,15 +109,13 @@ class Game:
         # (brands: at least a step more, the decliner left out).
         self.stepped = mech.get("auction") in ("stepped", "in_turn")
         self.exact_bids = mech.get("auction") == "stepped"
-        self.turn_start_building = mech.get("building") == "turn_start"
         self.casino_index = next((s.index for s in ruleset.spaces if s.kind == "casino"), -1)
         self.teams = bool(opts["teams"])
         self.refund_percent = int(opts["building_refund_percent"])
-        self.visit_building = mech.get("building") == "visit"
         self.sell_off = mech.get("debt") == "sell_off"
         self.has_random_move = any(c.effect == "random_move" for c in ruleset.cards)
         verbs = ["build", "sell"]
-        if not self.visit_building:
+        if self.rules.building.sells_whole_groups():
             verbs.append("sell_all")
         if self.rules.mortgage.allowed():
             verbs += ["mortgage", "unmortgage", "keep_mortgage"]
@@ -1075,7 +1073,7 @@ class Game:
             self._start_property_auction(self.auction_queue.pop(0))
 
     def _check_building_auction(self, p: int, a: Mapping[str, Any]) -> None:
-        if self.visit_building or self.turn_start_building:
+        if not self.building_auctions():
             raise IllegalAction("rule.no_building_auctions", rules=self.ruleset.name)
         kind = a.get("kind")
         if kind not in ("house", "hotel"):
@@ -1160,188 +1158,25 @@ class Game:
             self._refuse_blocked(verb, p)
 
     def _build_problem(self, p: int, i: int, kind: str | None, ignore_cash: bool = False) -> IllegalAction | None:
-        """Why player p cannot add a building to lot i now (None when they can)."""
-        name = self.players[p].name
-        space = self.ruleset.spaces[i]
-        if space.kind != "lot":
-            return IllegalAction("rule.not_buildable", player=name, space=space.name)
-        if self.owner[i] != p:
-            return IllegalAction("rule.not_owner", player=name, space=space.name)
-        members = self.group_members[space.group]  # type: ignore[index]
-        for j in members:
-            if self.owner[j] != p:
-                return IllegalAction("rule.build_group", player=name, space=space.name,
-                                     missing=self.space_name(j))
-        for j in members:
-            if self.mortgaged[j]:
-                return IllegalAction("rule.build_mortgaged", player=name, space=space.name,
-                                     mortgaged=self.space_name(j))
-        lv = self.level[i]
-        if lv == self.hotel_level:
-            return IllegalAction("rule.build_max", player=name, space=space.name)
-        low = min(self.level[j] for j in members)
-        if lv > low and self.options["build_evenly"]:
-            behind = next(j for j in members if self.level[j] == low)
-            return IllegalAction("rule.build_even_first" if low == 0 else "rule.build_even", player=name,
-                                 space=space.name, other=self.space_name(behind), houses=low)
-        hotel = lv == self.hotel_houses
-        if kind is not None and (kind == "hotel") != hotel:
-            return IllegalAction("rule.build_kind", player=name, space=space.name, kind=kind)
-        if hotel:
-            if self.bank_hotels - self._reserved("hotel", p) <= 0:
-                return IllegalAction("rule.bank_out_of", kind="holding" if self.visit_building else "hotel")
-        elif self.bank_houses - self._reserved("house", p) <= 0:
-            return IllegalAction("rule.bank_out_of", kind="office" if self.visit_building else "house")
-        if (self.options["build_only_on_visit"] and self.players[p].position != i
-                and not any(q == p for q, _ in self.build_owed)):
-            return IllegalAction("rule.build_on_visit", player=name, space=space.name)
-        if not ignore_cash and not self._owed_build(p, "hotel" if hotel else "house"):
-            if self.players[p].cash < space.building_cost:
-                return IllegalAction("rule.cannot_afford", player=name, space=space.name,
-                                     price=space.building_cost, cash=self.players[p].cash)
-        return None
+        """Why player p cannot add a building to lot i now (None when they can): the building family's answer,
+        which the building auction and the computer players ask too."""
+        return building.build_problem(self, p, i, kind, ignore_cash)
 
-    def _reserved(self, kind: str, p: int) -> int:
-        """Buildings won at auction by others and not yet built: not for sale."""
-        return sum(1 for q, k in self.build_owed if k == kind and q != p)
+    def building_words(self) -> tuple[str, str]:
+        """What the ruleset calls a house and a hotel (house/hotel, office/holding, branch/corporation)."""
+        return self.rules.building.words()
 
-    def _owed_build(self, p: int, kind: str) -> bool:
-        return (p, kind) in self.build_owed
+    def builds_on_visit(self) -> bool:
+        """Whether buildings go up on a visit to one's own lot, after the roll, a few a visit (biznes)."""
+        return self.rules.building.on_visit()
 
-    def _check_build(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self._space_arg(a, "build")
-        if self.visit_building:
-            self._check_visit_build(p, i)
-            return
-        if self.turn_start_building:
-            self._check_turn_start_build(p, i)
-            return
-        won = any(q == p for q, _ in self.build_owed)
-        if not won:  # the winner of a building auction builds what they won at once
-            self._may_manage(p, "build", raising=False)
-        problem = self._build_problem(p, i, None)
-        if problem is not None:
-            raise problem
-        if won:
-            kind = "hotel" if self.level[i] == self.hotel_houses else "house"
-            if not self._owed_build(p, kind):
-                owed_kind = next(k for q, k in self.build_owed if q == p)
-                raise IllegalAction("rule.build_kind", player=self.players[p].name,
-                                    space=self.space_name(i), kind=owed_kind)
+    def builds_at_turn_start(self) -> bool:
+        """Whether buildings go up at the start of one's turn, before rolling, a few a group (brands)."""
+        return self.rules.building.at_turn_start()
 
-    def _check_visit_build(self, p: int, i: int) -> None:
-        """Building = "visit": the player whose move it is, after the roll, on the lot under the token."""
-        name = self.players[p].name
-        self._may_manage(p, "build", raising=False)
-        if p != self.turn:
-            raise IllegalAction("rule.not_your_move", player=name, verb="build", current=self.current.name)
-        if self.roll_owed:
-            raise IllegalAction("rule.build_before_roll", player=name)
-        if self.players[p].position != i:
-            raise IllegalAction("rule.build_on_visit", player=name, space=self.space_name(i))
-        if self.visit_builds >= int(self.options["builds_per_visit"]):
-            raise IllegalAction("rule.build_once_per_visit", player=name, space=self.space_name(i),
-                                count=int(self.options["builds_per_visit"]))
-        problem = self._build_problem(p, i, None)
-        if problem is not None:
-            raise problem
-
-    def _check_turn_start_build(self, p: int, i: int) -> None:
-        """Building = "turn_start" (brands): the player whose turn it is, before rolling, once per group a turn."""
-        name = self.players[p].name
-        self._may_manage(p, "build", raising=False)
-        if p != self.turn:
-            raise IllegalAction("rule.not_your_move", player=name, verb="build", current=self.current.name)
-        if not self.roll_owed:
-            raise IllegalAction("rule.build_after_roll", player=name)
-        most = int(self.options["builds_per_group_turn"])
-        group = self.groups[i]
-        if most and group is not None and self.group_builds.get(group, 0) >= most:
-            raise IllegalAction("rule.build_once_per_turn", player=name, space=self.space_name(i), count=most)
-        problem = self._build_problem(p, i, None)
-        if problem is not None:
-            raise problem
-
-    def _do_build(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self._space_index(a["space"])
-        space = self.ruleset.spaces[i]
-        self.visit_builds += 1
-        if space.group is not None:
-            self.group_builds[space.group] = self.group_builds.get(space.group, 0) + 1
-        hotel = self.level[i] == self.hotel_houses
-        kind = "hotel" if hotel else "house"
-        if self._owed_build(p, kind):
-            self.build_owed.remove((p, kind))
-        else:
-            self._pay_bank(p, space.building_cost, "build", {"space": space.name, "kind": kind})
-        if hotel:
-            self.bank_hotels -= 1
-            self.bank_houses += self.hotel_houses
-            self.level[i] = self.hotel_level
-        else:
-            self.bank_houses -= 1
-            self.level[i] += 1
-        self.events.append(("built", {"player": self.players[p].name, "space": space.name, "kind": kind}))
-
-    def _check_sell(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self._space_arg(a, "sell")
-        self._may_manage(p, "sell", raising=True)
-        if self.visit_building and p != self.turn and not self.players[p].debts:
-            raise IllegalAction("rule.not_your_move", player=self.players[p].name, verb="sell",
-                                current=self.current.name)
-        name = self.players[p].name
-        space = self.ruleset.spaces[i]
-        if self.owner[i] != p:
-            raise IllegalAction("rule.not_owner", player=name, space=space.name)
-        lv = self.level[i]
-        if lv == 0:
-            raise IllegalAction("rule.no_building", player=name, space=space.name)
-        members = self.group_members[space.group]  # type: ignore[index]
-        high = max(self.level[j] for j in members)
-        if lv < high and self.options["build_evenly"]:
-            ahead = next(j for j in members if self.level[j] == high)
-            raise IllegalAction("rule.sell_even", player=name, space=space.name, other=self.space_name(ahead))
-        if lv == self.hotel_level and self.bank_houses - self._reserved("house", p) < self.hotel_houses:
-            raise IllegalAction("rule.holding_breakdown" if self.visit_building else "rule.hotel_breakdown",
-                                player=name, space=space.name, need=self.hotel_houses, left=self.bank_houses)
-
-    def _do_sell(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self._space_index(a["space"])
-        space = self.ruleset.spaces[i]
-        if self.level[i] == self.hotel_level:
-            self.level[i] = self.hotel_houses
-            self.bank_hotels += 1
-            self.bank_houses -= self.hotel_houses
-            kind = "hotel"
-        else:
-            self.level[i] -= 1
-            self.bank_houses += 1
-            kind = "house"
-        self._transfer(BANK, p, self.building_refund(i), "sell", {"space": space.name, "kind": kind})
-        self.events.append(("sold_building", {"player": self.players[p].name, "space": space.name,
-                                                   "kind": kind}))
-
-    def _check_sell_all(self, p: int, a: Mapping[str, Any]) -> None:
-        if self.visit_building:
-            raise IllegalAction("rule.no_sell_all", rules=self.ruleset.name)
-        i = self._space_arg(a, "sell_all")
-        self._may_manage(p, "sell_all", raising=True)
-        name = self.players[p].name
-        space = self.ruleset.spaces[i]
-        if self.owner[i] != p:
-            raise IllegalAction("rule.not_owner", player=name, space=space.name)
-        if space.kind != "lot" or not any(self.level[j] for j in self.group_members[space.group]):  # type: ignore[index]
-            raise IllegalAction("rule.no_building", player=name, space=space.name)
-
-    def _do_sell_all(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self._space_index(a["space"])
-        space = self.ruleset.spaces[i]
-        total = 0
-        for j in self.group_members[space.group]:  # type: ignore[index]
-            total += self.buildings_sale_value(j)
-            self._return_buildings(j)
-        self._transfer(BANK, p, total, "sell_all", {"space": space.name})
-        self.events.append(("sold_all", {"player": self.players[p].name, "space": space.name}))
+    def building_auctions(self) -> bool:
+        """Whether the bank's last houses and hotels may be auctioned (`building_auction`)."""
+        return self.rules.building.building_auctions()
 
     # ------------------------------------------------------------------
     # mortgages
@@ -1971,7 +1806,7 @@ class Game:
             candidates.append({"do": verb, "player": cur})
         if self.auction is not None:
             candidates.append({"do": "close_auction"})
-        if not (self.visit_building or self.turn_start_building):
+        if self.building_auctions():
             for kind in ("house", "hotel"):
                 candidates.append({"do": "building_auction", "kind": kind})
         legal = [c for c in candidates if self.can(c) is None]
@@ -2063,7 +1898,7 @@ class Game:
             for entry, q in zip(players, self.players):
                 entry["debt_auctioned"] = list(q.debt_auctioned)
         rules = self.rules
-        if rules.trade.per_move_limit() is not None or self.visit_building or rules.doubles.per_move():
+        if rules.trade.per_move_limit() is not None or rules.building.on_visit() or rules.doubles.per_move():
             state["move"] = {"trades_used": self.trades_used, "visit_builds": self.visit_builds,
                              "extra_roll": self.extra_roll}
         if self.has_random_move:

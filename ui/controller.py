@@ -656,11 +656,11 @@ class Controller:
                 self.notify(Msg(f"card.{card.id}", default=card.text), "card", None)
             elif event.code in SHOWN_EVENTS:
                 sound = "building" if event.code in ("built", "sold_building", "sold_all") else None
-                if event.code == "built" and game.visit_building:
+                if event.code == "built" and game.builds_on_visit():
                     sound = "office"  # rulebook 000: opening an office has its own sound
                 self.notify(Msg("event." + event.code, self._words(event.params)), "info", sound)
         for entry in game.money_log()[log_from:] if len(game.log) > log_from else []:
-            sound = "office" if entry.code == "build" and game.visit_building else SOUNDS.get(entry.code, "payment")
+            sound = "office" if entry.code == "build" and game.builds_on_visit() else SOUNDS.get(entry.code, "payment")
             self.notify(self.money_msg(entry.code, entry.payer, entry.payee, entry.amount, entry.params),
                         "money", sound)
         if game.turn != turn_before and not game.ended:

@@ -168,7 +168,7 @@ def buttons(c: Controller) -> list[dict[str, Any]]:
         out.append(_button(c, "enter_dice", {"do": "roll"}, c.tr("ui.btn.enter_dice"), "secondary"))
     if "end_turn" in verbs:
         pos = cur.position
-        if game.visit_building and game.kinds[pos] == "lot" and game.can({"do": "build", "space": pos}) is None:
+        if game.builds_on_visit() and game.kinds[pos] == "lot" and game.can({"do": "build", "space": pos}) is None:
             level = game.level[pos]
             out.append(_button(c, "build_here", {"do": "build", "space": pos},
                                c.tr("ui.btn.build_here_hotel" if level == game.hotel_houses else "ui.btn.build_here",

@@ -8,8 +8,4 @@ from banker.game import Game
 def building_words(game: Game) -> tuple[str, str]:
     """What the ruleset calls its buildings: houses and hotels, biznes's branch offices and holdings,
     brands' branches and corporations."""
-    if game.visit_building:
-        return "office", "holding"
-    if game.turn_start_building:
-        return "branch", "corporation"
-    return "house", "hotel"
+    return game.building_words()
