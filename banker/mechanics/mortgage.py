@@ -8,6 +8,8 @@
   lifted within `mortgage_rounds` of its owner's rounds is lost to a bank auction (with
   `mortgage_auction_now`, brands-showdown, the owner may send it there at once); a mortgaged property
   changes hands with its mortgage and its clock.
+
+The verbs `mortgage`, `unmortgage` and `keep_mortgage` are this module's (`HANDLERS`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
+from banker.model import BANK
 
 if TYPE_CHECKING:
     from banker.game import Game
@@ -126,5 +129,83 @@ class Expiring(Mortgage):
                 left = max(0, self.rounds - (game.round - game.mortgage_round[i]))
                 state["spaces"][str(i)]["mortgage_rounds_left"] = left
 
+
+# ----------------------------------------------------------------------
+# The verbs
+
+
+def _require_mortgages(game: "Game") -> None:
+    """Raises when the ruleset has no mortgages (biznes)."""
+    if not game.rules.mortgage.allowed():  # biznes: none
+        raise IllegalAction("rule.no_mortgages", rules=game.ruleset.name)
+
+
+def check_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    _require_mortgages(game)
+    i = game._space_arg(a, "mortgage")
+    game._may_manage(p, "mortgage", raising=True)
+    name = game.players[p].name
+    space = game.ruleset.spaces[i]
+    if game.owner[i] != p:
+        raise IllegalAction("rule.not_owner", player=name, space=space.name)
+    if game.mortgaged[i]:
+        raise IllegalAction("rule.already_mortgaged", player=name, space=space.name)
+    if space.group is not None and space.kind == "lot":
+        for j in game.group_members[space.group]:
+            if game.level[j]:
+                raise IllegalAction("rule.mortgage_buildings", player=name, space=space.name,
+                                    other=game.space_name(j))
+
+
+def do_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    i = game._space_index(a["space"])
+    game.mortgaged[i] = True
+    game.mortgage_round[i] = game.round
+    game._transfer(BANK, p, game.mortgage_value(i), "mortgage", game.space_params[i])
+
+
+def check_unmortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    _require_mortgages(game)
+    i = game._space_arg(a, "unmortgage")
+    player = game.players[p]
+    owed = (p, i) in game.mortgage_owed
+    if not owed:
+        game._may_manage(p, "unmortgage", raising=False)
+    if player.debts:
+        raise IllegalAction("rule.in_debt", player=player.name, verb="unmortgage")
+    if game.owner[i] != p:
+        raise IllegalAction("rule.not_owner", player=player.name, space=game.space_name(i))
+    if not game.mortgaged[i]:
+        raise IllegalAction("rule.not_mortgaged", player=player.name, space=game.space_name(i))
+    cost = game.unmortgage_cost(i)
+    if player.cash < cost:
+        raise IllegalAction("rule.cannot_afford", player=player.name, space=game.space_name(i),
+                            price=cost, cash=player.cash)
+
+
+def do_unmortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    i = game._space_index(a["space"])
+    if (p, i) in game.mortgage_owed:
+        game.mortgage_owed.remove((p, i))
+    game.mortgaged[i] = False
+    game._pay_bank(p, game.unmortgage_cost(i), "unmortgage", game.space_params[i])
+
+
+def check_keep_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    _require_mortgages(game)
+    i = game._space_arg(a, "keep_mortgage")
+    if (p, i) not in game.mortgage_owed:
+        raise IllegalAction("rule.no_mortgage_decision", player=game.players[p].name,
+                            space=game.space_name(i))
+
+
+def do_keep_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    i = game._space_index(a["space"])
+    game.mortgage_owed.remove((p, i))
+    game._charge(p, BANK, game.interest(i), "keep_mortgage", game.space_params[i])
+
+
+HANDLERS = {"mortgage": (check_mortgage, do_mortgage), "unmortgage": (check_unmortgage, do_unmortgage),
+            "keep_mortgage": (check_keep_mortgage, do_keep_mortgage)}
 
 VARIANTS: dict[str, type[Mortgage]] = {"classic": Mortgage, "none": NoMortgages, "expiring": Expiring}
