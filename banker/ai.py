@@ -138,7 +138,7 @@ def _auction_move(game: Game, bidders: list[int], rng: random.Random) -> Move:
     """The first bidder who is not leading raises (by about a tenth of the price) or passes."""
     auction = game.auction
     assert auction is not None
-    if game.stepped:
+    if game.auction_in_turn():
         b = auction.next_bidder
         if b < 0:
             return {"do": "close_auction"}, game.turn

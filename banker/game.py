@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from banker import cards, game_setup, verbs
 from banker.errors import IllegalAction, InvalidAction, SetupError
-from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, building, choose as choose_mechanics
+from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, auction as auctions, building, choose as choose_mechanics
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player
 from banker.ruleset import Ruleset
 
@@ -105,10 +105,6 @@ class Game:
         self.jail_index = ruleset.jail_index
         mech = ruleset.mechanics
         self.rules: Mechanics = choose_mechanics(mech, opts)  # the variant of each family (banker/mechanics)
-        # Auctions in turn order: "stepped" (biznes: exact steps, everyone) or "in_turn"
-        # (brands: at least a step more, the decliner left out).
-        self.stepped = mech.get("auction") in ("stepped", "in_turn")
-        self.exact_bids = mech.get("auction") == "stepped"
         self.casino_index = next((s.index for s in ruleset.spaces if s.kind == "casino"), -1)
         self.teams = bool(opts["teams"])
         self.refund_percent = int(opts["building_refund_percent"])
@@ -406,7 +402,7 @@ class Game:
             raise IllegalAction("rule.not_owned", space=self.space_name(i))
         if verb in ("bid", "pass"):
             a = self.auction
-            if a is not None and self.stepped and a.next_bidder >= 0:
+            if a is not None and self.rules.auction.in_turn() and a.next_bidder >= 0:
                 return a.next_bidder
             if a is not None and len([b for b in a.bidders if b != a.high_bidder]) == 1 and verb == "pass":
                 return next(b for b in a.bidders if b != a.high_bidder)
@@ -895,215 +891,12 @@ class Game:
         self._move_forward(player, total)
 
     # ------------------------------------------------------------------
-    # auctions
+    # auctions (the verbs are banker/mechanics/auction.py's)
 
-    def _bidders_from_current(self) -> list[int]:
-        n = len(self.players)
-        order = [(self.turn + k) % n for k in range(n)]
-        return [q for q in order if not self.players[q].bankrupt]
-
-    def _start_property_auction(self, i: int, decliner: int = -1) -> None:
-        """The bank auctions space i (after `decliner` declined it, or a bankruptcy or a lapsed mortgage)."""
-        bidders = self._bidders_from_current()
-        if self.stepped:
-            if not self.exact_bids and decliner >= 0:
-                bidders = [q for q in bidders if q != decliner]  # brands: the decliner takes no part
-            pct = int(self.options["auction_start_percent"])
-            opening = -(-self.prices[i] * pct // 100)
-            self.auction = Auction(space=i, kind="property", bidders=bidders, min_bid=opening,
-                                   next_bidder=bidders[0] if bidders else -1, opened_at=self.action_t)
-            self.events.append(("auction", {"space": self.space_names[i], "start": opening}))
-            self._auction_changed()
-            return
-        self.auction = Auction(space=i, kind="property", bidders=bidders)
-        self.events.append(("auction", self.space_params[i]))
-
-    def _auction_for(self, p: int, high_code: str) -> Auction:
-        """The running auction, if player p may still bid or pass in it."""
-        auction = self.auction
-        name = self.players[p].name
-        if auction is None:
-            raise IllegalAction("rule.no_auction", player=name)
-        if p not in auction.bidders:
-            raise IllegalAction("rule.not_bidding", player=name)
-        if p == auction.high_bidder and not (self.stepped and high_code == "rule.high_bidder_cannot_pass"):
-            raise IllegalAction(high_code, player=name, amount=auction.high_bid)
-        return auction
-
-    def _check_bid(self, p: int, a: Mapping[str, Any]) -> None:
-        auction = self._auction_for(p, "rule.already_high")
-        player = self.players[p]
-        name = player.name
-        if player.debts:
-            raise IllegalAction("rule.in_debt", player=name, verb="bid")
-        amount = a.get("amount")
-        if self.stepped:
-            if p != auction.next_bidder:
-                raise IllegalAction("rule.not_next_bidder", player=name,
-                                    next=self.players[auction.next_bidder].name)
-            if amount is None:
-                amount = auction.min_bid
-        if amount is None:
-            raise InvalidAction("action.amount_needed", player=name)
-        if isinstance(amount, bool) or not isinstance(amount, int):
-            raise InvalidAction("action.bad_field", field="amount", problem="must be a whole number")
-        if self.exact_bids and amount != auction.min_bid:
-            raise IllegalAction("rule.bid_exact", player=name, amount=amount, bid=auction.min_bid,
-                                step=self.auction_step)
-        if amount < auction.min_bid:
-            raise IllegalAction("rule.bid_too_low", player=name, amount=amount, least=auction.min_bid)
-        if amount > player.cash:
-            raise IllegalAction("rule.bid_over_cash", player=name, amount=amount, cash=player.cash)
-
-    def _do_bid(self, p: int, a: Mapping[str, Any]) -> None:
-        auction = self.auction
-        assert auction is not None
-        amount = a.get("amount")
-        amount = auction.min_bid if amount is None else int(amount)
-        auction.high_bid = amount
-        auction.high_bidder = p
-        self.events.append(("bid", {"player": self.players[p].name, "amount": amount}))
-        if self.stepped:
-            auction.min_bid = amount + self.auction_step
-            auction.next_bidder = self._bidder_after(auction, p)
-            self._auction_changed()
-            return
-        auction.min_bid = amount + 1
-        self._auction_maybe_over()
-
-    def _check_pass(self, p: int, a: Mapping[str, Any]) -> None:
-        self._auction_for(p, "rule.high_bidder_cannot_pass")
-
-    def _do_pass(self, p: int, a: Mapping[str, Any]) -> None:
-        auction = self.auction
-        assert auction is not None
-        auction.bidders.remove(p)
-        self.events.append(("passed", {"player": self.players[p].name}))
-        if self.stepped:
-            if auction.next_bidder == p:
-                auction.next_bidder = self._bidder_after(auction, p)
-            self._auction_changed()
-            return
-        self._auction_maybe_over()
-
-    def _bidder_after(self, auction: Auction, p: int) -> int:
-        """The next player round the table after p who is still in and not the high bidder (-1: none)."""
-        n = len(self.players)
-        for k in range(1, n + 1):
-            q = (p + k) % n
-            if q in auction.bidders and q != auction.high_bidder:
-                return q
-        return -1
-
-    def _auction_changed(self) -> None:
-        """Stepped auctions: pass whoever cannot make the next bid, then end the auction if it is over."""
-        auction = self.auction
-        assert auction is not None
-        for q in list(auction.bidders):
-            if q == auction.high_bidder:
-                continue
-            player = self.players[q]
-            if player.debts or player.cash < auction.min_bid:
-                auction.bidders.remove(q)
-                self.events.append(("passed", {"player": player.name,
-                                               "reason": "debt" if player.debts else "cash"}))
-                if auction.next_bidder == q:
-                    auction.next_bidder = self._bidder_after(auction, q)
-        if auction.next_bidder >= 0 and (auction.next_bidder not in auction.bidders
-                                         or auction.next_bidder == auction.high_bidder):
-            auction.next_bidder = self._bidder_after(auction, auction.next_bidder)
-        self._auction_maybe_over()
-
-    def _check_close_auction(self, p: int, a: Mapping[str, Any]) -> None:
-        auction = self.auction
-        if auction is None:
-            raise IllegalAction("rule.no_auction", player=self.players[p].name)
-        if self.stepped and auction.high_bidder >= 0:
-            raise IllegalAction("rule.close_after_bid", bidder=self.players[auction.high_bidder].name,
-                                amount=auction.high_bid)
-
-    def _do_close_auction(self, p: int, a: Mapping[str, Any]) -> None:
-        auction = self.auction
-        assert auction is not None
-        if self.stepped and auction.high_bidder < 0:
-            self.events.append(("auction_cancelled", {"space": self.space_name(auction.space)}))
-        self._finish_auction()
-
-    def _auction_maybe_over(self) -> None:
-        auction = self.auction
-        assert auction is not None
-        high = auction.high_bidder
-        if not any(b != high for b in auction.bidders):
-            self._finish_auction()
-
-    def _finish_auction(self) -> None:
-        auction = self.auction
-        assert auction is not None
-        self.auction = None
-        winner = auction.high_bidder
-        if auction.kind == "own":
-            i = auction.space
-            seller = auction.seller
-            if winner >= 0:
-                self._transfer(winner, seller, auction.high_bid, "own_auction", self.space_params[i])
-                self.owner[i] = winner
-                self.owner_version += 1
-                self.events.append(("sold", {"player": self.players[winner].name,
-                                             "space": self.space_name(i), "amount": auction.high_bid}))
-            else:
-                self.events.append(("unsold_own", {"player": self.players[seller].name,
-                                                   "space": self.space_name(i)}))
-        elif auction.kind == "property":
-            i = auction.space
-            if winner >= 0:
-                self._charge(winner, BANK, auction.high_bid, "auction", self.space_params[i])
-                self.owner[i] = winner
-                self.owner_version += 1
-                self.mortgaged[i] = False
-                self.events.append(("sold", {"player": self.players[winner].name,
-                                                  "space": self.space_name(i), "amount": auction.high_bid}))
-            else:
-                self.events.append(("unsold", self.space_params[i]))
-        elif winner >= 0:
-            self._charge(winner, BANK, auction.high_bid, "building_auction", {"kind": auction.kind})
-            self.build_owed.append((winner, auction.kind))
-            self.events.append(("building_won", {"player": self.players[winner].name,
-                                                      "kind": auction.kind, "amount": auction.high_bid}))
-        if self.auction_queue:
-            self._start_property_auction(self.auction_queue.pop(0))
-
-    def _check_building_auction(self, p: int, a: Mapping[str, Any]) -> None:
-        if not self.building_auctions():
-            raise IllegalAction("rule.no_building_auctions", rules=self.ruleset.name)
-        kind = a.get("kind")
-        if kind not in ("house", "hotel"):
-            raise InvalidAction("action.bad_field", field="kind", problem='must be "house" or "hotel"')
-        if not self._free_window():
-            self._refuse_blocked("building_auction", p)
-            raise IllegalAction("rule.blocked_auction", verb="building_auction", player=self.players[p].name)
-        left = self.bank_houses if kind == "house" else self.bank_hotels
-        if left == 0:
-            raise IllegalAction("rule.bank_out_of", kind=kind)
-        if len(self._building_bidders(kind)) < 2:
-            raise IllegalAction("rule.no_building_shortage", kind=kind)
-
-    def _building_bidders(self, kind: str) -> list[int]:
-        result = []
-        for q in self._bidders_from_current():
-            for i in self.ruleset.property_indices:
-                if self.owner[i] == q and self.kinds[i] == "lot" and self._build_problem(q, i, kind, True) is None:
-                    result.append(q)
-                    break
-        return result
-
-    def _do_building_auction(self, p: int, a: Mapping[str, Any]) -> None:
-        kind = str(a["kind"])
-        bidders = self._building_bidders(kind)
-        cheapest = min(self.ruleset.spaces[i].building_cost for i in self.ruleset.property_indices
-                       if self.owner[i] in bidders and self.kinds[i] == "lot"
-                       and self._build_problem(self.owner[i], i, kind, True) is None)
-        self.auction = Auction(space=-1, kind=kind, bidders=bidders, min_bid=cheapest)
-        self.events.append(("building_auction", {"kind": kind, "start": cheapest}))
+    def auction_in_turn(self) -> bool:
+        """Whether the bidders bid in turn order (`auction.next_bidder` is whose bid it is, and the next bid
+        is `auction.min_bid`), rather than anyone any amount at any time."""
+        return self.rules.auction.in_turn()
 
     # ------------------------------------------------------------------
     # questions about the decks and the trades
@@ -1329,7 +1122,7 @@ class Game:
                                next_bidder=bidders[0], opened_at=self.action_t)
         self.events.append(("own_auction", {"player": player.name, "space": self.space_name(i),
                                             "start": opening}))
-        self._auction_changed()
+        auctions.auction_changed(self)
 
     def _check_sell_to_bank(self, p: int, a: Mapping[str, Any]) -> None:
         i = self._space_arg(a, "sell_to_bank")
@@ -1573,14 +1366,7 @@ class Game:
                     d.creditor = creditor
         self.mortgage_owed = [(q, i) for q, i in self.mortgage_owed if q != p]
         self.build_owed = [(q, k) for q, k in self.build_owed if q != p]
-        if self.auction is not None and p in self.auction.bidders:
-            self.auction.bidders.remove(p)
-            if self.stepped:
-                if self.auction.next_bidder == p:
-                    self.auction.next_bidder = self._bidder_after(self.auction, p)
-                self._auction_changed()
-            else:
-                self._auction_maybe_over()
+        auctions.leave_auction(self, p)
         self.bankruptcies += 1
         remaining = [q for q in self.players if not q.bankrupt]
         limit = int(self.options["end_after_bankruptcies"])
@@ -1602,7 +1388,7 @@ class Game:
             self.mr_monopoly = False
             self.turn_over_after_auctions = True
         if self.auction is None and self.auction_queue:
-            self._start_property_auction(self.auction_queue.pop(0))
+            auctions.start_property_auction(self, self.auction_queue.pop(0))
 
     # ------------------------------------------------------------------
     # corrections and the end
@@ -1639,16 +1425,8 @@ class Game:
         if self.deal_owed:
             return [{"player": "bank", "verbs": ["deal"]}]
         a = self.auction
-        if a is not None and self.stepped:
-            if a.next_bidder >= 0:
-                out.append({"player": self.players[a.next_bidder].name, "verbs": ["bid", "pass"]})
-            if a.high_bidder < 0:
-                out.append({"player": "bank", "verbs": ["close_auction"]})
-        elif a is not None:
-            for b in a.bidders:
-                if b != a.high_bidder:
-                    out.append({"player": self.players[b].name, "verbs": ["bid", "pass"]})
-            out.append({"player": "bank", "verbs": ["close_auction"]})
+        if a is not None:
+            out += self.rules.auction.owed(self, a)
         seen: set[int] = set()
         for q, _ in self.mortgage_owed:
             if q not in seen:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from banker.errors import IllegalAction, InvalidAction
+from banker.mechanics import auction as auctions
 from banker.model import BANK, POT, Player
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ def do_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.decision = None
     game.events.append(("declined", {"player": game.players[p].name, "space": game.space_name(i)}))
     if game.options["auction_on_decline"]:
-        game._start_property_auction(i, decliner=p)
+        auctions.start_property_auction(game, i, decliner=p)
 
 
 def check_tax(game: "Game", p: int, a: Mapping[str, Any]) -> None:

@@ -234,7 +234,7 @@ def pick_action(game: Game, rng: random.Random) -> dict[str, Any]:
         if concede:
             return rng.choice(concede)
     action = dict(rng.choice(legal))
-    if action["do"] == "bid" and not game.stepped:  # stepped auctions take exactly the next step
+    if action["do"] == "bid" and not game.auction_in_turn():  # stepped auctions take exactly the next step
         auction = game.auction
         assert auction is not None
         cash = game.players[game.index_of[action["player"]]].cash

@@ -753,7 +753,7 @@ class Controller:
         game = self.game
         assert game is not None and game.auction is not None
         a = game.auction
-        if game.stepped:  # fixed steps: the next bid is exactly the minimum
+        if game.auction_in_turn():  # fixed steps: the next bid is exactly the minimum
             return a.min_bid
         return max(a.min_bid, a.high_bid + self.settings.bid_step)
 

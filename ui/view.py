@@ -246,6 +246,7 @@ def auction(c: Controller) -> dict[str, Any] | None:
     if game is None or game.auction is None:
         return None
     a = game.auction
+    in_turn = game.auction_in_turn()  # bids in turn order, each the next step
     what = game.space_name(a.space) if a.space >= 0 else c.tr(f"ui.kind.{a.kind}")
     bidders = []
     for p in game.players:
@@ -253,15 +254,15 @@ def auction(c: Controller) -> dict[str, Any] | None:
             continue
         bidders.append({"name": p.name, "colour": c.colour(p.name), "cash": p.cash, "cash_text": money(c, p.cash),
                         "in": p.index in a.bidders, "leading": p.index == a.high_bidder,
-                        "turn": game.stepped and p.index == a.next_bidder,
+                        "turn": in_turn and p.index == a.next_bidder,
                         "may_bid": p.index in a.bidders and p.index != a.high_bidder
-                        and (not game.stepped or p.index == a.next_bidder),
-                        "next": a.min_bid if game.stepped else max(a.min_bid, a.high_bid + c.settings.bid_step)})
+                        and (not in_turn or p.index == a.next_bidder),
+                        "next": a.min_bid if in_turn else max(a.min_bid, a.high_bid + c.settings.bid_step)})
     return {"what": what, "space": a.space if a.space >= 0 else None, "high_bid": a.high_bid,
             "leader": game.players[a.high_bidder].name if a.high_bidder >= 0 else None,
             "min_bid": a.min_bid, "step": c.settings.bid_step, "bidders": bidders,
             "price": game.prices[a.space] if a.space >= 0 else None,
-            "stepped": game.stepped, "fixed_step": game.auction_step,
+            "stepped": in_turn, "fixed_step": game.auction_step,
             "seller": game.players[a.seller].name if a.seller >= 0 else None,
             "countdown": c.auction_countdown(), "bid_countdown": c.bid_countdown(),
             "can_close": game.can({"do": "close_auction"}) is None}

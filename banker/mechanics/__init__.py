@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from banker.mechanics import bankruptcy, building, deck, doubles, mortgage, trade
+from banker.mechanics import auction, bankruptcy, building, deck, doubles, mortgage, trade
 from banker.mechanics.base import Mechanic
 
 # family -> variant name -> class; the first variant of each family is its default.
 REGISTRY: dict[str, dict[str, type[Mechanic]]] = {
+    "auction": dict(auction.VARIANTS),
     "deck": dict(deck.VARIANTS),
     "doubles": dict(doubles.VARIANTS),
     "bankruptcy": dict(bankruptcy.VARIANTS),
@@ -29,7 +30,6 @@ REGISTRY: dict[str, dict[str, type[Mechanic]]] = {
 }
 # Families still chosen by name inside the game (moving into modules of their own, issue 16).
 NAMED: dict[str, tuple[str, ...]] = {
-    "auction": ("open", "stepped", "in_turn"),
     "debt": ("whole", "sell_off"),
 }
 
@@ -38,7 +38,7 @@ NAMED: dict[str, tuple[str, ...]] = {
 # actor's index and the action, as Game's own `_check_<verb>` and `_do_<verb>` do. A module lists its verbs
 # in its `HANDLERS`; banker.game takes the rest from Game.
 HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {}
-for _module in (deck, doubles, bankruptcy, trade, mortgage, building):
+for _module in (auction, deck, doubles, bankruptcy, trade, mortgage, building):
     for _verb, _pair in getattr(_module, "HANDLERS", {}).items():
         if _verb in HANDLERS:
             raise ValueError(f"two mechanics modules carry out the verb {_verb!r}")
@@ -73,6 +73,7 @@ def register(family: str, name: str, cls: type[Mechanic]) -> None:
 class Mechanics:
     """The game's variant of each family (configuration only)."""
 
+    auction: auction.Open
     deck: deck.Deck
     doubles: doubles.Doubles
     bankruptcy: bankruptcy.Bankruptcy
@@ -87,5 +88,6 @@ def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanic
         variants = REGISTRY[family]
         name = mechanics.get(family) or next(iter(variants))
         return variants[name](options)
-    return Mechanics(deck=make("deck"), doubles=make("doubles"), bankruptcy=make("bankruptcy"),
-                     trade=make("trade"), mortgage=make("mortgage"), building=make("building"))
+    return Mechanics(auction=make("auction"), deck=make("deck"), doubles=make("doubles"),
+                     bankruptcy=make("bankruptcy"), trade=make("trade"), mortgage=make("mortgage"),
+                     building=make("building"))

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from banker.errors import IllegalAction, InvalidAction
+from banker.mechanics.auction import start_property_auction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.model import BANK
 
@@ -88,7 +89,7 @@ class Expiring(Mortgage):
                 if i not in game.auction_queue:
                     game.auction_queue.append(i)
         if game.auction is None and game.auction_queue:
-            game._start_property_auction(game.auction_queue.pop(0))
+            start_property_auction(game, game.auction_queue.pop(0))
 
     def check_own_auction(self, game: "Game", p: int, i: int, a: Mapping[str, Any]) -> bool:
         """brands-showdown: the owner sends their mortgaged property to the bank's auction now."""
@@ -110,7 +111,7 @@ class Expiring(Mortgage):
     def do_own_auction(self, game: "Game", p: int, i: int) -> bool:
         """The mortgage lapses now: the bank auctions the property to everyone, the owner too."""
         self._lapse(game, i)
-        game._start_property_auction(i)
+        start_property_auction(game, i)
         return True
 
     @staticmethod
