@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from banker.errors import RulesetError
-from banker.mechanics import families as mechanic_families
+from banker.mechanics import Mechanics, choose as choose_mechanics, families as mechanic_families
 
 FORMAT = 1
 
@@ -236,10 +236,26 @@ class Ruleset:
         set_(self, "property_indices", tuple(s.index for s in self.spaces if s.is_property))
         set_(self, "jail_index", next(s.index for s in self.spaces if s.kind == "jail"))
 
+    def rules(self) -> Mechanics:
+        """The variant of each mechanic family this ruleset names (banker/mechanics), made with its options."""
+        return choose_mechanics(self.mechanics, self.options)
+
+    # The questions the app asks before a game exists (a game asks its own `rules`).
+
     @property
     def has_mortgages(self) -> bool:
-        """False when mechanics.mortgage = "none" (biznes): no space may be mortgaged."""
-        return self.mechanics.get("mortgage") != "none"
+        """False when there are no mortgages (biznes): no space may be mortgaged."""
+        return self.rules().mortgage.allowed()
+
+    @property
+    def builds_on_visit(self) -> bool:
+        """Whether buildings go up only on a visit to one's own space (biznes), as `Game.builds_on_visit`."""
+        return self.rules().building.on_visit()
+
+    @property
+    def builds_at_turn_start(self) -> bool:
+        """Whether buildings go up at the start of one's turn (brands), as `Game.builds_at_turn_start`."""
+        return self.rules().building.at_turn_start()
 
     def space_index(self, name: str) -> int | None:
         """The index of the space with this exact name, if exactly one has it."""

@@ -428,16 +428,15 @@ def setup(c: Controller) -> dict[str, Any]:
     d = c.draft
     assert d is not None
     ruleset = load_ruleset(d.rules)
-    mechanics = ruleset.mechanics
     options = []
     for option in OPTION_TOGGLES:
-        if option == "double_rent_with_mortgaged" and mechanics.get("mortgage") == "none":
+        if option == "double_rent_with_mortgaged" and not ruleset.has_mortgages:
             continue  # no mortgages in this ruleset
-        if option == "build_only_on_visit" and mechanics.get("building") == "visit":
+        if option == "build_only_on_visit" and ruleset.builds_on_visit:
             continue  # always on the visited firm in this ruleset
         options.append({"option": option, "on": bool(d.options.get(option, ruleset.options[option]))})
     custom = None
-    if mechanics.get("building") == "turn_start":  # brands: the family's own table
+    if ruleset.builds_at_turn_start:  # brands: the family's own table
         numbers = []
         for option, step, least in CUSTOM_OPTIONS:
             value = int(d.options.get(option, ruleset.options[option]))
@@ -497,7 +496,7 @@ def in_progress(c: Controller) -> dict[str, Any]:
                        "owner": entry.get("owner"), "lot": s.kind == "lot",
                        "level": 5 if entry.get("hotel") else int(entry.get("houses", 0)),
                        "mortgaged": bool(entry.get("mortgaged"))})
-    return {"players": players, "spaces": spaces, "mortgages": ruleset.mechanics.get("mortgage") != "none"}
+    return {"players": players, "spaces": spaces, "mortgages": ruleset.has_mortgages}
 
 
 def table(c: Controller) -> dict[str, Any]:
