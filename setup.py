@@ -18,8 +18,10 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The engine's core and every mechanic module (a new one is compiled without being listed here).
-COMPILED = ["banker/game.py", "banker/model.py", "banker/cards.py", "banker/game_setup.py", "banker/verbs.py", "banker/ai.py", "banker/simulate.py",
+# The engine's core, its modules and every mechanic module (a new mechanic module is compiled without being
+# listed here).
+COMPILED = ["banker/game.py", "banker/model.py", "banker/game_setup.py", "banker/verbs.py", "banker/cards.py",
+            "banker/state.py", "banker/ai.py", "banker/simulate.py",
             *sorted(f"banker/mechanics/{name}" for name in os.listdir(os.path.join(HERE, "banker", "mechanics"))
                     if name.endswith(".py"))]
 

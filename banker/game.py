@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from banker import cards, game_setup, verbs
+from banker import cards, game_setup, state, verbs
 from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, auction as auctions, building, choose as choose_mechanics
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player
@@ -1555,77 +1555,8 @@ class Game:
     # State
 
     def to_json(self) -> dict[str, Any]:
-        """The state exactly as `banker replay --json` prints it (docs/game-script.md)."""
-        players = []
-        for q in self.players:
-            players.append({
-                "name": q.name, "cash": q.cash, "position": q.position, "in_jail": q.in_jail,
-                "jail_turns": q.jail_turns, "jail_cards": len(q.jail_cards), "bankrupt": q.bankrupt,
-                "debts": [{"amount": d.amount, "to": self.name(d.creditor)} for d in q.debts],
-            })
-        spaces = {}
-        for i in self.ruleset.property_indices:
-            lv = self.level[i]
-            owner = self.owner[i]
-            spaces[str(i)] = {
-                "name": self.space_name(i),
-                "owner": self.players[owner].name if owner >= 0 else None,
-                "houses": lv if lv <= self.hotel_houses else 0,
-                "hotel": lv == self.hotel_level,
-                "mortgaged": self.mortgaged[i],
-            }
-        bank: dict[str, Any] = {"houses": self.bank_houses, "hotels": self.bank_hotels}
-        if self.options["free_parking_pot"]:
-            bank["pot"] = self.pot
-        if self.casino_index >= 0:
-            bank["jackpot"] = self.jackpot
-        auction: dict[str, Any] | None = None
-        if self.auction is not None:
-            a = self.auction
-            auction = {
-                "space": a.space if a.space >= 0 else None,
-                "kind": a.kind,
-                "high_bid": a.high_bid,
-                "high_bidder": self.players[a.high_bidder].name if a.high_bidder >= 0 else None,
-                "bidders": [self.players[b].name for b in a.bidders],
-                "min_bid": a.min_bid,
-                "next_bidder": self.players[a.next_bidder].name if a.next_bidder >= 0 else None,
-            }
-            if self.sell_off or self.rules.trade.own_auctions():
-                auction["seller"] = self.players[a.seller].name if a.seller >= 0 else None
-                opened = a.opened_at
-                auction["opened_at"] = (int(opened) if opened.is_integer() else opened) if opened >= 0 else None
-        state: dict[str, Any] = {
-            "rules": self.ruleset.name,
-            "turn": self.current.name,
-            "ended": self.outcome is not None,
-            "winner": self.outcome.winner if self.outcome is not None else None,
-            "players": players,
-            "spaces": spaces,
-            "bank": bank,
-            "auction": auction,
-            "owed": self.owed(),
-        }
-        if self.sell_off:
-            for entry, q in zip(players, self.players):
-                entry["debt_auctioned"] = list(q.debt_auctioned)
-        rules = self.rules
-        if rules.trade.per_move_limit() is not None or rules.building.on_visit() or rules.doubles.per_move():
-            state["move"] = {"trades_used": self.trades_used, "visit_builds": self.visit_builds,
-                             "extra_roll": self.extra_roll}
-        if self.has_random_move:
-            state["last_random_target"] = self.last_random_target if self.last_random_target >= 0 else None
-        rules.mortgage.describe(self, state)
-        if self.clocked():
-            state["clock"] = {"minutes": round(self.economy_minutes(), 2), "paused": self.paused_at >= 0,
-                              "salary": self.salary_paid(), "rent_tax_percent": self.rent_tax_percent()}
-            if int(self.options["turn_seconds"]):
-                for entry, q in zip(players, self.players):
-                    entry["skipped_turns"] = self.skipped[q.index]
-        if self.outcome is not None:
-            state["end_reason"] = self.outcome.reason
-            state["ranking"] = [{"name": n, "net_worth": w} for n, w in self.ranking()]
-        return state
+        """The state exactly as `banker replay --json` prints it (docs/game-script.md; banker/state.py)."""
+        return state.describe(self)
 
     def money_log(self) -> list[Entry]:
         """Every money movement so far: who paid whom, how much and why."""
