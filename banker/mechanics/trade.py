@@ -7,13 +7,16 @@
   own auction.
 - ``balanced`` (`Balanced`, brands): in the trader's turn at four moments, `trades_per_turn` a turn, no
   mortgaged property (but between allies), and no lopsided deals (`trade_balance`).
+
+The module carries out the verb `trade`: what each side holds, and that neither is empty, is checked here for
+every variant; `Trade.check` adds the variant's when, how often and in what forms.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from banker.errors import IllegalAction
+from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
 
 if TYPE_CHECKING:
@@ -140,5 +143,87 @@ class Balanced(Trade):
     def per_turn_limit(self) -> int | None:
         return self.per_turn
 
+
+# ----------------------------------------------------------------------
+# The verb
+
+
+def _parse_side(game: "Game", value: Any, where: str) -> Side:
+    """A side of a trade as the action gives it (`give` or `get`): cash, the spaces' indices, jail cards."""
+    if value is None:
+        return 0, [], 0
+    if not isinstance(value, Mapping):
+        raise InvalidAction("action.bad_field", field=where, problem="must be an object")
+    for key in value:
+        if key not in ("cash", "spaces", "jail_cards"):
+            raise InvalidAction("action.unknown_field", verb="trade", field=f"{where}.{key}")
+    cash = value.get("cash", 0)
+    cards = value.get("jail_cards", 0)
+    spaces = value.get("spaces", [])
+    for v, f in ((cash, "cash"), (cards, "jail_cards")):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InvalidAction("action.bad_field", field=f"{where}.{f}", problem="must be a whole number of at least 0")
+    if not isinstance(spaces, list):
+        raise InvalidAction("action.bad_field", field=f"{where}.spaces", problem="must be a list")
+    idx = [game._space_index(s) for s in spaces]
+    if len(set(idx)) != len(idx):
+        raise InvalidAction("action.bad_field", field=f"{where}.spaces", problem="names a space twice")
+    return cash, idx, cards
+
+
+def _trade_parties(game: "Game", a: Mapping[str, Any]) -> tuple[int, int]:
+    """The giver (`from`) and the taker (`to`) of a trade."""
+    if "from" not in a or "to" not in a:
+        raise InvalidAction("action.bad_field", field="from/to", problem="a trade names both players")
+    giver = game._player_index(a["from"])
+    taker = game._player_index(a["to"])
+    return giver, taker
+
+
+def check_trade(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    giver, taker = _trade_parties(game, a)
+    g, t = game.players[giver], game.players[taker]
+    if giver == taker:
+        raise IllegalAction("rule.trade_self", player=g.name)
+    for q in (g, t):
+        if q.bankrupt:
+            raise IllegalAction("rule.bankrupt_player", player=q.name)
+    give = _parse_side(game, a.get("give"), "give")
+    get = _parse_side(game, a.get("get"), "get")
+    if not (give[0] or give[1] or give[2] or get[0] or get[1] or get[2]):
+        raise IllegalAction("rule.trade_empty")
+    game.rules.trade.check(game, giver, taker, give, get)  # when, how often, in what forms
+    for (cash, spaces, cards), q in ((give, g), (get, t)):
+        if cash > q.cash:
+            raise IllegalAction("rule.trade_cash", player=q.name, amount=cash, cash=q.cash)
+        if cards > len(q.jail_cards):
+            raise IllegalAction("rule.trade_cards", player=q.name, count=cards)
+        for i in spaces:
+            if game.owner[i] != q.index:
+                raise IllegalAction("rule.not_owner", player=q.name, space=game.space_name(i))
+            group = game.groups[i]
+            if group is not None and any(game.level[j] for j in game.group_members[group]):
+                raise IllegalAction("rule.trade_buildings", space=game.space_name(i))
+
+
+def do_trade(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    game.turn_trades += 1
+    game.rules.trade.traded(game)
+    giver, taker = _trade_parties(game, a)
+    give = _parse_side(game, a.get("give"), "give")
+    get = _parse_side(game, a.get("get"), "get")
+    for (cash, spaces, cards), src, dst in ((give, giver, taker), (get, taker, giver)):
+        game._transfer(src, dst, cash, "trade", {})
+        for i in spaces:
+            game.owner[i] = dst
+            game.owner_version += 1
+            if game.mortgaged[i] and game.rules.mortgage.decision_on_transfer():
+                game.mortgage_owed.append((dst, i))
+        for _ in range(cards):
+            game.players[dst].jail_cards.append(game.players[src].jail_cards.pop(0))
+    game.events.append(("traded", {"from": game.players[giver].name, "to": game.players[taker].name}))
+
+
+HANDLERS = {"trade": (check_trade, do_trade)}
 
 VARIANTS: dict[str, type[Trade]] = {"open": Trade, "once_per_move": OncePerMove, "balanced": Balanced}
