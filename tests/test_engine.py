@@ -157,7 +157,7 @@ def test_rebuild_copies_every_changing_attribute() -> None:
     fixed = {"ruleset", "_init_args", "options", "n_spaces", "kinds", "space_names", "is_property",
              "space_params", "prices", "groups", "group_members", "lot_groups", "hotel_houses",
              "hotel_level", "salary", "time_limit", "jail_index", "index_of", "record_events", "script",
-             "stepped", "visit_building", "sell_off",
+             "stepped", "visit_building",
              "has_random_move", "auction_step", "_space_verbs", "exact_bids",
              "turn_start_building", "casino_index", "teams",
              "refund_percent", "rules"}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from banker.mechanics import bankruptcy, deck, doubles, mortgage, trade
+from banker.mechanics import bankruptcy, debt, deck, doubles, mortgage, trade
 from banker.mechanics.base import Mechanic
 
 # family -> variant name -> class; the first variant of each family is its default.
@@ -25,12 +25,12 @@ REGISTRY: dict[str, dict[str, type[Mechanic]]] = {
     "bankruptcy": dict(bankruptcy.VARIANTS),
     "trade": dict(trade.VARIANTS),
     "mortgage": dict(mortgage.VARIANTS),
+    "debt": dict(debt.VARIANTS),
 }
 # Families still chosen by name inside the game (moving into modules of their own, issue 16).
 NAMED: dict[str, tuple[str, ...]] = {
     "auction": ("open", "stepped", "in_turn"),
     "building": ("even", "visit", "turn_start"),
-    "debt": ("whole", "sell_off"),
 }
 
 
@@ -38,7 +38,7 @@ NAMED: dict[str, tuple[str, ...]] = {
 # actor's index and the action, as Game's own `_check_<verb>` and `_do_<verb>` do. A module lists its verbs
 # in its `HANDLERS`; banker.game takes the rest from Game.
 HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {}
-for _module in (deck, doubles, bankruptcy, trade, mortgage):
+for _module in (deck, doubles, bankruptcy, trade, mortgage, debt):
     for _verb, _pair in getattr(_module, "HANDLERS", {}).items():
         if _verb in HANDLERS:
             raise ValueError(f"two mechanics modules carry out the verb {_verb!r}")
@@ -78,6 +78,7 @@ class Mechanics:
     bankruptcy: bankruptcy.Bankruptcy
     trade: trade.Trade
     mortgage: mortgage.Mortgage
+    debt: debt.Whole
 
 
 def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanics:
@@ -87,4 +88,4 @@ def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanic
         name = mechanics.get(family) or next(iter(variants))
         return variants[name](options)
     return Mechanics(deck=make("deck"), doubles=make("doubles"), bankruptcy=make("bankruptcy"),
-                     trade=make("trade"), mortgage=make("mortgage"))
+                     trade=make("trade"), mortgage=make("mortgage"), debt=make("debt"))
