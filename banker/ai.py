@@ -177,11 +177,11 @@ def _raise_money(game: Game, p: int) -> Move:
             best = i
     if best >= 0:
         if level[best] == game.hotel_level and game.bank_houses < game.hotel_houses:
-            if game.sell_off:  # the holding exception: the bank takes the firm at once
+            if game.raises_by_selling():  # the holding exception: the bank takes the firm at once
                 return {"do": "sell_to_bank", "player": name, "space": best}, p
             return {"do": "sell_all", "player": name, "space": best}, p  # the hotel cannot come down
         return {"do": "sell", "player": name, "space": best}, p
-    if game.sell_off:
+    if game.raises_by_selling():
         # No mortgages: auction a property to the rivals, and sell it to the bank if nobody buys.
         auctioned = game.players[p].debt_auctioned
         for i in owned:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from banker import cards, game_setup, state, verbs
 from banker.errors import IllegalAction, InvalidAction, SetupError
-from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, auction as auctions, building, choose as choose_mechanics
+from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, auction as auctions, building, choose as choose_mechanics, debt
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player
 from banker.ruleset import Ruleset
 
@@ -108,16 +108,16 @@ class Game:
         self.casino_index = next((s.index for s in ruleset.spaces if s.kind == "casino"), -1)
         self.teams = bool(opts["teams"])
         self.refund_percent = int(opts["building_refund_percent"])
-        self.sell_off = mech.get("debt") == "sell_off"
         self.has_random_move = any(c.effect == "random_move" for c in ruleset.cards)
         verbs = ["build", "sell"]
         if self.rules.building.sells_whole_groups():
             verbs.append("sell_all")
         if self.rules.mortgage.allowed():
             verbs += ["mortgage", "unmortgage", "keep_mortgage"]
-        if self.sell_off or self.rules.trade.own_auctions() or opts["mortgage_auction_now"]:
+        sells = self.rules.debt.raises_by_selling()
+        if sells or self.rules.trade.own_auctions() or opts["mortgage_auction_now"]:
             verbs.append("auction_own")
-        if self.sell_off:
+        if sells:
             verbs.append("sell_to_bank")
         self._space_verbs = tuple(verbs)  # verbs on a space that legal_actions tries
         self.auction_step = int(opts["auction_step"])
@@ -972,151 +972,21 @@ class Game:
         return self.rules.building.building_auctions()
 
     # ------------------------------------------------------------------
-    # biznes: own-property auctions and sales to raise money (debt = "sell_off")
+    # debts: how a debtor raises money (banker/mechanics/debt.py carries out the verbs)
 
     def bank_price(self, i: int) -> int:
         """What the bank pays for property i: half its price plus half the cost of its buildings."""
-        return self.prices[i] // 2 + self.buildings_sale_value(i)
-
-    def _unbuilt(self, i: int) -> bool:
-        """No building on any lot of space i's group (logistics and utilities always qualify)."""
-        group = self.groups[i]
-        return group is None or not any(self.level[j] for j in self.group_members[group])
-
-    def _sellable(self, p: int, i: int, verb: str) -> None:
-        name = self.players[p].name
-        if not self.is_property[i]:
-            raise IllegalAction("rule.not_property", player=name, space=self.space_name(i))
-        if self.owner[i] != p:
-            raise IllegalAction("rule.not_owner", player=name, space=self.space_name(i))
-        if self.auction is not None:
-            raise IllegalAction("rule.blocked_auction", verb=verb, player=name)
+        return debt.bank_price(self, i)
 
     def own_auction_reserves(self, p: int, i: int) -> tuple[int, int]:
         """The lowest and highest opening bid player p may set for an auction of space i."""
-        low = self.bank_price(i)
-        richest = max((q.cash for q in self.players if q.index != p and not q.bankrupt and not q.debts),
-                      default=0)
-        return low, max(low, low + (richest - low) // self.auction_step * self.auction_step)
+        return debt.own_auction_reserves(self, p, i)
 
-    def _check_auction_own(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self._space_arg(a, "auction_own")
-        player = self.players[p]
-        name = player.name
-        if self.rules.mortgage.check_own_auction(self, p, i, a):  # brands-showdown: a lapsing mortgage
-            return
-        if not (self.sell_off or self.rules.trade.own_auctions()):
-            raise IllegalAction("rule.no_own_auctions", rules=self.ruleset.name)
-        self._sellable(p, i, "auction_own")
-        if not self._unbuilt(i):
-            raise IllegalAction("rule.own_auction_buildings", player=name, space=self.space_name(i))
-        if player.debts:
-            if i in player.debt_auctioned:
-                raise IllegalAction("rule.auctioned_this_debt", player=name, space=self.space_name(i))
-        else:
-            if p != self.turn:
-                raise IllegalAction("rule.not_your_move", player=name, verb="auction_own",
-                                    current=self.current.name)
-            if not self._free_window():
-                self._refuse_blocked("auction_own", p)
-            if self.roll_owed:
-                raise IllegalAction("rule.own_auction_before_roll", player=name)
-            if self.trades_used >= int(self.options["trades_per_move"]):
-                raise IllegalAction("rule.own_auction_trade_used", player=name)
-        reserve = a.get("reserve")
-        if reserve is None:
-            return
-        if isinstance(reserve, bool) or not isinstance(reserve, int):
-            raise InvalidAction("action.bad_field", field="reserve", problem="must be a whole number")
-        low, high = self.own_auction_reserves(p, i)
-        if reserve < low or reserve > high or (reserve - low) % self.auction_step:
-            raise IllegalAction("rule.reserve", player=name, space=self.space_name(i), reserve=reserve,
-                                low=low, high=high, step=self.auction_step)
-
-    def _do_auction_own(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self._space_index(a["space"])
-        player = self.players[p]
-        if self.rules.mortgage.do_own_auction(self, p, i):
-            return
-        reserve = a.get("reserve")
-        opening = self.bank_price(i) if reserve is None else int(reserve)
-        if player.debts:
-            player.debt_auctioned.append(i)
-        n = len(self.players)
-        rivals = [(p + k) % n for k in range(1, n)]
-        bidders = [q for q in rivals if not self.players[q].bankrupt]
-        self.auction = Auction(space=i, kind="own", bidders=bidders, min_bid=opening, seller=p,
-                               next_bidder=bidders[0], opened_at=self.action_t)
-        self.events.append(("own_auction", {"player": player.name, "space": self.space_name(i),
-                                            "start": opening}))
-        auctions.auction_changed(self)
-
-    def _check_sell_to_bank(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self._space_arg(a, "sell_to_bank")
-        player = self.players[p]
-        if not self.sell_off:
-            raise IllegalAction("rule.no_bank_sales", rules=self.ruleset.name)
-        self._sellable(p, i, "sell_to_bank")
-        if not player.debts:
-            raise IllegalAction("rule.bank_sale_needs_debt", player=player.name)
-        if i not in player.debt_auctioned and not self._holding_stuck(i):
-            raise IllegalAction("rule.bank_sale_needs_auction", player=player.name, space=self.space_name(i))
-
-    def _holding_stuck(self, i: int) -> bool:
-        """The holding exception: i's branch has a holding that cannot break up (too few offices in the pool)."""
-        group = self.groups[i]
-        if group is None or self.kinds[i] != "lot":
-            return False
-        return (any(self.level[j] == self.hotel_level for j in self.group_members[group])
-                and self.bank_houses < self.hotel_houses)
-
-    def _do_sell_to_bank(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self._space_index(a["space"])
-        price = self.bank_price(i)
-        self._return_buildings(i)
-        self.owner[i] = -1
-        self.owner_version += 1
-        self._transfer(BANK, p, price, "sell_to_bank", self.space_params[i])
-        self.events.append(("sold_to_bank", {"player": self.players[p].name, "space": self.space_name(i),
-                                             "amount": price}))
-
-    def _check_sell_to_player(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self._space_arg(a, "sell_to_player")
-        player = self.players[p]
-        if not self.sell_off:
-            raise IllegalAction("rule.no_direct_sales", rules=self.ruleset.name)
-        if "to" not in a:
-            raise InvalidAction("action.bad_field", field="to", problem="names the buyer")
-        buyer = self.players[self._player_index(a["to"])]
-        price = a.get("price")
-        if isinstance(price, bool) or not isinstance(price, int):
-            raise InvalidAction("action.bad_field", field="price", problem="must be a whole number")
-        self._sellable(p, i, "sell_to_player")
-        if not player.debts:
-            raise IllegalAction("rule.sale_needs_debt", player=player.name)
-        if buyer.index == p:
-            raise IllegalAction("rule.trade_self", player=player.name)
-        if buyer.bankrupt:
-            raise IllegalAction("rule.bankrupt_player", player=buyer.name)
-        if buyer.debts:
-            raise IllegalAction("rule.in_debt", player=buyer.name, verb="buy")
-        if not self._unbuilt(i):
-            raise IllegalAction("rule.trade_buildings", space=self.space_name(i))
-        least = self.bank_price(i)
-        if price < least:
-            raise IllegalAction("rule.sale_below_bank", player=player.name, price=price, least=least)
-        if price > buyer.cash:
-            raise IllegalAction("rule.trade_cash", player=buyer.name, amount=price, cash=buyer.cash)
-
-    def _do_sell_to_player(self, p: int, a: Mapping[str, Any]) -> None:
-        i = self._space_index(a["space"])
-        buyer = self._player_index(a["to"])
-        price = int(a["price"])
-        self._transfer(buyer, p, price, "sell_to_player", self.space_params[i])
-        self.owner[i] = buyer
-        self.owner_version += 1
-        self.events.append(("sold_to_player", {"player": self.players[p].name, "to": self.players[buyer].name,
-                                               "space": self.space_name(i), "amount": price}))
+    def raises_by_selling(self) -> bool:
+        """Whether a debtor raises money by own auctions and sales to the bank or a player (biznes's
+        `sell_off`: no mortgages; the bank takes a firm of a holding that cannot break up at once) rather
+        than by mortgages and trades."""
+        return self.rules.debt.raises_by_selling()
 
     # ------------------------------------------------------------------
     # brands: the casino, the turn timer and pauses
@@ -1363,17 +1233,9 @@ class Game:
             out.append({"player": self.players[q].name, "verbs": ["build"]})
         for debtor in self.players:
             if debtor.debts:
-                if self.sell_off:
-                    verbs = [v for v in ("sell", "auction_own", "sell_to_bank") if self._has_any(debtor.index, v)]
-                    if self._can_sell_to_player(debtor.index):
-                        verbs.append("sell_to_player")
-                    if self.can({"do": "concede", "player": debtor.name}) is None:
-                        verbs.append("concede")  # not while their own auction runs
-                    if verbs:
-                        out.append({"player": debtor.name, "verbs": verbs})
-                    continue
-                verbs = [v for v in ("sell", "sell_all", "mortgage") if self._has_any(debtor.index, v)]
-                out.append({"player": debtor.name, "verbs": verbs + ["trade", "concede"]})
+                verbs = self.rules.debt.debtor_verbs(self, debtor.index)
+                if verbs:
+                    out.append({"player": debtor.name, "verbs": verbs})
         d = self.decision
         cur = self.current
         if d is not None and a is None:
@@ -1397,17 +1259,6 @@ class Game:
                 out.append({"player": cur.name, "verbs": ["end_turn"]})
         return out
 
-    def _can_sell_to_player(self, p: int) -> bool:
-        """Whether debtor p could sell some property to some rival at the bank's price now."""
-        for i in self.ruleset.property_indices:
-            if self.owner[i] == p:
-                for q in self.players:
-                    if q.index != p and self.can({"do": "sell_to_player", "player": self.players[p].name,
-                                                  "space": i, "to": q.name,
-                                                  "price": self.bank_price(i)}) is None:
-                        return True
-        return False
-
     def _has_any(self, p: int, verb: str) -> bool:
         for i in self.ruleset.property_indices:
             if self.owner[i] == p and self.can({"do": verb, "space": i, "player": self.players[p].name}) is None:
@@ -1430,13 +1281,7 @@ class Game:
                 for i in self.ruleset.property_indices:
                     if self.owner[i] == q.index:
                         candidates.append({"do": verb, "player": q.name, "space": i})
-            if self.sell_off and q.debts:
-                for i in self.ruleset.property_indices:
-                    if self.owner[i] == q.index:
-                        for r in self.players:
-                            if r.index != q.index:
-                                candidates.append({"do": "sell_to_player", "player": q.name, "space": i,
-                                                   "to": r.name, "price": self.bank_price(i)})
+            self.rules.debt.add_candidates(self, q, candidates)  # debt = "sell_off": sales to a rival
             if self.auction is not None and q.index in self.auction.bidders:
                 candidates.append({"do": "bid", "player": q.name, "amount": self.auction.min_bid})
                 candidates.append({"do": "pass", "player": q.name})

@@ -50,7 +50,7 @@ def describe(game: "Game") -> dict[str, Any]:
             "min_bid": a.min_bid,
             "next_bidder": game.players[a.next_bidder].name if a.next_bidder >= 0 else None,
         }
-        if game.sell_off or game.rules.trade.own_auctions():
+        if game.rules.debt.raises_by_selling() or game.rules.trade.own_auctions():
             auction["seller"] = game.players[a.seller].name if a.seller >= 0 else None
             opened = a.opened_at
             auction["opened_at"] = (int(opened) if opened.is_integer() else opened) if opened >= 0 else None
@@ -65,10 +65,8 @@ def describe(game: "Game") -> dict[str, Any]:
         "auction": auction,
         "owed": game.owed(),
     }
-    if game.sell_off:
-        for entry, q in zip(players, game.players):
-            entry["debt_auctioned"] = list(q.debt_auctioned)
     rules = game.rules
+    rules.debt.describe(game, state)
     if rules.trade.per_move_limit() is not None or rules.building.on_visit() or rules.doubles.per_move():
         state["move"] = {"trades_used": game.trades_used, "visit_builds": game.visit_builds,
                          "extra_roll": game.extra_roll}

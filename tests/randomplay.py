@@ -78,7 +78,7 @@ def check_invariants(game: Game, before_money: int, log_from: int, where: str) -
         if game.kinds[i] != "lot" and game.level[i]:
             fail(f"{game.space_name(i)} is not a lot but has buildings")
     for members, _cost in game.lot_groups:
-        if game.sell_off:
+        if game.raises_by_selling():
             # biznes's holding exception: the bank may take back a firm of a built branch,
             # leaving the branch split; the firms still owned keep their buildings, evenly.
             # Check the built firms and the rest of their owner's firms of the branch.

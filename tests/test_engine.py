@@ -157,7 +157,6 @@ def test_rebuild_copies_every_changing_attribute() -> None:
     fixed = {"ruleset", "_init_args", "options", "n_spaces", "kinds", "space_names", "is_property",
              "space_params", "prices", "groups", "group_members", "lot_groups", "hotel_houses",
              "hotel_level", "salary", "time_limit", "jail_index", "index_of", "record_events", "script",
-             "sell_off",
              "has_random_move", "auction_step", "_space_verbs",
              "casino_index", "teams",
              "refund_percent", "rules"}

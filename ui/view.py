@@ -280,7 +280,7 @@ def debts(c: Controller) -> list[dict[str, Any]]:
         owed = sum(d.amount for d in p.debts)
         raisable = 0
         for i in game.iter_properties(p.index):
-            if game.sell_off:  # no mortgages: at worst the bank buys the property back
+            if game.raises_by_selling():  # no mortgages: at worst the bank buys the property back
                 raisable += game.bank_price(i)
                 continue
             raisable += game.buildings_sale_value(i)
@@ -290,7 +290,7 @@ def debts(c: Controller) -> list[dict[str, Any]]:
             "name": p.name, "colour": c.colour(p.name), "cash": p.cash, "owed": owed,
             "missing": max(0, owed - p.cash), "missing_text": money(c, max(0, owed - p.cash)),
             "to": ", ".join(f"{_party(c, game, d.creditor)} {money(c, d.amount)}" for d in p.debts),
-            "raisable": raisable, "enough": p.cash + raisable >= owed, "sell_off": game.sell_off,
+            "raisable": raisable, "enough": p.cash + raisable >= owed, "sell_off": game.raises_by_selling(),
         })
     return out
 
@@ -534,7 +534,7 @@ def pool(c: Controller) -> str:
 def trade_sale(c: Controller, offer: dict[str, Any]) -> dict[str, Any] | None:
     """biznes: a debtor's one firm for a rival's cash is a sale to that rival (sell_to_player), not a trade."""
     game = c.game
-    if game is None or not game.sell_off or offer.get("from") not in game.index_of:
+    if game is None or not game.raises_by_selling() or offer.get("from") not in game.index_of:
         return None
     if not game.players[game.index_of[offer["from"]]].debts:
         return None

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from banker.mechanics import auction, bankruptcy, building, deck, doubles, mortgage, trade
+from banker.mechanics import auction, bankruptcy, building, debt, deck, doubles, mortgage, trade
 from banker.mechanics.base import Mechanic
 
 # family -> variant name -> class; the first variant of each family is its default.
@@ -27,10 +27,10 @@ REGISTRY: dict[str, dict[str, type[Mechanic]]] = {
     "trade": dict(trade.VARIANTS),
     "mortgage": dict(mortgage.VARIANTS),
     "building": dict(building.VARIANTS),
+    "debt": dict(debt.VARIANTS),
 }
 # Families still chosen by name inside the game (moving into modules of their own, issue 16).
 NAMED: dict[str, tuple[str, ...]] = {
-    "debt": ("whole", "sell_off"),
 }
 
 
@@ -38,7 +38,7 @@ NAMED: dict[str, tuple[str, ...]] = {
 # actor's index and the action, as Game's own `_check_<verb>` and `_do_<verb>` do. A module lists its verbs
 # in its `HANDLERS`; banker.game takes the rest from Game.
 HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {}
-for _module in (auction, deck, doubles, bankruptcy, trade, mortgage, building):
+for _module in (auction, deck, doubles, bankruptcy, trade, mortgage, building, debt):
     for _verb, _pair in getattr(_module, "HANDLERS", {}).items():
         if _verb in HANDLERS:
             raise ValueError(f"two mechanics modules carry out the verb {_verb!r}")
@@ -80,6 +80,7 @@ class Mechanics:
     trade: trade.Trade
     mortgage: mortgage.Mortgage
     building: building.Even
+    debt: debt.Whole
 
 
 def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanics:
@@ -90,4 +91,4 @@ def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanic
         return variants[name](options)
     return Mechanics(auction=make("auction"), deck=make("deck"), doubles=make("doubles"),
                      bankruptcy=make("bankruptcy"), trade=make("trade"), mortgage=make("mortgage"),
-                     building=make("building"))
+                     building=make("building"), debt=make("debt"))

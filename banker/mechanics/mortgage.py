@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from banker.errors import IllegalAction, InvalidAction
+from banker.mechanics import debt
 from banker.mechanics.auction import start_property_auction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.model import BANK
@@ -98,7 +99,7 @@ class Expiring(Mortgage):
             raise IllegalAction("rule.no_own_auctions", rules=game.ruleset.name)
         if "reserve" in a:
             raise InvalidAction("action.bad_field", field="reserve", problem="the bank's auction opens at the full price")
-        game._sellable(p, i, "auction_own")
+        debt.sellable(game, p, i, "auction_own")
         if not game.mortgaged[i]:
             raise IllegalAction("rule.not_mortgaged", player=name, space=game.space_name(i))
         if not game.players[p].debts:
