@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from banker import cards, game_setup, state, verbs
 from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, auction as auctions, building, choose as choose_mechanics, debt
+from banker.mechanics.bankruptcy import do_concede
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player
 from banker.ruleset import Ruleset
 
@@ -1105,7 +1106,7 @@ class Game:
         name = self.players[cur].name
         self.events.append(("timed_out", {"player": name, "count": self.skipped[cur]}))
         if self.skipped[cur] >= int(self.options["skipped_turns_bankrupt"]):
-            self._do_concede(cur, {})
+            do_concede(self, cur, {})
 
     def clocked(self) -> bool:
         """Whether the ruleset runs on the game clock (brands' economy or turn timer)."""
@@ -1133,59 +1134,6 @@ class Game:
         self.events.append(("resumed", {}))
 
     # ------------------------------------------------------------------
-    # bankruptcy
-
-    def _check_concede(self, p: int, a: Mapping[str, Any]) -> None:
-        auction = self.auction
-        if auction is not None and auction.high_bidder == p:
-            raise IllegalAction("rule.concede_high_bidder", player=self.players[p].name)
-        if auction is not None and auction.seller == p:
-            raise IllegalAction("rule.concede_seller", player=self.players[p].name,
-                                space=self.space_name(auction.space))
-
-    def _do_concede(self, p: int, a: Mapping[str, Any]) -> None:
-        player = self.players[p]
-        creditor = player.debts[0].creditor if player.debts else BANK
-        self.events.append(("bankrupt", {"player": player.name, "to": self.name(creditor)}))
-        player.debts.clear()
-        self._recount_debtors()
-        owned = [i for i in self.ruleset.property_indices if self.owner[i] == p]
-        player.debt_auctioned.clear()
-        owned = self.rules.bankruptcy.hand_over(self, p, creditor, owned)  # what the bank auctions
-        player.jail_cards = []
-        player.bankrupt = True
-        player.in_jail = False
-        player.jail_turns = 0
-        # Debts owed to the bankrupt pass to whoever took their assets.
-        for q in self.players:
-            for d in q.debts:
-                if d.creditor == p:
-                    d.creditor = creditor
-        self.mortgage_owed = [(q, i) for q, i in self.mortgage_owed if q != p]
-        self.build_owed = [(q, k) for q, k in self.build_owed if q != p]
-        auctions.leave_auction(self, p)
-        self.bankruptcies += 1
-        remaining = [q for q in self.players if not q.bankrupt]
-        limit = int(self.options["end_after_bankruptcies"])
-        if len(remaining) == 1:
-            self._end("last_standing", remaining[0].name)
-            return
-        if self.teams and all(self.allies(remaining[0].index, q.index) for q in remaining[1:]):
-            self._end("last_standing", [q.name for q in remaining])  # the last team standing
-            return
-        if limit and self.bankruptcies >= limit:
-            self._end("bankruptcies", self._richest())
-            return
-        if creditor < 0:
-            self.auction_queue.extend(i for i in owned if i not in self.auction_queue)
-        if p == self.turn:
-            self.decision = None
-            self.roll_owed = False
-            self.doubles = 0
-            self.mr_monopoly = False
-            self.turn_over_after_auctions = True
-        if self.auction is None and self.auction_queue:
-            auctions.start_property_auction(self, self.auction_queue.pop(0))
 
     # ------------------------------------------------------------------
     # corrections and the end

@@ -7,13 +7,17 @@
   the money to the creditor; nothing is auctioned.
 - ``by_creditor`` (`ByCreditor`, brands): to a player as classic; to the bank the properties go back unowned,
   without buildings or mortgages and without an auction (in teams the ally takes them as they are).
+
+The verb `concede` (a player going bankrupt, or the turn timer's bankruptcy) is carried out here (`HANDLERS`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from banker.mechanics.auction import leave_auction, start_property_auction
 from banker.mechanics.base import Mechanic, mypyc_attr
+from banker.errors import IllegalAction
 from banker.model import BANK
 
 if TYPE_CHECKING:
@@ -92,6 +96,67 @@ class ByCreditor(Bankruptcy):
             game._return_card(card)
         return []
 
+
+def check_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    """`concede`: refused to the high bidder and the seller of the auction in progress."""
+    auction = game.auction
+    if auction is not None and auction.high_bidder == p:
+        raise IllegalAction("rule.concede_high_bidder", player=game.players[p].name)
+    if auction is not None and auction.seller == p:
+        raise IllegalAction("rule.concede_seller", player=game.players[p].name,
+                            space=game.space_name(auction.space))
+
+
+def do_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    """Player p goes bankrupt: everything to their first creditor (`hand_over`), then the game goes on or ends."""
+    player = game.players[p]
+    creditor = player.debts[0].creditor if player.debts else BANK
+    game.events.append(("bankrupt", {"player": player.name, "to": game.name(creditor)}))
+    player.debts.clear()
+    game._recount_debtors()
+    owned = [i for i in game.ruleset.property_indices if game.owner[i] == p]
+    player.debt_auctioned.clear()
+    owned = game.rules.bankruptcy.hand_over(game, p, creditor, owned)  # what the bank auctions
+    player.jail_cards = []
+    player.bankrupt = True
+    player.in_jail = False
+    player.jail_turns = 0
+    # Debts owed to the bankrupt pass to whoever took their assets.
+    for q in game.players:
+        for d in q.debts:
+            if d.creditor == p:
+                d.creditor = creditor
+    game.mortgage_owed = [(q, i) for q, i in game.mortgage_owed if q != p]
+    game.build_owed = [(q, k) for q, k in game.build_owed if q != p]
+    leave_auction(game, p)
+    game.bankruptcies += 1
+    remaining = [q for q in game.players if not q.bankrupt]
+    limit = int(game.options["end_after_bankruptcies"])
+    if len(remaining) == 1:
+        game._end("last_standing", remaining[0].name)
+        return
+    if game.teams and all(game.allies(remaining[0].index, q.index) for q in remaining[1:]):
+        game._end("last_standing", [q.name for q in remaining])  # the last team standing
+        return
+    if limit and game.bankruptcies >= limit:
+        game._end("bankruptcies", game._richest())
+        return
+    if creditor < 0:
+        game.auction_queue.extend(i for i in owned if i not in game.auction_queue)
+    if p == game.turn:
+        game.decision = None
+        game.roll_owed = False
+        game.doubles = 0
+        game.mr_monopoly = False
+        game.turn_over_after_auctions = True
+    if game.auction is None and game.auction_queue:
+        start_property_auction(game, game.auction_queue.pop(0))
+
+
+HANDLERS: dict[str, tuple[Callable[["Game", int, Mapping[str, Any]], None],
+                          Callable[["Game", int, Mapping[str, Any]], None]]] = {
+    "concede": (check_concede, do_concede),
+}
 
 VARIANTS: dict[str, type[Bankruptcy]] = {"classic": Bankruptcy, "fields_free": FieldsFree,
                                          "by_creditor": ByCreditor}
