@@ -159,6 +159,6 @@ def test_rebuild_copies_every_changing_attribute() -> None:
              "hotel_level", "salary", "time_limit", "jail_index", "index_of", "record_events", "script",
              "stepped", "visit_building", "sell_off",
              "has_random_move", "auction_step", "_space_verbs", "exact_bids",
-             "turn_start_building", "casino_index", "teams",
+             "turn_start_building", "teams",
              "refund_percent", "rules"}
     assert set(vars(g)) == fixed | set(banker.game._STATE)
