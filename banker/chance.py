@@ -12,6 +12,7 @@ import random
 from typing import Any, Mapping
 
 from banker.game import Game
+from banker.mechanics.casino import jackpot_won
 from banker.ruleset import Ruleset
 
 
@@ -75,7 +76,7 @@ def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance 
             if "die" not in action:
                 filled["die"] = source.dice(1)[0]
             if "jackpot" not in action:
-                filled["jackpot"] = source.rng.random() * int(game.options["casino_jackpot_odds"]) < 1
+                filled["jackpot"] = jackpot_won(int(game.options["casino_jackpot_odds"]), source.rng.random)
     elif verb == "deal":
         if "deeds" not in action and game.deal_owed:
             filled["deeds"] = source.deal(game)

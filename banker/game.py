@@ -105,8 +105,7 @@ class Game:
         self.hotel_level = hotel_houses + 1
         self.jail_index = ruleset.jail_index
         mech = ruleset.mechanics
-        self.rules: Mechanics = choose_mechanics(mech, opts)  # the variant of each family (banker/mechanics)
-        self.casino_index = next((s.index for s in ruleset.spaces if s.kind == "casino"), -1)
+        self.rules: Mechanics = choose_mechanics(mech, opts, self.kinds)  # the variant of each family (banker/mechanics)
         self.teams = bool(opts["teams"])
         self.refund_percent = int(opts["building_refund_percent"])
         self.has_random_move = any(c.effect == "random_move" for c in ruleset.cards)
@@ -992,59 +991,13 @@ class Game:
     # ------------------------------------------------------------------
     # brands: the casino, the turn timer and pauses
 
-    def _casino_numbers(self, a: Mapping[str, Any]) -> list[int] | None:
-        numbers = a.get("numbers")
-        if numbers is None:
-            return None
-        if (not isinstance(numbers, list) or not 1 <= len(numbers) <= 3 or len(set(numbers)) != len(numbers)
-                or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 6 for n in numbers)):
-            raise InvalidAction("action.bad_field", field="numbers", problem="one to three different numbers from 1 to 6")
-        return list(numbers)
+    def has_casino(self) -> bool:
+        """Whether the board has a casino space (brands): the jackpot is then part of the bank's state."""
+        return self.rules.casino.present()
 
-    def _check_casino(self, p: int, a: Mapping[str, Any]) -> None:
-        self._require_current(p, "casino")
-        player = self.players[p]
-        d = self.decision
-        if d is None or d.kind != "casino":
-            raise IllegalAction("rule.no_casino", player=player.name)
-        numbers = self._casino_numbers(a)
-        if numbers is None:
-            if "die" in a or "jackpot" in a:
-                raise InvalidAction("action.bad_field", field="die", problem="no bet, no die")
-            return
-        bet = int(self.options["casino_bet"])
-        if player.debts:
-            raise IllegalAction("rule.in_debt", player=player.name, verb="casino")
-        if player.cash < bet:
-            raise IllegalAction("rule.cannot_afford_bet", player=player.name, bet=bet, cash=player.cash)
-        die = a.get("die")
-        if die is None:
-            raise IllegalAction("rule.chance_needed", verb="casino", what="die")
-        if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
-            raise InvalidAction("action.bad_field", field="die", problem="a whole number from 1 to 6")
-        jackpot = a.get("jackpot")
-        if jackpot is None:
-            raise IllegalAction("rule.chance_needed", verb="casino", what="jackpot")
-        if not isinstance(jackpot, bool):
-            raise InvalidAction("action.bad_field", field="jackpot", problem="true or false")
-
-    def _do_casino(self, p: int, a: Mapping[str, Any]) -> None:
-        self.decision = None
-        name = self.players[p].name
-        numbers = self._casino_numbers(a)
-        if numbers is None:
-            self.events.append(("casino_declined", {"player": name}))
-            return
-        bet = int(self.options["casino_bet"])
-        self._pay_bank(p, bet, "casino_bet", NO_PARAMS)
-        self.jackpot += int(self.options["casino_jackpot_add"])  # the bank adds to the pool with every bet
-        die = int(a["die"])
-        self.events.append(("casino", {"player": name, "numbers": ", ".join(map(str, numbers)), "die": die}))
-        if die in numbers:
-            self._transfer(BANK, p, bet * 6 // len(numbers), "casino_win", NO_PARAMS)
-        if a["jackpot"]:
-            self._transfer(BANK, p, self.jackpot, "casino_jackpot", NO_PARAMS)
-            self.jackpot = int(self.options["casino_jackpot_start"])
+    def casino_win(self, count: int) -> int:
+        """What a casino hit pays on a bet on `count` numbers (option `casino_payout`)."""
+        return self.rules.casino.win(count)
 
     def _check_bus(self, p: int, a: Mapping[str, Any]) -> None:
         self._require_current(p, "bus")

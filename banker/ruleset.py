@@ -77,8 +77,10 @@ OPTION_DEFAULTS: dict[str, int | bool] = {
     "trades_per_turn": 3,
     # The casino space: the stake, what each bet adds to the jackpot (from the
     # bank), the jackpot's chance (one in casino_jackpot_odds, at least 1) and
-    # the jackpot at the start of the game.
+    # the jackpot at the start of the game; a hit pays the stake times
+    # casino_payout (at least 1) over the count of numbers bet on.
     "casino_bet": 1000,
+    "casino_payout": 6,
     "casino_jackpot_add": 500,
     "casino_jackpot_odds": 20,
     "casino_jackpot_start": 0,
@@ -121,7 +123,7 @@ OPTION_DEFAULTS: dict[str, int | bool] = {
 _PERCENT_OPTIONS = ("income_tax_percent", "building_refund_percent", "rent_tax_start_percent",
                     "rent_tax_step_percent", "rent_tax_max_percent")
 _AT_LEAST_ONE_OPTIONS = ("doubles_to_jail", "auction_step", "builds_per_visit", "trades_per_move", "mortgage_rounds",
-                         "trades_per_turn", "casino_jackpot_odds", "rent_tax_step_minutes")
+                         "trades_per_turn", "casino_jackpot_odds", "casino_payout", "rent_tax_step_minutes")
 
 
 # ISO 4217 currency codes (the list of 2025): a ruleset's optional `currency`

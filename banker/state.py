@@ -36,7 +36,7 @@ def describe(game: "Game") -> dict[str, Any]:
     bank: dict[str, Any] = {"houses": game.bank_houses, "hotels": game.bank_hotels}
     if game.options["free_parking_pot"]:
         bank["pot"] = game.pot
-    if game.casino_index >= 0:
+    if game.has_casino():
         bank["jackpot"] = game.jackpot
     auction: dict[str, Any] | None = None
     if game.auction is not None:

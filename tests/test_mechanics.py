@@ -97,6 +97,26 @@ def test_an_unknown_value_is_refused_with_file_key_and_the_names_it_knows(tmp_pa
     assert err.key == "mechanics.doubles" and "classic, after_move" in err.problem and "bad.toml" in str(err)
 
 
+def test_families_chosen_from_the_options_are_refused_in_the_mechanics_table(tmp_path: Path) -> None:
+    assert not set(mechanics.OPTION_CHOSEN) & set(mechanics.families())
+    path = tmp_path / "casino.toml"
+    path.write_text(RULESET.replace('doubles = "no_extra"', 'casino = "casino"'), "utf-8")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(str(path))
+    assert caught.value.key == "mechanics.casino"
+    with pytest.raises(KeyError):
+        mechanics.register("casino", "other", mechanics.casino.Casino)
+
+
+def test_the_casino_is_chosen_from_the_board() -> None:
+    from banker.mechanics.casino import Casino, NoCasino, jackpot_won
+    brands = Game(load_ruleset("brands"), ["Ann", "Ben"])
+    classic = Game(load_ruleset("classic"), ["Ann", "Ben"])
+    assert type(brands.rules.casino) is Casino and brands.has_casino() and brands.casino_win(2) == 3000
+    assert type(classic.rules.casino) is NoCasino and not classic.has_casino()
+    assert jackpot_won(20, lambda: 0.04) and not jackpot_won(20, lambda: 0.05)
+
+
 def test_register_refuses_a_class_of_another_family() -> None:
     with pytest.raises(TypeError):
         mechanics.register("deck", "no_extra", NoExtraRoll)

@@ -29,12 +29,15 @@ from typing import Any, Callable, Mapping
 from banker.chance import complete_action
 from banker.errors import ActionError, BankerError, SetupError
 from banker.game import Game
+from banker.mechanics.casino import jackpot_won
 from banker.journal import Journal, JournaledGame, JournalError, check_pin, hash_pin
 from banker.ruleset import builtin_names, load_ruleset
 from banker.script import Header
 from ui.i18n import Msg, Translator, msg
 from ui.words import building_words
 from ui.settings import Settings
+
+_SYSTEM_RANDOM = secrets.SystemRandom()  # the app's own draws (the jackpot), not the seeded game's
 
 PLAYER_COLOURS = ["#E53935", "#1E88E5", "#43A047", "#FDD835", "#8E24AA", "#FB8C00", "#00ACC1", "#EC407A"]
 RESUME_COUNTDOWN = 3  # seconds between everyone being back and the game going on
@@ -561,7 +564,7 @@ class Controller:
         if action["do"] == "casino" and action.get("numbers") and "die" not in action:
             action = {**action, "die": self._roll(1)[0]}
         if action["do"] == "casino" and action.get("numbers") and "jackpot" not in action:
-            action = {**action, "jackpot": secrets.randbelow(int(game.options["casino_jackpot_odds"])) == 0}
+            action = {**action, "jackpot": jackpot_won(int(game.options["casino_jackpot_odds"]), _SYSTEM_RANDOM.random)}
         problem = game.can(self._stamped(action))
         if problem is not None:
             try:

@@ -229,7 +229,7 @@ def clock(c: Controller) -> dict[str, Any] | None:
     if resume is not None:
         vote = {"text": c.tr("ui.pause.resuming", seconds=resume)}
     return {"line": " · ".join(lines), "turn": c.turn_countdown(), "debt": c.debt_countdown(),
-            "paused": game.paused_at >= 0, "vote": vote, "jackpot": game.jackpot if game.casino_index >= 0 else None}
+            "paused": game.paused_at >= 0, "vote": vote, "jackpot": game.jackpot if game.has_casino() else None}
 
 
 def speed_face(value: int) -> str:
@@ -572,7 +572,7 @@ def casino(c: Controller) -> dict[str, Any]:
     pick = list(c.casino_pick)
     return {"player": game.current.name, "bet": bet, "jackpot": game.jackpot,
             "odds": game.options["casino_jackpot_odds"], "pick": pick,
-            "win": bet * 6 // len(pick) if pick else None}
+            "win": game.casino_win(len(pick)) if pick else None}
 
 
 def card_choices(c: Controller) -> list[dict[str, str]]:

@@ -5,6 +5,10 @@ the names to the classes, and `choose` makes the game's set of them. A family's 
 behaviour and its hooks are what a game asks; a variant overrides the hooks it changes. Mechanic objects
 hold configuration only (the game's state stays in `Game`, so undo, replay and the journal never see them).
 
+Some families are chosen from the board and the options instead of the table (`OPTION_CHOSEN`): ``casino``
+is `Casino` when the board has a space of kind ``casino``. `families()` leaves them out, so the loader refuses
+them in a ``[mechanics]`` table as it does any unknown family.
+
 Adding a variant: a class in its family's module, subclassing the family's base, and one entry in that
 module's `VARIANTS` (or `register(family, name, cls)` from outside the package, as
 tests/test_mechanics.py does). docs/engine.md walks through it.
@@ -13,9 +17,9 @@ tests/test_mechanics.py does). docs/engine.md walks through it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
-from banker.mechanics import auction, bankruptcy, building, debt, deck, doubles, mortgage, trade
+from banker.mechanics import auction, bankruptcy, building, casino, debt, deck, doubles, mortgage, trade
 from banker.mechanics.base import Mechanic
 
 # family -> variant name -> class; the first variant of each family is its default.
@@ -29,6 +33,11 @@ REGISTRY: dict[str, dict[str, type[Mechanic]]] = {
     "building": dict(building.VARIANTS),
     "debt": dict(debt.VARIANTS),
 }
+# Families chosen from the board and the options instead of the ``[mechanics]`` table (so `families()`, what
+# the ruleset loader accepts there, leaves them out): family -> variant name -> class, the default first.
+OPTION_CHOSEN: dict[str, dict[str, type[Mechanic]]] = {
+    "casino": dict(casino.VARIANTS),
+}
 # Families still chosen by name inside the game (moving into modules of their own, issue 16).
 NAMED: dict[str, tuple[str, ...]] = {
 }
@@ -38,7 +47,7 @@ NAMED: dict[str, tuple[str, ...]] = {
 # actor's index and the action, as Game's own `_check_<verb>` and `_do_<verb>` do. A module lists its verbs
 # in its `HANDLERS`; banker.game takes the rest from Game.
 HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {}
-for _module in (auction, deck, doubles, bankruptcy, trade, mortgage, building, debt):
+for _module in (auction, deck, doubles, bankruptcy, trade, mortgage, building, debt, casino):
     for _verb, _pair in getattr(_module, "HANDLERS", {}).items():
         if _verb in HANDLERS:
             raise ValueError(f"two mechanics modules carry out the verb {_verb!r}")
@@ -62,6 +71,8 @@ def register(family: str, name: str, cls: type[Mechanic]) -> None:
     if variants is None:
         if family in NAMED:
             raise KeyError(f"the {family} family is still chosen inside the game and takes no classes yet")
+        if family in OPTION_CHOSEN:
+            raise KeyError(f"the {family} family is chosen from the board and the options, not by name")
         raise KeyError(f"unknown mechanic family {family!r} (known: {', '.join(families())})")
     base = next(iter(variants.values()))
     if not issubclass(cls, base):
@@ -81,14 +92,23 @@ class Mechanics:
     mortgage: mortgage.Mortgage
     building: building.Even
     debt: debt.Whole
+    casino: casino.NoCasino
 
 
-def choose(mechanics: Mapping[str, str], options: Mapping[str, Any]) -> Mechanics:
-    """The mechanics a ruleset's table names (the loader has refused unknown names already)."""
+def choose(mechanics: Mapping[str, str], options: Mapping[str, Any], board: Sequence[str] = ()) -> Mechanics:
+    """The mechanics a ruleset's table names (the loader has refused unknown names already).
+
+    The families of `OPTION_CHOSEN` come from the board's space kinds (`board`) and the options instead:
+    ``casino`` is `Casino` when the board has a space of kind ``casino``, else `NoCasino`.
+    """
     def make(family: str) -> Any:
         variants = REGISTRY[family]
         name = mechanics.get(family) or next(iter(variants))
         return variants[name](options)
+
+    def chosen(family: str, name: str) -> Any:
+        return OPTION_CHOSEN[family][name](options)
     return Mechanics(auction=make("auction"), deck=make("deck"), doubles=make("doubles"),
                      bankruptcy=make("bankruptcy"), trade=make("trade"), mortgage=make("mortgage"),
-                     building=make("building"), debt=make("debt"))
+                     building=make("building"), debt=make("debt"),
+                     casino=chosen("casino", "casino" if "casino" in board else "none"))
