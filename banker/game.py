@@ -82,8 +82,9 @@ class Game:
         opts = game_setup.game_options(ruleset, options or {})
         self.options: dict[str, Any] = opts
         names = game_setup.player_names(ruleset, players)
-        if opts["teams"] and len(names) != 4:
-            raise SetupError("setup.player_count", count=len(names), least=4, most=4, rules=ruleset.name)
+        # The variant of each family (banker/mechanics).
+        self.rules: Mechanics = choose_mechanics(ruleset.mechanics, opts, [s.kind for s in ruleset.spaces])
+        self.rules.teams.check_setup(ruleset, names)
         hotel_houses = game_setup.hotel_houses(ruleset, opts)
 
         spaces = ruleset.spaces
@@ -104,9 +105,6 @@ class Game:
         self.time_limit = int(opts["time_limit"]) * 60  # seconds; 0 = no limit
         self.hotel_level = hotel_houses + 1
         self.jail_index = ruleset.jail_index
-        mech = ruleset.mechanics
-        self.rules: Mechanics = choose_mechanics(mech, opts, self.kinds)  # the variant of each family (banker/mechanics)
-        self.teams = bool(opts["teams"])
         self.refund_percent = int(opts["building_refund_percent"])
         self.has_random_move = any(c.effect == "random_move" for c in ruleset.cards)
         verbs = ["build", "sell"]
@@ -771,9 +769,13 @@ class Game:
         if pct and rent:
             self._transfer(owner, BANK, rent * pct // 100, "rent_tax", params)
 
+    def has_teams(self) -> bool:
+        """Whether the game is played as two teams of two (option `teams`)."""
+        return self.rules.teams.present()
+
     def allies(self, p: int, q: int) -> bool:
-        """brands-teams: seats 1 and 3 play against 2 and 4."""
-        return self.teams and p != q and p % 2 == q % 2
+        """Whether players p and q play on the same team (brands-teams: seats 1 and 3 against 2 and 4)."""
+        return self.rules.teams.allies(p, q)
 
     def _remove_from_deck(self, card_id: str) -> None:
         for deck in self.decks.values():

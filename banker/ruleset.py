@@ -240,7 +240,7 @@ class Ruleset:
 
     def rules(self) -> Mechanics:
         """The variant of each mechanic family this ruleset names (banker/mechanics), made with its options."""
-        return choose_mechanics(self.mechanics, self.options)
+        return choose_mechanics(self.mechanics, self.options, [s.kind for s in self.spaces])
 
     # The questions the app asks before a game exists (a game asks its own `rules`).
 

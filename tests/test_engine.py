@@ -158,6 +158,5 @@ def test_rebuild_copies_every_changing_attribute() -> None:
              "space_params", "prices", "groups", "group_members", "lot_groups", "hotel_houses",
              "hotel_level", "salary", "time_limit", "jail_index", "index_of", "record_events", "script",
              "has_random_move", "auction_step", "_space_verbs",
-             "teams",
              "refund_percent", "rules"}
     assert set(vars(g)) == fixed | set(banker.game._STATE)

@@ -6,7 +6,8 @@ behaviour and its hooks are what a game asks; a variant overrides the hooks it c
 hold configuration only (the game's state stays in `Game`, so undo, replay and the journal never see them).
 
 Some families are chosen from the board and the options instead of the table (`OPTION_CHOSEN`): ``casino``
-is `Casino` when the board has a space of kind ``casino``. `families()` leaves them out, so the loader refuses
+is `Casino` when the board has a space of kind ``casino``, ``teams`` is `Teams` when the option `teams` is
+true. `families()` leaves them out, so the loader refuses
 them in a ``[mechanics]`` table as it does any unknown family.
 
 Adding a variant: a class in its family's module, subclassing the family's base, and one entry in that
@@ -19,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from banker.mechanics import auction, bankruptcy, building, casino, debt, deck, doubles, mortgage, trade
+from banker.mechanics import auction, bankruptcy, building, casino, debt, deck, doubles, mortgage, teams, trade
 from banker.mechanics.base import Mechanic
 
 # family -> variant name -> class; the first variant of each family is its default.
@@ -37,9 +38,7 @@ REGISTRY: dict[str, dict[str, type[Mechanic]]] = {
 # the ruleset loader accepts there, leaves them out): family -> variant name -> class, the default first.
 OPTION_CHOSEN: dict[str, dict[str, type[Mechanic]]] = {
     "casino": dict(casino.VARIANTS),
-}
-# Families still chosen by name inside the game (moving into modules of their own, issue 16).
-NAMED: dict[str, tuple[str, ...]] = {
+    "teams": dict(teams.VARIANTS),
 }
 
 
@@ -47,7 +46,7 @@ NAMED: dict[str, tuple[str, ...]] = {
 # actor's index and the action, as Game's own `_check_<verb>` and `_do_<verb>` do. A module lists its verbs
 # in its `HANDLERS`; banker.game takes the rest from Game.
 HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {}
-for _module in (auction, deck, doubles, bankruptcy, trade, mortgage, building, debt, casino):
+for _module in (auction, deck, doubles, bankruptcy, trade, mortgage, building, debt, casino, teams):
     for _verb, _pair in getattr(_module, "HANDLERS", {}).items():
         if _verb in HANDLERS:
             raise ValueError(f"two mechanics modules carry out the verb {_verb!r}")
@@ -59,8 +58,7 @@ ORDER = ("auction", "building", "debt", "doubles", "mortgage", "trade", "bankrup
 
 def families() -> dict[str, tuple[str, ...]]:
     """Every family and the variant names it knows, the default first (what the ruleset loader accepts)."""
-    known = dict(NAMED)
-    known.update({family: tuple(variants) for family, variants in REGISTRY.items()})
+    known = {family: tuple(variants) for family, variants in REGISTRY.items()}
     listed = sorted(known, key=lambda f: ORDER.index(f) if f in ORDER else len(ORDER))  # new ones last
     return {family: known[family] for family in listed}
 
@@ -69,8 +67,6 @@ def register(family: str, name: str, cls: type[Mechanic]) -> None:
     """A new variant of a family, known to the ruleset loader from now on."""
     variants = REGISTRY.get(family)
     if variants is None:
-        if family in NAMED:
-            raise KeyError(f"the {family} family is still chosen inside the game and takes no classes yet")
         if family in OPTION_CHOSEN:
             raise KeyError(f"the {family} family is chosen from the board and the options, not by name")
         raise KeyError(f"unknown mechanic family {family!r} (known: {', '.join(families())})")
@@ -93,13 +89,15 @@ class Mechanics:
     building: building.Even
     debt: debt.Whole
     casino: casino.NoCasino
+    teams: teams.NoTeams
 
 
 def choose(mechanics: Mapping[str, str], options: Mapping[str, Any], board: Sequence[str] = ()) -> Mechanics:
     """The mechanics a ruleset's table names (the loader has refused unknown names already).
 
     The families of `OPTION_CHOSEN` come from the board's space kinds (`board`) and the options instead:
-    ``casino`` is `Casino` when the board has a space of kind ``casino``, else `NoCasino`.
+    ``casino`` is `Casino` when the board has a space of kind ``casino``, else `NoCasino`; ``teams`` is
+    `Teams` when the option `teams` is true, else `NoTeams`.
     """
     def make(family: str) -> Any:
         variants = REGISTRY[family]
@@ -111,4 +109,5 @@ def choose(mechanics: Mapping[str, str], options: Mapping[str, Any], board: Sequ
     return Mechanics(auction=make("auction"), deck=make("deck"), doubles=make("doubles"),
                      bankruptcy=make("bankruptcy"), trade=make("trade"), mortgage=make("mortgage"),
                      building=make("building"), debt=make("debt"),
-                     casino=chosen("casino", "casino" if "casino" in board else "none"))
+                     casino=chosen("casino", "casino" if "casino" in board else "none"),
+                     teams=chosen("teams", "teams" if options["teams"] else "none"))

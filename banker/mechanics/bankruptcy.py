@@ -135,7 +135,7 @@ def do_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     if len(remaining) == 1:
         game._end("last_standing", remaining[0].name)
         return
-    if game.teams and all(game.allies(remaining[0].index, q.index) for q in remaining[1:]):
+    if game.has_teams() and all(game.allies(remaining[0].index, q.index) for q in remaining[1:]):
         game._end("last_standing", [q.name for q in remaining])  # the last team standing
         return
     if limit and game.bankruptcies >= limit:
