@@ -15,12 +15,12 @@ the check; ``legal_actions()`` lists what passes it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from banker import cards, game_setup, state, verbs
 from banker.errors import IllegalAction, InvalidAction, SetupError
-from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, auction as auctions, building, choose as choose_mechanics, debt
-from banker.mechanics.bankruptcy import do_concede
+from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, building, choose as choose_mechanics, debt, speed_die
+from banker.mechanics import auction as auctions
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player
 from banker.ruleset import Ruleset
 
@@ -425,7 +425,7 @@ class Game:
                     self._settle(p)
         if (self.mr_monopoly and self.decision is None and self.auction is None and not self.debtors
                 and not self.ended and not self.current.in_jail and not self.current.bankrupt):
-            self._mr_monopoly_move()
+            speed_die.mr_monopoly_move(self)
             if self.debtors:
                 for p in self.players:
                     if p.debts:
@@ -805,8 +805,7 @@ class Game:
 
     def speed_die_active(self) -> bool:
         """The speed die is rolled from round `speed_die_round` on (counting rounds from 1)."""
-        start = int(self.options["speed_die_round"])
-        return bool(start) and self.round + 1 >= start
+        return self.rules.speed_die.active(self)
 
     def dice_count(self) -> int:
         """How many dice the next roll takes."""
@@ -1001,97 +1000,12 @@ class Game:
         """What a casino hit pays on a bet on `count` numbers (option `casino_payout`)."""
         return self.rules.casino.win(count)
 
-    def _check_bus(self, p: int, a: Mapping[str, Any]) -> None:
-        self._require_current(p, "bus")
-        d = self.decision
-        if d is None or d.kind != "bus":
-            raise IllegalAction("rule.no_speed_choice", player=self.players[p].name, verb="bus")
-        steps = a.get("steps")
-        a_, b_ = d.dice
-        if steps not in (a_, b_, a_ + b_) or isinstance(steps, bool):
-            raise IllegalAction("rule.bus_steps", steps=steps, a=a_, b=b_, both=a_ + b_)
-
-    def _do_bus(self, p: int, a: Mapping[str, Any]) -> None:
-        self.decision = None
-        self._move_forward(self.players[p], int(a["steps"]))
-
-    def _check_jump(self, p: int, a: Mapping[str, Any]) -> None:
-        self._require_current(p, "jump")
-        d = self.decision
-        if d is None or d.kind != "jump":
-            raise IllegalAction("rule.no_speed_choice", player=self.players[p].name, verb="jump")
-        self._space_index(self._space_arg(a, "jump"))
-
-    def _do_jump(self, p: int, a: Mapping[str, Any]) -> None:
-        self.decision = None
-        player = self.players[p]
-        target = self._space_index(a["space"])
-        if target == player.position:
-            self._land(player, target)  # staying put: the space counts again, no lap
-        else:
-            self._move_forward(player, (target - player.position) % self.n_spaces)
-
-    def _mr_monopoly_move(self) -> None:
-        """Mr. Monopoly: on to the nearest unowned property ahead, else the nearest an opponent owns."""
-        self.mr_monopoly = False
-        player = self.current
-        n = self.n_spaces
-        ahead = [(player.position + k) % n for k in range(1, n)]
-        props = [i for i in ahead if self.is_property[i]]
-        target = next((i for i in props if self.owner[i] < 0), -1)
-        if target < 0:
-            target = next((i for i in props if self.owner[i] >= 0 and self.owner[i] != player.index
-                           and not self.allies(player.index, self.owner[i])), -1)
-        self.events.append(("mr_monopoly", {"player": player.name,
-                                            "space": self.space_name(target) if target >= 0 else None}))
-        if target >= 0:
-            self._move_forward(player, (target - player.position) % n)
-
-    def _check_timeout(self, p: int, a: Mapping[str, Any]) -> None:
-        if not int(self.options["turn_seconds"]):
-            raise IllegalAction("rule.no_turn_timer", rules=self.ruleset.name)
-        if self.turn_skipped:
-            raise IllegalAction("rule.already_timed_out", player=self.current.name)
-
-    def _do_timeout(self, p: int, a: Mapping[str, Any]) -> None:
-        """The turn timer ran out: a skipped turn for the current player; too many in a row is bankruptcy."""
-        cur = self.turn
-        self.turn_skipped = True
-        self.skipped[cur] += 1
-        name = self.players[cur].name
-        self.events.append(("timed_out", {"player": name, "count": self.skipped[cur]}))
-        if self.skipped[cur] >= int(self.options["skipped_turns_bankrupt"]):
-            do_concede(self, cur, {})
-
     def clocked(self) -> bool:
         """Whether the ruleset runs on the game clock (brands' economy or turn timer)."""
-        o = self.options
-        return bool(o["salary_stop_minutes"] or o["rent_tax_start_minutes"] or o["turn_seconds"])
-
-    def _check_pause(self, p: int, a: Mapping[str, Any]) -> None:
-        if not self.clocked():
-            raise IllegalAction("rule.no_clock", rules=self.ruleset.name)
-        if self.paused_at >= 0:
-            raise IllegalAction("rule.paused")
-
-    def _do_pause(self, p: int, a: Mapping[str, Any]) -> None:
-        self.paused_at = self.action_t if self.action_t >= 0 else self.clock
-        self.events.append(("paused", {}))
-
-    def _check_resume(self, p: int, a: Mapping[str, Any]) -> None:
-        if self.paused_at < 0:
-            raise IllegalAction("rule.not_paused")
-
-    def _do_resume(self, p: int, a: Mapping[str, Any]) -> None:
-        now = self.action_t if self.action_t >= 0 else self.clock
-        self.paused_total += max(0.0, now - self.paused_at)
-        self.paused_at = -1.0
-        self.events.append(("resumed", {}))
+        return self.rules.clock.present()
 
     # ------------------------------------------------------------------
-
-    # ------------------------------------------------------------------
-    # corrections and the end
+    # the end
 
     def _richest(self) -> str | list[str]:
         remaining = [q for q in self.players if not q.bankrupt]

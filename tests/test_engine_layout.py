@@ -1,12 +1,16 @@
 """The engine's layout (docs/engine.md, "Modules"): every verb carried out in exactly one place, every card
-effect the loader accepts played by banker/cards.py."""
+effect the loader accepts played by banker/cards.py, no engine module over 1,200 lines, and nothing outside the
+core and the mechanics reading which mechanics are in play (they ask the game, or the ruleset, questions)."""
 
 from __future__ import annotations
+
+import ast
+from pathlib import Path
 
 import banker.game
 from banker import cards, mechanics, verbs
 from banker.game import VERBS, Game
-from banker.ruleset import CARD_EFFECTS
+from banker.ruleset import CARD_EFFECTS, load_ruleset
 
 
 def test_every_verb_but_undo_has_one_handler() -> None:
@@ -20,3 +24,42 @@ def test_every_verb_but_undo_has_one_handler() -> None:
 
 def test_every_card_effect_is_played() -> None:
     assert set(cards.EFFECTS) == set(CARD_EFFECTS)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+# Where the mechanics in play may be known: the core, its modules, the mechanics and the ruleset loader.
+KNOWING = {"banker/game.py", "banker/game_setup.py", "banker/verbs.py", "banker/cards.py", "banker/state.py",
+           "banker/model.py", "banker/ruleset.py"}
+# The flags that chose a mechanic before the families were classes (issue 16).
+OLD_FLAGS = {"stepped", "exact_bids", "visit_building", "turn_start_building", "sell_off", "casino_index",
+             "teams", "expiring", "trade_once", "fields_free"}
+
+
+def _outside_files() -> list[Path]:
+    files = [p for p in (ROOT / "banker").rglob("*.py")
+             if str(p.relative_to(ROOT)) not in KNOWING and "mechanics" not in p.parts]
+    files += list((ROOT / "ui").rglob("*.py")) + [ROOT / "tests" / "randomplay.py"]
+    return files
+
+
+def test_no_engine_module_is_over_1200_lines() -> None:
+    long = {str(p.relative_to(ROOT)): n for p in (ROOT / "banker").rglob("*.py")
+            if (n := len(p.read_text("utf-8").splitlines())) > 1200}
+    assert not long
+
+
+def test_only_the_core_and_the_mechanics_know_which_mechanics_are_in_play() -> None:
+    found = []
+    for path in _outside_files():
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(node, ast.Attribute):
+                continue
+            family_read = isinstance(node.value, ast.Attribute) and node.value.attr == "rules"  # game.rules.x
+            if family_read or node.attr == "mechanics" or node.attr in OLD_FLAGS:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: .{node.attr}")
+    assert not found
+
+
+def test_the_old_flags_are_gone() -> None:
+    game = Game(load_ruleset("classic"), ["Ann", "Ben"])
+    assert not [flag for flag in OLD_FLAGS if hasattr(game, flag)]

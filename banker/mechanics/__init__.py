@@ -7,7 +7,8 @@ hold configuration only (the game's state stays in `Game`, so undo, replay and t
 
 Some families are chosen from the board and the options instead of the table (`OPTION_CHOSEN`): ``casino``
 is `Casino` when the board has a space of kind ``casino``, ``teams`` is `Teams` when the option `teams` is
-true. `families()` leaves them out, so the loader refuses
+true, ``clock`` is `Clocked` when a clock option is set (`clock.clocked`), ``speed_die`` is `SpeedDie` when
+`speed_die_round` is. `families()` leaves them out, so the loader refuses
 them in a ``[mechanics]`` table as it does any unknown family.
 
 Adding a variant: a class in its family's module, subclassing the family's base, and one entry in that
@@ -20,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from banker.mechanics import auction, bankruptcy, building, casino, debt, deck, doubles, mortgage, teams, trade
+from banker.mechanics import (auction, bankruptcy, building, casino, clock, debt, deck, doubles, mortgage, speed_die,
+                              teams, trade)
 from banker.mechanics.base import Mechanic
 
 # family -> variant name -> class; the first variant of each family is its default.
@@ -39,6 +41,8 @@ REGISTRY: dict[str, dict[str, type[Mechanic]]] = {
 OPTION_CHOSEN: dict[str, dict[str, type[Mechanic]]] = {
     "casino": dict(casino.VARIANTS),
     "teams": dict(teams.VARIANTS),
+    "clock": dict(clock.VARIANTS),
+    "speed_die": dict(speed_die.VARIANTS),
 }
 
 
@@ -46,7 +50,7 @@ OPTION_CHOSEN: dict[str, dict[str, type[Mechanic]]] = {
 # actor's index and the action, as Game's own `_check_<verb>` and `_do_<verb>` do. A module lists its verbs
 # in its `HANDLERS`; banker.game takes the rest from Game.
 HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {}
-for _module in (auction, deck, doubles, bankruptcy, trade, mortgage, building, debt, casino, teams):
+for _module in (auction, deck, doubles, bankruptcy, trade, mortgage, building, debt, casino, teams, clock, speed_die):
     for _verb, _pair in getattr(_module, "HANDLERS", {}).items():
         if _verb in HANDLERS:
             raise ValueError(f"two mechanics modules carry out the verb {_verb!r}")
@@ -90,6 +94,8 @@ class Mechanics:
     debt: debt.Whole
     casino: casino.NoCasino
     teams: teams.NoTeams
+    clock: clock.NoClock
+    speed_die: speed_die.NoSpeedDie
 
 
 def choose(mechanics: Mapping[str, str], options: Mapping[str, Any], board: Sequence[str] = ()) -> Mechanics:
@@ -97,7 +103,7 @@ def choose(mechanics: Mapping[str, str], options: Mapping[str, Any], board: Sequ
 
     The families of `OPTION_CHOSEN` come from the board's space kinds (`board`) and the options instead:
     ``casino`` is `Casino` when the board has a space of kind ``casino``, else `NoCasino`; ``teams`` is
-    `Teams` when the option `teams` is true, else `NoTeams`.
+    `Teams` when the option `teams` is true, else `NoTeams`; ``clock`` and ``speed_die`` follow their options.
     """
     def make(family: str) -> Any:
         variants = REGISTRY[family]
@@ -110,4 +116,6 @@ def choose(mechanics: Mapping[str, str], options: Mapping[str, Any], board: Sequ
                      bankruptcy=make("bankruptcy"), trade=make("trade"), mortgage=make("mortgage"),
                      building=make("building"), debt=make("debt"),
                      casino=chosen("casino", "casino" if "casino" in board else "none"),
-                     teams=chosen("teams", "teams" if options["teams"] else "none"))
+                     teams=chosen("teams", "teams" if options["teams"] else "none"),
+                     clock=chosen("clock", "clocked" if clock.clocked(options) else "none"),
+                     speed_die=chosen("speed_die", "speed_die" if options["speed_die_round"] else "none"))

@@ -1,0 +1,90 @@
+"""The game clock (brands): the economy that changes with the minutes played, the turn timer and pauses.
+
+Chosen from the options, not from a ruleset's ``[mechanics]`` table:
+
+- `NoClock` (the default): no clock; `pause`, `resume` and `timeout` are refused.
+- `Clocked`: any of `salary_stop_minutes` (no salary from that minute on), `rent_tax_start_minutes` (a tax on
+  rent that rises with the minutes) and `turn_seconds` (the turn timer; `timeout` skips the turn and
+  `skipped_turns_bankrupt` skips in a row make the player bankrupt) is set. Every action then carries its
+  time `t`; paused time does not count (`Game.economy_minutes`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from banker.errors import IllegalAction
+from banker.mechanics.bankruptcy import do_concede
+from banker.mechanics.base import Mechanic, mypyc_attr
+
+if TYPE_CHECKING:
+    from banker.game import Game
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class NoClock(Mechanic):
+    """No game clock."""
+
+    def present(self) -> bool:
+        """Whether the game runs on the clock."""
+        return False
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Clocked(NoClock):
+    """The game clock: the economy, the turn timer, or both."""
+
+    def present(self) -> bool:
+        return True
+
+
+def clocked(options: Mapping[str, Any]) -> bool:
+    """Whether these options put the game on the clock (how `choose` picks the variant)."""
+    return bool(options["salary_stop_minutes"] or options["rent_tax_start_minutes"] or options["turn_seconds"])
+
+
+def check_timeout(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    if not int(game.options["turn_seconds"]):
+        raise IllegalAction("rule.no_turn_timer", rules=game.ruleset.name)
+    if game.turn_skipped:
+        raise IllegalAction("rule.already_timed_out", player=game.current.name)
+
+
+def do_timeout(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    """The turn timer ran out: a skipped turn for the current player; too many in a row is bankruptcy."""
+    cur = game.turn
+    game.turn_skipped = True
+    game.skipped[cur] += 1
+    name = game.players[cur].name
+    game.events.append(("timed_out", {"player": name, "count": game.skipped[cur]}))
+    if game.skipped[cur] >= int(game.options["skipped_turns_bankrupt"]):
+        do_concede(game, cur, {})
+
+
+def check_pause(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    if not game.clocked():
+        raise IllegalAction("rule.no_clock", rules=game.ruleset.name)
+    if game.paused_at >= 0:
+        raise IllegalAction("rule.paused")
+
+
+def do_pause(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    game.paused_at = game.action_t if game.action_t >= 0 else game.clock
+    game.events.append(("paused", {}))
+
+
+def check_resume(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    if game.paused_at < 0:
+        raise IllegalAction("rule.not_paused")
+
+
+def do_resume(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    now = game.action_t if game.action_t >= 0 else game.clock
+    game.paused_total += max(0.0, now - game.paused_at)
+    game.paused_at = -1.0
+    game.events.append(("resumed", {}))
+
+
+HANDLERS = {"timeout": (check_timeout, do_timeout), "pause": (check_pause, do_pause),
+            "resume": (check_resume, do_resume)}
+VARIANTS: dict[str, type[NoClock]] = {"none": NoClock, "clocked": Clocked}
