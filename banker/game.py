@@ -105,6 +105,7 @@ class Game:
         self.time_limit = int(opts["time_limit"]) * 60  # seconds; 0 = no limit
         self.hotel_level = hotel_houses + 1
         self.jail_index = ruleset.jail_index
+        self.jail_tries = int(opts["jail_tries"])
         self.refund_percent = int(opts["building_refund_percent"])
         self.has_random_move = any(c.effect == "random_move" for c in ruleset.cards)
         verbs = ["build", "sell"]
@@ -860,7 +861,7 @@ class Game:
                 self._move_forward(player, total)
                 return
             player.jail_turns += 1
-            if player.jail_turns >= 3:
+            if player.jail_turns >= self.jail_tries:
                 player.in_jail = False
                 player.jail_turns = 0
                 self._charge(p, BANK, int(self.options["jail_fine"]), "jail_fine", {}, pot=True)

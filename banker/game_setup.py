@@ -80,7 +80,7 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
             elif key == "in_jail":
                 p.in_jail = _bool(value, where)
             elif key == "jail_turns":
-                p.jail_turns = _int(value, where, 0, 2)
+                p.jail_turns = _int(value, where, 0, game.jail_tries - 1)
             elif key == "jail_cards":
                 count = _int(value, where, 0, len(jail_free_cards))
                 p.jail_cards = []

@@ -33,6 +33,8 @@ OPTION_DEFAULTS: dict[str, int | bool] = {
     "jail_fine": 50,
     # This many doubles in a row send the player straight to jail.
     "doubles_to_jail": 3,
+    # A player in jail tries this many turns to roll a double; after the last, the fine is paid and they move.
+    "jail_tries": 3,
     "houses": 32,
     "hotels": 12,
     "double_rent_with_mortgaged": True,
@@ -122,7 +124,7 @@ OPTION_DEFAULTS: dict[str, int | bool] = {
 # Options in percent (0 to 100), and options that must be at least 1.
 _PERCENT_OPTIONS = ("income_tax_percent", "building_refund_percent", "rent_tax_start_percent",
                     "rent_tax_step_percent", "rent_tax_max_percent")
-_AT_LEAST_ONE_OPTIONS = ("doubles_to_jail", "auction_step", "builds_per_visit", "trades_per_move", "mortgage_rounds",
+_AT_LEAST_ONE_OPTIONS = ("doubles_to_jail", "jail_tries", "auction_step", "builds_per_visit", "trades_per_move", "mortgage_rounds",
                          "trades_per_turn", "casino_jackpot_odds", "casino_payout", "rent_tax_step_minutes")
 
 
