@@ -696,20 +696,12 @@ class Game:
         return max(0.0, now - self.paused_total) / 60
 
     def salary_paid(self) -> bool:
-        stop = int(self.options["salary_stop_minutes"])
-        return not stop or self.economy_minutes() < stop
+        """Whether passing the start still pays a salary (brands stops it after `salary_stop_minutes`)."""
+        return self.rules.clock.salary_paid(self)
 
     def rent_tax_percent(self) -> int:
         """brands: the tax on collected rent now (0 before it starts)."""
-        start = int(self.options["rent_tax_start_minutes"])
-        if not start:
-            return 0
-        minutes = self.economy_minutes()
-        if minutes < start:
-            return 0
-        steps = int((minutes - start) // int(self.options["rent_tax_step_minutes"]))
-        pct = int(self.options["rent_tax_start_percent"]) + steps * int(self.options["rent_tax_step_percent"])
-        return min(pct, int(self.options["rent_tax_max_percent"]))
+        return self.rules.clock.rent_tax_percent(self)
 
     def _salary(self, p: Player) -> None:
         if not self.salary_paid():

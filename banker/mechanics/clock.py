@@ -29,6 +29,14 @@ class NoClock(Mechanic):
         """Whether the game runs on the clock."""
         return False
 
+    def salary_paid(self, game: "Game") -> bool:
+        """Whether passing the start still pays a salary."""
+        return True
+
+    def rent_tax_percent(self, game: "Game") -> int:
+        """The tax on collected rent now, in percent."""
+        return 0
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Clocked(NoClock):
@@ -36,6 +44,24 @@ class Clocked(NoClock):
 
     def present(self) -> bool:
         return True
+
+    def salary_paid(self, game: "Game") -> bool:
+        stop = int(game.options["salary_stop_minutes"])
+        return not stop or game.economy_minutes() < stop
+
+    def rent_tax_percent(self, game: "Game") -> int:
+        """0 before `rent_tax_start_minutes`; then `rent_tax_start_percent`, rising by `rent_tax_step_percent`
+        every `rent_tax_step_minutes`, up to `rent_tax_max_percent`."""
+        o = game.options
+        start = int(o["rent_tax_start_minutes"])
+        if not start:
+            return 0
+        minutes = game.economy_minutes()
+        if minutes < start:
+            return 0
+        steps = int((minutes - start) // int(o["rent_tax_step_minutes"]))
+        pct = int(o["rent_tax_start_percent"]) + steps * int(o["rent_tax_step_percent"])
+        return min(pct, int(o["rent_tax_max_percent"]))
 
 
 def clocked(options: Mapping[str, Any]) -> bool:
