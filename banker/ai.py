@@ -78,8 +78,9 @@ def choose(game: Game, rng: random.Random) -> Move:
             pct = game.income_tax(p, "percent")
             return {"do": "tax", "choice": "flat" if flat <= pct else "percent"}, p
         return {"do": "roll"}, p  # a roll the card asks for
+    on_visit = game.builds_on_visit()  # asked once a move: the computer players are the simulator's hot path
     if game.roll_owed:
-        if game.doubles == 0 and cur.cash >= 2 * CUSHION and not game.builds_on_visit():
+        if game.doubles == 0 and cur.cash >= 2 * CUSHION and not on_visit:
             manage = _manage(game, p, rng)
             if manage is not None:
                 return manage, p
@@ -89,18 +90,18 @@ def choose(game: Game, rng: random.Random) -> Move:
             if cur.cash >= game.options["jail_fine"] + 2 * CUSHION and _board_open(game):
                 return {"do": "pay_fine"}, p
         return {"do": "roll"}, p
-    if game.builds_on_visit() or game.trades_left_in_move() is not None:
-        after = _after_roll(game, p, rng)
+    if on_visit or game.trades_left_in_move() is not None:
+        after = _after_roll(game, p, rng, on_visit)
         if after is not None:
             return after, p
     return {"do": "end_turn"}, p
 
 
-def _after_roll(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None:
+def _after_roll(game: Game, p: int, rng: random.Random, on_visit: bool) -> dict[str, Any] | None:
     """Rulesets that build and trade only after the roll (biznes): build on the firm under the token."""
     cur = game.players[p]
     i = cur.position
-    if (game.builds_on_visit() and game.kinds[i] == "lot" and game.owner[i] == p
+    if (on_visit and game.kinds[i] == "lot" and game.owner[i] == p
             and game.visit_builds < int(game.options["builds_per_visit"])
             and cur.cash - game.ruleset.spaces[i].building_cost >= CUSHION // 3
             and game._build_problem(p, i, None) is None):

@@ -262,7 +262,7 @@ class Game:
         if verb == "undo":
             self.undo(record=dict(action))
             return []
-        if self.ended:
+        if self.outcome is not None:
             raise IllegalAction("rule.game_over", verb=verb)
         if self.paused_at >= 0 and verb not in ("resume", "end_game"):
             raise IllegalAction("rule.paused_now", verb=verb)
@@ -326,7 +326,7 @@ class Game:
             if not self.history:
                 raise IllegalAction("rule.nothing_to_undo")
             return
-        if self.ended:
+        if self.outcome is not None:
             raise IllegalAction("rule.game_over", verb=verb)
         if self.paused_at >= 0 and verb not in ("resume", "end_game"):
             raise IllegalAction("rule.paused_now", verb=verb)
@@ -425,13 +425,13 @@ class Game:
                 if p.debts:
                     self._settle(p)
         if (self.mr_monopoly and self.decision is None and self.auction is None and not self.debtors
-                and not self.ended and not self.current.in_jail and not self.current.bankrupt):
+                and self.outcome is None and not self.current.in_jail and not self.current.bankrupt):
             speed_die.mr_monopoly_move(self)
             if self.debtors:
                 for p in self.players:
                     if p.debts:
                         self._settle(p)
-        if self.turn_over_after_auctions and self.auction is None and not self.auction_queue and not self.ended:
+        if self.turn_over_after_auctions and self.auction is None and not self.auction_queue and self.outcome is None:
             self.turn_over_after_auctions = False
             self._next_turn()
 
@@ -1026,7 +1026,7 @@ class Game:
 
     def owed(self) -> list[dict[str, Any]]:
         """The decisions the game is waiting for, as in the state's `owed`."""
-        if self.ended:
+        if self.outcome is not None:
             return []
         out: list[dict[str, Any]] = []
         if self.deal_owed:
@@ -1080,7 +1080,7 @@ class Game:
 
         Chance inputs are left out: a roll is listed as {"do": "roll"}.
         """
-        if self.ended:
+        if self.outcome is not None:
             return [{"do": "undo"}] if self.history else []
         candidates: list[dict[str, Any]] = []
         cur = self.current.name

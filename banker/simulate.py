@@ -48,7 +48,7 @@ def play_game(rules: str, ruleset: Ruleset, players: int, seed: int, max_turns: 
     if not checked and observe is None and not timed and ruleset.dice == 2 and not game.options["speed_die_round"]:
         return game, header, _fast_loop(game, chance, ai_rng, max_turns)
     clock = 0
-    while not game.ended:
+    while game.outcome is None:
         if game.turns >= max_turns:
             game.apply({"do": "end_game"})
             return game, header, "turn_cap"
@@ -75,7 +75,7 @@ def _fast_loop(game: Game, chance: SeededChance, ai_rng: random.Random, max_turn
     """play_game's loop for the common case (two dice, no clock, nobody watching), kept tight."""
     push = game.push
     rnd = chance.rng.random
-    while not game.ended:
+    while game.outcome is None:
         if game.turns >= max_turns:
             game.apply({"do": "end_game"})
             return "turn_cap"
