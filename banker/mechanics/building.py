@@ -33,8 +33,8 @@ class Even(Mechanic):
         return "house", "hotel"
 
     def refusal_words(self) -> tuple[str, str]:
-        """What the engine's refusals call a house and a hotel (the bank has none left)."""
-        return "house", "hotel"
+        """What the engine's refusals call a house and a hotel (the bank has none left): the ruleset's words."""
+        return self.words()
 
     def breakdown_code(self) -> str:
         """The refusal when the bank lacks the houses to break a hotel down into."""
@@ -87,9 +87,6 @@ class Visit(Even):
     def words(self) -> tuple[str, str]:
         return "office", "holding"
 
-    def refusal_words(self) -> tuple[str, str]:
-        return "office", "holding"
-
     def breakdown_code(self) -> str:
         return "rule.holding_breakdown"
 
@@ -136,6 +133,9 @@ class TurnStart(Even):
 
     def words(self) -> tuple[str, str]:
         return "branch", "corporation"
+
+    def refusal_words(self) -> tuple[str, str]:
+        return "house", "hotel"  # brands' refusals have always said house and hotel (its app says the above)
 
     def at_turn_start(self) -> bool:
         return True
