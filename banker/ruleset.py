@@ -269,13 +269,14 @@ class Ruleset:
     def to_json(self) -> dict[str, Any]:
         """The full ruleset as plain data: what `banker rules NAME --json` prints."""
         spaces = []
+        mortgages = self.has_mortgages  # asked once: the answer comes from the ruleset's mechanics
         for s in self.spaces:
             entry: dict[str, Any] = {"index": s.index, "name": s.name, "kind": s.kind}
             if s.group is not None:
                 entry["group"] = s.group
             if s.is_property:
                 entry["price"] = s.price
-                if self.has_mortgages:
+                if mortgages:
                     entry["mortgage"] = s.mortgage
             if s.rents:
                 entry["rents"] = list(s.rents)
