@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from banker.errors import IllegalAction, InvalidAction
-from banker.model import BANK, Decision
+from banker.model import BANK, decision
 from banker.ruleset import Card
 
 if TYPE_CHECKING:
@@ -153,10 +153,10 @@ def _nearest(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
     game.events.append(("moved", {"player": player.name, "space": game.space_name(target), "index": target}))
     owner = game.owner[target]
     if owner < 0:
-        game.decision = Decision("buy", space=target)
+        game.decision = decision("buy", space=target)
     elif owner != p and not game.mortgaged[target]:
         if card.dice_multiplier:
-            game.decision = Decision("card_roll", space=target, multiplier=card.dice_multiplier)
+            game.decision = decision("card_roll", space=target, multiplier=card.dice_multiplier)
         else:
             rent = game.rent_due(target, game.last_roll, rent_multiplier=card.rent_multiplier)
             game._pay_rent(p, target, rent)

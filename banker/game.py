@@ -21,7 +21,7 @@ from banker import cards, game_setup, state, verbs
 from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, building, choose as choose_mechanics, debt, speed_die
 from banker.mechanics import auction as auctions
-from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player
+from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player, decision
 from banker.ruleset import Ruleset
 
 COMMON_FIELDS = frozenset({"do", "player", "t"})
@@ -717,7 +717,7 @@ class Game:
         if self.is_property[i]:
             owner = self.owner[i]
             if owner < 0:
-                self.decision = Decision("buy", space=i)
+                self.decision = decision("buy", space=i)
             elif owner != p.index and not self.mortgaged[i]:
                 self._pay_rent(p.index, i, self.rent_due(i, self.last_roll))
             return
@@ -730,12 +730,12 @@ class Game:
                     self._settle(p)
             return
         if kind == "casino":
-            self.decision = Decision("casino", space=i)
+            self.decision = decision("casino", space=i)
             return
         if kind == "card":
-            self.decision = Decision("draw", deck=self.ruleset.spaces[i].deck)  # type: ignore[arg-type]
+            self.decision = decision("draw", deck=self.ruleset.spaces[i].deck)  # type: ignore[arg-type]
         elif kind == "tax_choice":
-            self.decision = Decision("tax", space=i)
+            self.decision = decision("tax", space=i)
         elif kind == "tax":
             amount = int(self.options[self.ruleset.spaces[i].amount_option])  # type: ignore[index]
             self._charge(p.index, BANK, amount, "tax", self.space_params[i], pot=True)
@@ -870,11 +870,11 @@ class Game:
             self.roll_owed = False
         if speed:
             if speed <= 3 and dice[0] == dice[1] == speed:
-                self.decision = Decision("jump")  # a triple: jump to any space
+                self.decision = decision("jump")  # a triple: jump to any space
                 self.events.append(("speed_die", {"player": player.name, "face": "triple"}))
                 return
             if speed == 6:
-                self.decision = Decision("bus", dice=(dice[0], dice[1]))  # the bus: by either die or their sum
+                self.decision = decision("bus", dice=(dice[0], dice[1]))  # the bus: by either die or their sum
                 self.events.append(("speed_die", {"player": player.name, "face": "bus"}))
                 return
             if speed >= 4:

@@ -100,6 +100,27 @@ class Decision:
     dice: tuple[int, ...] = ()  # bus: the two dice the bus may move by, one or both
 
 
+
+_DECISIONS: dict[tuple[str, int, str, int, tuple[int, ...]], Decision] = {}
+
+
+def decision(kind: str, space: int = -1, deck: str = "", multiplier: int = 0,
+             dice: tuple[int, ...] = ()) -> Decision:
+    """The one `Decision` with these fields, made on first use and shared after.
+
+    The engine makes a decision on most landings. In the compiled build a frozen
+    dataclass's `__init__` is the interpreted one that `dataclasses` writes (it
+    sets each field through `object.__setattr__`): callgrind counted about 8,000
+    instructions a decision, 7% of a simulated game. A frozen value can be
+    shared, and there are few distinct ones (a kind, a space, a deck, a card's
+    multiplier, a bus's two dice), so the table stays small.
+    """
+    key = (kind, space, deck, multiplier, dice)
+    found = _DECISIONS.get(key)
+    if found is None:
+        found = _DECISIONS[key] = Decision(kind, space, deck, multiplier, dice)
+    return found
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a game ended: why, and who won."""

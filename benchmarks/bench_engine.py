@@ -34,6 +34,19 @@ and mode, each version's median, best and worst rolls per second, the ratio of
 the medians (this / REV) and whether the median dropped by more than 5%
 (`--json`: the same as one JSON object). It also says whether both versions
 played the same games (the same rolls and actions on every seed).
+
+Two engines already built (`--engines THIS OTHER`, each a folder holding a
+`banker` package: a checkout, or a compiled wheel unpacked with `unzip`):
+
+    .venv/bin/python -m pip wheel --no-deps -w /tmp/new .   # and the same for REV's tree into /tmp/old
+    cd /tmp/new && unzip -q *.whl && cd /tmp/old && unzip -q *.whl
+    cd /tmp && taskset -c 0 ~/board-banker/.venv/bin/python ~/board-banker/benchmarks/bench_engine.py \
+        --engines /tmp/new /tmp/old --rules classic --rules brands --rounds 15 --games 150
+
+runs the same alternating rounds and report on them; this is how the compiled
+builds are compared (`--against` compares pure-Python sources only). Where
+rounds of one engine vary by more than the 5% the report is about, count
+instructions instead: benchmarks/bench_instructions.py.
 """
 
 from __future__ import annotations
@@ -66,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="ruleset (default classic); may be given more than once")
     parser.add_argument("--against", metavar="REV",
                         help="also measure git revision REV's engine and compare (see above)")
+    parser.add_argument("--engines", nargs=2, metavar=("THIS", "OTHER"), type=Path,
+                        help="compare two engines already built (folders holding a banker package; see above)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--worker", metavar="ROOT", help=argparse.SUPPRESS)  # a version's subprocess
     args = parser.parse_args(argv)
@@ -74,8 +89,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.rounds < 1:
         parser.error("--games and --rounds must be at least 1")
     rules: list[str] = args.rules or ["classic"]
+    if args.against and args.engines:
+        parser.error("--against and --engines compare different things: give one")
     if args.against:
         return compare(args.against, rules, args.rounds, args.games, args.json)
+    if args.engines:
+        return compare_engines(args.engines[0], args.engines[1], rules, args.rounds, args.games, args.json)
     for name in rules:
         measure(name, args.rounds, args.games, args.json)
     return 0
@@ -270,6 +289,41 @@ def compare(rev: str, rules: list[str], rounds: int, games: int, as_json: bool) 
     return 0
 
 
+def compare_engines(this_root: Path, other_root: Path, rules: list[str], rounds: int, games: int,
+                    as_json: bool) -> int:
+    """Two engines already built, each in its own subprocess, rounds alternating (see the module's doc)."""
+    for root in (this_root, other_root):
+        if not (root / "banker" / "__init__.py").is_file():
+            print(f"bench_engine: {root} holds no banker package (a checkout, or an unpacked wheel)", file=sys.stderr)
+            return 2
+    run_dir = Path(tempfile.mkdtemp(prefix="bench-engine-"))  # in neither tree
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    versions: list[Version] = []
+    try:
+        for label, root in (("this", this_root), (other_root.name or str(other_root), other_root)):
+            versions.append(Version(label, root.resolve(), run_dir))
+            versions[-1].start()
+        report = run_comparison(versions[0], versions[1], rules, rounds, games)
+    except RuntimeError as e:
+        print(f"bench_engine: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("bench_engine: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        for v in versions:
+            v.close()
+        shutil.rmtree(run_dir, ignore_errors=True)
+        signal.signal(signal.SIGTERM, previous)
+    report["this"]["root"] = str(this_root.resolve())
+    report["against"]["root"] = str(other_root.resolve())
+    if as_json:
+        print(json.dumps(report))
+    else:
+        print_comparison(report)
+    return 0
+
+
 def spread(rolls_per_second: list[float]) -> dict[str, Any]:
     return {"median": round(statistics.median(rolls_per_second)), "best": round(max(rolls_per_second)),
             "worst": round(min(rolls_per_second)), "rounds": [round(x) for x in rolls_per_second]}
@@ -305,15 +359,19 @@ def run_comparison(this: Version, other: Version, rules: list[str], rounds: int,
 
 def print_comparison(report: dict[str, Any]) -> None:
     this, other = report["this"], report["against"]
-    label = other["rev"]
+    label = other.get("rev") or Path(other["root"]).name or "other"
     width = max(len("this"), len(label))
-    state = "with uncommitted changes in banker/" if this["uncommitted_changes_in_banker"] else "clean banker/"
     print(f"python {report['python']}, cores allowed: {report['cores_allowed']}, 4 players, "
           f"{report['rounds_per_version']} rounds of {report['games_per_round']} games per version, ruleset "
           f"and mode, alternating")
-    print(f"  {'this':{width}}  {this['engine']} engine, working tree {this['root']} "
-          f"(HEAD {this['head'][:10]}, {state})")
-    print(f"  {label:{width}}  {other['engine']} engine, {other['commit'][:10]} (temporary worktree)")
+    if "rev" in other:  # --against
+        state = "with uncommitted changes in banker/" if this["uncommitted_changes_in_banker"] else "clean banker/"
+        print(f"  {'this':{width}}  {this['engine']} engine, working tree {this['root']} "
+              f"(HEAD {this['head'][:10]}, {state})")
+        print(f"  {label:{width}}  {other['engine']} engine, {other['commit'][:10]} (temporary worktree)")
+    else:  # --engines
+        print(f"  {'this':{width}}  {this['engine']} engine in {this['root']}")
+        print(f"  {label:{width}}  {other['engine']} engine in {other['root']}")
     if this["engine"] != other["engine"]:
         print("  warning: the two engines are not the same kind; the comparison is not like for like")
     for name, modes in report["results"].items():

@@ -51,3 +51,66 @@ def test_against_head_measures_both_versions_and_removes_its_worktree(tmp_path: 
     after = _worktrees(root)
     assert after == before and against["worktree"] not in after
     assert not Path(against["worktree"]).exists()
+
+
+def test_engines_compares_two_built_engines(tmp_path: Path) -> None:
+    """--engines: two folders holding a banker package (here this checkout and a copy of its engine)."""
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "banker", other / "banker", ignore=shutil.ignore_patterns("__pycache__"))
+    done = subprocess.run([sys.executable, str(BENCH), "--engines", str(ROOT), str(other), "--rounds", "2",
+                           "--games", "2", "--json"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert Path(report["this"]["banker"]) == ROOT / "banker"
+    assert Path(report["against"]["banker"]) == other / "banker"
+    res = report["results"]["classic"]["fast"]
+    assert len(res["this"]["rounds"]) == len(res["against"]["rounds"]) == 2 and res["same_games"]
+    shown = subprocess.run([sys.executable, str(BENCH), "--engines", str(ROOT), str(other), "--rounds", "1",
+                            "--games", "1"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    assert f"engine in {other}" in shown.stdout and "ratio of the medians (this / other)" in shown.stdout
+    refused = subprocess.run([sys.executable, str(BENCH), "--engines", str(ROOT), str(tmp_path / "nothing")],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "holds no banker package" in refused.stderr
+
+
+INSTRUCTIONS = ROOT / "benchmarks" / "bench_instructions.py"
+# Stands in for valgrind: runs the command and writes a callgrind summary of 1,000 instructions a roll on top
+# of 5,000,000 for starting up, so that the benchmark's arithmetic can be checked exactly.
+FAKE_VALGRIND = """#!/usr/bin/env python3
+import json, subprocess, sys
+out = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--callgrind-out-file="))
+command = sys.argv[sys.argv.index(next(a for a in sys.argv[1:] if not a.startswith("--"))):]
+done = subprocess.run(command, capture_output=True, text=True)
+sys.stdout.write(done.stdout); sys.stderr.write(done.stderr)
+played = json.loads(done.stdout.strip().splitlines()[-1])
+open(out, "w").write(f"events: Ir\\nsummary: {5_000_000 + 1000 * played['rolls']}\\n")
+sys.exit(done.returncode)
+"""
+
+
+def test_instructions_counts_the_games_alone(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "valgrind").write_text(FAKE_VALGRIND)
+    (bin_dir / "valgrind").chmod(0o755)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, str(INSTRUCTIONS), str(ROOT), "--games", "3", "--json"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    [result] = json.loads(done.stdout)["results"]
+    assert result["rolls"] > 0 and result["engine"] == "pure Python" and result["rules"] == "classic"
+    assert result["instructions"] == 1000 * result["rolls"] and result["instructions_per_roll"] == 1000
+    assert result["instructions_per_action"] == round(1000 * result["rolls"] / result["actions"])
+    missing = subprocess.run([sys.executable, str(INSTRUCTIONS), str(ROOT)], cwd=tmp_path,
+                             env={"PATH": "/nonexistent"}, capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2 and "needs valgrind" in missing.stderr
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind (not in CI: it is a measuring tool)")
+def test_instructions_under_real_callgrind(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(INSTRUCTIONS), str(ROOT), "--games", "1", "--json"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    [result] = json.loads(done.stdout)["results"]
+    assert 10_000 < result["instructions_per_roll"] < 10_000_000
