@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from banker import cards, game_setup, state, verbs
+from banker import cards, game_setup, state, undo, verbs
 from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, building, choose as choose_mechanics, debt, speed_die
 from banker.mechanics import auction as auctions
@@ -184,6 +184,11 @@ class Game:
         self.record_events = True
         self.history: list[dict[str, Any]] = []  # effective actions (undos applied)
         self.script: list[dict[str, Any]] = []  # every accepted action, undos included
+        # Copies of the state for going back (banker/undo.py), by the number of actions in effect; `apply`
+        # keeps one every undo.SPARSE actions unless told not to (the simulator, which never undoes).
+        self.trail_at: list[int] = []
+        self.trail: list[tuple[Any, ...]] = []
+        self.keeps_trail = True
         self.rolls = 0
         self.turns = 0  # turns handed on so far
         self.debtors = 0  # number of players with debts: a fast "any debts?"
@@ -277,8 +282,10 @@ class Game:
             except Exception:
                 # A rule's effect must never fail halfway; if one does anyway,
                 # put the state back as it was before this action and re-raise.
-                self._rebuild(self.history)
+                undo.go_back(self, len(self.history), _STATE)
                 raise
+        if self.keeps_trail and len(self.history) % undo.SPARSE == 0:
+            undo.keep(self, _STATE)
         return [Event(code, params) for code, params in self.events[start:]]
 
     def push(self, verb: str, actor: int, action: dict[str, Any]) -> None:
@@ -337,9 +344,7 @@ class Game:
         """Take back the latest action not yet taken back."""
         if not self.history:
             raise IllegalAction("rule.nothing_to_undo")
-        script = self.script
-        self._rebuild(self.history[:-1])
-        self.script = script
+        undo.go_back(self, len(self.history) - 1, _STATE)  # banker/undo.py: in time for what it takes back
         self.script.append(record or {"do": "undo"})
 
     def restore(self, script: Sequence[Mapping[str, Any]]) -> None:
@@ -364,7 +369,7 @@ class Game:
             for action in effective:
                 self.apply(action)
         except Exception:
-            self._rebuild([])
+            undo.go_back(self, 0, _STATE)
             self.script = []
             raise
         self.script = [dict(a) for a in script]
@@ -376,13 +381,7 @@ class Game:
         for name in _STATE:
             setattr(self, name, getattr(fresh, name))
         self.script = fresh.script
-
-    def _rebuild(self, actions: list[dict[str, Any]]) -> None:
-        fresh = self.new_like()
-        for a in actions:
-            fresh.apply(a)
-        for name in _STATE:
-            setattr(self, name, getattr(fresh, name))
+        undo.forget(self)
 
     # ------------------------------------------------------------------
     # Who acts
@@ -1153,7 +1152,7 @@ class Game:
 
 
 
-# Everything an action can change, copied over by _rebuild (the compiled build
+# Everything an action can change, copied by banker/undo.py (the compiled build
 # has no __dict__ to copy); the rest is fixed at creation. A test checks that
 # this list and the constructor agree.
 _STATE = (

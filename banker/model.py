@@ -24,6 +24,10 @@ class Debt:
     code: str = "debt"
     params: dict[str, Any] = field(default_factory=dict)  # the charge's log parameters (rent: its space)
 
+    def copy(self) -> Debt:
+        """A copy that shares nothing that can change (banker/undo.py keeps these)."""
+        return Debt(self.amount, self.creditor, self.to_pot, self.code, dict(self.params))
+
 
 @dataclass(slots=True)
 class Player:
@@ -39,6 +43,12 @@ class Player:
     # Spaces put up for auction since this player's debt began (biznes: once per debt).
     debt_auctioned: list[int] = field(default_factory=list)
 
+    def copy(self) -> Player:
+        """A copy that shares nothing that can change (banker/undo.py keeps these)."""
+        return Player(self.name, self.index, self.cash, self.position, self.in_jail, self.jail_turns,
+                      list(self.jail_cards), self.bankrupt, [d.copy() for d in self.debts],
+                      list(self.debt_auctioned))
+
 
 @dataclass(slots=True)
 class Auction:
@@ -51,6 +61,11 @@ class Auction:
     seller: int = -1  # the owner selling in an own-property auction ("own"); -1 for the bank
     next_bidder: int = -1  # whose bid it is, in a stepped auction
     opened_at: float = -1.0  # the game clock when it opened (-1: unstamped)
+
+    def copy(self) -> Auction:
+        """A copy that shares nothing that can change (banker/undo.py keeps these)."""
+        return Auction(self.space, self.kind, list(self.bidders), self.high_bid, self.high_bidder, self.min_bid,
+                       self.seller, self.next_bidder, self.opened_at)
 
 
 @dataclass(slots=True)
