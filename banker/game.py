@@ -749,7 +749,7 @@ class Game:
         owner = self.owner[i]
         if self.options["jail_no_rent"] and self.players[owner].in_jail:
             return
-        if self.allies(payer, owner):
+        if self.rules.teams.allies(payer, owner):  # the hooks themselves, not the questions: a call less a rent
             return
         self._charge(payer, owner, rent, "rent", self.space_params[i])
         if not self.players[payer].debts:  # paid now (owed, it is taxed when the debt is paid)
@@ -757,7 +757,7 @@ class Game:
 
     def _rent_tax(self, owner: int, rent: int, params: dict[str, Any]) -> None:
         """brands: the tax on rent the owner has just collected, at the rate of the moment it is collected."""
-        pct = self.rent_tax_percent()
+        pct = self.rules.clock.rent_tax_percent(self)
         if pct and rent:
             self._transfer(owner, BANK, rent * pct // 100, "rent_tax", params)
 
@@ -788,7 +788,7 @@ class Game:
             raise IllegalAction("rule.chance_needed", verb=verb, what="dice")
         n = self.ruleset.dice
         d = self.decision
-        if self.speed_die_active() and not (d is not None and d.kind == "card_roll"):
+        if self.rules.speed_die.active(self) and not (d is not None and d.kind == "card_roll"):
             n += 1  # brands-fast and -showdown: the speed die joins from its round on
         if (not isinstance(dice, (list, tuple)) or len(dice) != n
                 or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
@@ -833,7 +833,7 @@ class Game:
                 self._pay_rent(p, i, multiplier * total)
             return
         speed = 0
-        if self.speed_die_active():  # the third die is the speed die: 1-3 steps, 4-5 Mr. Monopoly, 6 the bus
+        if self.rules.speed_die.active(self):  # the third die is the speed die: 1-3 steps, 4-5 Mr. Monopoly, 6 the bus
             speed = dice[2]
             total = dice[0] + dice[1]
         self.last_roll = total
