@@ -624,8 +624,11 @@ def ruleset_from_data(data: Mapping[str, Any], source: str, _depth: int = 0) -> 
             raise RulesetError(source, "extends", f"must name a shipped ruleset, not {parent!r}")
         if _depth > 4:
             raise RulesetError(source, "extends", "too many levels of extends")
-        data = _merge(_read_builtin(parent), data)
+        parent_data = _read_builtin(parent)
+        data = _merge(parent_data, data)
         data.pop("extends", None)
+        if "extends" in parent_data:  # the parent extends another in turn (brands-fast extends brands)
+            data["extends"] = parent_data["extends"]
         return ruleset_from_data(data, source, _depth + 1)
     return _Validator(source, data).ruleset()
 
