@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from banker.errors import InvalidAction, SetupError
-from banker.ruleset import OPTION_DEFAULTS, Ruleset, check_option_value
+from banker.ruleset import OPTION_DEFAULTS, Ruleset, check_option_combinations, check_option_value
 
 if TYPE_CHECKING:
     from banker.game import Game
@@ -24,6 +24,7 @@ def game_options(ruleset: Ruleset, options: Mapping[str, Any]) -> dict[str, Any]
             raise SetupError("setup.unknown_option", option=key)
         opts[key] = check_option_value(
             key, value, lambda problem, k=key: SetupError("setup.bad_option", option=k, problem=problem))
+    check_option_combinations(ruleset, opts, lambda key, problem: SetupError("setup.bad_option", option=key, problem=problem))
     return opts
 
 

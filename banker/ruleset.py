@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import copy
 import json
+import math
+import os
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from banker.errors import RulesetError
 from banker.mechanics import Mechanics, choose as choose_mechanics, families as mechanic_families
@@ -121,11 +124,67 @@ OPTION_DEFAULTS: dict[str, int | bool] = {
     "mortgage_auction_now": False,
 }
 
-# Options in percent (0 to 100), and options that must be at least 1.
-_PERCENT_OPTIONS = ("income_tax_percent", "building_refund_percent", "rent_tax_start_percent",
-                    "rent_tax_step_percent", "rent_tax_max_percent")
-_AT_LEAST_ONE_OPTIONS = ("doubles_to_jail", "jail_tries", "auction_step", "builds_per_visit", "trades_per_move", "mortgage_rounds",
-                         "trades_per_turn", "casino_jackpot_odds", "casino_payout", "rent_tax_step_minutes")
+# Every whole number a ruleset file holds, wherever it is (prices, rents, card amounts, options), lies
+# within -MAX_WHOLE_NUMBER .. MAX_WHOLE_NUMBER, and each option within its own range below.
+MAX_WHOLE_NUMBER = 1_000_000_000
+# A ruleset file is a regular file of at most this many bytes, nested at most MAX_NESTING deep
+# (tables and lists inside one another, the top level counting one), and no number in it is written
+# with more than MAX_DIGITS digits.
+MAX_FILE_BYTES = 1_048_576
+MAX_NESTING = 32
+MAX_DIGITS = 18
+
+_MONEY = (0, MAX_WHOLE_NUMBER)
+_PERCENT = (0, 100)
+_SECONDS = (0, 86_400)  # a day
+_MINUTES = (0, 10_080)  # a week
+# The range (least, most) of every whole-number option.
+OPTION_RANGES: dict[str, tuple[int, int]] = {
+    "start_cash": _MONEY,
+    "salary": _MONEY,
+    "income_tax_flat": _MONEY,
+    "income_tax_percent": _PERCENT,
+    "luxury_tax": _MONEY,
+    "jail_fine": _MONEY,
+    "doubles_to_jail": (1, 100),
+    "jail_tries": (1, 100),
+    "houses": (0, 10_000),
+    "hotels": (0, 10_000),
+    "end_after_bankruptcies": (0, 8),
+    "hotel_houses": (1, 4),
+    "deal_deeds": (0, 60),  # and at most the deeds each of the most players can be dealt (check_option_combinations)
+    "time_limit": _MINUTES,
+    "mortgage_interest_percent": _PERCENT,
+    "excise_tax": _MONEY,
+    "auction_start_percent": (1, 100),
+    "auction_step": (1, MAX_WHOLE_NUMBER),
+    "builds_per_visit": (1, 100),
+    "trades_per_move": (1, 100),
+    "own_auction_cancel_seconds": _SECONDS,
+    "start_landing_bonus": _MONEY,
+    "building_refund_percent": _PERCENT,
+    "builds_per_group_turn": (0, 100),
+    "unmortgage_percent": (1, 100),
+    "mortgage_rounds": (1, 1_000),
+    "trades_per_turn": (1, 100),
+    "casino_bet": _MONEY,
+    "casino_payout": (1, 1_000),
+    "casino_jackpot_add": _MONEY,
+    "casino_jackpot_odds": (1, 1_000_000),
+    "casino_jackpot_start": _MONEY,
+    "salary_stop_minutes": _MINUTES,
+    "rent_tax_start_minutes": _MINUTES,
+    "rent_tax_start_percent": _PERCENT,
+    "rent_tax_step_percent": _PERCENT,
+    "rent_tax_step_minutes": (1, 10_080),
+    "rent_tax_max_percent": _PERCENT,
+    "turn_seconds": _SECONDS,
+    "skipped_turns_bankrupt": (0, 1_000),
+    "bid_seconds": _SECONDS,
+    "debt_seconds": _SECONDS,
+    "pause_vote_seconds": _SECONDS,
+    "speed_die_round": (0, 10_000),
+}
 
 
 # ISO 4217 currency codes (the list of 2025): a ruleset's optional `currency`
@@ -337,6 +396,7 @@ def load_ruleset(name_or_path: str) -> Ruleset:
         ruleset = ruleset_from_data(data, f"{name_or_path}.toml")
         _cache[name_or_path] = ruleset
         return ruleset
+    _check_path_name(name_or_path)
     path = Path(name_or_path)
     looks_like_path = path.suffix in (".toml", ".json") or "/" in name_or_path or path.exists()
     if not looks_like_path:
@@ -350,17 +410,140 @@ def _read_builtin(name: str) -> dict[str, Any]:
     return _parse_text(text, f"{name}.toml", toml=True)
 
 
+_FILE_KINDS = ((stat.S_ISDIR, "is a folder"), (stat.S_ISFIFO, "is a FIFO (a named pipe)"),
+               (stat.S_ISCHR, "is a character device"), (stat.S_ISBLK, "is a block device"),
+               (stat.S_ISSOCK, "is a socket"))
+
+
+def _not_regular(mode: int) -> str:
+    """Why a file of this mode is no ruleset file."""
+    kind = next((what for test, what in _FILE_KINDS if test(mode)), "is not a file")
+    return f"{kind}, not a regular file"
+
+
 def _read_file(path: Path) -> dict[str, Any]:
+    """Read a ruleset file: a regular file of at most MAX_FILE_BYTES of UTF-8 text.
+
+    Nothing is opened for reading before it is known to be a regular file (a FIFO would block the
+    open, a device never ends), and the open itself does not block: the file may change in between.
+    """
+    source = str(path)
     try:
-        text = path.read_text("utf-8")
+        before = os.stat(path)
+        if not stat.S_ISREG(before.st_mode):
+            raise RulesetError(source, "", _not_regular(before.st_mode))
+        _check_size(source, before.st_size)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            opened = os.fstat(fd)
+            if not stat.S_ISREG(opened.st_mode):
+                raise RulesetError(source, "", _not_regular(opened.st_mode))
+            _check_size(source, opened.st_size)
+            chunks: list[bytes] = []
+            size = 0
+            while size <= MAX_FILE_BYTES:
+                chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        finally:
+            os.close(fd)
     except FileNotFoundError:
-        raise RulesetError(str(path), "", "file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesetError(str(path), "", f"cannot read the file ({exc})") from None
-    return _parse_text(text, str(path), toml=path.suffix != ".json")
+        raise RulesetError(source, "", "file not found") from None
+    except NotADirectoryError:
+        raise RulesetError(source, "", "file not found (a part of the path is not a folder)") from None
+    except PermissionError:
+        raise RulesetError(source, "", "cannot read the file (permission denied)") from None
+    except OSError as exc:
+        raise RulesetError(source, "", f"cannot read the file ({exc.strerror or exc})") from None
+    raw = b"".join(chunks)
+    _check_size(source, len(raw))  # it grew after the stat
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesetError(source, "", f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from None
+    return _parse_text(text, source, toml=path.suffix != ".json")
+
+
+def _check_size(source: str, size: int) -> None:
+    if size > MAX_FILE_BYTES:
+        raise RulesetError(source, "", f"the file is larger than {MAX_FILE_BYTES} bytes (1 MiB), "
+                                       f"the most a ruleset file may be")
+
+
+def _check_path_name(name: str) -> None:
+    """Refuse a ruleset path the operating system could not even look up."""
+    shown = _shown(name)
+    if "\x00" in name:
+        raise RulesetError(shown, "", "a file name cannot hold the character NUL")
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError:
+        raise RulesetError(shown.encode("ascii", "backslashreplace").decode("ascii"), "",
+                           "the file name is not valid text (a lone surrogate)") from None
+
+
+def _scan(text: str, source: str, toml: bool) -> None:
+    """Refuse, before parsing, nesting deeper than MAX_NESTING and numbers of more than MAX_DIGITS
+    digits: the parsers recurse once a level (a RecursionError thousands deep) and Python refuses to
+    convert an integer of more than 4,300 digits. Strings and comments are skipped."""
+    depth = 0
+    digits = 0
+    word = False  # inside a bare word (a TOML key, true, nan, 0x...): its digits are no number's
+    line = 1
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+        if word and (c.isalnum() or c in "_-"):
+            i += 1
+            continue
+        word = c.isalpha()
+        if word:
+            digits = 0
+            i += 1
+            continue
+        if c.isdigit() or (c == "_" and digits and toml):
+            if c != "_":
+                digits += 1
+                if digits > MAX_DIGITS:
+                    raise RulesetError(source, f"line {line}",
+                                       f"a number written with more than {MAX_DIGITS} digits")
+            i += 1
+            continue
+        digits = 0
+        if c in "[{":
+            depth += 1
+            if depth > MAX_NESTING - 1:
+                raise RulesetError(source, f"line {line}",
+                                   f"nested more than {MAX_NESTING} levels deep (tables and lists inside one another)")
+        elif c in "]}":
+            depth = max(0, depth - 1)
+        elif toml and c == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif c == '"' or (toml and c == "'"):
+            quote = text[i:i + 3] if toml and text[i:i + 3] in ('"""', "'''") else c
+            j = i + len(quote)
+            while j < n and not text.startswith(quote, j):
+                if text[j] == "\\" and quote[0] == '"':
+                    j += 1
+                elif text[j] == "\n":
+                    line += 1
+                    if len(quote) == 1:
+                        break  # an unclosed one-line string: the parser says so
+                j += 1
+            i = j + len(quote)
+            continue
+        i += 1
 
 
 def _parse_text(text: str, source: str, toml: bool) -> dict[str, Any]:
+    _scan(text, source, toml)
     try:
         if toml:
             return tomllib.loads(text)
@@ -372,6 +555,48 @@ def _parse_text(text: str, source: str, toml: bool) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RulesetError(source, "", "the top level must be a table of keys")
     return data
+
+
+def _check_values(data: Mapping[str, Any], source: str) -> None:
+    """Walk the data once (without recursion): nesting at most MAX_NESTING, every text valid Unicode
+    (no lone surrogate, which JSON allows and no output can print), every whole number within
+    MAX_WHOLE_NUMBER, no float that is not a number (nan, inf). The key paths are those of the loader."""
+    stack: list[tuple[str, Any, int]] = [("", data, 1)]
+    while stack:
+        path, value, depth = stack.pop()
+        if isinstance(value, Mapping):
+            if depth > MAX_NESTING:
+                raise RulesetError(source, path, f"nested more than {MAX_NESTING} levels deep")
+            for key, item in value.items():
+                if not isinstance(key, str) or not _is_text(key):
+                    raise RulesetError(source, _ascii(path), f"a key is not valid text: {_ascii(_shown(key))}")
+                stack.append((f"{path}.{key}" if path else key, item, depth + 1))
+        elif isinstance(value, list):
+            if depth > MAX_NESTING:
+                raise RulesetError(source, path, f"nested more than {MAX_NESTING} levels deep")
+            for k, item in enumerate(value):
+                stack.append((f"{path}[{k}]", item, depth + 1))
+        elif isinstance(value, str):
+            if not _is_text(value):
+                raise RulesetError(source, _ascii(path), f"not valid text (a lone surrogate): {_ascii(_shown(value))}")
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if not -MAX_WHOLE_NUMBER <= value <= MAX_WHOLE_NUMBER:
+                raise RulesetError(source, path, f"must be within -{MAX_WHOLE_NUMBER} to {MAX_WHOLE_NUMBER}, "
+                                                 f"not {_shown(value)}")
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise RulesetError(source, path, f"must be a whole number, not {value!r}")
+
+
+def _is_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _ascii(text: str) -> str:
+    return text.encode("ascii", "backslashreplace").decode("ascii") if not _is_text(text) else text
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -390,6 +615,8 @@ def ruleset_from_data(data: Mapping[str, Any], source: str, _depth: int = 0) -> 
     """Validate ruleset data (as read from a file or a script header)."""
     if not isinstance(data, Mapping):
         raise RulesetError(source, "", "a ruleset must be a table of keys")
+    if _depth == 0:
+        _check_values(data, source)
     data = dict(data)
     if "extends" in data:
         parent = data["extends"]
@@ -397,8 +624,11 @@ def ruleset_from_data(data: Mapping[str, Any], source: str, _depth: int = 0) -> 
             raise RulesetError(source, "extends", f"must name a shipped ruleset, not {parent!r}")
         if _depth > 4:
             raise RulesetError(source, "extends", "too many levels of extends")
-        data = _merge(_read_builtin(parent), data)
+        parent_data = _read_builtin(parent)
+        data = _merge(parent_data, data)
         data.pop("extends", None)
+        if "extends" in parent_data:  # the parent extends another in turn (brands-fast extends brands)
+            data["extends"] = parent_data["extends"]
         return ruleset_from_data(data, source, _depth + 1)
     return _Validator(source, data).ruleset()
 
@@ -476,12 +706,14 @@ class _Validator:
         for deck in used_decks:
             if not any(c.deck == deck for c in cards):
                 raise self.fail("cards", f"deck {deck!r} is used by a space but has no cards")
-        return Ruleset(
+        ruleset = Ruleset(
             name=name, title=title, description=description,
             players_min=players[0], players_max=players[1], dice=dice,
             mechanics=mechanics, options=options, groups=groups, decks=decks,
             cards=tuple(cards), spaces=tuple(spaces), source=self.source, data=d, currency=currency,
         )
+        check_option_combinations(ruleset, options, lambda key, problem: self.fail(f"options.{key}", problem))
+        return ruleset
 
     def mechanics(self, table: Mapping[str, Any]) -> dict[str, str]:
         known = mechanic_families()  # each family and its variants, the default first (banker/mechanics)
@@ -657,23 +889,46 @@ class _Validator:
         return cards
 
 
-def check_option_value(key: str, value: Any, fail: Any) -> int | bool:
-    """Check one option's value against its default's type; `fail(problem)` makes the error."""
+def check_option_value(key: str, value: Any, fail: Callable[..., Exception]) -> int | bool:
+    """Check one option's value against its default's type and its range; `fail(problem)` makes the error."""
     default = OPTION_DEFAULTS[key]
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise fail(f"must be true or false, not {value!r}")
+            raise fail(f"must be true or false, not {_shown(value)}")
         return value
     if isinstance(value, bool) or not isinstance(value, int):
-        raise fail(f"must be a whole number, not {value!r}")
+        raise fail(f"must be a whole number, not {_shown(value)}")
+    least, most = OPTION_RANGES[key]
     if value < 0:
-        raise fail(f"must not be negative, not {value}")
-    if key == "hotel_houses" and not 1 <= value <= 4:
-        raise fail(f"must be 1 to 4, not {value}")
-    if key in _PERCENT_OPTIONS and value > 100:
-        raise fail(f"must be 0 to 100, not {value}")
-    if key in ("auction_start_percent", "unmortgage_percent") and not 1 <= value <= 100:
-        raise fail(f"must be 1 to 100, not {value}")
-    if key in _AT_LEAST_ONE_OPTIONS and value < 1:
-        raise fail(f"must be at least 1, not {value}")
-    return int(value)
+        raise fail(f"must not be negative, not {_shown(value)}")
+    if least <= value <= most:
+        return int(value)
+    if key.endswith("_percent") or most <= 10:
+        raise fail(f"must be {least} to {most}, not {_shown(value)}")
+    if value < least:
+        raise fail(f"must be at least {least}, not {_shown(value)}")
+    raise fail(f"must be at most {most}, not {_shown(value)}")
+
+
+def check_option_combinations(ruleset: Ruleset, options: Mapping[str, int | bool],
+                              fail: Callable[[str, str], Exception]) -> None:
+    """Refuse options, each valid alone, that the ruleset's board and dice cannot play together.
+
+    `fail(option, problem)` makes the error. Used by the loader on a ruleset's own options and by
+    game setup on a game's options (the header's over the ruleset's).
+    """
+    deeds = len(ruleset.property_indices)
+    dealt = int(options["deal_deeds"])
+    if dealt and not options["deal_all"] and dealt * ruleset.players_max > deeds:
+        raise fail("deal_deeds", f"{dealt} deeds to each of up to {ruleset.players_max} players need "
+                                 f"{dealt * ruleset.players_max}, but the board has {deeds} title deeds "
+                                 f"(at most {deeds // ruleset.players_max} each)")
+    if options["speed_die_round"] and ruleset.dice != 2:
+        raise fail("speed_die_round", f"the speed die is rolled beside two dice: it needs dice = 2, "
+                                      f"not {ruleset.dice}")
+
+
+def _shown(value: Any) -> str:
+    """A value as an error message shows it: its repr, cut short if long."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
