@@ -151,6 +151,8 @@ def access_problem(path: Path, write: bool) -> str | None:
         return f"The folder {folder} of the journal {path} does not exist; nothing was changed."
     if path.is_dir():
         return f"{path} is a folder, not a journal file; nothing was changed."
+    if path.exists() and not path.is_file():
+        return f"{path} is not a regular file (a device or a pipe), so not a journal; nothing was changed."
     if not os.access(folder, os.X_OK) or (path.exists() and not os.access(path, os.R_OK)):
         return f"The journal {path} cannot be read by this user (permissions); nothing was changed."
     if write and path.exists() and not os.access(path, os.W_OK):

@@ -507,11 +507,12 @@ def test_read_only_folder_is_not_damage(tmp_path: Path, read_only) -> None:  # t
     folder = tmp_path / "ro"
     folder.mkdir()
     db = example_journal(folder)
-    expected = {c: banker(c, str(db), "--json" if c != "export" else "--game=1").stdout for c in ("games", "state", "export")}
+    flag = {"games": "--json", "state": "--json", "export": "--game=1"}
+    expected = {c: banker(c, str(db), flag[c]).stdout for c in flag}
     read_only(folder)
     before = snapshot(folder)
-    for command in ("games", "state", "export"):
-        out = plain_banker(command, str(db), "--json" if command != "export" else "--game=1")
+    for command in flag:
+        out = plain_banker(command, str(db), flag[command])
         assert out.returncode == 0 and out.stdout == expected[command], out.stderr
     for command in (["undo", str(db)], ["finish", str(db)], ["delete", str(db), "--game", "1", "--yes"]):
         out = plain_banker(*command)
@@ -532,7 +533,8 @@ def test_read_only_folder_with_a_writable_file(tmp_path: Path, read_only) -> Non
     assert plain_banker("state", str(db)).returncode == 0
 
 
-def test_read_only_folder_still_shows_rows_in_the_log(tmp_path: Path, read_only) -> None:  # type: ignore[no-untyped-def]
+def test_read_only_folder_still_shows_rows_in_the_log(tmp_path: Path,
+                                                      read_only) -> None:  # type: ignore[no-untyped-def]
     """A journal left with committed rows in its -wal (the app was running, or lost power): reading it in a
     read-only folder shows them (SQLite's immutable mode would hide them)."""
     source = tmp_path / "live"
@@ -693,3 +695,18 @@ def test_an_import_that_fails_half_way_leaves_nothing_behind(tmp_path: Path,
     with sqlite3.connect(db) as raw:
         assert raw.execute("SELECT id FROM games").fetchall() == [(1,)]
         assert raw.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 3
+
+
+def test_a_journal_path_that_is_not_a_regular_file(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    script = tmp_path / "example.jsonl"
+    script.write_text(json.dumps({"rules": "classic", "players": ["Ann", "Ben"]}) + "\n", "utf-8")
+    for path in (fifo, Path("/dev/zero")):
+        for command in (["games", str(path)], ["undo", str(path)], ["import", str(script), "--journal", str(path)]):
+            out = banker(*command)
+            assert out.returncode == 2 and out.stderr.strip() == (
+                f"{path} is not a regular file (a device or a pipe), so not a journal; nothing was changed."), out
+    out = banker("games", str(tmp_path))
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"{tmp_path} is a folder, not a journal file; nothing was changed."
