@@ -9,7 +9,9 @@ a copied page could make a game load with fewer actions and no error (issue 17).
 
 tests/fuzz/journal/cases.json is the seed corpus: one case of each class, each with the refusal it must
 get, run through the real `banker` command line. The seeded fuzzer runs DEFAULT_CASES random damages by
-default; BANKER_FUZZ_CASES=20000 runs more (BANKER_FUZZ_SEED picks another seed).
+default, each through the journal's API and `banker games`, `state` and `export` (their `main()`,
+in-process, under a 60-second alarm); BANKER_FUZZ_CASES=20000 runs more (BANKER_FUZZ_SEED picks another
+seed).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from banker.journal import Journal, JournalError
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).parent / "fuzz" / "journal" / "cases.json"
-DEFAULT_CASES = 250
+DEFAULT_CASES = 200
 OPS = ("swap", "zero", "dup", "truncate")
 
 
@@ -141,6 +143,50 @@ def check_copy(original: Original, path: Path) -> list[str]:
     return refusals
 
 
+def run_main(*args: str) -> tuple[int, str, str]:
+    """`banker ARGS` in-process (the same `main()` as the command line), with a generous alarm: a hang fails."""
+    import contextlib
+    import io
+    import signal
+
+    from banker.cli import main
+
+    def hung(signum: int, frame: object) -> None:
+        raise AssertionError(f"banker {' '.join(args)} hung")
+
+    out, err = io.StringIO(), io.StringIO()
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(list(args))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert status in (0, 1, 2), status
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    if status != 0:
+        assert out.getvalue() == ""
+        one_sentence(err.getvalue().strip())
+    return status, out.getvalue(), err.getvalue().strip()
+
+
+def check_commands(original: Original, path: Path) -> None:
+    """`banker games`, `state` and `export` of the damaged copy: a refusal, or exactly the original game."""
+    status, out, _ = run_main("games", str(path), "--json")
+    listed = {g["id"]: g for g in json.loads(out)} if status == 0 else {}
+    for game_id, (count, state, lines) in original.games.items():
+        status, out, err = run_main("state", str(path), "--game", str(game_id), "--json")
+        if status == 0:
+            assert json.loads(out) == state, f"state of game {game_id} differs"
+            assert listed[game_id]["actions"] == count
+        elif game_id in listed:
+            assert listed[game_id]["actions"] is None and listed[game_id]["damaged"] == err
+        status, out, err = run_main("export", str(path), "--game", str(game_id))
+        if status == 0:
+            assert out.splitlines() == lines, f"export of game {game_id} differs"
+
+
 def test_fuzz_damaged_pages_never_load_a_shorter_game(original: Original, tmp_path: Path) -> None:
     cases = int(os.environ.get("BANKER_FUZZ_CASES", DEFAULT_CASES))
     rng = random.Random(int(os.environ.get("BANKER_FUZZ_SEED", 17)))
@@ -159,6 +205,7 @@ def test_fuzz_damaged_pages_never_load_a_shorter_game(original: Original, tmp_pa
                 refused += 1
             else:
                 whole += 1
+            check_commands(original, path)
         except AssertionError as exc:
             raise AssertionError(f"case {k}: {op} {a} {b}: {exc}") from None
         for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
