@@ -147,14 +147,20 @@ def access_problem(path: Path, write: bool) -> str | None:
     journal).
     """
     folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        return f"The folder {folder} of the journal {path} does not exist; nothing was changed."
-    if path.is_dir():
-        return f"{path} is a folder, not a journal file; nothing was changed."
-    if path.exists() and not path.is_file():
-        return f"{path} is not a regular file (a device or a pipe), so not a journal; nothing was changed."
-    if not os.access(folder, os.X_OK) or (path.exists() and not os.access(path, os.R_OK)):
-        return f"The journal {path} cannot be read by this user (permissions); nothing was changed."
+    unreadable = f"The journal {path} cannot be read by this user (permissions); nothing was changed."
+    try:
+        if not folder.is_dir():
+            return f"The folder {folder} of the journal {path} does not exist; nothing was changed."
+        if not os.access(folder, os.X_OK):  # before anything asks about the file itself
+            return unreadable
+        if path.is_dir():
+            return f"{path} is a folder, not a journal file; nothing was changed."
+        if path.exists() and not path.is_file():
+            return f"{path} is not a regular file (a device or a pipe), so not a journal; nothing was changed."
+    except PermissionError:  # a folder further up that this user cannot look into
+        return unreadable
+    if path.exists() and not os.access(path, os.R_OK):
+        return unreadable
     if write and path.exists() and not os.access(path, os.W_OK):
         return f"The journal {path} is read-only for this user; nothing was changed."
     if write and not os.access(folder, os.W_OK):
@@ -199,14 +205,14 @@ class Journal:
             self._open_checked()
             return
         if not write or not create:
-            if not self.path.exists():
-                folder = self.path.parent if str(self.path.parent) else Path(".")
-                if not folder.is_dir():
-                    raise JournalError(f"There is no journal at {self.path}: its folder {folder} does not exist.")
-                raise JournalError(f"There is no journal at {self.path}.")
+            folder = self.path.parent if str(self.path.parent) else Path(".")
             problem = access_problem(self.path, write=False)
+            if problem is not None and problem.startswith(f"The folder {folder} "):
+                raise JournalError(f"There is no journal at {self.path}: its folder {folder} does not exist.")
             if problem is not None:
                 raise JournalError(problem)
+            if not self.path.exists():
+                raise JournalError(f"There is no journal at {self.path}.")
         if not write:
             if self.path.stat().st_size == 0:  # an empty file: no games, and it stays untouched
                 self._connect(":memory:")
@@ -217,7 +223,7 @@ class Journal:
         if create:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
+            except OSError as exc:  # a read-only folder above it, or one this user cannot look into
                 raise JournalError(f"The folder {self.path.parent} for the journal {self.path} cannot be made "
                                    f"({exc.strerror or _detail(exc)}); nothing was changed.") from None
         problem = access_problem(self.path, write=True)

@@ -710,3 +710,21 @@ def test_a_journal_path_that_is_not_a_regular_file(tmp_path: Path) -> None:
     out = banker("games", str(tmp_path))
     assert out.returncode == 2
     assert out.stderr.strip() == f"{tmp_path} is a folder, not a journal file; nothing was changed."
+
+
+def test_a_folder_this_user_cannot_look_into(tmp_path: Path) -> None:
+    folder = tmp_path / "closed"
+    folder.mkdir()
+    db = example_journal(folder)
+    script = folder / "example.jsonl"
+    folder.chmod(0o600)  # readable, but not searchable: the file inside cannot even be looked at
+    try:
+        outs = [plain_banker(c, str(db)) for c in ("games", "state", "undo")]
+        outs.append(plain_banker("import", str(tmp_path / "none.jsonl"), "--journal", str(db)))
+    finally:
+        folder.chmod(0o755)
+    for out in outs:
+        assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+        assert out.stderr.strip() == (
+            f"The journal {db} cannot be read by this user (permissions); nothing was changed."), out.stderr
+    assert script.exists()
