@@ -13,7 +13,8 @@ never half-loaded and never a shorter game: SQLite's own checks, a checksum on
 every action row, the game row's count of its actions and a running hash over
 them (each action's hash chained to the one before, so that a dropped,
 duplicated or swapped page cannot satisfy it), and a replay of every row
-through the rules stand guard. When the count or the hash disagrees, SQLite's
+through the rules stand guard (a file shorter than its header says is refused
+as cut short first). When the count or the hash disagrees, SQLite's
 full `PRAGMA integrity_check` (which sees damage `quick_check` cannot) words
 the refusal. Schema versions are upgraded on open by small
 `_upgrade_vN_vN+1` steps, and action rows carry a format version upcast the
@@ -129,6 +130,34 @@ def _chain(previous: str, seq: int, version: int, text: str) -> str:
     return hashlib.sha256(f"{previous}\n{seq}:{version}:{text}".encode("utf-8")).hexdigest()
 
 
+def cut_short(path: Path) -> str | None:
+    """The refusal for a journal file shorter than its own header says it is, or None.
+
+    SQLite's header records the file's size in pages (valid when its two change counters agree); a file cut
+    short, by a copy that stopped or a full disk, is refused as such before SQLite reads it. A journal
+    whose write-ahead log holds pages is left to SQLite's own checks (its main file may lag behind).
+    """
+    try:
+        size = path.stat().st_size
+        if size == 0 or (Path(f"{path}-wal").exists() and Path(f"{path}-wal").stat().st_size > 0):
+            return None
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except OSError:
+        return None  # told apart elsewhere (permissions)
+    if not head.startswith(b"SQLite format 3\x00"):
+        return None  # SQLite says "file is not a database"
+    cut = f"The journal {path} is cut short ({size} bytes"
+    if len(head) < 100:
+        return f"{cut}, not even its header); restore a backup or start a new file."
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(head[28:32], "big")
+    if head[24:28] == head[92:96] and size < pages * page_size:
+        return f"{cut} of {pages * page_size}); restore a backup or start a new file."
+    return None
+
+
 # SQLite's primary result codes that mean "not allowed here" rather than "damaged".
 _SQLITE_PERM, _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY, _SQLITE_FULL, _SQLITE_CANTOPEN = 3, 5, 6, 8, 13, 14
 _ACCESS_CODES = (_SQLITE_PERM, _SQLITE_READONLY, _SQLITE_CANTOPEN)
@@ -213,6 +242,9 @@ class Journal:
                 raise JournalError(problem)
             if not self.path.exists():
                 raise JournalError(f"There is no journal at {self.path}.")
+        short = cut_short(self.path)
+        if short is not None:
+            raise JournalError(short)
         if not write:
             if self.path.stat().st_size == 0:  # an empty file: no games, and it stays untouched
                 self._connect(":memory:")
