@@ -23,7 +23,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
-from banker.errors import RulesetError
+from banker.errors import ActionError, RulesetError
 from banker.game import Game
 from banker.ruleset import Ruleset, builtin_names, load_ruleset
 
@@ -219,13 +219,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _replay_into(journal: "Journal", path: str, on_action: Any = None,
-                 hidden: bool = False) -> tuple["ReplayResult", int | None]:
+def _replay_into(journal: "Journal", path: str, on_action: Any = None) -> tuple["ReplayResult", int | None]:
     """Replay a game script into the journal as a new game, committing each action as it goes.
 
     Returns the replay's result and the new game's id (None when the header was refused and no game was made).
-    `hidden`: the game is marked "moved" while it is being written, so that a power cut half-way never
-    leaves a half-imported game for the app to resume; the caller gives it its real status at the end.
     """
     from banker.script import replay_file
 
@@ -233,9 +230,6 @@ def _replay_into(journal: "Journal", path: str, on_action: Any = None,
 
     def begin(header: Header, ruleset: Ruleset) -> JournaledGame:
         live = journal.start(header, ruleset)
-        if hidden:
-            journal.set_status(live.id, "moved")
-            live.status = "moved"  # and it stays so, even if the script ends the game
         made.append(live)
         return live
 
@@ -244,24 +238,25 @@ def _replay_into(journal: "Journal", path: str, on_action: Any = None,
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """`banker import FILE`: the game as a new game of the journal, every action checked and committed.
+    """`banker import FILE`: the game as a new game of the journal, every action checked.
 
-    Nothing is left half-imported: on a refused line the new game is deleted again, and until the last
-    line is in, the game is marked "moved" (the app resumes only active games).
+    The whole import is one transaction: a refused line, a failure of any kind or a power cut half-way
+    leaves nothing behind (no game, hidden or not), and the app never sees a half-imported game.
     """
     from banker.journal import Journal, JournalError, default_path
 
     path = args.journal if args.journal is not None else str(default_path())
     try:
         with Journal(path) as journal:
-            result, game_id = _replay_into(journal, args.file, hidden=True)
-            if result.error is not None:
-                if game_id is not None:
-                    journal.delete_game(game_id)
+            try:
+                with journal.batch():
+                    result, game_id = _replay_into(journal, args.file)
+                    if result.error is not None:
+                        raise _ImportRefused()  # roll the whole import back
+            except _ImportRefused:
+                assert result.error is not None
                 print(str(result.error), file=sys.stderr)
                 return result.error.status
-            assert game_id is not None and result.game is not None
-            journal.set_status(game_id, "finished" if result.game.ended else "active")
     except JournalError as exc:
         print(str(exc), file=sys.stderr)
         return 2
@@ -269,15 +264,23 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+class _ImportRefused(Exception):
+    """Raised inside the import's transaction to roll it back (the reason is the replay's error)."""
+
+
 def cmd_journal(args: argparse.Namespace) -> int:
-    from banker.journal import Journal, JournalError, default_path
+    from banker.journal import Journal, JournalError, UndoRefused, default_path
     from banker.script import describe
 
     path = args.db if args.db is not None else str(default_path())
+    if args.command == "undo" and args.steps < 1:  # refused before the journal is even opened
+        print(f"banker undo: --steps must be at least 1, not {args.steps}; nothing was undone", file=sys.stderr)
+        return 2
+    reading = args.command in ("games", "export", "state")  # these never write to the journal
     try:
-        with Journal(path, create=False) as journal:
+        with Journal(path, create=False, write=not reading) as journal:
             if args.command == "games":
-                infos = journal.games()
+                infos = journal.games(replay=True)  # a count only for a game that loads, as `state` would
                 if args.json:
                     print(json.dumps([i.to_json() for i in infos], ensure_ascii=False))
                 elif not infos:
@@ -287,15 +290,18 @@ def cmd_journal(args: argparse.Namespace) -> int:
 
                     for i in infos:
                         when = datetime.datetime.fromtimestamp(i.updated).strftime("%Y-%m-%d %H:%M")
-                        print(f"{i.id:4}  {i.status:8}  {i.rules:14}  {i.actions:6} actions  {when}  "
-                              + ", ".join(i.players))
+                        if i.damage is not None:
+                            print(f"{i.id:4}  damaged   {when}  {i.damage}")
+                        else:
+                            print(f"{i.id:4}  {i.status:8}  {i.rules:14}  {i.actions:6} actions  {when}  "
+                                  + ", ".join(i.players))
                 return 0
             game_id = args.game
             if game_id is None:
-                infos = journal.games()
+                ids = journal.game_ids()
                 game_id = journal.latest_active() if args.command in ("state", "undo", "finish") else None
-                if game_id is None and infos:
-                    game_id = infos[-1].id
+                if game_id is None and ids:
+                    game_id = ids[-1]
                 if game_id is None:
                     print(f"no games in {path}", file=sys.stderr)
                     return 1
@@ -322,7 +328,7 @@ def cmd_journal(args: argparse.Namespace) -> int:
     except JournalError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    except (ValueError, KeyError) as exc:  # an undo with nothing left to take back
+    except (UndoRefused, ActionError) as exc:  # e.g. more steps than there are actions to take back
         print(str(exc), file=sys.stderr)
         return 1
     return 0

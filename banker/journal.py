@@ -9,10 +9,26 @@ it is rebuilt by replaying the rows through the engine (fast enough that no
 snapshots are needed: see the README).
 
 A torn or corrupt file is refused with one clear sentence (`JournalError`),
-never half-loaded: SQLite's own checks, a checksum on every action row, and a
-replay of every row through the rules stand guard. Schema versions are
-upgraded on open by small `_upgrade_vN_vN+1` steps, and action rows carry a
-format version upcast the same way on read.
+never half-loaded and never a shorter game: SQLite's own checks, a checksum on
+every action row, the game row's count of its actions and a running hash over
+them (each action's hash chained to the one before, so that a dropped,
+duplicated or swapped page cannot satisfy it), and a replay of every row
+through the rules stand guard (a file shorter than its header says is refused
+as cut short first). When the count or the hash disagrees, SQLite's
+full `PRAGMA integrity_check` (which sees damage `quick_check` cannot) words
+the refusal. Schema versions are upgraded on open by small
+`_upgrade_vN_vN+1` steps, and action rows carry a format version upcast the
+same way on read.
+
+A journal opened for reading only (`write=False`: `banker games`, `state`,
+`export`) is never written: a missing file is not created, an empty file
+stays empty (it holds no games), and a file of an older schema is upgraded in
+a private copy. A file or folder this user cannot write, or a folder that is
+missing, is told apart from damage in its own sentence. Reading works in a
+read-only folder too: when SQLite cannot keep its shared-memory file beside the
+journal, the journal (with its write-ahead log, so that no committed row is
+hidden) is read from a private copy. Seeds are kept as text, so every whole
+number a game script accepts is stored as it was given.
 """
 
 from __future__ import annotations
@@ -22,21 +38,25 @@ import hashlib
 import hmac
 import json
 import os
+import re
+import shutil
 import sqlite3
+import tempfile
 import time
+import urllib.parse
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from banker.chance import SeededChance, complete_action
-from banker.errors import ActionError, BankerError, RulesetError, SetupError
+from banker.errors import ActionError, BankerError, IllegalAction, RulesetError, SetupError
 from banker.game import Game
 from banker.model import Event
 from banker.ruleset import Ruleset, builtin_names, ruleset_from_data
 from banker.script import Header, ScriptError, new_game, parse_header, script_lines
 
-SCHEMA_VERSION = 1  # the file's layout (PRAGMA user_version)
+SCHEMA_VERSION = 2  # the file's layout (PRAGMA user_version)
 ACTION_VERSION = 1  # the format of one action row
 META_VERSION = 1  # the app's per-game document
 APPLICATION_ID = 0x42424E4B  # "BBNK": marks a file as a Board Banker journal
@@ -45,6 +65,10 @@ STATUSES = ("active", "finished", "moved")
 
 class JournalError(BankerError):
     """The journal cannot be used: the message is one sentence a family can act on."""
+
+
+class UndoRefused(ValueError):
+    """`undo` asked for a number of steps the game cannot take back; nothing was written."""
 
 
 def default_path() -> Path:
@@ -64,16 +88,20 @@ class GameInfo:
     rules: str
     players: list[str]
     status: str
-    actions: int
+    actions: int | None  # None for a damaged game: never a count for a game that does not load
     created: float
     updated: float
+    damage: str | None = None  # the sentence a load of this game is refused with
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "rules": self.rules, "players": self.players, "status": self.status,
-                "actions": self.actions, "created": self.created, "updated": self.updated}
+        out: dict[str, Any] = {"id": self.id, "rules": self.rules, "players": self.players, "status": self.status,
+                               "actions": self.actions, "created": self.created, "updated": self.updated}
+        if self.damage is not None:
+            out["damaged"] = self.damage
+        return out
 
 
-def _detail(exc: BaseException) -> str:
+def _detail(exc: BaseException | str) -> str:
     """An error's own words, on one short line (SQLite may quote a whole schema)."""
     text = " ".join(str(exc).split())
     return text if len(text) <= 100 else text[:97] + "..."
@@ -92,6 +120,84 @@ def _text_checksum(text: str) -> int:
     return zlib.crc32(text.encode("utf-8"))
 
 
+def _chain_start(game_id: int) -> str:
+    """The running hash of a game with no actions yet."""
+    return hashlib.sha256(f"board-banker game {game_id}".encode("utf-8")).hexdigest()
+
+
+def _chain(previous: str, seq: int, version: int, text: str) -> str:
+    """The running hash after one more action row: h_k = SHA-256(h_k-1, row k)."""
+    return hashlib.sha256(f"{previous}\n{seq}:{version}:{text}".encode("utf-8")).hexdigest()
+
+
+def cut_short(path: Path) -> str | None:
+    """The refusal for a journal file shorter than its own header says it is, or None.
+
+    SQLite's header records the file's size in pages (valid when its two change counters agree); a file cut
+    short, by a copy that stopped or a full disk, is refused as such before SQLite reads it. A journal
+    whose write-ahead log holds pages is left to SQLite's own checks (its main file may lag behind).
+    """
+    try:
+        size = path.stat().st_size
+        if size == 0 or (Path(f"{path}-wal").exists() and Path(f"{path}-wal").stat().st_size > 0):
+            return None
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except OSError:
+        return None  # told apart elsewhere (permissions)
+    if not head.startswith(b"SQLite format 3\x00"):
+        return None  # SQLite says "file is not a database"
+    cut = f"The journal {path} is cut short ({size} bytes"
+    if len(head) < 100:
+        return f"{cut}, not even its header); restore a backup or start a new file."
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(head[28:32], "big")
+    if head[24:28] == head[92:96] and size < pages * page_size:
+        return f"{cut} of {pages * page_size}); restore a backup or start a new file."
+    return None
+
+
+# SQLite's primary result codes that mean "not allowed here" rather than "damaged".
+_SQLITE_PERM, _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY, _SQLITE_FULL, _SQLITE_CANTOPEN = 3, 5, 6, 8, 13, 14
+_ACCESS_CODES = (_SQLITE_PERM, _SQLITE_READONLY, _SQLITE_CANTOPEN)
+
+
+def _code(exc: BaseException) -> int:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else -1
+
+
+def access_problem(path: Path, write: bool) -> str | None:
+    """Why this user cannot use the journal at `path` (a sentence), or None when the permissions allow it.
+
+    Told apart from damage: a missing folder, a folder or file that cannot be read, and, when `write`, a
+    file or folder that cannot be written (SQLite writes its log and shared-memory files beside the
+    journal).
+    """
+    folder = path.parent if str(path.parent) else Path(".")
+    unreadable = f"The journal {path} cannot be read by this user (permissions); nothing was changed."
+    try:
+        if not folder.is_dir():
+            return f"The folder {folder} of the journal {path} does not exist; nothing was changed."
+        if not os.access(folder, os.X_OK):  # before anything asks about the file itself
+            return unreadable
+        if path.is_dir():
+            return f"{path} is a folder, not a journal file; nothing was changed."
+        if path.exists() and not path.is_file():
+            return f"{path} is not a regular file (a device or a pipe), so not a journal; nothing was changed."
+    except PermissionError:  # a folder further up that this user cannot look into
+        return unreadable
+    if path.exists() and not os.access(path, os.R_OK):
+        return unreadable
+    if write and path.exists() and not os.access(path, os.W_OK):
+        return f"The journal {path} is read-only for this user; nothing was changed."
+    if write and not os.access(folder, os.W_OK):
+        return (f"The journal {path} is in a folder this user cannot write ({folder}), and SQLite needs to "
+                "write its log beside it; nothing was changed.")
+    return None
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -104,38 +210,142 @@ def _guarded(method: F) -> F:
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a flipped byte can break UTF-8 too
             if isinstance(exc, sqlite3.IntegrityError):
                 raise
-            raise JournalError(f"The journal {self.path} is damaged or unwritable ({_detail(exc)}); "
-                               "restore a backup or start a new file.") from None
+            raise self._error(exc) from None
     return wrapper  # type: ignore[return-value]
 
 
 class Journal:
     """A journal file, open for reading and appending. Use as a context manager."""
 
-    def __init__(self, path: str | os.PathLike[str], create: bool = True) -> None:
+    def __init__(self, path: str | os.PathLike[str], create: bool = True, write: bool = True) -> None:
+        """Open (with `create`, create) the journal at `path`.
+
+        `write=False` opens it for reading only: nothing is ever written to the file or beside it by this
+        program (an older schema is upgraded in a private copy), and an empty file holds no games.
+        """
         self.path = Path(path)
+        self.write = write
+        self.db: sqlite3.Connection = None  # type: ignore[assignment]
+        self._copy: tempfile.TemporaryDirectory[str] | None = None
+        self._scratch = False
         memory = str(path) == ":memory:"  # for tests: the same contract, no file
-        if not create and not memory and not self.path.exists():
-            raise JournalError(f"There is no journal at {self.path}.")
-        if create and not memory:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10)
-        except sqlite3.Error as exc:
-            raise JournalError(f"The journal {self.path} cannot be opened ({_detail(exc)}).") from None
-        try:
-            self._prepare()
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            self.db.close()
-            raise JournalError(
-                f"The journal {self.path} is damaged ({_detail(exc)}) and was not loaded; "
-                "restore a backup or start a new file.") from None
-        except JournalError:
-            self.db.close()
-            raise
+        if memory:
+            self._connect(":memory:")
+            self._open_checked()
+            return
+        if not write or not create:
+            folder = self.path.parent if str(self.path.parent) else Path(".")
+            problem = access_problem(self.path, write=False)
+            if problem is not None and problem.startswith(f"The folder {folder} "):
+                raise JournalError(f"There is no journal at {self.path}: its folder {folder} does not exist.")
+            if problem is not None:
+                raise JournalError(problem)
+            if not self.path.exists():
+                raise JournalError(f"There is no journal at {self.path}.")
+        short = cut_short(self.path)
+        if short is not None:
+            raise JournalError(short)
+        if not write:
+            if self.path.stat().st_size == 0:  # an empty file: no games, and it stays untouched
+                self._connect(":memory:")
+                self._open_checked()
+                return
+            self._open_for_reading()
+            return
+        if create:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a read-only folder above it, or one this user cannot look into
+                raise JournalError(f"The folder {self.path.parent} for the journal {self.path} cannot be made "
+                                   f"({exc.strerror or _detail(exc)}); nothing was changed.") from None
+        problem = access_problem(self.path, write=True)
+        if problem is not None:
+            raise JournalError(problem)
+        self._connect(str(self.path))
+        self._open_checked()
 
     # ------------------------------------------------------------------
     # Opening, checking, upgrading
+
+    def _connect(self, target: str, uri: bool = False) -> None:
+        # In memory or in a private copy, this program may write (create tables, upgrade) even when reading.
+        self._scratch = target == ":memory:" or self._copy is not None
+        try:
+            self.db = sqlite3.connect(target, isolation_level=None, timeout=10, uri=uri)
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+
+    def _open_checked(self) -> None:
+        try:
+            self._prepare()
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            self.close()
+            raise self._error(exc, opening=True) from None
+        except JournalError:
+            self.close()
+            raise
+
+    def _open_for_reading(self) -> None:
+        """Open the file for reading only; from a private copy when SQLite cannot read it in place.
+
+        In place, the connection is read-write only where this user could write anyway (so that SQLite
+        tidies its own log files away on close), and this program writes nothing through it.
+        """
+        folder = self.path.parent if str(self.path.parent) else Path(".")
+        writable = os.access(self.path, os.W_OK) and os.access(folder, os.W_OK)
+        if writable:
+            self._connect(str(self.path))
+        else:
+            self._connect("file:" + urllib.parse.quote(str(self.path.resolve())) + "?mode=ro", uri=True)
+        try:
+            self._prepare()
+            return
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            self.close()
+            # A journal in write-ahead-log mode needs its -shm file: in a folder this user cannot write,
+            # SQLite cannot make one. Read a private copy of the journal and its log instead.
+            if writable or _code(exc) not in _ACCESS_CODES:
+                raise self._error(exc, opening=True) from None
+        except JournalError:
+            self.close()
+            raise
+        self._open_copy()
+
+    def _open_copy(self) -> None:
+        """Copy the journal and its write-ahead log (every committed row) to a private folder and open that."""
+        self._copy = tempfile.TemporaryDirectory(prefix="banker-journal-")
+        copy = Path(self._copy.name) / "journal.sqlite3"
+        try:
+            shutil.copyfile(self.path, copy)
+            log = Path(str(self.path) + "-wal")
+            if log.exists():
+                shutil.copyfile(log, Path(str(copy) + "-wal"))
+        except OSError as exc:
+            self.close()
+            raise JournalError(f"The journal {self.path} cannot be read ({exc.strerror or _detail(exc)}); "
+                               "nothing was changed.") from None
+        self._connect(str(copy))
+        self._open_checked()
+
+    def _error(self, exc: BaseException, opening: bool = False) -> JournalError:
+        """The one sentence for an SQLite error: permissions, a busy file and a full disk are not damage."""
+        code = _code(exc)
+        if code in _ACCESS_CODES:
+            problem = access_problem(self.path, self.write)
+            if problem is not None:
+                return JournalError(problem)
+            return JournalError(f"The journal {self.path} cannot be opened or written ({_detail(exc)}); "
+                                "nothing was changed.")
+        if code in (_SQLITE_BUSY, _SQLITE_LOCKED):
+            return JournalError(f"The journal {self.path} is in use by another program ({_detail(exc)}); "
+                                "nothing was changed, try again.")
+        if code == _SQLITE_FULL:
+            return JournalError(f"The disk holding the journal {self.path} is full; nothing was changed.")
+        if opening:
+            return JournalError(f"The journal {self.path} is damaged ({_detail(exc)}) and was not loaded; "
+                                "restore a backup or start a new file.")
+        return JournalError(f"The journal {self.path} is damaged ({_detail(exc)}); "
+                            "restore a backup or start a new file.")
 
     def _prepare(self) -> None:
         db = self.db
@@ -151,14 +361,24 @@ class Journal:
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
             raise sqlite3.DatabaseError(check)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")  # with WAL: a committed action survives power loss
+        if not self.write and not self._scratch and version < SCHEMA_VERSION:
+            self.db.close()
+            self.db = None  # type: ignore[assignment]
+            if not tables:  # an empty database: no games, and nothing is written into it
+                self._connect(":memory:")
+                self._prepare()
+            else:  # an older schema, opened for reading: upgrade a private copy, never the file
+                self._open_copy()
+            return
+        if self.write or self._scratch:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")  # with WAL: a committed action survives power loss
         db.execute("PRAGMA foreign_keys=ON")
         if version < SCHEMA_VERSION:
             self._upgrade(version)
 
     def _upgrade(self, version: int) -> None:
-        steps: dict[int, Callable[[], None]] = {0: self._upgrade_v0_v1}
+        steps: dict[int, Callable[[], None]] = {0: self._upgrade_v0_v1, 1: self._upgrade_v1_v2}
         while version < SCHEMA_VERSION:
             with self._transaction():
                 steps[version]()
@@ -196,20 +416,59 @@ class Journal:
                 PRIMARY KEY (game, seq)
             ) WITHOUT ROWID""")
 
+    def _upgrade_v1_v2(self) -> None:
+        """Each game row gets its action count and running hash (computed here for the games already
+        there), and its seed as text (SQLite's integers end at 2^63).
+
+        SQLite's full integrity check runs first: a count made from a damaged file would bless the damage.
+        """
+        problems = [r[0] for r in self.db.execute("PRAGMA integrity_check(5)")]
+        if problems != ["ok"]:
+            raise JournalError(f"The journal {self.path} is damaged ({_detail('; '.join(problems))}) "
+                               "and was not upgraded; restore a backup or start a new file.")
+        self.db.execute("ALTER TABLE games ADD COLUMN action_count INTEGER NOT NULL DEFAULT 0")
+        self.db.execute("ALTER TABLE games ADD COLUMN action_hash TEXT NOT NULL DEFAULT ''")
+        self.db.execute("ALTER TABLE games ADD COLUMN seed_text TEXT")
+        for (game_id,) in self.db.execute("SELECT id FROM games").fetchall():
+            digest = _chain_start(game_id)
+            count = 0
+            for seq, text, version, checksum in self.db.execute(
+                    "SELECT seq, action, version, checksum FROM actions WHERE game = ? ORDER BY seq", (game_id,)):
+                if seq != count or _checksum(game_id, seq, text) != checksum:
+                    raise JournalError(f"Action {count} of game {game_id} in {self.path} is damaged or missing; "
+                                       "the journal was not upgraded, restore a backup or start a new file.")
+                digest = _chain(digest, seq, version, text)
+                count += 1
+            self.db.execute("UPDATE games SET action_count = ?, action_hash = ?, "
+                            "seed_text = CASE WHEN seed IS NULL THEN NULL ELSE CAST(seed AS TEXT) END, seed = NULL "
+                            "WHERE id = ?", (count, digest, game_id))
+
     class _Tx:
         def __init__(self, db: sqlite3.Connection) -> None:
             self.db = db
 
+            self.nested = False
+
         def __enter__(self) -> None:
-            self.db.execute("BEGIN IMMEDIATE")
+            # Inside a transaction already (`Journal.batch`): a savepoint, so that the outer one decides.
+            self.nested = self.db.in_transaction
+            self.db.execute("SAVEPOINT inner" if self.nested else "BEGIN IMMEDIATE")
 
         def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
             if kind is None:
-                self.db.execute("COMMIT")
-            else:
-                self.db.execute("ROLLBACK")
+                self.db.execute("RELEASE inner" if self.nested else "COMMIT")
+            elif self.db.in_transaction:  # (after a full disk or an I/O error SQLite may have rolled back itself)
+                if self.nested:
+                    self.db.execute("ROLLBACK TO inner")
+                    self.db.execute("RELEASE inner")
+                else:
+                    self.db.execute("ROLLBACK")
 
     def _transaction(self) -> "Journal._Tx":
+        return Journal._Tx(self.db)
+
+    def batch(self) -> "Journal._Tx":
+        """One transaction around many writes (`banker import`): all of them are kept, or none."""
         return Journal._Tx(self.db)
 
     def close(self) -> None:
@@ -217,6 +476,10 @@ class Journal:
         if getattr(self, "db", None) is not None:
             self.db.close()
             self.db = None  # type: ignore[assignment]
+        if getattr(self, "_copy", None) is not None:
+            assert self._copy is not None
+            self._copy.cleanup()
+            self._copy = None
 
     def __enter__(self) -> "Journal":
         return self
@@ -244,12 +507,15 @@ class Journal:
                   header.seed, json.dumps(deck_order) if deck_order else None)
         with self._transaction():
             cur = self.db.execute(
-                "INSERT INTO games (rules, ruleset, players, options, setup, seed, deck_order, created, updated,"
-                " status, meta, checksum, meta_checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, 0, ?)",
-                (*fields, now, now, meta_text, _text_checksum(meta_text)))
+                "INSERT INTO games (rules, ruleset, players, options, setup, seed_text, deck_order, created, updated,"
+                " status, meta, checksum, meta_checksum, action_count, action_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, 0, ?, 0, '')",
+                (*fields[:5], None if header.seed is None else str(header.seed), fields[6], now, now, meta_text,
+                 _text_checksum(meta_text)))
             assert cur.lastrowid is not None
             game_id = cur.lastrowid
-            self.db.execute("UPDATE games SET checksum = ? WHERE id = ?", (_row_checksum(game_id, fields), game_id))
+            self.db.execute("UPDATE games SET checksum = ?, action_hash = ? WHERE id = ?",
+                            (_row_checksum(game_id, fields), _chain_start(game_id), game_id))
         return game_id
 
     @_guarded
@@ -258,30 +524,58 @@ class Journal:
 
         A row already at (game, seq) fails loudly.
         """
-        text = json.dumps(dict(action), ensure_ascii=False, separators=(",", ":"))
+        self.append_many(game_id, seq, [action], status)
+
+    @_guarded
+    def append_many(self, game_id: int, seq: int, actions: Sequence[Mapping[str, Any]],
+                    status: str | None = None) -> None:
+        """Commit action rows numbered from `seq` (and the game's new status) in one transaction.
+
+        The game row's action count and running hash move on in the same transaction.
+        """
+        texts = [json.dumps(dict(action), ensure_ascii=False, separators=(",", ":")) for action in actions]
         now = time.time()
         try:
             with self._transaction():
-                self.db.execute("INSERT INTO actions (game, seq, action, time, version, checksum) "
-                                "VALUES (?, ?, ?, ?, ?, ?)",
-                                (game_id, seq, text, now, ACTION_VERSION, _checksum(game_id, seq, text)))
-                if status is None:
-                    self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
-                else:
-                    self.db.execute("UPDATE games SET updated = ?, status = ? WHERE id = ?", (now, status, game_id))
+                for k, text in enumerate(texts):
+                    self.db.execute("INSERT INTO actions (game, seq, action, time, version, checksum) "
+                                    "VALUES (?, ?, ?, ?, ?, ?)",
+                                    (game_id, seq + k, text, now, ACTION_VERSION, _checksum(game_id, seq + k, text)))
+                row = self.db.execute("SELECT action_count, action_hash FROM games WHERE id = ?",
+                                      (game_id,)).fetchone()
+                if row is None:
+                    raise JournalError(f"There is no game {game_id} in {self.path}.")
+                if row[0] != seq:
+                    raise JournalError(f"The record of game {game_id} in {self.path} counts {row[0]} actions, "
+                                       f"not {seq}; nothing was saved.")
+                digest = str(row[1])
+                for k, text in enumerate(texts):
+                    digest = _chain(digest, seq + k, ACTION_VERSION, text)
+                self.db.execute("UPDATE games SET updated = ?, status = COALESCE(?, status), action_count = ?, "
+                                "action_hash = ? WHERE id = ?", (now, status, seq + len(texts), digest, game_id))
         except sqlite3.IntegrityError as exc:
             raise JournalError(f"Game {game_id} already has an action number {seq} ({_detail(exc)}).") from None
 
     @_guarded
-    def games(self) -> list[GameInfo]:
-        rows = self.db.execute(
-            "SELECT g.id, g.created, g.updated, "
-            "(SELECT COUNT(*) FROM actions a WHERE a.game = g.id) FROM games g ORDER BY g.id").fetchall()
+    def game_ids(self) -> list[int]:
+        """Every game's id, oldest first, without checking the games."""
+        return [int(r[0]) for r in self.db.execute("SELECT id FROM games ORDER BY id")]
+
+    @_guarded
+    def games(self, replay: bool = False) -> list[GameInfo]:
+        """One line per game. A game whose record or actions do not check out (with `replay`, a game that
+        does not load) is listed with `damage`, the sentence its load is refused with, and no count."""
         infos = []
-        for game_id, created, updated, count in rows:
-            header = self.header(game_id)
-            infos.append(GameInfo(game_id, header.rules, header.players, self.status(game_id), count,
-                                  created, updated))
+        for game_id, created, updated in self.db.execute(
+                "SELECT id, created, updated FROM games ORDER BY id").fetchall():
+            try:
+                header = self.header(game_id)
+                status = self.status(game_id)
+                count = len(self.load(game_id).game.script) if replay else len(self.actions(game_id))
+            except JournalError as exc:
+                infos.append(GameInfo(game_id, "", [], "damaged", None, created, updated, str(exc)))
+                continue
+            infos.append(GameInfo(game_id, header.rules, header.players, status, count, created, updated))
         return infos
 
     @_guarded
@@ -293,13 +587,20 @@ class Journal:
 
     def _game_row(self, game_id: int) -> tuple[Any, ...]:
         """The game's row, checked against its checksums."""
-        row = self.db.execute("SELECT rules, ruleset, players, options, setup, seed, deck_order, status, meta, "
-                              "checksum, meta_checksum FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
+        found = self.db.execute("SELECT rules, ruleset, players, options, setup, seed_text, deck_order, status, "
+                                "meta, checksum, meta_checksum FROM games WHERE id = ?", (game_id,)).fetchone()
+        if found is None:
             raise JournalError(f"There is no game {game_id} in {self.path}.")
+        row = list(found)
+        damaged = JournalError(f"The record of game {game_id} in {self.path} is damaged; it was not loaded.")
+        if row[5] is not None:  # the seed, kept as text: every whole number a game script accepts
+            seed = str(row[5])
+            if re.fullmatch(r"-?[0-9]{1,4000}", seed) is None:
+                raise damaged
+            row[5] = int(seed)
         if (_row_checksum(game_id, tuple(row[:7])) != row[9] or _text_checksum(str(row[8])) != row[10]
                 or row[7] not in STATUSES):
-            raise JournalError(f"The record of game {game_id} in {self.path} is damaged; it was not loaded.")
+            raise damaged
         return tuple(row[:9])
 
     @_guarded
@@ -317,20 +618,36 @@ class Journal:
     def actions(self, game_id: int) -> list[dict[str, Any]]:
         """Every action row of a game in order, checked and upcast to the current format."""
         out = []
+        record = self.db.execute("SELECT action_count, action_hash FROM games WHERE id = ?", (game_id,)).fetchone()
+        if record is None:
+            return []  # no such game (deleted): no actions
+        digest = _chain_start(game_id)
         for seq, (got, text, version, checksum) in enumerate(self.db.execute(
                 "SELECT seq, action, version, checksum FROM actions WHERE game = ? ORDER BY seq", (game_id,))):
             if got != seq:
-                raise JournalError(f"Game {game_id} in {self.path} is missing action {seq}; it was not loaded.")
-            if _checksum(game_id, seq, text) != checksum:
+                raise self._disagreement(game_id, f"is missing action {seq}")
+            if not isinstance(text, str) or _checksum(game_id, seq, text) != checksum:
                 raise JournalError(f"Action {seq} of game {game_id} in {self.path} is damaged; "
                                    "the game was not loaded.")
+            digest = _chain(digest, seq, version, text)
             try:
                 action = json.loads(text)
             except json.JSONDecodeError:
                 raise JournalError(f"Action {seq} of game {game_id} in {self.path} is unreadable; "
                                    "the game was not loaded.") from None
             out.append(_upcast(action, version))
+        if record[0] != len(out):
+            raise self._disagreement(game_id, f"holds {len(out)} actions where its record counts {record[0]}")
+        if not hmac.compare_digest(str(record[1]), digest):
+            raise self._disagreement(game_id, f"holds {len(out)} actions that do not match its record's hash")
         return out
+
+    def _disagreement(self, game_id: int, what: str) -> JournalError:
+        """The refusal when a game's actions and its record disagree, worded with SQLite's full check."""
+        problems = [r[0] for r in self.db.execute("PRAGMA integrity_check(3)")]
+        found = "" if problems == ["ok"] else f" (integrity check: {_detail('; '.join(problems))})"
+        return JournalError(f"Game {game_id} in {self.path} {what}: the journal is damaged{found} and the game "
+                            "was not loaded; restore a backup.")
 
     @_guarded
     def load(self, game_id: int) -> "JournaledGame":
@@ -453,9 +770,37 @@ class JournaledGame:
             return "active"
         return None
 
+    def undoable(self) -> int:
+        """How many actions an undo can still take back."""
+        return len(self.game.history)
+
     def undo(self, steps: int = 1) -> None:
+        """Take back the latest `steps` actions, committed together in one transaction, or refuse whole.
+
+        Refused before anything is written: `steps` below 1, or more than there are actions to take back.
+        """
+        if steps < 1:
+            raise UndoRefused(f"The number of actions to undo must be at least 1, not {steps}; nothing was undone.")
+        can = self.undoable()
+        if can == 0:
+            raise IllegalAction("rule.nothing_to_undo")  # the engine's own refusal, as for one undo
+        if steps > can:
+            raise UndoRefused(f"Game {self.id} has {can} action{'' if can == 1 else 's'} that can be undone, "
+                              f"not {steps}; nothing was undone.")
+        game = self.game
+        before = len(game.script)
         for _ in range(steps):
-            self.apply({"do": "undo"})
+            game.apply({"do": "undo"})  # Game.undo through the checked entry point
+        status = self._status_after()
+        try:
+            self.journal.append_many(self.id, before, game.script[before:], status=status)
+        except (sqlite3.Error, JournalError) as exc:
+            game.truncate(before)
+            if isinstance(exc, JournalError):
+                raise
+            raise JournalError(f"The undo could not be saved ({_detail(exc)}); nothing was undone.") from None
+        if status is not None:
+            self.status = status
 
 
 def _ruleset_for(header: Header) -> Ruleset:

@@ -395,3 +395,336 @@ def test_command_line(tmp_path: Path) -> None:
     assert refused.returncode == 1 and refused.stderr.startswith("line 7: ")
     with Journal(db) as j:
         assert len(j.actions(j.games()[-1].id)) == 5  # the refused line wrote nothing
+
+
+# ---------------------------------------------------------------------------
+# Reading never writes; permissions are not damage; undo --steps; seeds; imports that fail (issue 17)
+
+
+def example_journal(tmp_path: Path, name: str = "games.sqlite3", seed: int | None = None) -> Path:
+    script = tmp_path / "example.jsonl"
+    head: dict = {"rules": "classic", "players": ["Ann", "Ben"]}
+    if seed is not None:
+        head["seed"] = seed
+    script.write_text("\n".join([json.dumps(head)] + [json.dumps(a) for a in EXAMPLE[:3]]) + "\n", "utf-8")
+    db = tmp_path / name
+    out = banker("replay", str(script), "--journal", str(db))
+    assert out.returncode == 0, out.stderr
+    return db
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.iterdir())}
+
+
+def test_reading_commands_leave_an_empty_file_untouched(tmp_path: Path) -> None:
+    folder = tmp_path / "j"
+    folder.mkdir()
+    empty = folder / "games.sqlite3"
+    empty.write_bytes(b"")
+    before = snapshot(folder)
+    listed = banker("games", str(empty))
+    assert listed.returncode == 0 and listed.stdout.strip() == f"no games in {empty}", listed.stderr
+    assert banker("games", str(empty), "--json").stdout.strip() == "[]"
+    for command in ("state", "export"):
+        out = banker(command, str(empty))
+        assert out.returncode == 1 and out.stderr.strip() == f"no games in {empty}", out.stderr
+    assert snapshot(folder) == before  # no schema written into it, no log files beside it
+
+
+def test_reading_commands_never_create_a_file(tmp_path: Path) -> None:
+    missing = tmp_path / "none.sqlite3"
+    for command in ("games", "state", "export", "undo", "finish"):
+        out = banker(command, str(missing))
+        assert out.returncode == 2 and out.stderr.strip() == f"There is no journal at {missing}.", out.stderr
+    gone = tmp_path / "no-such-folder" / "games.sqlite3"
+    out = banker("games", str(gone))
+    assert out.returncode == 2 and "its folder" in out.stderr and "does not exist" in out.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_reading_a_healthy_journal_writes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "j").mkdir()
+    db = example_journal(tmp_path / "j")
+    before = snapshot(db.parent)
+    for command in (["games"], ["state"], ["export"], ["games", "--json"], ["state", "--json"]):
+        out = banker(command[0], str(db), *command[1:])
+        assert out.returncode == 0, out.stderr
+    assert snapshot(db.parent) == before
+
+
+def test_reading_an_old_schema_upgrades_a_private_copy_only(tmp_path: Path) -> None:
+    copy = tmp_path / "old.sqlite3"
+    shutil.copy(FIXTURES / "journal-v1.sqlite3", copy)
+    before = copy.read_bytes()
+    expected = json.loads((FIXTURES / "journal-v1.expected.json").read_text("utf-8"))
+    with Journal(copy, create=False, write=False) as j:
+        assert j.load(1).game.to_json() == expected["1"]
+    assert copy.read_bytes() == before
+    with sqlite3.connect(copy) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    with Journal(copy, create=False) as j:  # a writing open upgrades the file itself
+        assert j.load(1).game.to_json() == expected["1"]
+    with sqlite3.connect(copy) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def without_override(command: list[str]) -> list[str]:
+    """The command run as a user that file permissions bind: root is stripped of its capabilities (CI runs
+    as root, which otherwise ignores them)."""
+    if os.geteuid() != 0:
+        return command
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: cannot drop the capabilities that ignore permissions")
+    return [setpriv, "--inh-caps=-all", "--bounding-set=-all", *command]
+
+
+def plain_banker(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(without_override([sys.executable, "-m", "banker", *args]), capture_output=True,
+                          text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+
+
+@pytest.fixture
+def read_only(tmp_path: Path):  # type: ignore[no-untyped-def]
+    folders: list[Path] = []
+
+    def make(folder: Path, files: bool = True) -> None:
+        if files:
+            for item in folder.iterdir():
+                item.chmod(0o444)
+        folder.chmod(0o555)
+        folders.append(folder)
+
+    yield make
+    for folder in folders:
+        folder.chmod(0o755)
+        for item in folder.iterdir():
+            item.chmod(0o644)
+
+
+def test_read_only_folder_is_not_damage(tmp_path: Path, read_only) -> None:  # type: ignore[no-untyped-def]
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = example_journal(folder)
+    flag = {"games": "--json", "state": "--json", "export": "--game=1"}
+    expected = {c: banker(c, str(db), flag[c]).stdout for c in flag}
+    read_only(folder)
+    before = snapshot(folder)
+    for command in flag:
+        out = plain_banker(command, str(db), flag[command])
+        assert out.returncode == 0 and out.stdout == expected[command], out.stderr
+    for command in (["undo", str(db)], ["finish", str(db)], ["delete", str(db), "--game", "1", "--yes"]):
+        out = plain_banker(*command)
+        assert out.returncode == 2 and "damaged" not in out.stderr, out.stderr
+        assert out.stderr.strip() == f"The journal {db} is read-only for this user; nothing was changed.", out.stderr
+    assert snapshot(folder) == before
+
+
+def test_read_only_folder_with_a_writable_file(tmp_path: Path, read_only) -> None:  # type: ignore[no-untyped-def]
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = example_journal(folder)
+    read_only(folder, files=False)
+    out = plain_banker("undo", str(db))
+    assert out.returncode == 2 and out.stderr.strip() == (
+        f"The journal {db} is in a folder this user cannot write ({folder}), and SQLite needs to write its log "
+        "beside it; nothing was changed."), out.stderr
+    assert plain_banker("state", str(db)).returncode == 0
+
+
+def test_read_only_folder_still_shows_rows_in_the_log(tmp_path: Path,
+                                                      read_only) -> None:  # type: ignore[no-untyped-def]
+    """A journal left with committed rows in its -wal (the app was running, or lost power): reading it in a
+    read-only folder shows them (SQLite's immutable mode would hide them)."""
+    source = tmp_path / "live"
+    source.mkdir()
+    j = Journal(source / "games.sqlite3")
+    j.db.execute("PRAGMA wal_autocheckpoint=0")  # keep every row in the log
+    live = j.start(header())
+    for action in EXAMPLE:
+        live.apply(action)
+    state = live.game.to_json()
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    for name in ("games.sqlite3", "games.sqlite3-wal"):  # copied while open: as a power cut leaves them
+        shutil.copyfile(source / name, folder / name)
+    j.close()
+    assert (folder / "games.sqlite3-wal").stat().st_size > 0
+    read_only(folder)
+    before = snapshot(folder)
+    out = plain_banker("state", str(folder / "games.sqlite3"), "--json")
+    assert out.returncode == 0 and json.loads(out.stdout) == state, out.stderr
+    listed = plain_banker("games", str(folder / "games.sqlite3"), "--json")
+    assert [g["actions"] for g in json.loads(listed.stdout)] == [len(EXAMPLE)]
+    assert snapshot(folder) == before
+
+
+def test_unreadable_journal_is_not_damage(tmp_path: Path) -> None:
+    db = example_journal(tmp_path)
+    db.chmod(0o000)
+    try:
+        out = plain_banker("games", str(db))
+    finally:
+        db.chmod(0o644)
+    assert out.returncode == 2 and out.stderr.strip() == (
+        f"The journal {db} cannot be read by this user (permissions); nothing was changed."), out.stderr
+
+
+def test_a_journal_folder_that_cannot_be_made(tmp_path: Path, read_only) -> None:  # type: ignore[no-untyped-def]
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    read_only(folder)
+    script = tmp_path / "example.jsonl"
+    script.write_text(json.dumps({"rules": "classic", "players": ["Ann", "Ben"]}) + "\n", "utf-8")
+    out = plain_banker("import", str(script), "--journal", str(folder / "new" / "games.sqlite3"))
+    assert out.returncode == 2 and out.stderr.startswith(f"The folder {folder / 'new'} for the journal "), out.stderr
+    assert "Traceback" not in out.stderr and list(folder.iterdir()) == []
+
+
+def test_undo_steps_are_checked_before_anything_is_written(tmp_path: Path) -> None:
+    db = example_journal(tmp_path)  # three actions
+    before = db.read_bytes()
+    for steps in ("-5", "0"):
+        out = banker("undo", str(db), "--steps", steps)
+        assert out.returncode == 2 and out.stderr.strip() == (
+            f"banker undo: --steps must be at least 1, not {steps}; nothing was undone"), out.stderr
+    out = banker("undo", str(db), "--steps", "10")
+    assert out.returncode == 1 and out.stderr.strip() == (
+        "Game 1 has 3 actions that can be undone, not 10; nothing was undone."), out.stderr
+    assert db.read_bytes() == before
+    with Journal(db) as j:
+        assert len(j.actions(1)) == 3
+    assert banker("undo", str(db), "--steps", "3").returncode == 0
+    with Journal(db) as j:
+        assert [a["do"] for a in j.actions(1)] == ["roll", "buy", "end_turn", "undo", "undo", "undo"]
+        assert j.load(1).game.history == []
+    out = banker("undo", str(db))
+    assert out.returncode == 1 and "Traceback" not in out.stderr and out.stderr.strip()
+
+
+def test_undo_of_several_steps_is_one_transaction(journal: Journal) -> None:
+    live = journal.start(header())
+    for action in EXAMPLE:
+        live.apply(action)
+    state = live.game.to_json()
+    # The third undo's row cannot be written: none of the three may stay.
+    journal.db.execute("CREATE TEMP TRIGGER no_third BEFORE INSERT ON main.actions WHEN NEW.seq = 7 "
+                       "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+    with pytest.raises(JournalError):
+        live.undo(3)
+    assert live.game.to_json() == state and len(live.game.script) == len(EXAMPLE)
+    assert len(journal.actions(live.id)) == len(EXAMPLE)
+    journal.db.execute("DROP TRIGGER no_third")
+    live.undo(3)
+    assert [a["do"] for a in journal.actions(live.id)][-3:] == ["undo"] * 3
+    assert journal.load(live.id).game.to_json() == live.game.to_json()
+
+
+def test_games_gives_no_count_for_a_game_state_refuses(tmp_path: Path) -> None:
+    db = example_journal(tmp_path)
+    script = tmp_path / "example.jsonl"
+    assert banker("import", str(script), "--journal", str(db)).returncode == 0  # game 2, healthy
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE games SET action_count = 2 WHERE id = 1")  # the record no longer matches its rows
+    refused = banker("state", str(db), "--game", "1")
+    assert refused.returncode == 2 and "holds 3 actions where its record counts 2" in refused.stderr
+    listed = banker("games", str(db), "--json")
+    assert listed.returncode == 0, listed.stderr
+    games = json.loads(listed.stdout)
+    assert games[0]["actions"] is None and games[0]["damaged"] == refused.stderr.strip()
+    assert games[1]["actions"] == 3 and "damaged" not in games[1]
+    text = banker("games", str(db)).stdout.splitlines()
+    assert "damaged" in text[0] and refused.stderr.strip() in text[0] and "actions" not in text[0].split("damaged")[0]
+    assert "3 actions" in text[1]
+
+
+@pytest.mark.parametrize("seed", [2**63, -2**63 - 1, 10**99 + 7, -(10**99) - 3, 2**63 - 1, 0])
+def test_every_seed_replay_accepts_is_journaled(tmp_path: Path, seed: int) -> None:
+    script = tmp_path / "seeded.jsonl"
+    script.write_text(json.dumps({"rules": "classic", "players": ["Ann", "Ben"], "seed": seed}) + "\n"
+                      + json.dumps({"do": "roll"}) + "\n", "utf-8")  # dice and deck order from the seed
+    plain = banker("replay", str(script), "--json")
+    assert plain.returncode == 0, plain.stderr
+    db = tmp_path / "g.sqlite3"
+    journaled = banker("replay", str(script), "--journal", str(db), "--json")
+    assert journaled.returncode == 0 and journaled.stdout == plain.stdout, journaled.stderr
+    imported = banker("import", str(script), "--journal", str(db))
+    assert imported.returncode == 0 and imported.stdout.strip() == "2", imported.stderr
+    for game in ("1", "2"):
+        exported = banker("export", str(db), "--game", game)
+        assert json.loads(exported.stdout.splitlines()[0])["seed"] == seed
+        assert banker("state", str(db), "--game", game, "--json").stdout == plain.stdout
+    with Journal(db) as j:
+        assert j.header(1).seed == seed and type(j.header(1).seed) is int
+
+
+def test_a_refused_import_leaves_nothing_behind(tmp_path: Path) -> None:
+    db = example_journal(tmp_path)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([json.dumps({"rules": "classic", "players": ["Cy", "Dot"]})]
+                             + [json.dumps(a) for a in EXAMPLE[:3]] + ['{"do": "buy"}']) + "\n", "utf-8")
+    out = banker("import", str(bad), "--journal", str(db))
+    assert out.returncode == 1 and out.stderr.startswith("line 5: "), out.stderr
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT id, status FROM games").fetchall() == [(1, "active")]  # no hidden game
+        assert raw.execute("SELECT COUNT(*) FROM actions WHERE game <> 1").fetchone()[0] == 0
+
+
+def test_an_import_that_fails_half_way_leaves_nothing_behind(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure of the journal itself (here a disk error on the fourth action) rolls the whole import back."""
+    from banker import cli
+
+    db = example_journal(tmp_path)
+    script = tmp_path / "example.jsonl"
+    script.write_text("\n".join([json.dumps({"rules": "classic", "players": ["Cy", "Dot"]})]
+                                + [json.dumps(a) for a in EXAMPLE]) + "\n", "utf-8")
+    real = Journal.append_many
+    calls: list[int] = []
+
+    def failing(self: Journal, game_id: int, seq: int, actions: object, status: object = None) -> None:
+        calls.append(seq)
+        if seq == 3:
+            raise sqlite3.OperationalError("disk I/O error")
+        real(self, game_id, seq, actions, status)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Journal, "append_many", failing)
+    assert cli.main(["import", str(script), "--journal", str(db)]) == 2
+    assert calls == [0, 1, 2, 3]
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT id FROM games").fetchall() == [(1,)]
+        assert raw.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 3
+
+
+def test_a_journal_path_that_is_not_a_regular_file(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    script = tmp_path / "example.jsonl"
+    script.write_text(json.dumps({"rules": "classic", "players": ["Ann", "Ben"]}) + "\n", "utf-8")
+    for path in (fifo, Path("/dev/zero")):
+        for command in (["games", str(path)], ["undo", str(path)], ["import", str(script), "--journal", str(path)]):
+            out = banker(*command)
+            assert out.returncode == 2 and out.stderr.strip() == (
+                f"{path} is not a regular file (a device or a pipe), so not a journal; nothing was changed."), out
+    out = banker("games", str(tmp_path))
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"{tmp_path} is a folder, not a journal file; nothing was changed."
+
+
+def test_a_folder_this_user_cannot_look_into(tmp_path: Path) -> None:
+    folder = tmp_path / "closed"
+    folder.mkdir()
+    db = example_journal(folder)
+    script = folder / "example.jsonl"
+    folder.chmod(0o600)  # readable, but not searchable: the file inside cannot even be looked at
+    try:
+        outs = [plain_banker(c, str(db)) for c in ("games", "state", "undo")]
+        outs.append(plain_banker("import", str(tmp_path / "none.jsonl"), "--journal", str(db)))
+    finally:
+        folder.chmod(0o755)
+    for out in outs:
+        assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+        assert out.stderr.strip() == (
+            f"The journal {db} cannot be read by this user (permissions); nothing was changed."), out.stderr
+    assert script.exists()
