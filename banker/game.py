@@ -79,9 +79,9 @@ class Game:
     ) -> None:
         self.ruleset = ruleset
         self._init_args = (list(players), dict(options or {}), setup, dict(deck_order or {}))
-        opts = game_setup.game_options(ruleset, options or {})
-        self.options: dict[str, Any] = opts
         names = game_setup.player_names(ruleset, players)
+        opts = game_setup.game_options(ruleset, options or {}, len(names))
+        self.options: dict[str, Any] = opts
         # The variant of each family (banker/mechanics).
         self.rules: Mechanics = choose_mechanics(ruleset.mechanics, opts, [s.kind for s in ruleset.spaces])
         self.rules.teams.check_setup(ruleset, names)

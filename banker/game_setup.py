@@ -16,15 +16,16 @@ if TYPE_CHECKING:
     from banker.game import Game
 
 
-def game_options(ruleset: Ruleset, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The ruleset's options with the table's choices over them, each checked."""
+def game_options(ruleset: Ruleset, options: Mapping[str, Any], players: int | None = None) -> dict[str, Any]:
+    """The ruleset's options with the table's choices over them, each checked (with `players`, for that many)."""
     opts = dict(ruleset.options)
     for key, value in options.items():
         if key not in OPTION_DEFAULTS:
             raise SetupError("setup.unknown_option", option=key)
         opts[key] = check_option_value(
             key, value, lambda problem, k=key: SetupError("setup.bad_option", option=k, problem=problem))
-    check_option_combinations(ruleset, opts, lambda key, problem: SetupError("setup.bad_option", option=key, problem=problem))
+    check_option_combinations(ruleset, opts, lambda key, problem: SetupError("setup.bad_option", option=key,
+                                                                            problem=problem), players)
     return opts
 
 

@@ -911,18 +911,20 @@ def check_option_value(key: str, value: Any, fail: Callable[..., Exception]) -> 
 
 
 def check_option_combinations(ruleset: Ruleset, options: Mapping[str, int | bool],
-                              fail: Callable[[str, str], Exception]) -> None:
+                              fail: Callable[[str, str], Exception], players: int | None = None) -> None:
     """Refuse options, each valid alone, that the ruleset's board and dice cannot play together.
 
-    `fail(option, problem)` makes the error. Used by the loader on a ruleset's own options and by
-    game setup on a game's options (the header's over the ruleset's).
+    `fail(option, problem)` makes the error. Used by the loader on a ruleset's own options (for as many
+    players as the ruleset allows) and by game setup on a game's options (the header's over the
+    ruleset's, for the game's players).
     """
     deeds = len(ruleset.property_indices)
     dealt = int(options["deal_deeds"])
-    if dealt and not options["deal_all"] and dealt * ruleset.players_max > deeds:
-        raise fail("deal_deeds", f"{dealt} deeds to each of up to {ruleset.players_max} players need "
-                                 f"{dealt * ruleset.players_max}, but the board has {deeds} title deeds "
-                                 f"(at most {deeds // ruleset.players_max} each)")
+    most = ruleset.players_max if players is None else players
+    if dealt and not options["deal_all"] and dealt * most > deeds:
+        who = f"up to {most} players" if players is None else f"{most} players"
+        raise fail("deal_deeds", f"{dealt} deeds to each of {who} need {dealt * most}, but the board has "
+                                 f"{deeds} title deeds (at most {deeds // most} each)")
     if options["speed_die_round"] and ruleset.dice != 2:
         raise fail("speed_die_round", f"the speed die is rolled beside two dice: it needs dice = 2, "
                                       f"not {ruleset.dice}")

@@ -82,7 +82,8 @@ STORED: list[tuple[str, str]] = [
 
 # Game scripts whose header options the board cannot satisfy: game setup refuses them on line 1.
 HEADERS: list[tuple[str, str]] = [
-    ("header-deal-too-many-deeds.jsonl", "line 1: option 'deal_deeds': 4 deeds to each of up to 8 players"),
+    ("header-deal-too-many-deeds.jsonl", "line 1: option 'deal_deeds': 15 deeds to each of 2 players need 30, "
+                                         "but the board has 28 title deeds (at most 14 each)"),
     ("header-speed-die-one-die.jsonl", "line 1: option 'speed_die_round': the speed die is rolled beside two dice"),
     ("header-option-too-large.jsonl", "line 1: option 'houses': must be at most 10000, not 1000000"),
 ]
@@ -440,3 +441,15 @@ def test_fuzz_damaged_rulesets(tmp_path: Path) -> None:
             path.unlink()
     assert refused and accepted, (refused, accepted)  # the damage reaches both the checks and the game
     print(f"{CASES} cases: {refused} refused, {accepted} accepted and simulated")
+
+
+def test_a_deal_is_judged_by_the_game_s_players() -> None:
+    """10 deeds each fit two players on classic's 28 deeds (not eight): the game plays; 15 each do not."""
+    from banker.errors import SetupError
+    from banker.game import Game
+    from banker.ruleset import load_ruleset
+
+    game = Game(load_ruleset("classic"), ["Ann", "Ben"], {"deal_deeds": 10})
+    assert game.to_json()["owed"] == [{"player": "bank", "verbs": ["deal"]}]  # the bank deals
+    with pytest.raises(SetupError, match="15 deeds to each of 2 players need 30"):
+        Game(load_ruleset("classic"), ["Ann", "Ben"], {"deal_deeds": 15})
