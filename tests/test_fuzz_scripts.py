@@ -415,3 +415,49 @@ def test_fuzz_replay_and_import(base_scripts: list[list[str]], tmp_path: Path) -
     print(f"fuzzed {CASES} cases ({imported} imported): exits {statuses}")
     assert not failures, f"{len(failures)} failing runs:\n" + "\n".join(failures[:20])
     assert statuses[1] and statuses[2], statuses  # the damage reaches both the header and the actions
+
+
+# ----------------------------------------------------------------------
+# The same bounds for a caller that builds actions in Python (the app): Game.apply and Game.check
+
+def _nested(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("action,code", [
+    ({"do": "roll", "dice": [1, 2], "t": float("nan")}, "action.time_not_finite"),
+    ({"do": "roll", "dice": [1, 2], "t": float("inf")}, "action.time_not_finite"),
+    ({"do": "roll", "dice": [1, 2], "t": -1}, "action.bad_time"),
+    ({"do": "roll", "dice": [1, 2], "t": 10**9 + 1}, "action.time_too_large"),
+    ({"do": "roll", "dice": [1, 2], "player": ("Ann",)}, "action.not_text"),
+    ({"do": "roll", "dice": (1, 2)}, "action.not_list"),
+    ({"do": "adjust", "player": "Ann", "cash": 2**53}, "action.number_range"),
+    ({"do": "adjust", "player": "Ann", "cash": 1, "reason": "\ud800"}, "action.bad_text"),
+    ({"do": "trade", "from": "Ann", "to": "Ben", "give": {"cash": 2**60}}, "action.number_range"),
+    ({"do": "trade", "from": "Ann", "to": "Ben", "give": {"spaces": _nested(40)}}, "action.too_deep"),
+    ({"do": "casino", "numbers": [1, [2]]}, "action.not_whole_number"),
+    ({"do": "mortgage", "space": {"a": 1}}, "action.not_space"),
+    ({"do": ["roll"]}, "action.unknown_verb"),
+])
+def test_engine_edge(action: dict[str, object], code: str) -> None:
+    from banker.errors import InvalidAction
+    from banker.game import Game
+    from banker.ruleset import load_ruleset
+
+    game = Game(load_ruleset("classic"), ["Ann", "Ben"])
+    for call in (game.check, game.apply):
+        with pytest.raises(InvalidAction) as caught:
+            call(action)
+        assert caught.value.code == code, str(caught.value)
+    assert game.script == [] and game.players[0].cash == 1500
+
+
+def test_nesting_scan_skips_strings() -> None:
+    from banker.limits import MAX_DEPTH, nesting_depth
+
+    assert nesting_depth('{"a": "' + "[" * 100 + '"}') == 1
+    assert nesting_depth('{"a": "\\"' + "[" * 100 + '"}') == 1
+    assert nesting_depth("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)) == MAX_DEPTH + 1
