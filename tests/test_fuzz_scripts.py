@@ -461,3 +461,12 @@ def test_nesting_scan_skips_strings() -> None:
     assert nesting_depth('{"a": "' + "[" * 100 + '"}') == 1
     assert nesting_depth('{"a": "\\"' + "[" * 100 + '"}') == 1
     assert nesting_depth("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)) == MAX_DEPTH + 1
+
+
+def test_every_field_has_a_kind() -> None:
+    """Each field any verb takes is checked at the edge (banker/limits.py FIELD_KINDS)."""
+    from banker.game import COMMON_FIELDS, VERB_FIELDS
+    from banker.limits import FIELD_KINDS
+
+    fields = set(COMMON_FIELDS).union(*VERB_FIELDS.values()) - {"do", "t"}
+    assert fields == set(FIELD_KINDS)
