@@ -94,6 +94,8 @@ def parse_header(obj: Any, base_dir: Path | None = None) -> tuple[Header, Rulese
             ruleset = _load_rules(rules, base_dir)
     except RulesetError as exc:
         raise bad(str(exc)) from None
+    except OSError as exc:  # the path itself cannot be looked up: a name too long for the file system
+        raise bad(f'cannot read the ruleset file {shown(rules)} ({exc.strerror or exc})') from None
     if data is None and rules not in builtin_names():
         data = ruleset.source_data()  # an exported game must stand on its own
     return Header(rules, list(players), seed, dict(options), setup, data), ruleset
@@ -105,7 +107,11 @@ def _load_rules(rules: str, base_dir: Path | None) -> Ruleset:
     except RulesetError as first:
         if base_dir is not None and not Path(rules).is_absolute():
             candidate = base_dir / rules
-            if candidate.exists():
+            try:
+                found = candidate.exists()
+            except OSError:  # a name too long for the file system is no file here
+                found = False
+            if found:
                 return load_ruleset(str(candidate))
         raise first
 

@@ -65,6 +65,7 @@ CORPUS_CASES = [
     ("space-arabic-digit.jsonl", 1, "line 2: no space '٣'"),
     ("space-digits.jsonl", 1, "line 2: no space '10000000000"),
     ("rules-control.jsonl", 2, 'line 1: "rules" must be a ruleset name or file without control characters'),
+    ("rules-too-long.jsonl", 2, 'line 1: cannot read the ruleset file "classicclassic'),
     ("setup-space-superscript.jsonl", 2, "line 1: setup: no space '³'"),
     ("surrogate-name.jsonl", 2, 'line 1: the header: players[1]: "\\ud800" is not valid text (a lone surrogate)'),
     ("surrogate-reason.jsonl", 1, 'line 2: reason: "\\udfff" is not valid text (a lone surrogate)'),
@@ -414,7 +415,8 @@ def test_fuzz_replay_and_import(base_scripts: list[list[str]], tmp_path: Path) -
         path.unlink()
     print(f"fuzzed {CASES} cases ({imported} imported): exits {statuses}")
     assert not failures, f"{len(failures)} failing runs:\n" + "\n".join(failures[:20])
-    assert statuses[1] and statuses[2], statuses  # the damage reaches both the header and the actions
+    if CASES >= 100:  # (a single case, run to reproduce one seed, may not)
+        assert statuses[1] and statuses[2], statuses  # the damage reaches both the header and the actions
 
 
 # ----------------------------------------------------------------------
