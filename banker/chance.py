@@ -67,7 +67,8 @@ def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance 
             # filled up again, which is the same as taking any of its remaining cards at random.
             deck = game.decks[d.deck]
             filled["card"] = source.rng.choice(deck) if game.shuffled_decks() else game.next_card(d.deck)
-        card = game.ruleset.card_by_id.get(filled.get("card"))  # type: ignore[arg-type]
+        given = filled.get("card")  # any JSON value: the engine refuses one that is not a card's id
+        card = game.ruleset.card_by_id.get(given) if isinstance(given, str) else None
         if (card is not None and card.effect == "random_move" and "target" not in action
                 and not game.random_moved and d is not None and d.kind == "draw"):
             filled["target"] = source.rng.choice(game.random_targets())

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from banker import cards, game_setup, state, undo, verbs
+from banker import cards, game_setup, limits, state, undo, verbs
 from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, building, choose as choose_mechanics, debt, speed_die
 from banker.mechanics import auction as auctions
@@ -207,11 +207,15 @@ class Game:
                 return value
             raise InvalidAction("action.unknown_space", space=value)
         if isinstance(value, str):
-            if value.isdigit() and int(value) < self.n_spaces:
+            # Only ASCII digits name an index: "²".isdigit() is true, and int("٣") is 3. At most 18
+            # digits: int() of a longer one could pass Python's 4,300-digit limit, and no board is that big.
+            if value.isascii() and value.isdigit() and len(value) <= 18 and int(value) < self.n_spaces:
                 return int(value)
             found = self.ruleset.space_index(value)
             if found is not None:
                 return found
+            if len(value) > 40:
+                value = value[:37] + "..."  # the reason stays a line to read
         raise InvalidAction("action.unknown_space", space=value)
 
     def space_index(self, value: Any) -> int:
@@ -261,9 +265,8 @@ class Game:
         for key in action:
             if key not in allowed and key not in COMMON_FIELDS:
                 raise InvalidAction("action.unknown_field", verb=verb, field=key)
+        limits.check_fields(action)  # every field's kind and range (docs/game-script.md, "Bounds")
         t = action.get("t")
-        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0):
-            raise InvalidAction("action.bad_time", value=t)
         if verb == "undo":
             self.undo(record=dict(action))
             return []
@@ -324,11 +327,12 @@ class Game:
         if not isinstance(action, Mapping):
             raise InvalidAction("action.not_object")
         verb = action.get("do")
-        if verb not in VERB_FIELDS:
+        if not isinstance(verb, str) or verb not in VERB_FIELDS:
             raise InvalidAction("action.unknown_verb", verb=verb)
         for key in action:
             if key not in COMMON_FIELDS and key not in VERB_FIELDS[verb]:
                 raise InvalidAction("action.unknown_field", verb=verb, field=key)
+        limits.check_fields(action)
         if verb == "undo":
             if not self.history:
                 raise IllegalAction("rule.nothing_to_undo")

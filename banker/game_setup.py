@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from banker import limits
 from banker.errors import InvalidAction, SetupError
 from banker.ruleset import OPTION_DEFAULTS, Ruleset, check_option_combinations, check_option_value
 
@@ -24,6 +25,9 @@ def game_options(ruleset: Ruleset, options: Mapping[str, Any], players: int | No
             raise SetupError("setup.unknown_option", option=key)
         opts[key] = check_option_value(
             key, value, lambda problem, k=key: SetupError("setup.bad_option", option=k, problem=problem))
+        if not isinstance(value, bool) and value > limits.MAX_INT:
+            raise SetupError("setup.bad_option", option=key,
+                             problem=f"must be at most {limits.MAX_INT}, not {value}")
     check_option_combinations(ruleset, opts, lambda key, problem: SetupError("setup.bad_option", option=key,
                                                                             problem=problem), players)
     return opts
@@ -38,6 +42,10 @@ def player_names(ruleset: Ruleset, players: Sequence[str]) -> list[str]:
     for name in names:
         if not isinstance(name, str) or not name.strip():
             raise SetupError("setup.bad_name", name=name)
+        if limits.control_character(name) is not None:
+            raise SetupError("setup.name_characters", name=limits.shown(name))
+        if len(name) > limits.MAX_NAME_CHARS:
+            raise SetupError("setup.name_too_long", most=limits.MAX_NAME_CHARS, count=len(name))
         if name == "bank":
             raise SetupError("setup.bank_name")
     if len(set(names)) != len(names):
@@ -69,14 +77,14 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
     jail_free_cards = [c.id for c in game.ruleset.cards if c.effect == "jail_free"]
     for name, entry in players.items():
         if name not in game.index_of:
-            raise SetupError("setup.bad", problem=f"no player {name!r}")
+            raise SetupError("setup.bad", problem=f"no player {limits.shown(name)}")
         p = game.players[game.index_of[name]]
         if not isinstance(entry, Mapping):
             raise SetupError("setup.bad", problem=f"players.{name} must be an object")
         for key, value in entry.items():
             where = f"players.{name}.{key}"
             if key == "cash":
-                p.cash = _int(value, where, 0)
+                p.cash = _int(value, where, 0, limits.MAX_INT)
             elif key == "position":
                 p.position = _int(value, where, 0, game.n_spaces - 1)
             elif key == "in_jail":
@@ -110,6 +118,8 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
             if field_name == "owner":
                 if value is None:
                     game.owner[i] = -1
+                elif not isinstance(value, str):
+                    raise SetupError("setup.bad", problem=f"{where} must be a player's name or null, not {limits.shown(value)}")
                 elif value not in game.index_of:
                     raise SetupError("setup.bad", problem=f"{where}: no player {value!r}")
                 else:
@@ -164,13 +174,15 @@ def _space(game: "Game", key: Any) -> int:
 
 
 def _int(value: Any, where: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SetupError("setup.bad", problem=f"{where} must be a whole number, not {limits.shown(value)}")
+    if value < low or (high is not None and value > high):
         bound = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise SetupError("setup.bad", problem=f"{where} must be a whole number, {bound}, not {value!r}")
+        raise SetupError("setup.bad", problem=f"{where} must be {bound}, not {value}")
     return value
 
 
 def _bool(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise SetupError("setup.bad", problem=f"{where} must be true or false, not {value!r}")
+        raise SetupError("setup.bad", problem=f"{where} must be true or false, not {limits.shown(value)}")
     return value

@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable, Mapping
 from banker.chance import SeededChance, complete_action
 from banker.errors import ActionError, BankerError, RulesetError, SetupError
 from banker.game import Game
+from banker.limits import MAX_SCRIPT_BYTES, LineRefused, control_character, decode_line, shown
 from banker.ruleset import Ruleset, builtin_names, load_ruleset, ruleset_from_data
 
 HEADER_KEYS = frozenset({"rules", "players", "seed", "options", "setup", "ruleset", "format"})
@@ -68,6 +69,8 @@ def parse_header(obj: Any, base_dir: Path | None = None) -> tuple[Header, Rulese
     rules = obj.get("rules")
     if not isinstance(rules, str) or not rules:
         raise bad('the header needs "rules": a ruleset name or file')
+    if control_character(rules) is not None:
+        raise bad(f'"rules" must be a ruleset name or file without control characters, not {shown(rules)}')
     players = obj.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise bad('the header needs "players": a list of names')
@@ -91,6 +94,8 @@ def parse_header(obj: Any, base_dir: Path | None = None) -> tuple[Header, Rulese
             ruleset = _load_rules(rules, base_dir)
     except RulesetError as exc:
         raise bad(str(exc)) from None
+    except OSError as exc:  # the path itself cannot be looked up: a name too long for the file system
+        raise bad(f'cannot read the ruleset file {shown(rules)} ({exc.strerror or exc})') from None
     if data is None and rules not in builtin_names():
         data = ruleset.source_data()  # an exported game must stand on its own
     return Header(rules, list(players), seed, dict(options), setup, data), ruleset
@@ -102,7 +107,11 @@ def _load_rules(rules: str, base_dir: Path | None) -> Ruleset:
     except RulesetError as first:
         if base_dir is not None and not Path(rules).is_absolute():
             candidate = base_dir / rules
-            if candidate.exists():
+            try:
+                found = candidate.exists()
+            except OSError:  # a name too long for the file system is no file here
+                found = False
+            if found:
                 return load_ruleset(str(candidate))
         raise first
 
@@ -131,8 +140,12 @@ class ReplayResult:
 
 
 def iter_lines(text: str) -> Iterable[tuple[int, str]]:
-    """(line number, text) of every line that is not blank or a comment."""
-    for number, line in enumerate(text.splitlines(), start=1):
+    """(line number, text) of every line that is not blank or a comment.
+
+    Lines end at a line feed, a carriage return and line feed, or a carriage return, only: a raw
+    U+2028 inside a JSON string neither splits its line nor shifts the numbers of the lines after it.
+    """
+    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
             yield number, stripped
@@ -163,9 +176,11 @@ def replay_text(text: str, base_dir: Path | None = None, on_action: Any = None,
         return ReplayResult(None, None, ScriptError(None, 2, "the script is empty: no header"))
     number, raw = first
     try:
-        obj = json.loads(raw)
+        obj = decode_line(raw, header=True)
     except json.JSONDecodeError as exc:
         return ReplayResult(None, None, ScriptError(number, 2, f"the header is not valid JSON ({exc.msg})"))
+    except LineRefused as exc:
+        return ReplayResult(None, None, ScriptError(number, 2, f"the header: {exc}"))
     try:
         header, ruleset = parse_header(obj, base_dir)
         runner = begin(header, ruleset)
@@ -178,9 +193,11 @@ def replay_text(text: str, base_dir: Path | None = None, on_action: Any = None,
     count = 0
     for number, raw in lines:
         try:
-            action = json.loads(raw)
+            action = decode_line(raw, header=False)
         except json.JSONDecodeError as exc:
             return ReplayResult(game, header, ScriptError(number, 1, f"not valid JSON ({exc.msg})"), count)
+        except LineRefused as exc:
+            return ReplayResult(game, header, ScriptError(number, 1, str(exc)), count)
         try:
             runner.apply(action)
         except ActionError as exc:
@@ -197,7 +214,15 @@ def replay_file(path: Path | str, on_action: Any = None,
                 begin: Callable[[Header, Ruleset], Any] = PlainRunner) -> ReplayResult:
     path = Path(path)
     try:
-        text = path.read_text("utf-8")
+        if not path.is_file():  # a folder, a FIFO (reading would wait for ever), /dev/zero (no end)
+            problem = "no such file" if not path.exists() else "not a regular file"
+            return ReplayResult(None, None, ScriptError(None, 2, f"{path}: cannot read the file ({problem})"))
+        with path.open("rb") as f:
+            data = f.read(MAX_SCRIPT_BYTES + 1)
+        if len(data) > MAX_SCRIPT_BYTES:
+            return ReplayResult(None, None, ScriptError(
+                None, 2, f"{path}: the file is larger than {MAX_SCRIPT_BYTES:,} bytes, the most a script may have"))
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return ReplayResult(None, None, ScriptError(None, 2, f"{path}: cannot read the file ({exc})"))
     return replay_text(text, path.parent, on_action, begin)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
+from banker import limits
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics import auction as auctions
 from banker.model import BANK, POT, Player
@@ -193,6 +194,8 @@ def check_adjust(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     if player.cash + cash < 0:
         raise IllegalAction("rule.adjust_negative", player=player.name, cash=player.cash, change=cash)
+    if player.cash + cash > limits.MAX_INT:
+        raise IllegalAction("rule.adjust_bound", player=player.name, cash=player.cash, change=cash, most=limits.MAX_INT)
 
 
 def do_adjust(game: "Game", p: int, a: Mapping[str, Any]) -> None:
