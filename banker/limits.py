@@ -19,29 +19,29 @@ import json
 import math
 import re
 import unicodedata
-from typing import Any, Mapping
+from typing import Any, Final, Mapping
 
 from banker.errors import InvalidAction
 
-MAX_INT = 2**53 - 1  # every integer of a script but the seed: the range JSON interoperates in (RFC 7493)
-MAX_DIGITS = 100  # the most digits of any integer (the seed may be any integer of at most this many digits)
-MAX_TIME = 10**9  # the largest `t`, in seconds (over 31 years)
-MAX_LINE_CHARS = 1_000_000  # the longest line of a script, in characters
-MAX_DEPTH = 32  # the deepest nesting of lists and objects in a line
-MAX_SCRIPT_BYTES = 64 * 1024 * 1024  # the largest script file
-MAX_NAME_CHARS = 100  # the longest player name
-DIE_FACES = (1, 6)
+MAX_INT: Final = 2**53 - 1  # every integer of a script but the seed: the range JSON interoperates in (RFC 7493)
+MAX_DIGITS: Final = 100  # the most digits of any integer (the seed may be any integer of at most this many digits)
+MAX_TIME: Final = 10**9  # the largest `t`, in seconds (over 31 years)
+MAX_LINE_CHARS: Final = 1_000_000  # the longest line of a script, in characters
+MAX_DEPTH: Final = 32  # the deepest nesting of lists and objects in a line
+MAX_SCRIPT_BYTES: Final = 64 * 1024 * 1024  # the largest script file
+MAX_NAME_CHARS: Final = 100  # the longest player name
+DIE_FACES: Final = (1, 6)
 
 # How each action field is checked (besides `do`): the kind, and for whole numbers the range.
-INT = "int"
-TEXT = "text"
-NAME = "name"  # a player's name: text without control characters
-SPACE = "space"  # a space: its index (a whole number) or its name (text)
-LIST = "list"
-INT_LIST = "int_list"  # a list of whole numbers (their range is the rule's)
-OBJECT = "object"
-BOOL = "bool"
-FIELD_KINDS: dict[str, tuple[str, int, int]] = {
+INT: Final = "int"
+TEXT: Final = "text"
+NAME: Final = "name"  # a player's name: text without control characters
+SPACE: Final = "space"  # a space: its index (a whole number) or its name (text)
+LIST: Final = "list"
+INT_LIST: Final = "int_list"  # a list of whole numbers (their range is the rule's)
+OBJECT: Final = "object"
+BOOL: Final = "bool"
+FIELD_KINDS: Final[dict[str, tuple[str, int, int]]] = {
     "player": (NAME, 0, 0),
     "deeds": (OBJECT, 0, 0),
     "dice": (LIST, 0, 0),
@@ -70,7 +70,7 @@ _CODES = {INT: "action.not_whole_number", TEXT: "action.not_text", NAME: "action
           SPACE: "action.not_space", LIST: "action.not_list", INT_LIST: "action.not_list",
           OBJECT: "action.not_object_field",
           BOOL: "action.not_true_false"}
-_SHOWN_CHARS = 40
+_SHOWN_CHARS: Final = 40
 
 
 class LineRefused(Exception):

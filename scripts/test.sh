@@ -7,4 +7,5 @@ cd "$ROOT"
 echo "== mypy"
 "$VENV/bin/python" -m mypy
 echo "== pytest"
-exec "$VENV/bin/python" -m pytest "$@"
+# One worker per core (pytest-xdist); a later `-n N` (e.g. `-n 0`) overrides it.
+exec "$VENV/bin/python" -m pytest -n auto "$@"
