@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from banker.errors import RulesetError
+from banker.limits import valid_text
 from banker.mechanics import Mechanics, choose as choose_mechanics, families as mechanic_families
 
 FORMAT = 1
@@ -568,7 +569,7 @@ def _check_values(data: Mapping[str, Any], source: str) -> None:
             if depth > MAX_NESTING:
                 raise RulesetError(source, path, f"nested more than {MAX_NESTING} levels deep")
             for key, item in value.items():
-                if not isinstance(key, str) or not _is_text(key):
+                if not isinstance(key, str) or not valid_text(key):
                     raise RulesetError(source, _ascii(path), f"a key is not valid text: {_ascii(_shown(key))}")
                 stack.append((f"{path}.{key}" if path else key, item, depth + 1))
         elif isinstance(value, list):
@@ -577,7 +578,7 @@ def _check_values(data: Mapping[str, Any], source: str) -> None:
             for k, item in enumerate(value):
                 stack.append((f"{path}[{k}]", item, depth + 1))
         elif isinstance(value, str):
-            if not _is_text(value):
+            if not valid_text(value):
                 raise RulesetError(source, _ascii(path), f"not valid text (a lone surrogate): {_ascii(_shown(value))}")
         elif isinstance(value, int) and not isinstance(value, bool):
             if not -MAX_WHOLE_NUMBER <= value <= MAX_WHOLE_NUMBER:
@@ -587,16 +588,8 @@ def _check_values(data: Mapping[str, Any], source: str) -> None:
             raise RulesetError(source, path, f"must be a whole number, not {value!r}")
 
 
-def _is_text(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _ascii(text: str) -> str:
-    return text.encode("ascii", "backslashreplace").decode("ascii") if not _is_text(text) else text
+    return text.encode("ascii", "backslashreplace").decode("ascii") if not valid_text(text) else text
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
