@@ -63,7 +63,7 @@ import tempfile
 import traceback
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any
+from typing import IO, Any, Callable
 
 MODES = (("fast", False), ("checked", True))
 DROP_LIMIT = 0.05  # issue 16: a median may not drop by more than 5%
@@ -255,37 +255,22 @@ def compare(rev: str, rules: list[str], rounds: int, games: int, as_json: bool) 
     except RuntimeError:
         print(f"bench_engine: not a commit in {root}: {rev}", file=sys.stderr)
         return 2
-    previous = signal.signal(signal.SIGTERM, _terminate)
     tmp = Path(tempfile.mkdtemp(prefix="bench-engine-"))
     tree = tmp / "rev"
     run_dir = tmp / "run"  # the workers' working directory: in neither tree
     run_dir.mkdir()
-    versions: list[Version] = []
     try:
-        git(root, "worktree", "add", "--detach", "--quiet", str(tree), commit)
-        for label, version_root in (("this", root), (rev, tree)):
-            versions.append(Version(label, version_root, run_dir))
-            versions[-1].start()
-        report = run_comparison(versions[0], versions[1], rules, rounds, games)
-    except RuntimeError as e:
-        print(f"bench_engine: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("bench_engine: interrupted", file=sys.stderr)
-        return 130
+        report = _measure_pair((("this", root), (rev, tree)), run_dir, rules, rounds, games,
+                               before=lambda: git(root, "worktree", "add", "--detach", "--quiet", str(tree), commit))
     finally:
-        for v in versions:
-            v.close()
         subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], capture_output=True)
         subprocess.run(["git", "-C", str(root), "worktree", "prune"], capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
-        signal.signal(signal.SIGTERM, previous)
+    if isinstance(report, int):
+        return report
     report["this"].update({"root": str(root), "head": head, "uncommitted_changes_in_banker": dirty})
     report["against"].update({"rev": rev, "commit": commit, "worktree": str(tree)})
-    if as_json:
-        print(json.dumps(report))
-    else:
-        print_comparison(report)
+    _show(report, as_json)
     return 0
 
 
@@ -297,13 +282,35 @@ def compare_engines(this_root: Path, other_root: Path, rules: list[str], rounds:
             print(f"bench_engine: {root} holds no banker package (a checkout, or an unpacked wheel)", file=sys.stderr)
             return 2
     run_dir = Path(tempfile.mkdtemp(prefix="bench-engine-"))  # in neither tree
+    try:
+        report = _measure_pair((("this", this_root.resolve()), (other_root.name or str(other_root),
+                                                                 other_root.resolve())), run_dir, rules, rounds, games)
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+    if isinstance(report, int):
+        return report
+    report["this"]["root"] = str(this_root.resolve())
+    report["against"]["root"] = str(other_root.resolve())
+    _show(report, as_json)
+    return 0
+
+
+def _measure_pair(pair: tuple[tuple[str, Path], tuple[str, Path]], run_dir: Path, rules: list[str], rounds: int,
+                  games: int, before: Callable[[], Any] | None = None) -> dict[str, Any] | int:
+    """Start both engines' workers in `run_dir` (after `before()`) and run the alternating rounds.
+
+    The report, or the exit status after saying what went wrong; the workers are always stopped, also on
+    Ctrl-C or a plain `kill` (raised as SystemExit, so that the callers' clean-up runs).
+    """
     previous = signal.signal(signal.SIGTERM, _terminate)
     versions: list[Version] = []
     try:
-        for label, root in (("this", this_root), (other_root.name or str(other_root), other_root)):
-            versions.append(Version(label, root.resolve(), run_dir))
+        if before is not None:
+            before()
+        for label, root in pair:
+            versions.append(Version(label, root, run_dir))
             versions[-1].start()
-        report = run_comparison(versions[0], versions[1], rules, rounds, games)
+        return run_comparison(versions[0], versions[1], rules, rounds, games)
     except RuntimeError as e:
         print(f"bench_engine: {e}", file=sys.stderr)
         return 1
@@ -313,15 +320,14 @@ def compare_engines(this_root: Path, other_root: Path, rules: list[str], rounds:
     finally:
         for v in versions:
             v.close()
-        shutil.rmtree(run_dir, ignore_errors=True)
         signal.signal(signal.SIGTERM, previous)
-    report["this"]["root"] = str(this_root.resolve())
-    report["against"]["root"] = str(other_root.resolve())
+
+
+def _show(report: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(report))
     else:
         print_comparison(report)
-    return 0
 
 
 def spread(rolls_per_second: list[float]) -> dict[str, Any]:
