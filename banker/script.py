@@ -8,6 +8,8 @@ starting with ``#`` are skipped; line numbers count every line of the file.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
@@ -217,7 +219,12 @@ def replay_file(path: Path | str, on_action: Any = None,
         if not path.is_file():  # a folder, a FIFO (reading would wait for ever), /dev/zero (no end)
             problem = "no such file" if not path.exists() else "not a regular file"
             return ReplayResult(None, None, ScriptError(None, 2, f"{path}: cannot read the file ({problem})"))
-        with path.open("rb") as f:
+        # Opened without blocking and checked again once open: the path may have become a FIFO in between.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                refused = ScriptError(None, 2, f"{path}: cannot read the file (not a regular file)")
+                return ReplayResult(None, None, refused)
             data = f.read(MAX_SCRIPT_BYTES + 1)
         if len(data) > MAX_SCRIPT_BYTES:
             return ReplayResult(None, None, ScriptError(
