@@ -18,7 +18,7 @@ from typing import Any
 
 from hardware.reader import CardProtocol
 
-MAX_LINE = 120  # bytes; a longer run without a line end is garbage, dropped whole
+MAX_LINE = 120  # bytes; a longer run without a line end is garbage, dropped whole up to its line end
 UID_BYTES = (4, 7, 10)
 _PREFIX = re.compile(rb"^(?:card\s+)?uid\s*:\s*", re.IGNORECASE)
 _SPACED = re.compile(rb"^[0-9a-f]{2}(?: [0-9a-f]{2})*$", re.IGNORECASE)
@@ -43,23 +43,37 @@ def parse_uid_line(line: bytes) -> str | None:
 
 
 class LineFramer:
-    """Cuts a byte stream into lines; drops the first (possibly partial) line and overlong runs."""
+    """Cuts a byte stream into lines; drops the first (possibly partial) line and over-long runs.
+
+    Two states make a line untrustworthy, and only one of them may be forgiven:
+
+    - `synced` is False until the first line end after opening, because the bytes may be the
+      tail of a line cut by the open. `LineProtocol` sets it when the port stayed quiet since
+      opening (then nothing was half-read).
+    - `discarding` is True from the byte that makes a run longer than `MAX_LINE` until the
+      next line end. The whole run is dropped, whatever follows it and however long the pause
+      before its line end; nothing outside the framer clears this.
+    """
 
     def __init__(self, skip_first: bool = True) -> None:
         self.buffer = bytearray()
         self.synced = not skip_first
+        self.discarding = False
 
     def feed(self, data: bytes) -> list[bytes]:
         lines = []
         for byte in data:
             if byte in (0x0A, 0x0D):
-                if self.synced and self.buffer:
+                if self.synced and self.buffer and not self.discarding:
                     lines.append(bytes(self.buffer))
                 self.synced = True
+                self.discarding = False
                 self.buffer.clear()
+            elif self.discarding:
+                continue
             elif len(self.buffer) >= MAX_LINE:
                 self.buffer.clear()
-                self.synced = False  # wait for the next line end before trusting bytes again
+                self.discarding = True  # the rest of this run, up to its line end, is garbage too
             else:
                 self.buffer.append(byte)
         return lines
@@ -84,7 +98,8 @@ class LineProtocol(CardProtocol):
     def poll(self, port: Any) -> list[tuple[str, float]]:
         data = port.read(max(1, port.in_waiting))
         at = time.monotonic()
-        if not self.framer.synced and not self.framer.buffer and at - self.opened > SETTLE:
+        framer = self.framer
+        if not framer.synced and not framer.buffer and not framer.discarding and at - self.opened > SETTLE:
             self.framer.synced = True  # ...unless the line was quiet since opening: then nothing is half-read
         if not data:
             return []
