@@ -16,6 +16,14 @@ An unknown or forgotten token is a 404 that says nothing about any game.
 Every response carries no-store caching, nosniff, no-referrer and a strict
 Content-Security-Policy (the page's inline script and style are allowed by
 their SHA-256 hashes). Requests are rate-limited per client address.
+
+Anyone on the Wi-Fi can connect, so the server holds no connection for free:
+a connection must send a whole request within `REQUEST_TIMEOUT` seconds of
+opening (or of its previous answer) or it is closed; connections are capped
+per address and in all, and one past a cap is answered 503 and closed at
+once; an event stream whose phone stops reading is ended. Refusals are
+logged as one short line each (never the path, which holds the token), at
+most `LOG_BURST` lines a `LOG_WINDOW`. See docs/web.md, "Limits".
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from importlib import resources
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +53,16 @@ RETRY_MS = 3000  # how soon a browser reconnects a dropped event stream
 MAX_STREAMS = 64  # open event streams in all (a Pi serves a table, not a stadium)
 MAX_STREAMS_PER_CLIENT = 8  # open event streams from one address
 MAX_KEY = 256  # longer tokens or codes are not even compared
+# Connections. A family's phones each hold a page and a stream (a browser opens at most six
+# connections to one server); a phone that has not sent a whole request in a few seconds is gone.
+REQUEST_TIMEOUT = 5.0  # seconds to send a whole request, from opening or from the previous answer
+MAX_CONNECTIONS = 128  # open connections in all; with the app's own files far below the unit's LimitNOFILE
+MAX_CONNECTIONS_PER_CLIENT = 16  # open connections from one address
+STREAM_WRITE_TIMEOUT = 30.0  # seconds an event stream may wait for its phone to read; then it is ended
+LINGER = 1.0  # seconds to read the rest of a refused request (its body, or all of it past a cap) before closing
+MAX_LINGERING = 16  # connections refused past a cap that may linger at once; the rest are closed at once
+LOG_BURST = 10  # refusal lines logged per window; the rest are counted in one line
+LOG_WINDOW = 60.0  # seconds
 MOVE_FILENAME = "board-banker-game.jsonl"
 
 NOT_FOUND = "Not found.\n"
@@ -88,10 +107,151 @@ class _Stream:
         self.wake = asyncio.Event()
 
 
+BUSY_TEXT = b"Too many connections; try again in a few seconds.\n"
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        b"Content-Length: " + str(len(BUSY_TEXT)).encode() + b"\r\nRetry-After: 5\r\n"
+        b"Cache-Control: no-store\r\nConnection: close\r\n\r\n" + BUSY_TEXT)
+
+
+class _RefusalLog:
+    """One short warning a refusal, at most `burst` a `window`; the next line counts the ones left out.
+
+    The lines name the client's address and why, never a path or a header (a path holds a token).
+    Called on the server's loop only.
+    """
+
+    def __init__(self, clock: Callable[[], float], burst: int = LOG_BURST, window: float = LOG_WINDOW) -> None:
+        self.clock = clock
+        self.burst = burst
+        self.window = window
+        self.since = -math.inf
+        self.lines = 0
+        self.left_out = 0
+
+    def __call__(self, client: str, why: str) -> None:
+        now = self.clock()
+        if now - self.since >= self.window:
+            if self.left_out:
+                log.warning("phone server: %d more refusals in the last %g s were not logged",
+                            self.left_out, self.window)
+            self.since, self.lines, self.left_out = now, 0, 0
+        if self.lines < self.burst:
+            self.lines += 1
+            log.warning("phone server: refused %s: %s", _printable(client), why)
+        else:
+            self.left_out += 1
+
+    def flush(self) -> None:
+        """Log the count of the refusals left out so far (when the server stops)."""
+        if self.left_out:
+            log.warning("phone server: %d more refusals were not logged", self.left_out)
+            self.left_out = 0
+
+
+def _printable(text: str) -> str:
+    """An address for a log line: short, and nothing that could start a line of its own."""
+    return "".join(c if c.isprintable() else "?" for c in text[:64])
+
+
+class _ServerLog(logging.Logger):
+    """The logger aiohttp's connection handler is given instead of its own.
+
+    aiohttp logs a malformed request with its traceback, whose message quotes the request line
+    (and so the token); here that becomes one refusal line naming only the kind of error. Any
+    other error (a bug in a handler) goes to this module's log, within the same budget.
+    """
+
+    def __init__(self, refused: _RefusalLog) -> None:
+        super().__init__(__name__ + ".connections")
+        self.refused = refused
+
+    def handle(self, record: logging.LogRecord) -> None:
+        exc = record.exc_info[1] if record.exc_info else None
+        client = str(record.args[0]) if isinstance(record.args, tuple) and record.args else "?"
+        if isinstance(exc, HttpProcessingError):
+            self.refused(client, f"a malformed request ({type(exc).__name__}), answered {exc.code or 400}")
+        elif record.levelno >= logging.WARNING:
+            if self.refused.lines < self.refused.burst:
+                log.handle(record)
+            self.refused(client, "a request the server failed on, answered 500")
+
+
+class _Gate(asyncio.Protocol):
+    """One accepted connection: refused at once past the caps, else handed to aiohttp's handler.
+
+    Every callback is passed on unchanged, so the handler sees an ordinary connection; the gate
+    only counts connections per address while they are open.
+    """
+
+    def __init__(self, server: "PhoneServer", make_handler: Callable[[], asyncio.Protocol]) -> None:
+        self.server = server
+        self.make_handler = make_handler
+        self.handler: asyncio.Protocol | None = None
+        self.lingering: asyncio.Transport | None = None  # a refused connection, until it closes
+        self.client = "?"
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        peer = transport.get_extra_info("peername")
+        self.client = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        why = self.server._admit(self.client)
+        if why is not None:
+            self._refuse(transport)
+            self.server._refused(self.client, f"{why}, answered 503")
+            return
+        self.handler = self.make_handler()
+        self.handler.connection_made(transport)
+
+    def _refuse(self, transport: asyncio.Transport) -> None:
+        """Answer 503 and close. Closing with the request unread would reset the connection, and the
+        client might lose the answer, so a few refused connections linger for up to LINGER seconds,
+        reading and dropping what comes, until the client closes its side."""
+        transport.write(BUSY)
+        if self.server._lingering >= MAX_LINGERING or not transport.can_write_eof():
+            transport.close()
+            return
+        self.lingering = transport
+        self.server._lingering += 1
+        transport.write_eof()
+        asyncio.get_running_loop().call_later(LINGER, transport.close)
+
+    def data_received(self, data: bytes) -> None:
+        if self.handler is not None:
+            self.handler.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        if self.lingering is not None:
+            self.lingering.close()
+            return None
+        return self.handler.eof_received() if self.handler is not None else None
+
+    def pause_writing(self) -> None:
+        if self.handler is not None:
+            self.handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.handler is not None:
+            self.handler.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.lingering is not None:
+            self.lingering = None
+            self.server._lingering -= 1
+        handler, self.handler = self.handler, None
+        if handler is not None:
+            self.server._release(self.client)
+            handler.connection_lost(exc)
+
+
 class PhoneServer:
     """The phone page's server. `start()` serves; `publish()` and `add_move()` feed it; `stop()` ends it."""
 
-    heartbeat: float = HEARTBEAT  # a class attribute, so that a test may shorten it on one server
+    # Class attributes, so that a test may shorten them on one server.
+    heartbeat: float = HEARTBEAT
+    request_timeout: float = REQUEST_TIMEOUT
+    stream_write_timeout: float = STREAM_WRITE_TIMEOUT
+    max_connections: int = MAX_CONNECTIONS
+    max_connections_per_client: int = MAX_CONNECTIONS_PER_CLIENT
 
     def __init__(self, hosts: Sequence[str], port: int = 8080, *, rate_limit: int = 120,
                  rate_window: float = 60.0, on_moved: Callable[[str], None] | None = None,
@@ -113,6 +273,10 @@ class PhoneServer:
         # Only touched on the server's loop:
         self._hits: dict[str, deque[float]] = {}
         self._streams: set[_Stream] = set()
+        self._open_from: dict[str, int] = {}  # client address -> connections open now
+        self._lingering = 0  # refused connections not closed yet (see _Gate._refuse)
+        self._refused = _RefusalLog(clock)
+        self._servers: list[asyncio.AbstractServer] = []
         self._stopping = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -134,6 +298,11 @@ class PhoneServer:
     def streams(self) -> int:
         """How many event streams are open now (phones following a game)."""
         return len(self._streams)
+
+    @property
+    def connections(self) -> int:
+        """How many connections are open now (each past the caps is closed at once and not counted)."""
+        return sum(self._open_from.values())
 
     def start(self) -> None:
         """Bind every host (only those) and serve from a daemon thread; return once listening.
@@ -255,17 +424,39 @@ class PhoneServer:
         app.router.add_get("/g/{token}/state", self._state_handler)
         app.router.add_get("/g/{token}/events", self._events_handler)
         app.router.add_get("/m/{code}", self._move_handler)
+        # keepalive_timeout bounds both the wait for a request's last header byte and an idle
+        # keep-alive connection: aiohttp arms it when the connection opens and after each answer.
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0,
-                               handler_cancellation=True)
+                               handler_cancellation=True, keepalive_timeout=self.request_timeout,
+                               lingering_time=LINGER, logger=_ServerLog(self._refused))
         self._runner = runner
         await runner.setup()
+        handlers = runner.server
+        assert handlers is not None
+        loop = asyncio.get_running_loop()
         port = self._wanted_port
         for host in self.hosts:
-            site = web.TCPSite(runner, host, port, reuse_address=True)
-            await site.start()
+            server = await loop.create_server(lambda: _Gate(self, handlers), host, port, reuse_address=True)
+            self._servers.append(server)
             if port == 0:  # the first address picks a free port; the others bind the same
-                port = int(runner.addresses[0][1])
+                port = int(server.sockets[0].getsockname()[1])
         self._port = port
+
+    def _admit(self, client: str) -> str | None:
+        """Count a new connection from `client`; None if it may stay, else why it may not."""
+        if self.connections >= self.max_connections:
+            return "too many connections in all"
+        if self._open_from.get(client, 0) >= self.max_connections_per_client:
+            return "too many connections from one address"
+        self._open_from[client] = self._open_from.get(client, 0) + 1
+        return None
+
+    def _release(self, client: str) -> None:
+        left = self._open_from.get(client, 0) - 1
+        if left > 0:
+            self._open_from[client] = left
+        else:
+            self._open_from.pop(client, None)
 
     async def _close(self) -> None:
         self._stopping = True
@@ -276,6 +467,10 @@ class PhoneServer:
             if not self._streams:
                 break
             await asyncio.sleep(0.01)
+        self._refused.flush()
+        servers, self._servers = self._servers, []
+        for server in servers:
+            server.close()  # no new connections; the runner closes the open ones
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -286,19 +481,27 @@ class PhoneServer:
     async def _guard(self, request: web.Request,
                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
         client = request.remote or "?"
+        response = await self._answer(request, handler, client)
+        if response.status >= 400:
+            self._refused(client, f"{REFUSALS.get(response.status, 'an error')}, answered {response.status}")
+        return response
+
+    async def _answer(self, request: web.Request,
+                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+                      client: str) -> web.StreamResponse:
         wait = self._count(client)
         if wait is not None:
             return web.Response(status=429, text="Too many requests; try again later.\n",
                                 headers={"Retry-After": str(wait)})
         if request.method not in ("GET", "HEAD"):
-            return web.Response(status=405, text="Read-only.\n", headers={"Allow": "GET, HEAD"})
+            return _read_only()
         try:
             return await handler(request)
         except web.HTTPException as exc:
             if exc.status == 404:
                 return _not_found()
             if exc.status == 405:
-                return web.Response(status=405, text="Read-only.\n", headers={"Allow": "GET, HEAD"})
+                return _read_only()
             raise
 
     def _count(self, client: str) -> int | None:
@@ -355,25 +558,33 @@ class PhoneServer:
         response = web.StreamResponse(headers=headers)  # chunked on HTTP/1.1, until closed on 1.0
         stream = _Stream(token, client)
         self._streams.add(stream)
+
+        async def send(data: bytes) -> None:
+            await asyncio.wait_for(response.write(data), self.stream_write_timeout)
+
         try:
             await response.prepare(request)
-            await response.write(f"retry: {RETRY_MS}\n\n".encode())
+            await send(f"retry: {RETRY_MS}\n\n".encode())
             sent: bytes | None = None
             while not self._stopping:
                 with self._lock:
                     body = self._states.get(token)
                 if body is None:  # revoked or deleted: say so (nothing more) and end
-                    await response.write(b"event: gone\ndata: {}\n\n")
+                    await send(b"event: gone\ndata: {}\n\n")
                     break
                 if body != sent:
-                    await response.write(b"event: state\ndata: " + body + b"\n\n")
+                    await send(b"event: state\ndata: " + body + b"\n\n")
                     sent = body
                 try:
                     await asyncio.wait_for(stream.wake.wait(), self.heartbeat)
                 except asyncio.TimeoutError:
-                    await response.write(b": heartbeat\n\n")
+                    await send(b": heartbeat\n\n")
                 stream.wake.clear()
-            await response.write_eof()
+            await asyncio.wait_for(response.write_eof(), self.stream_write_timeout)
+        except asyncio.TimeoutError:  # the phone stopped reading: end the stream, free the connection
+            self._refused(client, "an event stream that was not being read, ended")
+            if request.transport is not None:
+                request.transport.abort()
         except (ConnectionError, RuntimeError):
             pass  # the phone went away
         finally:
@@ -406,6 +617,22 @@ class PhoneServer:
             except Exception:  # noqa: BLE001 - the download happened; the app's bug is logged
                 log.exception("on_moved failed")
         return response
+
+
+REFUSALS = {
+    404: "an unknown page, game or link",
+    405: "a request that is not GET or HEAD",
+    410: "a used or expired link",
+    429: "too many requests or streams from one address",
+    500: "a request the server failed on",
+}
+
+
+def _read_only() -> web.Response:
+    """405 for anything but GET and HEAD; the connection is closed (no body of it is read)."""
+    response = web.Response(status=405, text="Read-only.\n", headers={"Allow": "GET, HEAD"})
+    response.force_close()
+    return response
 
 
 def _not_found() -> web.Response:

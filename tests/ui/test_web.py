@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
+import os
+import resource
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -51,8 +57,12 @@ class Clock:
 def make() -> Iterator[Callable[..., PhoneServer]]:
     servers: list[PhoneServer] = []
 
-    def factory(hosts: tuple[str, ...] = ("127.0.0.1",), **kw: Any) -> PhoneServer:
+    def factory(hosts: tuple[str, ...] = ("127.0.0.1",), limits: dict[str, float] | None = None,
+                **kw: Any) -> PhoneServer:
         server = PhoneServer(list(hosts), 0, **kw)
+        for name, value in (limits or {}).items():  # the class's limits, changed on this server only
+            assert hasattr(PhoneServer, name)
+            setattr(server, name, value)
         server.start()
         servers.append(server)
         return server
@@ -567,3 +577,274 @@ def test_a_server_can_start_again_after_stop() -> None:
 def test_no_hosts_is_refused() -> None:
     with pytest.raises(ValueError):
         PhoneServer([], 0)
+
+
+# ---------------------------------------------------------------------- limits under hostile input
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def _closed_within(sock: socket.socket, seconds: float) -> bool:
+    """Whether the server closes `sock` within `seconds` (answers before the close are read past)."""
+    sock.settimeout(seconds)
+    end = time.monotonic() + seconds
+    try:
+        while time.monotonic() < end:
+            if not sock.recv(4096):
+                return True
+    except ConnectionError:
+        return True
+    except socket.timeout:
+        return False
+    return False
+
+
+def test_idle_and_half_sent_connections_are_closed_within_the_timeout(make: Callable[..., PhoneServer]) -> None:
+    server = make(limits={"request_timeout": 1.0, "heartbeat": 0.3})
+    server.publish(TOKEN, sample())
+    stream = Events(server, f"/g/{TOKEN}/events")
+    assert stream.next_state()["turn"] == "Ann"
+    idle = socket.create_connection(("127.0.0.1", server.port))
+    half = socket.create_connection(("127.0.0.1", server.port))
+    half.sendall(b"GET /g/" + TOKEN.encode() + b"/state HTTP/1.1\r\nHost: banker\r\n")
+    trickle = socket.create_connection(("127.0.0.1", server.port))
+    kept_alive = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    kept_alive.request("GET", f"/g/{TOKEN}/state")
+    assert kept_alive.getresponse().read()  # answered; the connection stays open for a next request
+    started = time.monotonic()
+    for byte in b"GET /g/x HTTP/1.1\r\n":  # a header a byte at a time: every byte in time, the whole too late
+        try:
+            trickle.send(bytes([byte]))
+        except OSError:
+            break
+        time.sleep(0.1)
+    for sock in (idle, half, trickle, kept_alive.sock):
+        assert _closed_within(sock, 1.0 + 1.5 - (time.monotonic() - started)), sock
+    assert server.connections == 1  # the event stream, kept up by its heartbeat
+    server.publish(TOKEN, sample(cash=99))
+    assert stream.next_state()["players"][0]["cash"] == 99
+    stream.close()
+
+
+def test_a_flood_of_idle_and_half_sent_connections_leaves_the_app_working(
+        make: Callable[..., PhoneServer], tmp_path: Path) -> None:
+    """Hundreds of connections from a few addresses, in a process that has few files to spare: a phone
+    with the token, a card tap and the journal all still work, and every kept connection is closed
+    within the timeout."""
+    from hardware.emulate import LineReaderEmulator
+    from hardware.line import LineProtocol
+    from hardware.reader import CardReader
+    from banker.journal import Journal
+    from banker.script import Header
+
+    server = make(limits={"request_timeout": 3.0})  # the flood lasts as long as the family's checks
+    server.publish(TOKEN, sample())
+    taps: list[str] = []
+    connected, tapped = threading.Event(), threading.Event()
+
+    def on_tap(event: Any) -> None:
+        taps.append(event.uid)
+        tapped.set()
+
+    def on_status(event: Any) -> None:
+        if event.connected:
+            connected.set()
+
+    sources = [f"127.0.0.{k}" for k in range(2, 8)]  # six addresses: past their caps, not past the total
+    flood = subprocess.Popen([sys.executable, str(Path(__file__).with_name("flood_client.py")), str(server.port),
+                              "400", *sources], stdout=subprocess.PIPE, text=True)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    # Fewer files to spare than the flood has connections, so that without the caps opening any file would
+    # fail; enough for the caps and for a backlog's worth (100) accepted at once before they are refused.
+    spare = server.max_connections + 100 + 60
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, _open_fds() + spare), hard))
+    cap = len(sources) * server.max_connections_per_client
+    most = {"all": 0, "one": 0}
+    sampling = threading.Event()
+
+    def sample_counts() -> None:  # what the server holds, every few milliseconds of the flood
+        while not sampling.wait(0.005):
+            counts = dict(server._open_from)
+            most["all"] = max(most["all"], sum(counts.values()))
+            most["one"] = max([most["one"], *counts.values()])
+
+    sampler = threading.Thread(target=sample_counts, daemon=True)
+    sampler.start()
+    try:
+        assert flood.stdout is not None
+        deadline = time.monotonic() + 10
+        while server.connections < cap // 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert server.connections >= cap // 2, "the flood did not arrive"
+        # The family's side, during the flood:
+        phone = get(server, f"/g/{TOKEN}/state", host="127.0.0.1")
+        assert phone.status == 200 and phone.json()["turn"] == "Ann"
+        with LineReaderEmulator() as device, CardReader(device.url, LineProtocol(), on_tap, on_status) as reader:
+            assert connected.wait(3)
+            time.sleep(0.25)  # past the reader's settling time after opening
+            device.tap("04A32B1C")
+            assert tapped.wait(3) and taps == ["04A32B1C"]
+            assert reader.connected
+        with Journal(tmp_path / "games.sqlite3") as journal:
+            live = journal.start(Header(rules="classic", players=["Ann", "Ben"]))
+            live.apply({"do": "roll", "dice": [1, 2]})
+            assert len(journal.actions(live.id)) == 1
+        assert server.connections > 0, "the flood ended before the family's checks did"
+        assert json.loads(flood.stdout.readline()) == {"opened": 400}
+        done = json.loads(flood.stdout.readline())
+    finally:
+        sampling.set()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        flood.kill()
+        flood.wait()
+    assert most["one"] <= server.max_connections_per_client and most["all"] <= cap + 1  # and the phone
+    assert done["open"] == 0
+    assert done["kept"] >= cap  # each address up to its cap (and again as kept ones timed out)
+    assert done["refused"] == 400 - done["kept"] and done["refused"] > 0
+    # Each kept connection closed within the timeout of its accept; a flood's accepts may lag its connects.
+    assert done["slowest"] <= server.request_timeout + 1.5
+    assert server.connections == 0
+
+
+def test_past_the_caps_a_connection_is_answered_503_at_once(make: Callable[..., PhoneServer]) -> None:
+    server = make(limits={"max_connections": 6, "max_connections_per_client": 4})
+    held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(4)]
+
+    def from_address(host: str) -> socket.socket:
+        sock = socket.socket()
+        sock.bind((host, 0))
+        sock.connect(("127.0.0.1", server.port))
+        return sock
+
+    def answer(sock: socket.socket) -> bytes:
+        sock.settimeout(2)
+        data = b""
+        while chunk := sock.recv(4096):
+            data += chunk
+        return data
+
+    refused = answer(socket.create_connection(("127.0.0.1", server.port)))  # a fifth from one address
+    assert refused.startswith(b"HTTP/1.1 503 ") and b"Retry-After: 5" in refused
+    held += [from_address("127.0.0.2"), from_address("127.0.0.3")]
+    assert answer(from_address("127.0.0.4")).startswith(b"HTTP/1.1 503 ")  # a seventh in all
+    for sock in held:
+        sock.close()
+    deadline = time.monotonic() + 3
+    while server.connections and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.connections == 0
+    assert get(server, "/g/anything").status == 404  # served again
+
+
+def test_a_stream_whose_phone_stops_reading_is_ended(make: Callable[..., PhoneServer]) -> None:
+    server = make(limits={"stream_write_timeout": 0.5})
+    server.publish(TOKEN, sample())
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", server.port))
+    sock.sendall(b"GET /g/" + TOKEN.encode() + b"/events HTTP/1.1\r\nHost: banker\r\n\r\n")
+    deadline = time.monotonic() + 2
+    while server.streams == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert server.streams == 1
+    big = sample()
+    deadline = time.monotonic() + 10
+    k = 0
+    while server.streams and time.monotonic() < deadline:  # the phone reads nothing
+        k += 1
+        big["log"] = [f"{k} " + "x" * 200_000]
+        server.publish(TOKEN, big)
+        time.sleep(0.05)
+    assert server.streams == 0
+    sock.close()
+
+
+def test_a_refused_body_is_not_waited_for(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    sock = socket.create_connection(("127.0.0.1", server.port))
+    sock.sendall(b"POST /g/x HTTP/1.1\r\nHost: banker\r\nContent-Length: 1000000\r\n\r\nabc")
+    started = time.monotonic()
+    sock.settimeout(5)
+    data = b""
+    while chunk := sock.recv(4096):
+        data += chunk
+    assert data.startswith(b"HTTP/1.1 405 ")
+    assert time.monotonic() - started < web.LINGER + 1.0
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"GET /g/" + TOKEN.encode() + b" HTTP/1.1 and more\r\nHost: banker\r\n\r\n",
+    b"GET /g/" + TOKEN.encode() + b"\x00/state HTTP/1.1\r\n\r\n",
+    b"G\x00T /g/" + TOKEN.encode() + b" HTTP/1.1\r\n\r\n",
+    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + TOKEN.encode(),  # TLS to the plain port
+    b"GET /g/" + TOKEN.encode() + b" HTTP/1.1\r\nHost: banker\r\nX-" + b"a" * 9000 + b": 1\r\n\r\n",
+    b"GET /g/" + TOKEN.encode() + b"/state HTTP/1.1\r\nHost: banker\r\nContent-Length: -1\r\n\r\n",
+])
+def test_a_malformed_request_logs_one_short_line_without_the_token(
+        make: Callable[..., PhoneServer], caplog: pytest.LogCaptureFixture, request_bytes: bytes) -> None:
+    server = make()
+    server.publish(TOKEN, sample())
+    caplog.set_level(logging.DEBUG)
+    sock = socket.create_connection(("127.0.0.1", server.port))
+    sock.sendall(request_bytes)
+    sock.settimeout(5)
+    answer = b""
+    try:
+        while chunk := sock.recv(4096):
+            answer += chunk
+    except ConnectionError:
+        pass
+    assert answer.startswith(b"HTTP/1.") and b" 400 " in answer.split(b"\r\n")[0]
+    deadline = time.monotonic() + 2
+    while not [r for r in caplog.records if r.name.startswith("ui.web")] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    lines = [r for r in caplog.records if r.name.startswith("ui.web")]
+    assert len(lines) == 1
+    text = lines[0].getMessage()
+    assert lines[0].exc_info is None and "\n" not in text and len(text) < 160
+    assert text.startswith("phone server: refused 127.0.0.1: a malformed request")
+    assert TOKEN not in text and "/g/" not in text
+    assert TOKEN not in caplog.text
+
+
+def test_refusals_are_logged_without_paths_and_at_most_a_burst_a_window(
+        caplog: pytest.LogCaptureFixture) -> None:
+    clock = Clock()
+    refused = web._RefusalLog(clock, burst=3, window=60)
+    caplog.set_level(logging.WARNING, logger="ui.web")
+    for _ in range(10):
+        refused("192.168.1.7", "an unknown page, game or link, answered 404")
+    refused("bad\naddress", "why")
+    assert [r.getMessage() for r in caplog.records] == [
+        "phone server: refused 192.168.1.7: an unknown page, game or link, answered 404"] * 3
+    clock.now += 60
+    refused("192.168.1.8", "too many requests or streams from one address, answered 429")
+    assert [r.getMessage() for r in caplog.records[3:]] == [
+        "phone server: 8 more refusals in the last 60 s were not logged",
+        "phone server: refused 192.168.1.8: too many requests or streams from one address, answered 429"]
+    clock.now += 60
+    refused("bad\naddress", "why")
+    assert caplog.records[-1].getMessage() == "phone server: refused bad?address: why"
+    for _ in range(5):
+        refused("192.168.1.9", "why")
+    refused.flush()  # as the server stops
+    assert caplog.records[-1].getMessage() == "phone server: 3 more refusals were not logged"
+    refused.flush()
+    assert caplog.records[-1].getMessage() == "phone server: 3 more refusals were not logged"
+    assert len(caplog.records) == 9  # the second flush had nothing to count
+
+
+def test_a_wrong_token_is_logged_without_it(make: Callable[..., PhoneServer],
+                                            caplog: pytest.LogCaptureFixture) -> None:
+    server = make()
+    server.publish(TOKEN, sample())
+    caplog.set_level(logging.WARNING, logger="ui.web")
+    wrong = TOKEN[::-1]
+    assert get(server, f"/g/{wrong}/state").status == 404
+    deadline = time.monotonic() + 2
+    while not caplog.records and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [r.getMessage() for r in caplog.records] == [
+        "phone server: refused 127.0.0.1: an unknown page, game or link, answered 404"]
