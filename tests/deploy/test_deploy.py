@@ -131,6 +131,17 @@ def test_unit_settings() -> None:
         assert wanted in lines
 
 
+def test_the_unit_leaves_files_for_the_app_beside_a_full_phone_server() -> None:
+    from ui import web
+
+    limits = [line.partition("=")[2] for line in (DEPLOY / "board-banker.service").read_text().splitlines()
+              if line.startswith("LimitNOFILE=")]
+    assert len(limits) == 1 and limits[0].isdigit()
+    backlog = 100  # asyncio's default: accepted at once before the caps refuse them
+    app_files = 1024  # the journal, the readers, Kivy, the GPU: what a process gets by default
+    assert int(limits[0]) >= web.MAX_CONNECTIONS + web.MAX_LINGERING + backlog + app_files
+
+
 def test_udev_rule_names_every_reader_chip() -> None:
     text = (DEPLOY / "99-board-banker.rules").read_text()
     rules = [line for line in text.splitlines() if line and not line.startswith("#")]
