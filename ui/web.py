@@ -129,6 +129,11 @@ class _RefusalLog:
         self.left_out = 0
 
     def __call__(self, client: str, why: str) -> None:
+        if self.allow():
+            log.warning("phone server: refused %s: %s", _printable(client), why)
+
+    def allow(self) -> bool:
+        """Whether one more line fits in this window's budget (counted either way)."""
         now = self.clock()
         if now - self.since >= self.window:
             if self.left_out:
@@ -137,9 +142,9 @@ class _RefusalLog:
             self.since, self.lines, self.left_out = now, 0, 0
         if self.lines < self.burst:
             self.lines += 1
-            log.warning("phone server: refused %s: %s", _printable(client), why)
-        else:
-            self.left_out += 1
+            return True
+        self.left_out += 1
+        return False
 
     def flush(self) -> None:
         """Log the count of the refusals left out so far (when the server stops)."""
@@ -170,10 +175,8 @@ class _ServerLog(logging.Logger):
         client = str(record.args[0]) if isinstance(record.args, tuple) and record.args else "?"
         if isinstance(exc, HttpProcessingError):
             self.refused(client, f"a malformed request ({type(exc).__name__}), answered {exc.code or 400}")
-        elif record.levelno >= logging.WARNING:
-            if self.refused.lines < self.refused.burst:
-                log.handle(record)
-            self.refused(client, "a request the server failed on, answered 500")
+        elif record.levelno >= logging.WARNING and self.refused.allow():
+            log.handle(record)  # a bug in a handler: its traceback, which holds no path
 
 
 class _Gate(asyncio.Protocol):
@@ -624,7 +627,6 @@ REFUSALS = {
     405: "a request that is not GET or HEAD",
     410: "a used or expired link",
     429: "too many requests or streams from one address",
-    500: "a request the server failed on",
 }
 
 

@@ -848,3 +848,24 @@ def test_a_wrong_token_is_logged_without_it(make: Callable[..., PhoneServer],
         time.sleep(0.01)
     assert [r.getMessage() for r in caplog.records] == [
         "phone server: refused 127.0.0.1: an unknown page, game or link, answered 404"]
+
+
+def test_a_bug_in_a_handler_is_a_500_logged_once_with_its_traceback_and_no_token(
+        make: Callable[..., PhoneServer], caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = make()
+    server.publish(TOKEN, sample())
+    caplog.set_level(logging.WARNING, logger="ui.web")
+
+    def broken(token: str) -> bytes:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(server, "_state", broken)
+    assert get(server, f"/g/{TOKEN}/state").status == 500
+    deadline = time.monotonic() + 2
+    while not caplog.records and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(caplog.records) == 1
+    record = caplog.records[0]
+    assert record.getMessage() == "Error handling request from 127.0.0.1"
+    assert record.exc_info is not None and "a bug" in caplog.text
+    assert TOKEN not in caplog.text
