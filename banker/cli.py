@@ -68,12 +68,15 @@ def quoted(text: str) -> str:
     return f'"{escaped}"'
 
 
-def whole_number(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from `low` to `high`, written in ASCII digits."""
+def whole_number(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high`, written in ASCII digits (at most 30 of them,
+    when no bounds are given: the command then checks the range itself)."""
+    wanted = "a whole number" if low is None or high is None else f"a whole number from {low} to {high}"
+
     def parse(text: str) -> int:
         value = int(text) if _WHOLE.fullmatch(text) else None
-        if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high}, not {quoted(text)}")
+        if value is None or (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {wanted}, not {quoted(text)}")
         return value
     return parse
 
@@ -135,8 +138,8 @@ def _parser() -> argparse.ArgumentParser:
     undo = sub.add_parser("undo", help="take back the latest actions of a journaled game")
     undo.add_argument("db", nargs="?", default=None, help=journal_help)
     undo.add_argument("--game", type=whole_number(1, MAX_GAME_ID), help="the game's id (default: the game the app would resume)")
-    undo.add_argument("--steps", type=whole_number(1, MAX_UNDO_STEPS), default=1,
-                      help="how many actions, at least 1 (default 1)")
+    undo.add_argument("--steps", type=whole_number(), default=1,
+                      help=f"how many actions, 1 to {MAX_UNDO_STEPS} (default 1)")
 
     finish = sub.add_parser("finish", help="end a journaled game now: the richest by net worth wins")
     finish.add_argument("db", nargs="?", default=None, help=journal_help)
@@ -345,6 +348,10 @@ def cmd_journal(args: argparse.Namespace) -> int:
     path = args.db if args.db is not None else str(default_path())
     if args.command == "undo" and args.steps < 1:  # refused before the journal is even opened
         print(f"banker undo: --steps must be at least 1, not {args.steps}; nothing was undone", file=sys.stderr)
+        return 2
+    if args.command == "undo" and args.steps > MAX_UNDO_STEPS:
+        print(f"banker undo: --steps must be at most {MAX_UNDO_STEPS}, not {args.steps}; nothing was undone",
+              file=sys.stderr)
         return 2
     reading = args.command in ("games", "export", "state")  # these never write to the journal
     try:

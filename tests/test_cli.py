@@ -232,10 +232,13 @@ BAD_NUMBERS = [
                                          "not \"1e3\""),
     (["simulate", "--max-turns", "0"], "banker simulate: --max-turns: must be a whole number from 1 to 1000000, "
                                        "not \"0\""),
-    (["undo", "--steps", "0"], "banker undo: --steps: must be a whole number from 1 to 9007199254740991, not \"0\""),
-    (["undo", "--steps", "-1"], "banker undo: --steps: must be a whole number from 1 to 9007199254740991, not \"-1\""),
-    (["undo", "--steps", "two"], "banker undo: --steps: must be a whole number from 1 to 9007199254740991, "
-                                 "not \"two\""),
+    # undo --steps keeps its own refusal of a count below 1 (tests/test_journal.py).
+    (["undo", "--steps", "0"], "banker undo: --steps must be at least 1, not 0; nothing was undone"),
+    (["undo", "--steps", "-1"], "banker undo: --steps must be at least 1, not -1; nothing was undone"),
+    (["undo", "--steps", "9007199254740992"], "banker undo: --steps must be at most 9007199254740991, "
+                                              "not 9007199254740992; nothing was undone"),
+    (["undo", "--steps", "two"], "banker undo: --steps: must be a whole number, not \"two\""),
+    (["undo", "--steps", "1" * 31], f"banker undo: --steps: must be a whole number, not \"{'1' * 31}\""),
     *[([command, "--game", value], f"banker {command}: --game: must be a whole number from 1 to 9223372036854775807, "
                                    f"not \"{value}\"")
       for command in ("export", "state", "undo", "finish", "delete")
