@@ -12,6 +12,11 @@ project's other packages: they are found by module name and imported only
 when asked for, so the engine's own commands never load Kivy, pyserial or
 gpiozero, and banker/ has no import of hardware/ or ui/. so that the engine's commands never
 import Kivy or the hardware libraries.
+
+Every number on the command line is checked as argparse reads it (`whole_number`, `seconds`, which
+hardware/cli.py and ui/cli.py use too), and every refusal of the command line is one line and exit
+status 2, with no usage block: `banker simulate: --games: must be a whole number from 1 to 1000000,
+not "x"`. The bounds are in each option's help and in docs/hardware.md ("Limits").
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ import argparse
 import importlib
 import json
 import os
+import re
 import sys
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
 from banker.errors import ActionError, RulesetError
 from banker.game import Game
+from banker.limits import MAX_INT
 from banker.ruleset import Ruleset, builtin_names, load_ruleset
 
 if TYPE_CHECKING:
@@ -32,8 +39,70 @@ if TYPE_CHECKING:
     from banker.script import Header, ReplayResult
 
 
+# ----------------------------------------------------------------------
+# Checking the command line: every refusal one line
+
+MAX_GAMES = 1_000_000  # banker simulate --games
+MAX_TURNS = 1_000_000  # banker simulate --max-turns
+PLAYERS_RANGE = (2, 8)  # banker simulate --players: what any ruleset may allow (its own range is checked after)
+MAX_GAME_ID = 2**63 - 1  # --game: the largest id SQLite can store
+MAX_UNDO_STEPS = MAX_INT  # undo --steps (the journal then says how many the game has)
+_SHOWN_CHARS = 40
+_WHOLE = re.compile(r"-?[0-9]{1,30}")  # ASCII digits only: int() would also take "1_000", " 5" or "١٧"
+_DECIMAL = re.compile(r"-?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][-+]?[0-9]{1,3})?")
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """Text with every character that is not printable escaped (\\n, \\t, \\u0000), cut to `limit` characters."""
+    if not text.isprintable():
+        escapes = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+        text = "".join(ch if ch.isprintable() else escapes.get(ch) or
+                       (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}") for ch in text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def quoted(text: str) -> str:
+    """A command-line value as a message shows it: in double quotes, on one line, cut short if long."""
+    inner = text.replace("\\", "\\\\").replace('"', '\\"')
+    escaped = one_line(inner[:_SHOWN_CHARS + 1], _SHOWN_CHARS)
+    return f'"{escaped}"'
+
+
+def whole_number(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high`, written in ASCII digits (at most 30 of them,
+    when no bounds are given: the command then checks the range itself)."""
+    wanted = "a whole number" if low is None or high is None else f"a whole number from {low} to {high}"
+
+    def parse(text: str) -> int:
+        value = int(text) if _WHOLE.fullmatch(text) else None
+        if value is None or (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {wanted}, not {quoted(text)}")
+        return value
+    return parse
+
+
+def seconds(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds from `low` to `high` (no nan, no inf)."""
+    def parse(text: str) -> float:
+        value = float(text) if _DECIMAL.fullmatch(text) else None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a number of seconds from {low:g} to {high:g}, not {quoted(text)}")
+        return value
+    return parse
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a refusal is one line naming the command and the option, then exit status 2:
+    `banker simulate: --games: must be a whole number from 1 to 1000000, not "x"`. Sub-commands'
+    parsers (the plugins' too) are of this class, as argparse makes them of their parent's."""
+
+    def error(self, message: str) -> NoReturn:
+        message = re.sub(r"^argument ([^:]+): ", r"\1: ", message)  # "argument --games: ..." -> "--games: ..."
+        self.exit(2, f"{one_line(self.prog, 100)}: {one_line(message)}\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="banker", description="Board Banker: the electronic banker.")
+    parser = OneLineParser(prog="banker", description="Board Banker: the electronic banker.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     rules = sub.add_parser("rules", help="list the rulesets, or show one")
@@ -59,34 +128,38 @@ def _parser() -> argparse.ArgumentParser:
 
     export = sub.add_parser("export", help="print a journaled game as a game script")
     export.add_argument("db", nargs="?", default=None, help=journal_help)
-    export.add_argument("--game", type=int, help="the game's id (default: the latest game)")
+    export.add_argument("--game", type=whole_number(1, MAX_GAME_ID), help="the game's id (default: the latest game)")
 
     show = sub.add_parser("state", help="resume a journaled game and print where it stands")
     show.add_argument("db", nargs="?", default=None, help=journal_help)
-    show.add_argument("--game", type=int, help="the game's id (default: the game the app would resume)")
+    show.add_argument("--game", type=whole_number(1, MAX_GAME_ID), help="the game's id (default: the game the app would resume)")
     show.add_argument("--json", action="store_true")
 
     undo = sub.add_parser("undo", help="take back the latest actions of a journaled game")
     undo.add_argument("db", nargs="?", default=None, help=journal_help)
-    undo.add_argument("--game", type=int, help="the game's id (default: the game the app would resume)")
-    undo.add_argument("--steps", type=int, default=1, help="how many actions (default 1)")
+    undo.add_argument("--game", type=whole_number(1, MAX_GAME_ID), help="the game's id (default: the game the app would resume)")
+    undo.add_argument("--steps", type=whole_number(), default=1,
+                      help=f"how many actions, 1 to {MAX_UNDO_STEPS} (default 1)")
 
     finish = sub.add_parser("finish", help="end a journaled game now: the richest by net worth wins")
     finish.add_argument("db", nargs="?", default=None, help=journal_help)
-    finish.add_argument("--game", type=int, help="the game's id (default: the game the app would resume)")
+    finish.add_argument("--game", type=whole_number(1, MAX_GAME_ID), help="the game's id (default: the game the app would resume)")
 
     delete = sub.add_parser("delete", help="delete a whole game from a journal")
     delete.add_argument("db", nargs="?", default=None, help=journal_help)
-    delete.add_argument("--game", type=int, required=True, help="the game's id")
+    delete.add_argument("--game", type=whole_number(1, MAX_GAME_ID), required=True, help="the game's id")
     delete.add_argument("--yes", action="store_true", help="confirm: the game cannot be brought back")
 
     sim = sub.add_parser("simulate", help="play whole games between computer players")
     sim.add_argument("--rules", default="classic", help="ruleset name or file (default classic)")
-    sim.add_argument("--games", type=int, default=10, help="how many games (default 10)")
-    sim.add_argument("--players", type=int, default=4, help="players per game (default 4)")
-    sim.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    sim.add_argument("--max-turns", type=int, default=1000,
-                     help="end a game that lasts longer than this many turns (default 1000)")
+    sim.add_argument("--games", type=whole_number(1, MAX_GAMES), default=10,
+                     help=f"how many games, 1 to {MAX_GAMES} (default 10)")
+    sim.add_argument("--players", type=whole_number(*PLAYERS_RANGE), default=4,
+                     help="players per game, 2 to 8 and within the ruleset's range (default 4)")
+    sim.add_argument("--seed", type=whole_number(0, MAX_INT), default=0,
+                     help=f"seed of the first game, 0 to {MAX_INT} (default 0); game k has seed + k")
+    sim.add_argument("--max-turns", type=whole_number(1, MAX_TURNS), default=1000,
+                     help=f"end a game that lasts longer than this many turns, 1 to {MAX_TURNS} (default 1000)")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument("--save-scripts", metavar="DIR", help="write each game as a game script into DIR")
     sim.add_argument("--checked", action="store_true",
@@ -275,6 +348,10 @@ def cmd_journal(args: argparse.Namespace) -> int:
     path = args.db if args.db is not None else str(default_path())
     if args.command == "undo" and args.steps < 1:  # refused before the journal is even opened
         print(f"banker undo: --steps must be at least 1, not {args.steps}; nothing was undone", file=sys.stderr)
+        return 2
+    if args.command == "undo" and args.steps > MAX_UNDO_STEPS:
+        print(f"banker undo: --steps must be at most {MAX_UNDO_STEPS}, not {args.steps}; nothing was undone",
+              file=sys.stderr)
         return 2
     reading = args.command in ("games", "export", "state")  # these never write to the journal
     try:

@@ -7,18 +7,23 @@
 
 `cards` and `dice` run until interrupted (Ctrl-C) and keep going across
 unplugs. Defaults come from the hardware config file (--config PATH, see
-docs/hardware.md).
+docs/hardware.md). The numbers given are held to the config's own bounds
+(--retap as reader.retap_window, --pin as a pin of the config, --count as
+dice.count), and a bad one is refused on one line.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 import signal
 import sys
 import threading
 from typing import Any
 
+from banker.cli import seconds, whole_number
+from hardware.config import MAX_DICE, RETAP_RANGE, Pin, pin_problem
 from hardware.events import CardTapped, ConfigError, DiceRolled, HardwareError, ReaderStatus
 
 PROTOCOLS = ("pn532", "line")
@@ -32,15 +37,28 @@ def register(sub: Any) -> None:
     cards = hw_sub.add_parser("cards", help="print each card tap, across unplugs, until Ctrl-C")
     cards.add_argument("--port", help="pyserial URL or device path (default: the config's reader.url)")
     cards.add_argument("--protocol", choices=PROTOCOLS, help="default: the config's reader.protocol")
-    cards.add_argument("--retap", type=float, help="seconds a card must be away before it taps again")
+    cards.add_argument("--retap", type=seconds(*RETAP_RANGE), metavar="SECONDS",
+                       help=f"seconds a card must be away before it taps again, {RETAP_RANGE[0]:g} to "
+                            f"{RETAP_RANGE[1]:g} (default: the config's reader.retap_window)")
     cards.add_argument("--config", help="hardware config file")
     dice = hw_sub.add_parser("dice", help="print each roll as the dice button is pressed, until Ctrl-C")
-    dice.add_argument("--pin", help="GPIO pin of the button (default: the config's dice.pin)")
-    dice.add_argument("--count", type=int, choices=(1, 2, 3), help="dice per roll (default: the config's)")
+    dice.add_argument("--pin", type=gpio_pin,
+                      help='GPIO pin of the button: a number from 0 to 27 or a name such as "GPIO17" or "BOARD11", '
+                           "as in the config (default: the config's dice.pin)")
+    dice.add_argument("--count", type=whole_number(1, MAX_DICE),
+                      help=f"dice per roll, 1 to {MAX_DICE} (default: the config's dice.count)")
     dice.add_argument("--config", help="hardware config file")
     emulate = hw_sub.add_parser("emulate", help="a fake reader on a pseudo-terminal; type UIDs to tap")
     emulate.add_argument("--protocol", choices=PROTOCOLS, required=True)
     emulate.add_argument("--link", help="also make this stable path (a symlink) point to the device")
+
+
+def gpio_pin(text: str) -> Pin:
+    """An argparse type: a pin checked exactly as the config checks one; a plain number becomes an int."""
+    problem = pin_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return int(text) if re.fullmatch(r"[0-9]+", text) else text
 
 
 def run(args: argparse.Namespace) -> int:
@@ -120,8 +138,6 @@ def dice(args: argparse.Namespace) -> int:
 
     config = load_config(args.config).dice
     pin: Any = args.pin if args.pin is not None else config.pin
-    if isinstance(pin, str) and pin.isdigit():
-        pin = int(pin)
     config = dataclasses.replace(config, pin=pin, count=args.count or config.count)
 
     def on_roll(event: DiceRolled) -> None:

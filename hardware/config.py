@@ -16,20 +16,44 @@ to defaults (a typo in ``--config`` would otherwise go unnoticed).
 Every problem is a `ConfigError` whose message names the file, the key and
 the problem, one line per problem, e.g.
 ``config.toml: reader.protocol: must be "pn532" or "line", not "pn533"``.
-All problems in a file are reported at once, so one edit can fix them all.
+All problems in a file are reported at once (the first `MAX_PROBLEMS`, then a
+count of the rest), so one edit can fix them all.
 ``hardware/config.example.toml`` documents every key and is what the
 installer copies to /etc.
+
+Limits (docs/hardware.md, "Limits"), so that any file gives a config or a
+ConfigError and nothing else, quickly:
+
+- the file is a regular file of at most `MAX_FILE_BYTES` (1 MiB) of UTF-8 TOML;
+  a FIFO, a device or a folder is refused without being opened for reading;
+- lists and tables nest at most `MAX_NESTING` deep, a dotted key has at most
+  `MAX_NESTING` parts, and no number is written with more than `MAX_DIGITS`
+  digits (checked before parsing: the parser recurses once per level, slows
+  down with the square of a dotted key's length, and Python refuses to convert
+  an integer of more than 4,300 digits);
+- no text value holds a control character (Unicode categories Cc and Cf, the
+  line and paragraph separators U+2028 and U+2029, lone surrogates), and none
+  is longer than `MAX_TEXT_CHARS`;
+- `[web] listen` takes "lan" or IP addresses written as text, never every
+  interface (``"0.0.0.0"`` or ``"::"``): the phone page is for the local
+  network only, and "lan" is the address there.
+
+Messages escape every character that is not printable, in the file name too
+(``\n``, ``\t``, ``\u200b``, as TOML writes them), and cut a long value short,
+so that a message line is always one line.
 """
 
 from __future__ import annotations
 
-import math
+import ipaddress
 import os
 import re
+import stat
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Mapping, Sequence, TypeAlias, cast
+from typing import Any, Final, Literal, Mapping, Sequence, TypeAlias, cast
 
 from hardware.events import ConfigError
 
@@ -42,6 +66,9 @@ APP_DIR = "board-banker"
 EXAMPLE_CONFIG = Path(__file__).with_name("config.example.toml")
 
 PROTOCOLS = ("pn532", "line")
+MAX_BAUDRATE = 12_000_000  # the fastest common USB serial adapters (FTDI's high-speed parts)
+RETAP_RANGE = (0.0, 10.0)  # [reader] retap_window, in seconds; also `banker hw cards --retap`
+DEBOUNCE_RANGE = (0.0, 1.0)  # [dice] debounce, in seconds
 DISPLAY_KINDS = ("none", "digits", "pips")
 ROTATIONS = (0, 90, 180, 270)
 TOUCH_SCREENS = ("official-7in", "touch-display-2", "hdmi")
@@ -64,7 +91,18 @@ HEADER_GPIO = {
 }
 LAST_GPIO = 27
 # Case and leading zeros matter to gpiozero ("gpio17" and "GPIO017" are refused), so they do here too.
-_PIN_NAME = re.compile(r"^(?:(?P<scheme>GPIO|BCM|BOARD|J8:)?(?P<number>0|[1-9][0-9]?))$")
+# Used with fullmatch only: "$" would let "GPIO17\n" through.
+_PIN_NAME = re.compile(r"(?:(?P<scheme>GPIO|BCM|BOARD|J8:)?(?P<number>0|[1-9][0-9]?))")
+GPIO_COUNT = len(HEADER_GPIO)  # 28: a list of more pins than that gives some pin two jobs
+
+# The bounds of the file itself (see the module's docstring).
+MAX_FILE_BYTES: Final = 1_048_576
+MAX_NESTING: Final = 32
+MAX_DIGITS: Final = 20
+MAX_TEXT_CHARS: Final = 4096  # the longest text value: PATH_MAX, for reader.url
+MAX_LISTEN: Final = 16  # the most addresses in [web] listen
+MAX_PROBLEMS: Final = 20  # the most problems one ConfigError lists; a last line counts the rest
+_SHOWN_CHARS: Final = 60  # a value in a message is cut to this many characters
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,32 +223,155 @@ def find_config(path: str | os.PathLike[str] | None = None, *, environ: Mapping[
 def load_config(path: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None,
                 system_path: str | os.PathLike[str] = SYSTEM_CONFIG) -> HardwareConfig:
     """Find, read and check the hardware config file. Raises ConfigError, never anything else."""
-    found = find_config(path, environ=environ, system_path=system_path)
+    try:
+        found = find_config(path, environ=environ, system_path=system_path)
+    except (OSError, ValueError, RuntimeError) as exc:  # a name with NUL, "~nobody", a folder we may not search
+        where = path if path is not None and str(path) != "" else "the hardware config file"
+        raise ConfigError(f"{escape_text(os.fspath(where))}: cannot look for the file: {escape_text(str(exc))}") from None
     if found is None:
         return HardwareConfig()
     return parse_config(read_toml(found), source=str(found))
 
 
+_FILE_KINDS = ((stat.S_ISDIR, "is a directory"), (stat.S_ISFIFO, "is a FIFO (a named pipe)"),
+               (stat.S_ISCHR, "is a character device"), (stat.S_ISBLK, "is a block device"),
+               (stat.S_ISSOCK, "is a socket"))
+
+
+def _not_regular(mode: int) -> str:
+    kind = next((what for test, what in _FILE_KINDS if test(mode)), "is not a regular file")
+    return f"{kind}, not a config file"
+
+
 def read_toml(path: Path) -> dict[str, Any]:
-    """The parsed TOML document; ConfigError naming the file (and line, for syntax) otherwise."""
-    name = str(path)
+    """The parsed TOML document; ConfigError naming the file (and line, for syntax) otherwise.
+
+    As a ruleset file is read (banker/ruleset.py): nothing is opened for reading before it is known
+    to be a regular file (a FIFO would block the open, a device never ends), the open itself does not
+    block (the file may change in between), and no more than MAX_FILE_BYTES + 1 bytes are read.
+    """
+    name = escape_text(str(path))
+    too_large = f"{name}: larger than {MAX_FILE_BYTES} bytes (1 MiB), the most a config file may be"
     try:
-        data = path.read_bytes()
+        before = os.stat(path)
+        if not stat.S_ISREG(before.st_mode):
+            raise ConfigError(f"{name}: {_not_regular(before.st_mode)}")
+        if before.st_size > MAX_FILE_BYTES:
+            raise ConfigError(too_large)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            opened = os.fstat(fd)
+            if not stat.S_ISREG(opened.st_mode):
+                raise ConfigError(f"{name}: {_not_regular(opened.st_mode)}")
+            chunks: list[bytes] = []
+            size = 0
+            while size <= MAX_FILE_BYTES:
+                chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        finally:
+            os.close(fd)
+    except ConfigError:
+        raise
     except FileNotFoundError:
         raise ConfigError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{name}: is a directory, not a config file") from None
+    except NotADirectoryError:
+        raise ConfigError(f"{name}: no such file (a part of the path is not a directory)") from None
     except OSError as exc:
-        raise ConfigError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        raise ConfigError(f"{name}: cannot read: {escape_text(exc.strerror or str(exc))}") from None
+    except ValueError:  # os.stat refuses a name holding NUL (or a lone surrogate it cannot encode)
+        raise ConfigError(f"{name}: cannot read: not a possible file name") from None
+    data = b"".join(chunks)
+    if len(data) > MAX_FILE_BYTES:  # it grew after the stat
+        raise ConfigError(too_large)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
         raise ConfigError(f"{name}: line {line}: not UTF-8 text (byte {data[exc.start]:#04x})") from None
+    _scan(text, name)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{name}: {_syntax_problem(str(exc))}") from None
+    except (ValueError, RecursionError) as exc:  # what _scan should already have refused: still no traceback
+        raise ConfigError(f"{name}: not valid TOML: {escape_text(str(exc), _SHOWN_CHARS)}") from None
+
+
+# The quick look that spares the full scan for an ordinary file: few brackets, no long digit run and
+# no line with MAX_NESTING dots.
+_LONG_DIGITS = re.compile(r"[0-9](?:_?[0-9]){%d}" % MAX_DIGITS)
+_MANY_DOTS = re.compile(r"\.(?:[^.\n]*\.){%d}" % (MAX_NESTING - 1))
+
+
+def _scan(text: str, name: str) -> None:
+    """Refuse, before parsing, nesting deeper than MAX_NESTING, a dotted key of more than MAX_NESTING
+    parts and a number written with more than MAX_DIGITS digits. Strings and comments are skipped."""
+    if (text.count("[") + text.count("{") <= MAX_NESTING and not _LONG_DIGITS.search(text)
+            and not _MANY_DOTS.search(text)):
+        return
+    depth = 0
+    digits = 0
+    dots = 0  # dots since the last "=", ",", bracket or line end: the parts of a dotted key
+    word = False  # inside a bare word (a key, true, nan, 0x...): its digits are no number's
+    line = 1
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+        if word and (c.isalnum() or c in "_-"):
+            i += 1
+            continue
+        word = c.isalpha()
+        if word:
+            digits = 0
+            i += 1
+            continue
+        if c.isdigit() or (c == "_" and digits):
+            if c != "_":
+                digits += 1
+                if digits > MAX_DIGITS:
+                    raise ConfigError(f"{name}: line {line}: a number written with more than {MAX_DIGITS} digits")
+            i += 1
+            continue
+        digits = 0
+        if c == ".":
+            dots += 1
+            if dots >= MAX_NESTING:
+                raise ConfigError(f"{name}: line {line}: a dotted key of more than {MAX_NESTING} parts")
+        elif c in "=,\n":
+            dots = 0
+        elif c in "[{":
+            dots = 0
+            depth += 1
+            if depth > MAX_NESTING:
+                raise ConfigError(f"{name}: line {line}: nested more than {MAX_NESTING} levels deep "
+                                  "(lists and tables inside one another)")
+        elif c in "]}":
+            dots = 0
+            depth = max(0, depth - 1)
+        elif c == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif c in "\"'":
+            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else c
+            j = i + len(quote)
+            while j < n and not text.startswith(quote, j):
+                if text[j] == "\\" and quote[0] == '"':
+                    j += 1
+                elif text[j] == "\n":
+                    line += 1
+                    if len(quote) == 1:
+                        break  # an unclosed one-line string: the parser says so
+                j += 1
+            i = j + len(quote)
+            continue
+        i += 1
 
 
 def _syntax_problem(message: str) -> str:
@@ -218,11 +379,11 @@ def _syntax_problem(message: str) -> str:
     match = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
     if match:
         what = message[:match.start()]
-        return f"line {match.group(1)}, column {match.group(2)}: not valid TOML: {what}"
+        return f"line {match.group(1)}, column {match.group(2)}: not valid TOML: {escape_text(what, 200)}"
     match = re.search(r"\s*\(at end of document\)$", message)
     if match:
-        return f"at the end of the file: not valid TOML: {message[:match.start()]}"
-    return f"not valid TOML: {message}"
+        return f"at the end of the file: not valid TOML: {escape_text(message[:match.start()], 200)}"
+    return f"not valid TOML: {escape_text(message, 200)}"
 
 
 # ----------------------------------------------------------------------
@@ -230,31 +391,104 @@ def _syntax_problem(message: str) -> str:
 
 
 class _Problems:
-    """Collects "file: key: problem" lines so that one ConfigError reports them all."""
+    """Collects "file: key: problem" lines so that one ConfigError reports them all (the first
+    MAX_PROBLEMS of them, and how many more there are)."""
 
     def __init__(self, source: str) -> None:
-        self.source = source
+        self.source = escape_text(source)
         self.lines: list[str] = []
+        self.more = 0
 
     def add(self, key: str, problem: str) -> None:
-        self.lines.append(f"{self.source}: {key}: {problem}")
+        if len(self.lines) < MAX_PROBLEMS:
+            self.lines.append(f"{self.source}: {key}: {problem}")
+        else:
+            self.more += 1
 
     def raise_any(self) -> None:
+        if self.more:
+            self.lines.append(f"{self.source}: {self.more} more problem{'s' if self.more > 1 else ''} not shown")
         if self.lines:
             raise ConfigError("\n".join(self.lines))
 
 
-def _show(value: Any) -> str:
-    """A value as it would be written in TOML, for messages."""
+_ESCAPES = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+# The characters a text value may not hold: every character of these Unicode categories (controls,
+# format characters such as U+200B or the bidirectional overrides, lone surrogates) and the line and
+# paragraph separators (which some terminals and editors break a line at).
+_CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def escape_text(text: str, limit: int | None = None) -> str:
+    """Text with every character that is not printable written as TOML escapes it (\\n, \\t,
+    \\u0000; a lone surrogate as \\udcff), so that it prints on one line; cut to `limit` characters
+    (then ending in "...") if given."""
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else _ESCAPES.get(ch) or
+                       (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}") for ch in text)
+    if limit is not None and len(text) > limit:
+        text = text[:limit - 3] + "..."
+    return text
+
+
+def control_character(text: str) -> tuple[int, str] | None:
+    """The position and the character of the first control character in text, or None."""
+    if text.isprintable():
+        return None
+    for index, ch in enumerate(text):
+        if unicodedata.category(ch) in _CONTROL_CATEGORIES:
+            return index, ch
+    return None
+
+
+def _text_problem(value: str) -> str | None:
+    """Why a text value is refused whatever its key (a control character, too long), or None."""
+    found = control_character(value)
+    if found is not None:
+        index, ch = found
+        return (f"must be text without control characters, not {_show(value)} "
+                f"(U+{ord(ch):04X} at character {index + 1})")
+    if len(value) > MAX_TEXT_CHARS:
+        return f"must be text of at most {MAX_TEXT_CHARS} characters, not {len(value)}"
+    return None
+
+
+def _show(value: Any, limit: int = _SHOWN_CHARS) -> str:
+    """A value as it would be written in TOML, for messages: on one line, cut to `limit` characters."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        quoted = value.replace("\\", "\\\\").replace('"', '\\"')
+        escaped = escape_text(quoted[:limit])
+        if len(quoted) > limit or len(escaped) > limit - 2:
+            return '"' + escaped[:limit - 5] + '"...'
+        return '"' + escaped + '"'
+    if isinstance(value, int):
+        if value.bit_length() > 4 * limit:  # str() would be slow, or refused past 4,300 digits
+            return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return escape_text(str(value), limit)
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
-        return "[" + ", ".join(_show(item) for item in value) + "]"
-    return str(value)
+        shown = "["
+        for index, item in enumerate(value):
+            shown += (", " if index else "") + _show(item, limit)
+            if len(shown) > limit:
+                return shown[:limit - 3] + "..."
+        return shown + "]"
+    if hasattr(value, "isoformat"):  # a TOML date, time or date-time
+        return escape_text(value.isoformat(), limit)
+    return escape_text(str(value), limit)
+
+
+def _key_name(key: Any) -> str:
+    """A key as a message names it: bare when TOML allows it bare, else quoted and escaped."""
+    if isinstance(key, str) and _BARE_KEY.fullmatch(key):
+        return escape_text(key, _SHOWN_CHARS)
+    return _show(key)
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def _choices(options: Sequence[Any]) -> str:
@@ -272,7 +506,7 @@ class _Table:
         self.known: list[str] = []
 
     def key(self, key: str) -> str:
-        return f"{self.name}.{key}" if self.name else key
+        return f"{self.name}.{_key_name(key)}" if self.name else _key_name(key)
 
     def raw(self, key: str) -> tuple[bool, Any]:
         self.known.append(key)
@@ -291,6 +525,10 @@ class _Table:
         present, value = self.raw(key)
         if not present:
             return default
+        problem = _text_problem(value) if isinstance(value, str) else None
+        if problem:
+            self.problems.add(self.key(key), problem)
+            return default
         if not isinstance(value, str) or value not in options:
             self.problems.add(self.key(key), f"must be {_choices(options)}, not {_show(value)}")
             return default
@@ -302,6 +540,10 @@ class _Table:
             return default
         if not isinstance(value, str):
             self.problems.add(self.key(key), f"must be a string, not {_show(value)}")
+            return default
+        problem = _text_problem(value)
+        if problem:
+            self.problems.add(self.key(key), problem)
             return default
         return value
 
@@ -328,7 +570,8 @@ class _Table:
         if not present:
             return default
         number_ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if not number_ok or not math.isfinite(value) or not low <= value <= high:
+        # The range test refuses nan and infinities too; math.isfinite would overflow on a huge integer.
+        if not number_ok or not low <= value <= high:
             self.problems.add(self.key(key), f"must be a number of seconds from {low:g} to {high:g}, not {_show(value)}")
             return default
         return float(value)
@@ -337,7 +580,7 @@ class _Table:
         present, value = self.raw(key)
         if not present:
             return default
-        problem = _pin_problem(value)
+        problem = pin_problem(value)
         if problem:
             self.problems.add(self.key(key), problem)
             return default
@@ -351,9 +594,13 @@ class _Table:
         if not isinstance(value, list):
             self.problems.add(self.key(key), f"must be a list of pins such as [5, 6, 13], not {_show(value)}")
             return None
+        if len(value) > GPIO_COUNT:
+            self.problems.add(self.key(key), f"must list at most {GPIO_COUNT} pins (the 40-pin header has "
+                                             f"{GPIO_COUNT} GPIOs, each for one job), not {len(value)}")
+            return None
         good = True
         for index, item in enumerate(value):
-            problem = _pin_problem(item)
+            problem = pin_problem(item)
             if problem:
                 self.problems.add(f"{self.key(key)}[{index}]", problem)
                 good = False
@@ -373,7 +620,7 @@ def bcm_number(pin: Pin) -> int | None:
         return None
     if isinstance(pin, int):
         return pin if 0 <= pin <= LAST_GPIO else None
-    match = _PIN_NAME.match(pin)
+    match = _PIN_NAME.fullmatch(pin)
     if not match:
         return None
     number = int(match.group("number"))
@@ -382,14 +629,19 @@ def bcm_number(pin: Pin) -> int | None:
     return number if number <= LAST_GPIO else None
 
 
-def _pin_problem(value: Any) -> str | None:
+def pin_problem(value: Any) -> str | None:
+    """Why `value` is no pin of the config (and of `banker hw dice --pin`), or None for a good pin."""
     wanted = f'must be a GPIO number from 0 to {LAST_GPIO} or a pin name such as "GPIO17" or "BOARD11"'
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         return f"{wanted}, not {_show(value)}"
+    if isinstance(value, str):
+        problem = _text_problem(value)
+        if problem:
+            return problem
     if bcm_number(value) is not None:
         return None
     if isinstance(value, str):
-        match = _PIN_NAME.match(value)
+        match = _PIN_NAME.fullmatch(value)
         if match and match.group("scheme") in ("BOARD", "J8:"):
             return f"{_show(value)} is not a GPIO pin of the 40-pin header (it is power, ground or out of range)"
     return f"{wanted}, not {_show(value)}"
@@ -404,8 +656,8 @@ def parse_config(data: Mapping[str, Any], source: str = "config.toml") -> Hardwa
     reader_config = ReaderConfig(
         url=reader.string("url", ""),
         protocol=cast(Literal["pn532", "line"], reader.choice("protocol", PROTOCOLS, "pn532")),
-        baudrate=reader.integer("baudrate", 115200, 1, None, "a positive integer"),
-        retap_window=reader.seconds("retap_window", 1.5, 0, 10),
+        baudrate=reader.integer("baudrate", 115200, 1, MAX_BAUDRATE, f"an integer from 1 to {MAX_BAUDRATE}"),
+        retap_window=reader.seconds("retap_window", 1.5, *RETAP_RANGE),
     )
     reader.report_unknown()
 
@@ -413,7 +665,7 @@ def parse_config(data: Mapping[str, Any], source: str = "config.toml") -> Hardwa
     dice_pin = dice.pin("pin", 17)
     pull_up = dice.boolean("pull_up", True)
     count = dice.integer("count", 2, 1, MAX_DICE, f"an integer from 1 to {MAX_DICE}")
-    debounce = dice.seconds("debounce", 0.05, 0, 1)
+    debounce = dice.seconds("debounce", 0.05, *DEBOUNCE_RANGE)
     enabled = dice.boolean("enabled", True)
     display = dice.sub("display")
     display_config = _dice_display(display)
@@ -450,25 +702,56 @@ def parse_config(data: Mapping[str, Any], source: str = "config.toml") -> Hardwa
 
 
 def _listen(web: _Table) -> tuple[str, ...]:
-    """[web] listen: "lan" or IP addresses (v4 or v6), at least one."""
-    import ipaddress
-
+    """[web] listen: "lan" or IP addresses (v4 or v6) written as text, at least one, at most MAX_LISTEN."""
     present, value = web.raw("listen")
     if not present:
         return ("lan",)
     if not isinstance(value, list) or not value:
         web.problems.add(web.key("listen"), f'must be a list of addresses such as ["lan"] or ["192.168.1.20"], not {_show(value)}')
         return ("lan",)
+    if len(value) > MAX_LISTEN:
+        web.problems.add(web.key("listen"), f"must list at most {MAX_LISTEN} addresses, not {len(value)}")
+        return ("lan",)
     good: list[str] = []
     for k, item in enumerate(value):
-        if item == "lan":
-            good.append(item)
-            continue
-        try:
-            good.append(str(ipaddress.ip_address(item)))
-        except ValueError:
-            web.problems.add(f"{web.key('listen')}[{k}]", f'must be "lan" or an IP address, not {_show(item)}')
+        address, problem = listen_address(item)
+        if problem:
+            web.problems.add(f"{web.key('listen')}[{k}]", problem)
+        else:
+            good.append(address)
     return tuple(good) or ("lan",)
+
+
+def listen_address(item: Any) -> tuple[str, str | None]:
+    """One item of [web] listen: ("lan" or the address as Python writes it, None), or ("", the problem).
+
+    Only text: a number (0 would be 0.0.0.0 to ipaddress) is a mistake, not an address. Refused too:
+    every interface ("0.0.0.0", "::"), which would serve the page beyond the local network ("lan" is
+    the address there); multicast and reserved addresses, which are no machine's own; an IPv6 scope
+    ("fe80::1%eth0") and IPv4 written as IPv6 ("::ffff:192.168.1.20"), odd forms the server binds badly.
+    """
+    wanted = 'must be "lan" or an IP address such as "192.168.1.20" (in quotes)'
+    if not isinstance(item, str):
+        return "", f"{wanted}, not {_show(item)}"
+    problem = _text_problem(item)
+    if problem:
+        return "", problem
+    if item == "lan":
+        return item, None
+    try:
+        address = ipaddress.ip_address(item)
+    except ValueError:
+        return "", f"{wanted}, not {_show(item)}"
+    if address.is_unspecified:
+        return "", (f"{_show(item)} means every interface, not only the local network: "
+                    'use "lan" or this machine\'s address')
+    if isinstance(address, ipaddress.IPv6Address) and address.scope_id is not None:
+        return "", f'{_show(item)}: an address with a scope (%) is not supported; use "lan"'
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return "", f'{_show(item)}: write the IPv4 address itself, "{address.ipv4_mapped}"'
+    if address.is_multicast or (isinstance(address, ipaddress.IPv4Address) and address.is_reserved):
+        return "", f"{_show(item)} is a multicast or reserved address, not one of this machine"
+    return str(address), None
 
 
 def _rotation(screen: _Table) -> int:
@@ -487,7 +770,7 @@ def _density(screen: _Table) -> float | None:
         return None
     low, high = DENSITY_RANGE
     number_ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if not number_ok or not math.isfinite(value) or not low <= value <= high:
+    if not number_ok or not low <= value <= high:  # refuses nan and infinities too
         screen.problems.add(screen.key("density"), f"must be a number from {low:g} to {high:g} "
                             f"(pixels per dp; 1 for an 800x480 7-inch panel), not {_show(value)}")
         return None

@@ -203,3 +203,92 @@ def test_a_closed_pipe_ends_the_output_quietly(monkeypatch: pytest.MonkeyPatch) 
     out = io.TextIOWrapper(os.fdopen(write_end, "wb", buffering=0), write_through=True)
     monkeypatch.setattr(sys, "stdout", out)
     assert main(["rules", "brands"]) == 141
+
+
+# ----------------------------------------------------------------------
+# Every number on the command line: a refusal of one line naming the option, exit status 2 (issue 18)
+
+BAD_NUMBERS = [
+    (["simulate", "--games", "x"], "banker simulate: --games: must be a whole number from 1 to 1000000, not \"x\""),
+    (["simulate", "--games", "0"], "banker simulate: --games: must be a whole number from 1 to 1000000, not \"0\""),
+    (["simulate", "--games", "1000001"], "banker simulate: --games: must be a whole number from 1 to 1000000, "
+                                         "not \"1000001\""),
+    (["simulate", "--games", "1_000"], "banker simulate: --games: must be a whole number from 1 to 1000000, "
+                                       "not \"1_000\""),
+    (["simulate", "--games", " 5"], "banker simulate: --games: must be a whole number from 1 to 1000000, not \" 5\""),
+    (["simulate", "--games", "\u0661\u0660"], "banker simulate: --games: must be a whole number from 1 to 1000000, "
+                                              "not \"\u0661\u0660\""),
+    (["simulate", "--games", "9" * 5000], "banker simulate: --games: must be a whole number from 1 to 1000000, "
+                                          f"not \"{'9' * 37}...\""),
+    (["simulate", "--games", "1\n2"], "banker simulate: --games: must be a whole number from 1 to 1000000, "
+                                      "not \"1\\n2\""),
+    (["simulate", "--players", "9"], "banker simulate: --players: must be a whole number from 2 to 8, not \"9\""),
+    (["simulate", "--players", "1"], "banker simulate: --players: must be a whole number from 2 to 8, not \"1\""),
+    (["simulate", "--seed", "-1"], "banker simulate: --seed: must be a whole number from 0 to 9007199254740991, "
+                                   "not \"-1\""),
+    (["simulate", "--seed", "9007199254740992"], "banker simulate: --seed: must be a whole number from 0 to "
+                                                 "9007199254740991, not \"9007199254740992\""),
+    (["simulate", "--max-turns", "1e3"], "banker simulate: --max-turns: must be a whole number from 1 to 1000000, "
+                                         "not \"1e3\""),
+    (["simulate", "--max-turns", "0"], "banker simulate: --max-turns: must be a whole number from 1 to 1000000, "
+                                       "not \"0\""),
+    # undo --steps keeps its own refusal of a count below 1 (tests/test_journal.py).
+    (["undo", "--steps", "0"], "banker undo: --steps must be at least 1, not 0; nothing was undone"),
+    (["undo", "--steps", "-1"], "banker undo: --steps must be at least 1, not -1; nothing was undone"),
+    (["undo", "--steps", "9007199254740992"], "banker undo: --steps must be at most 9007199254740991, "
+                                              "not 9007199254740992; nothing was undone"),
+    (["undo", "--steps", "two"], "banker undo: --steps: must be a whole number, not \"two\""),
+    (["undo", "--steps", "1" * 31], f"banker undo: --steps: must be a whole number, not \"{'1' * 31}\""),
+    *[([command, "--game", value], f"banker {command}: --game: must be a whole number from 1 to 9223372036854775807, "
+                                   f"not \"{value}\"")
+      for command in ("export", "state", "undo", "finish", "delete")
+      for value in ("0", "x", "9223372036854775808")],
+    (["simulate", "--games"], "banker simulate: --games: expected one argument"),
+    *[(["app", "--size", value], f"banker app: --size must be at most 16384x16384, not {value!r}")
+      for value in ("16385x480", "800x99999999")],
+    *[(["app", "--size", value], f"banker app: --size must look like 800x480, not {value!r}")
+      for value in ("800", "800x480x2", "axb", "800.5x480", "800x\u0664\u0668\u0660")],
+    (["app", "--size", "9" * 5000 + "x1"], f"banker app: --size must look like 800x480, not '{'9' * 37}...'"),
+    (["app", "--size", "0x480"], "banker app: --size must be at least 1x1, not '0x480'"),
+]
+
+
+@pytest.mark.parametrize("argv, line", BAD_NUMBERS)
+def test_a_bad_number_is_refused_on_one_line(argv: list[str], line: str, capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    from banker.cli import main
+
+    try:
+        status = main([*argv, *(["--yes"] if argv[0] == "delete" else [])])  # banker app returns its 2
+    except SystemExit as exc:  # argparse's refusal
+        status = exc.code
+    assert status == 2
+    out = capsys.readouterr()
+    assert out.err == line + "\n" and out.out == ""
+
+
+def test_bad_numbers_from_the_real_command_line_have_no_traceback(tmp_path: Path) -> None:
+    """The same through `python -m banker`: one line on stderr, nothing on stdout, no journal made."""
+    db = tmp_path / "games.sqlite3"
+    for argv in (["simulate", "--games", "nan"], ["simulate", "--seed", "1" * 200],
+                 ["undo", str(db), "--steps", "-3"], ["state", str(db), "--game", "99999999999999999999999"]):
+        out = banker(*argv)
+        assert out.returncode == 2 and out.stdout == "", (argv, out)
+        [line] = out.stderr.splitlines()
+        assert line.startswith(f"banker {argv[0]}: --") and "Traceback" not in out.stderr
+    assert not db.exists()
+
+
+def test_the_bounds_are_in_the_help() -> None:
+    out = banker("simulate", "--help")
+    assert out.returncode == 0
+    text = " ".join(out.stdout.split())
+    for words in ("1 to 1000000 (default 10)", "2 to 8", "0 to 9007199254740991", "this many turns, 1 to 1000000"):
+        assert words in text, words
+
+
+def test_good_numbers_at_the_bounds_still_work(tmp_path: Path) -> None:
+    out = banker("simulate", "--games", "1", "--players", "2", "--seed", "9007199254740991", "--max-turns", "1",
+                 "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["games"] == 1

@@ -24,13 +24,16 @@ from ui.panel import (DENSITY_VARIABLE, PanelPlan, configured_display, density_s
 
 log = logging.getLogger(__name__)
 
+MAX_SIDE = 16384  # --size: the most pixels a side may have (the largest texture common GPUs draw)
+
 
 def register(sub: Any) -> None:
     app = sub.add_parser("app", help="start the touchscreen app")
     app.add_argument("--journal", metavar="DB", help="the games file (default: the user's data directory)")
     app.add_argument("--config", metavar="PATH", help="the hardware config file")
     app.add_argument("--size", metavar="WxH",
-                     help="window size (default 800x480, the official display); the app's density is that of "
+                     help=f"window size, each side 1 to {MAX_SIDE} pixels (default 800x480, the official display); "
+                          "the app's density is that of "
                           "a 7-inch panel of this size (1024x600: 1.25, 1280x720: 1.5) unless [display] density "
                           "in the config says otherwise")
     app.add_argument("--fullscreen", action="store_true",
@@ -56,9 +59,14 @@ def run(args: argparse.Namespace, **tour: Any) -> int:
     """`banker app`; `tour`: more options for ui.tour.run_tour with --tour (the layout report's check and
     pictures), not on the command line."""
     try:
+        if args.size is not None and len(args.size) > 40:  # int() would refuse a side of 4,300 digits its own way
+            raise ValueError(f"--size must look like 800x480, not {args.size[:37] + '...'!r}")
         size = parse_size(args.size) if args.size is not None else None
-    except ValueError as exc:
+    except ValueError as exc:  # one line: the text is shown as its repr, escapes and all
         print(f"banker app: {exc}", file=sys.stderr)
+        return 2
+    if size is not None and max(size) > MAX_SIDE:
+        print(f"banker app: --size must be at most {MAX_SIDE}x{MAX_SIDE}, not {args.size[:40]!r}", file=sys.stderr)
         return 2
     language = getattr(args, "language", None)
     if language is not None and language not in LANGUAGES:

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hardware.config import (EXAMPLE_CONFIG, HEADER_GPIO, BuzzerConfig, DiceConfig, DiceDisplayConfig,
-                             HardwareConfig, ReaderConfig, ScreenConfig, bcm_number, find_config,
+                             HardwareConfig, ReaderConfig, ScreenConfig, bcm_number, find_config, pin_problem,
                              load_config, parse_config, user_config_path)
 from hardware.events import ConfigError, HardwareError
 
@@ -158,10 +158,10 @@ def test_the_header_map_agrees_with_gpiozero() -> None:
     ('[reader]\nprotocol = "pn533"\n', 'config.toml: reader.protocol: must be "pn532" or "line", not "pn533"'),
     ("[reader]\nprotocol = 3\n", 'config.toml: reader.protocol: must be "pn532" or "line", not 3'),
     ("[reader]\nurl = 5\n", "config.toml: reader.url: must be a string, not 5"),
-    ("[reader]\nbaudrate = 0\n", "config.toml: reader.baudrate: must be a positive integer, not 0"),
-    ('[reader]\nbaudrate = "fast"\n', 'config.toml: reader.baudrate: must be a positive integer, not "fast"'),
-    ("[reader]\nbaudrate = 9600.0\n", "config.toml: reader.baudrate: must be a positive integer, not 9600.0"),
-    ("[reader]\nbaudrate = true\n", "config.toml: reader.baudrate: must be a positive integer, not true"),
+    ("[reader]\nbaudrate = 0\n", "config.toml: reader.baudrate: must be an integer from 1 to 12000000, not 0"),
+    ('[reader]\nbaudrate = "fast"\n', 'config.toml: reader.baudrate: must be an integer from 1 to 12000000, not "fast"'),
+    ("[reader]\nbaudrate = 9600.0\n", "config.toml: reader.baudrate: must be an integer from 1 to 12000000, not 9600.0"),
+    ("[reader]\nbaudrate = true\n", "config.toml: reader.baudrate: must be an integer from 1 to 12000000, not true"),
     ("[reader]\nretap_window = 12\n",
      "config.toml: reader.retap_window: must be a number of seconds from 0 to 10, not 12"),
     ("[reader]\nretap_window = -0.5\n",
@@ -219,7 +219,7 @@ def test_the_header_map_agrees_with_gpiozero() -> None:
     ("[sound]\nvolume = 3\n", "config.toml: sound: unknown section (known: reader, dice, display, web)"),
     ("debug = true\n", "config.toml: debug: unknown key (known: reader, dice, display, web)"),
     ("[web]\nlisten = \"everywhere\"\n", 'config.toml: web.listen: must be a list of addresses such as ["lan"] or ["192.168.1.20"], not "everywhere"'),
-    ("[web]\nlisten = [\"lan\", \"10.0.0.300\"]\n", 'config.toml: web.listen[1]: must be "lan" or an IP address, not "10.0.0.300"'),
+    ("[web]\nlisten = [\"lan\", \"10.0.0.300\"]\n", 'config.toml: web.listen[1]: must be "lan" or an IP address such as "192.168.1.20" (in quotes), not "10.0.0.300"'),
     ("[web]\nport = 0\n", "config.toml: web.port: must be a port number from 1 to 65535, not 0"),
 ])
 def test_each_mistake_names_file_key_and_problem(in_tmp: Path, text: str, message: str) -> None:
@@ -369,3 +369,181 @@ def test_the_example_file_documents_every_key() -> None:
     # Every example value in a comment is itself valid.
     for example in re.findall(r"^# (\w+ = .+)$", text, re.MULTILINE):
         tomllib.loads(example)
+
+
+# ----------------------------------------------------------------------
+# Hostile values and files (issue 18): a clean refusal, one line per problem
+
+
+_TEXT_KEYS = [  # every key that takes text, as the line that sets it to {value}
+    ("reader.url", "[reader]\nurl = {value}\n"),
+    ("reader.protocol", "[reader]\nprotocol = {value}\n"),
+    ("dice.pin", "[dice]\npin = {value}\n"),
+    ("dice.display.kind", "[dice.display]\nkind = {value}\n"),
+    ("dice.display.pins[0]", "[dice.display]\npins = [{value}]\n"),
+    ("dice.display.digit_pins[0]", "[dice.display]\ndigit_pins = [{value}]\n"),
+    ("dice.buzzer.pin", "[dice.buzzer]\npin = {value}\n"),
+    ("display.touch", "[display]\ntouch = {value}\n"),
+    ("web.listen[0]", "[web]\nlisten = [{value}]\n"),
+]
+_CONTROLS = [("\\n", "U+000A"), ("\\t", "U+0009"), ("\\r", "U+000D"), ("\\u0000", "U+0000"), ("\\u001b", "U+001B"),
+             ("\\u007f", "U+007F"), ("\\u0085", "U+0085"), ("\\u200b", "U+200B"), ("\\u202e", "U+202E"),
+             ("\\ufeff", "U+FEFF"), ("\\u2028", "U+2028"), ("\\u2029", "U+2029")]
+
+
+@pytest.mark.parametrize("key, line", _TEXT_KEYS)
+@pytest.mark.parametrize("escape, code", _CONTROLS)
+def test_a_control_character_in_any_text_value_is_refused_on_one_line(in_tmp: Path, key: str, line: str,
+                                                                      escape: str, code: str) -> None:
+    # A good value for each key, with the control character after it (a newline made "GPIO17\n" pass before).
+    good = {"reader.url": "/dev/serial0", "reader.protocol": "line", "display.touch": "hdmi",
+            "dice.display.kind": "pips", "web.listen[0]": "192.168.1.20"}.get(key, "GPIO17")
+    assert problems_of(line.format(value=f'"{good}{escape}"')) == [
+        f'config.toml: {key}: must be text without control characters, not "{good}{escape}" '
+        f"({code} at character {len(good) + 1})"]
+
+
+def test_a_multi_line_string_is_refused_too(in_tmp: Path) -> None:
+    assert problems_of('[reader]\nurl = """/dev/\nserial0"""\n') == [
+        'config.toml: reader.url: must be text without control characters, not "/dev/\\nserial0" '
+        "(U+000A at character 6)"]
+    # A raw tab is allowed inside a TOML string, but not in a value.
+    assert problems_of('[reader]\nurl = "/dev/serial0\t"\n') == [
+        'config.toml: reader.url: must be text without control characters, not "/dev/serial0\\t" '
+        "(U+0009 at character 13)"]
+
+
+@pytest.mark.parametrize("name", ["GPIO17\n", "17\n", "BOARD11\n", "GPIO17 ", "GPIO17\u200b", "J8:11\t"])
+def test_a_pin_name_must_match_whole(name: str) -> None:
+    assert bcm_number(name) is None
+    assert pin_problem(name) is not None
+    assert pin_problem(name.rstrip("\n\t \u200b")) is None
+
+
+@pytest.mark.parametrize("value, message", [
+    ("0", 'must be "lan" or an IP address such as "192.168.1.20" (in quotes), not 0'),
+    ("3232235796", 'must be "lan" or an IP address such as "192.168.1.20" (in quotes), not 3232235796'),
+    ("true", 'must be "lan" or an IP address such as "192.168.1.20" (in quotes), not true'),
+    ("1.5", 'must be "lan" or an IP address such as "192.168.1.20" (in quotes), not 1.5'),
+    ("[\"lan\"]", 'must be "lan" or an IP address such as "192.168.1.20" (in quotes), not ["lan"]'),
+    ('"0"', 'must be "lan" or an IP address such as "192.168.1.20" (in quotes), not "0"'),
+    ('"LAN"', 'must be "lan" or an IP address such as "192.168.1.20" (in quotes), not "LAN"'),
+    ('" 192.168.1.20"', 'must be "lan" or an IP address such as "192.168.1.20" (in quotes), not " 192.168.1.20"'),
+    ('"192.168.001.020"', 'must be "lan" or an IP address such as "192.168.1.20" (in quotes), not "192.168.001.020"'),
+    ('"0.0.0.0"', '"0.0.0.0" means every interface, not only the local network: use "lan" or this machine\'s address'),
+    ('"::"', '"::" means every interface, not only the local network: use "lan" or this machine\'s address'),
+    ('"0:0::0"', '"0:0::0" means every interface, not only the local network: use "lan" or this machine\'s address'),
+    ('"fe80::1%eth0"', '"fe80::1%eth0": an address with a scope (%) is not supported; use "lan"'),
+    ('"::ffff:192.168.1.20"', '"::ffff:192.168.1.20": write the IPv4 address itself, "192.168.1.20"'),
+    ('"224.0.0.1"', '"224.0.0.1" is a multicast or reserved address, not one of this machine'),
+    ('"ff02::1"', '"ff02::1" is a multicast or reserved address, not one of this machine'),
+    ('"255.255.255.255"', '"255.255.255.255" is a multicast or reserved address, not one of this machine'),
+])
+def test_listen_takes_only_lan_or_an_address_as_text(in_tmp: Path, value: str, message: str) -> None:
+    # listen = [0] used to become 0.0.0.0, every interface, without a word.
+    assert problems_of(f"[web]\nlisten = [{value}]\n") == [f"config.toml: web.listen[0]: {message}"]
+
+
+def test_listen_keeps_good_addresses_as_python_writes_them(in_tmp: Path) -> None:
+    config = load_config(write(in_tmp, '[web]\nlisten = ["lan", "192.168.4.1", "127.0.0.1", "::1", "FD00::1"]\n'))
+    assert config.web.listen == ("lan", "192.168.4.1", "127.0.0.1", "::1", "fd00::1")
+    assert problems_of("[web]\nlisten = [" + ", ".join(['"lan"'] * 17) + "]\n") == [
+        "config.toml: web.listen: must list at most 16 addresses, not 17"]
+
+
+def test_long_values_are_cut_in_messages(in_tmp: Path) -> None:
+    [line] = problems_of('[reader]\nprotocol = "' + "x" * 500 + '"\n')
+    assert line == 'config.toml: reader.protocol: must be "pn532" or "line", not "' + "x" * 55 + '"...'
+    [line] = problems_of("[reader]\nurl = [" + ", ".join(["1"] * 500) + "]\n")
+    assert line.startswith("config.toml: reader.url: must be a string, not [1, 1, 1") and line.endswith("...")
+    assert len(line) < 120
+    [line] = problems_of('[reader]\nurl = "' + "/dev/" * 1000 + '"\n')
+    assert line == "config.toml: reader.url: must be text of at most 4096 characters, not 5000"
+    [line] = problems_of('"' + "k" * 300 + '\\n" = 1\n')
+    assert line.startswith('config.toml: "kkkk') and "...: unknown key" in line
+
+
+def test_huge_numbers_are_refused_cleanly(in_tmp: Path) -> None:
+    [line] = problems_of("[reader]\nbaudrate = " + "9" * 5000 + "\n")  # past Python's 4,300 digits
+    assert line == "config.toml: line 2: a number written with more than 20 digits"
+    lines = problems_of("[reader]\nretap_window = 0x" + "f" * 5000 + "\n[display]\ndensity = 0x" + "f" * 300 + "\n")
+    assert lines == ["config.toml: reader.retap_window: must be a number of seconds from 0 to 10, "
+                     "not an integer of about 6021 digits",
+                     "config.toml: display.density: must be a number from 0.5 to 4 (pixels per dp; 1 for an "
+                     "800x480 7-inch panel), not an integer of about 362 digits"]
+    assert problems_of("[reader]\nbaudrate = 12000001\n") == [
+        "config.toml: reader.baudrate: must be an integer from 1 to 12000000, not 12000001"]
+    # A digit inside a string or a comment counts for nothing.
+    config = load_config(write(in_tmp, '[reader]\nurl = "/dev/' + "1" * 100 + '"  # ' + "2" * 100 + "\n"))
+    assert config.reader.url == "/dev/" + "1" * 100
+
+
+def test_deep_nesting_and_long_dotted_keys_are_refused_before_parsing(in_tmp: Path) -> None:
+    assert problems_of("[dice]\npin = " + "[" * 3000 + "]" * 3000 + "\n") == [
+        "config.toml: line 2: nested more than 32 levels deep (lists and tables inside one another)"]
+    assert problems_of("x = " + "{a = " * 500 + "1" + "}" * 500 + "\n") == [
+        "config.toml: line 1: nested more than 32 levels deep (lists and tables inside one another)"]
+    # tomllib takes seconds over a dotted key of 20,000 parts (the square of its length).
+    assert problems_of("a" + ".a" * 20_000 + " = 1\n") == ["config.toml: line 1: a dotted key of more than 32 parts"]
+    assert problems_of("[a" + ".a" * 100 + "]\n") == ["config.toml: line 1: a dotted key of more than 32 parts"]
+    # Brackets and dots in strings and comments are no nesting.
+    config = load_config(write(in_tmp, '[reader]\nurl = "' + "[." * 100 + '"\n# ' + "{." * 100 + "\n"))
+    assert config.reader.url == "[." * 100
+
+
+def test_a_file_too_large_and_files_that_are_no_files(in_tmp: Path) -> None:
+    (in_tmp / "config.toml").write_bytes(b"#" * (1024 * 1024) + b"\n")
+    with pytest.raises(ConfigError, match=r"^config\.toml: larger than 1048576 bytes \(1 MiB\), the most a config "
+                                          r"file may be$"):
+        load_config("config.toml")
+    (in_tmp / "config.toml").write_bytes(b"#" * (1024 * 1024 - 1) + b"\n")
+    assert load_config("config.toml").dice == DiceConfig()
+    os.mkfifo(in_tmp / "fifo.toml")  # opening it for reading would wait for a writer for ever
+    with pytest.raises(ConfigError, match=r"^fifo\.toml: is a FIFO \(a named pipe\), not a config file$"):
+        load_config("fifo.toml")
+    with pytest.raises(ConfigError, match=r"^/dev/zero: is a character device, not a config file$"):
+        load_config("/dev/zero")
+    with pytest.raises(ConfigError, match=r"^config\.toml/x: no such file \(a part of the path is not a directory\)$"):
+        load_config("config.toml/x")
+
+
+@pytest.mark.parametrize("name, shown", [("con\nfig.toml", "con\\nfig.toml"), ("x\x00y.toml", "x\\u0000y.toml"),
+                                         ("bad\udcff.toml", "bad\\udcff.toml"), ("tab\t.toml", "tab\\t.toml")])
+def test_the_file_name_is_escaped_in_messages(in_tmp: Path, name: str, shown: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(name)
+    [line] = str(caught.value).splitlines()
+    assert line.startswith(f"{shown}: ") and line.isprintable()
+    if "\x00" not in name:
+        (in_tmp / name).write_text("[dice]\ncount = 9\n", encoding="utf-8", errors="surrogateescape")
+        with pytest.raises(ConfigError) as caught:
+            load_config(name)
+        assert str(caught.value) == f"{shown}: dice.count: must be an integer from 1 to 3, not 9"
+
+
+def test_a_search_that_cannot_look_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"^~nobody-here-at-all/config\.toml: cannot look for the file: "):
+        load_config("~nobody-here-at-all/config.toml")
+    # A search place the system cannot look up is only not there (pathlib's exists() says False).
+    assert load_config(environ={"HOME": "/home/\x00x"}, system_path=tmp_path / "no\x00ne.toml") == HardwareConfig()
+
+
+def test_a_flood_of_problems_is_cut_to_twenty_lines_and_a_count(in_tmp: Path) -> None:
+    lines = problems_of("".join(f"key{k} = {k}\n" for k in range(500)))
+    assert len(lines) == 21 and lines[-1] == "config.toml: 480 more problems not shown"
+    assert all(line.startswith("config.toml: key") for line in lines[:-1])
+    assert problems_of("[dice.display]\npins = [" + ", ".join(["5"] * 29) + "]\n") == [
+        "config.toml: dice.display.pins: must list at most 28 pins (the 40-pin header has 28 GPIOs, "
+        "each for one job), not 29"]
+
+
+def test_every_message_line_is_one_file_key_problem(in_tmp: Path) -> None:
+    text = ('"a\\nb" = 1\n[reader]\nurl = "x\\ny"\nprotocol = "\\u2028"\n[dice]\npin = "GPIO17\\n"\n'
+            '"bad\\rkey" = 2\n[web]\nlisten = [0, "1.2.3.4\\n", "fe80::1%\\n"]\n')
+    write(in_tmp, text, "my\nconfig.toml")
+    with pytest.raises(ConfigError) as caught:
+        load_config("my\nconfig.toml")
+    lines = str(caught.value).split("\n")
+    assert len(lines) == 8
+    for line in lines:
+        assert line.isprintable() and re.fullmatch(r'my\\nconfig\.toml: [\w."\\\[\]]+: .+', line), line
