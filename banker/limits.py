@@ -106,6 +106,92 @@ def control_character(text: str) -> str | None:
 
 
 # ----------------------------------------------------------------------
+# Scanning a TOML or JSON document before it is parsed
+
+DEEP: Final = "deep"
+LONG_NUMBER: Final = "long_number"
+LONG_KEY: Final = "long_key"
+
+
+def scan_document(text: str, *, toml: bool, max_depth: int, max_digits: int,
+                  max_key_parts: int) -> tuple[str, int] | None:
+    """The first bound a document breaks, as (what, line), or None: brackets nested more than
+    `max_depth` deep (`DEEP`), a number written with more than `max_digits` digits (`LONG_NUMBER`),
+    or, in TOML, a dotted key of more than `max_key_parts` parts (`LONG_KEY`).
+
+    Run before parsing, because the parsers cannot be trusted with such input: they recurse once
+    a level (a RecursionError thousands deep), Python refuses to convert an integer of more than
+    4,300 digits, and tomllib takes time that grows with the square of a dotted key's parts (about
+    5 s for 20,000). Strings and comments are skipped. Used for ruleset files and the hardware
+    config file; an ordinary file is passed by a quick look without the character-by-character walk.
+    """
+    if (text.count("[") + text.count("{") <= max_depth
+            and not re.search(r"[0-9](?:_?[0-9]){%d}" % max_digits, text)
+            and not (toml and re.search(r"\.(?:[^.\n]*\.){%d}" % (max_key_parts - 1), text))):
+        return None
+    depth = 0
+    digits = 0
+    dots = 0  # dots since the last "=", ",", bracket or line end: the parts of a dotted key, less one
+    word = False  # inside a bare word (a TOML key, true, nan, 0x...): its digits are no number's
+    line = 1
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+        if word and (c.isalnum() or c in "_-"):
+            i += 1
+            continue
+        word = c.isalpha()
+        if word:
+            digits = 0
+            i += 1
+            continue
+        if c.isdigit() or (c == "_" and digits and toml):
+            if c != "_":
+                digits += 1
+                if digits > max_digits:
+                    return LONG_NUMBER, line
+            i += 1
+            continue
+        digits = 0
+        if c == "." and toml:
+            dots += 1
+            if dots >= max_key_parts:
+                return LONG_KEY, line
+        elif c in "=,\n":
+            dots = 0
+        elif c in "[{":
+            dots = 0
+            depth += 1
+            if depth > max_depth:
+                return DEEP, line
+        elif c in "]}":
+            dots = 0
+            depth = max(0, depth - 1)
+        elif toml and c == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif c == '"' or (toml and c == "'"):
+            quote = text[i:i + 3] if toml and text[i:i + 3] in ('"""', "'''") else c
+            j = i + len(quote)
+            while j < n and not text.startswith(quote, j):
+                if text[j] == "\\" and quote[0] == '"':
+                    j += 1
+                elif text[j] == "\n":
+                    line += 1
+                    if len(quote) == 1:
+                        break  # an unclosed one-line string: the parser says so
+                j += 1
+            i = j + len(quote)
+            continue
+        i += 1
+    return None
+
+
+# ----------------------------------------------------------------------
 # Decoding a line
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)

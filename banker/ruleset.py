@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from banker.errors import RulesetError
+from banker import limits
 from banker.limits import valid_text
 from banker.mechanics import Mechanics, choose as choose_mechanics, families as mechanic_families
 
@@ -486,61 +487,17 @@ def _check_path_name(name: str) -> None:
 
 
 def _scan(text: str, source: str, toml: bool) -> None:
-    """Refuse, before parsing, nesting deeper than MAX_NESTING and numbers of more than MAX_DIGITS
-    digits: the parsers recurse once a level (a RecursionError thousands deep) and Python refuses to
-    convert an integer of more than 4,300 digits. Strings and comments are skipped."""
-    depth = 0
-    digits = 0
-    word = False  # inside a bare word (a TOML key, true, nan, 0x...): its digits are no number's
-    line = 1
-    i = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line += 1
-        if word and (c.isalnum() or c in "_-"):
-            i += 1
-            continue
-        word = c.isalpha()
-        if word:
-            digits = 0
-            i += 1
-            continue
-        if c.isdigit() or (c == "_" and digits and toml):
-            if c != "_":
-                digits += 1
-                if digits > MAX_DIGITS:
-                    raise RulesetError(source, f"line {line}",
-                                       f"a number written with more than {MAX_DIGITS} digits")
-            i += 1
-            continue
-        digits = 0
-        if c in "[{":
-            depth += 1
-            if depth > MAX_NESTING - 1:
-                raise RulesetError(source, f"line {line}",
-                                   f"nested more than {MAX_NESTING} levels deep (tables and lists inside one another)")
-        elif c in "]}":
-            depth = max(0, depth - 1)
-        elif toml and c == "#":
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        elif c == '"' or (toml and c == "'"):
-            quote = text[i:i + 3] if toml and text[i:i + 3] in ('"""', "'''") else c
-            j = i + len(quote)
-            while j < n and not text.startswith(quote, j):
-                if text[j] == "\\" and quote[0] == '"':
-                    j += 1
-                elif text[j] == "\n":
-                    line += 1
-                    if len(quote) == 1:
-                        break  # an unclosed one-line string: the parser says so
-                j += 1
-            i = j + len(quote)
-            continue
-        i += 1
+    """Refuse, before parsing, nesting deeper than MAX_NESTING, numbers of more than MAX_DIGITS digits
+    and dotted keys of more than MAX_NESTING parts (see banker.limits.scan_document for why)."""
+    found = limits.scan_document(text, toml=toml, max_depth=MAX_NESTING - 1, max_digits=MAX_DIGITS,
+                                 max_key_parts=MAX_NESTING)
+    if found is None:
+        return
+    what, line = found
+    problem = {limits.DEEP: f"nested more than {MAX_NESTING} levels deep (tables and lists inside one another)",
+               limits.LONG_NUMBER: f"a number written with more than {MAX_DIGITS} digits",
+               limits.LONG_KEY: f"a dotted key of more than {MAX_NESTING} parts"}[what]
+    raise RulesetError(source, f"line {line}", problem)
 
 
 def _parse_text(text: str, source: str, toml: bool) -> dict[str, Any]:

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, Mapping, Sequence, TypeAlias, cast
 
+from banker.limits import DEEP, LONG_KEY, LONG_NUMBER, scan_document
 from hardware.events import ConfigError
 
 Pin: TypeAlias = int | str
@@ -300,78 +301,17 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{name}: not valid TOML: {escape_text(str(exc), _SHOWN_CHARS)}") from None
 
 
-# The quick look that spares the full scan for an ordinary file: few brackets, no long digit run and
-# no line with MAX_NESTING dots.
-_LONG_DIGITS = re.compile(r"[0-9](?:_?[0-9]){%d}" % MAX_DIGITS)
-_MANY_DOTS = re.compile(r"\.(?:[^.\n]*\.){%d}" % (MAX_NESTING - 1))
-
-
 def _scan(text: str, name: str) -> None:
     """Refuse, before parsing, nesting deeper than MAX_NESTING, a dotted key of more than MAX_NESTING
-    parts and a number written with more than MAX_DIGITS digits. Strings and comments are skipped."""
-    if (text.count("[") + text.count("{") <= MAX_NESTING and not _LONG_DIGITS.search(text)
-            and not _MANY_DOTS.search(text)):
+    parts and a number written with more than MAX_DIGITS digits (see banker.limits.scan_document)."""
+    found = scan_document(text, toml=True, max_depth=MAX_NESTING, max_digits=MAX_DIGITS, max_key_parts=MAX_NESTING)
+    if found is None:
         return
-    depth = 0
-    digits = 0
-    dots = 0  # dots since the last "=", ",", bracket or line end: the parts of a dotted key
-    word = False  # inside a bare word (a key, true, nan, 0x...): its digits are no number's
-    line = 1
-    i = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line += 1
-        if word and (c.isalnum() or c in "_-"):
-            i += 1
-            continue
-        word = c.isalpha()
-        if word:
-            digits = 0
-            i += 1
-            continue
-        if c.isdigit() or (c == "_" and digits):
-            if c != "_":
-                digits += 1
-                if digits > MAX_DIGITS:
-                    raise ConfigError(f"{name}: line {line}: a number written with more than {MAX_DIGITS} digits")
-            i += 1
-            continue
-        digits = 0
-        if c == ".":
-            dots += 1
-            if dots >= MAX_NESTING:
-                raise ConfigError(f"{name}: line {line}: a dotted key of more than {MAX_NESTING} parts")
-        elif c in "=,\n":
-            dots = 0
-        elif c in "[{":
-            dots = 0
-            depth += 1
-            if depth > MAX_NESTING:
-                raise ConfigError(f"{name}: line {line}: nested more than {MAX_NESTING} levels deep "
-                                  "(lists and tables inside one another)")
-        elif c in "]}":
-            dots = 0
-            depth = max(0, depth - 1)
-        elif c == "#":
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        elif c in "\"'":
-            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else c
-            j = i + len(quote)
-            while j < n and not text.startswith(quote, j):
-                if text[j] == "\\" and quote[0] == '"':
-                    j += 1
-                elif text[j] == "\n":
-                    line += 1
-                    if len(quote) == 1:
-                        break  # an unclosed one-line string: the parser says so
-                j += 1
-            i = j + len(quote)
-            continue
-        i += 1
+    what, line = found
+    problem = {DEEP: f"nested more than {MAX_NESTING} levels deep (lists and tables inside one another)",
+               LONG_NUMBER: f"a number written with more than {MAX_DIGITS} digits",
+               LONG_KEY: f"a dotted key of more than {MAX_NESTING} parts"}[what]
+    raise ConfigError(f"{name}: line {line}: {problem}")
 
 
 def _syntax_problem(message: str) -> str:
