@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
 from banker.errors import ActionError, RulesetError
 from banker.game import Game
-from banker.limits import MAX_INT
+from banker.limits import MAX_INT, escape_text
 from banker.ruleset import Ruleset, builtin_names, load_ruleset
 
 if TYPE_CHECKING:
@@ -52,19 +52,10 @@ _WHOLE = re.compile(r"-?[0-9]{1,30}")  # ASCII digits only: int() would also tak
 _DECIMAL = re.compile(r"-?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][-+]?[0-9]{1,3})?")
 
 
-def one_line(text: str, limit: int = 300) -> str:
-    """Text with every character that is not printable escaped (\\n, \\t, \\u0000), cut to `limit` characters."""
-    if not text.isprintable():
-        escapes = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
-        text = "".join(ch if ch.isprintable() else escapes.get(ch) or
-                       (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}") for ch in text)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
 def quoted(text: str) -> str:
     """A command-line value as a message shows it: in double quotes, on one line, cut short if long."""
     inner = text.replace("\\", "\\\\").replace('"', '\\"')
-    escaped = one_line(inner[:_SHOWN_CHARS + 1], _SHOWN_CHARS)
+    escaped = escape_text(inner[:_SHOWN_CHARS + 1], _SHOWN_CHARS)
     return f'"{escaped}"'
 
 
@@ -98,7 +89,7 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         message = re.sub(r"^argument ([^:]+): ", r"\1: ", message)  # "argument --games: ..." -> "--games: ..."
-        self.exit(2, f"{one_line(self.prog, 100)}: {one_line(message)}\n")
+        self.exit(2, f"{escape_text(self.prog, 100)}: {escape_text(message, 300)}\n")
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -105,6 +105,22 @@ def control_character(text: str) -> str | None:
     return None
 
 
+_ESCAPES: Final = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def escape_text(text: str, limit: int | None = None) -> str:
+    """Text with every character that is not printable written as TOML and JSON escape it (\\n, \\t,
+    \\u0000; a lone surrogate as \\udcff), so that it prints on one line; cut to `limit` characters
+    (then ending in "...") if given. For messages that quote what came from outside (the command
+    line, the hardware config file)."""
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else _ESCAPES.get(ch) or
+                       (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}") for ch in text)
+    if limit is not None and len(text) > limit:
+        text = text[:limit - 3] + "..."
+    return text
+
+
 # ----------------------------------------------------------------------
 # Scanning a TOML or JSON document before it is parsed
 

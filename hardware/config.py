@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, Mapping, Sequence, TypeAlias, cast
 
-from banker.limits import DEEP, LONG_KEY, LONG_NUMBER, scan_document
+from banker.limits import DEEP, LONG_KEY, LONG_NUMBER, escape_text, scan_document
 from hardware.events import ConfigError
 
 Pin: TypeAlias = int | str
@@ -352,23 +352,10 @@ class _Problems:
             raise ConfigError("\n".join(self.lines))
 
 
-_ESCAPES = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 # The characters a text value may not hold: every character of these Unicode categories (controls,
 # format characters such as U+200B or the bidirectional overrides, lone surrogates) and the line and
 # paragraph separators (which some terminals and editors break a line at).
 _CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-
-
-def escape_text(text: str, limit: int | None = None) -> str:
-    """Text with every character that is not printable written as TOML escapes it (\\n, \\t,
-    \\u0000; a lone surrogate as \\udcff), so that it prints on one line; cut to `limit` characters
-    (then ending in "...") if given."""
-    if not text.isprintable():
-        text = "".join(ch if ch.isprintable() else _ESCAPES.get(ch) or
-                       (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}") for ch in text)
-    if limit is not None and len(text) > limit:
-        text = text[:limit - 3] + "..."
-    return text
 
 
 def control_character(text: str) -> tuple[int, str] | None:
