@@ -28,8 +28,8 @@ ConfigError and nothing else, quickly:
   a FIFO, a device or a folder is refused without being opened for reading;
 - lists and tables nest at most `MAX_NESTING` deep, a dotted key has at most
   `MAX_NESTING` parts, and no number is written with more than `MAX_DIGITS`
-  digits (checked before parsing: the parser recurses once per level, slows
-  down with the square of a dotted key's length, and Python refuses to convert
+  digits (checked before parsing: the parser recurses once per level,
+  slows down faster than the square of a dotted key's parts, and Python refuses to convert
   an integer of more than 4,300 digits);
 - no text value holds a control character (Unicode categories Cc and Cf, the
   line and paragraph separators U+2028 and U+2029, lone surrogates), and none
