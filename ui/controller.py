@@ -18,6 +18,7 @@ returns: nothing reaches the screen before the journal has it.
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
 import shutil
@@ -34,8 +35,11 @@ from banker.journal import Journal, JournaledGame, JournalError, check_pin, hash
 from banker.ruleset import builtin_names, load_ruleset
 from banker.script import Header
 from ui.i18n import Msg, Translator, msg
+from ui.moments import EVENT, MONEY, UNDONE, Listener, Moment
 from ui.words import building_words
 from ui.settings import Settings
+
+log = logging.getLogger(__name__)
 
 _SYSTEM_RANDOM = secrets.SystemRandom()  # the app's own draws (the jackpot), not the seeded game's
 
@@ -134,6 +138,8 @@ class Controller:
         self.reader = "none"  # none | connected | disconnected
         self.button = "none"  # none | ready | missing
         self.listeners: list[Callable[[], None]] = []
+        # Who hears each action's moments (ui/moments.py): the voice and the money in motion.
+        self.moment_listeners: list[Listener] = []
         self.alarm_sounded = False
         # brands: the turn, bid and debt timers count from these game-clock moments (seconds);
         # the numbers picked at the casino; the table's votes to pause and to resume.
@@ -676,7 +682,25 @@ class Controller:
             self.debt_began = -1.0
         if game.ended:
             self.pending = None
+        self._tell_moments(action, events, game.money_log()[log_from:] if len(game.log) > log_from else [])
         return True
+
+    def _tell_moments(self, action: dict[str, Any], events: list[Any], entries: list[Any]) -> None:
+        """Hand the listeners what this action did (or, for an undo, how far the game went back)."""
+        if not self.moment_listeners or self.game is None:
+            return
+        seq = len(self.game.history)
+        if action["do"] == "undo":
+            moments = [Moment(UNDONE, "undo", {}, seq)]
+        else:
+            moments = [Moment(EVENT, event.code, dict(event.params), seq) for event in events]
+            moments += [Moment(MONEY, entry.code, {**entry.params, "payer": entry.payer, "payee": entry.payee,
+                                                   "amount": entry.amount}, seq) for entry in entries]
+        for listener in list(self.moment_listeners):
+            try:
+                listener(moments)
+            except Exception:  # a listener's bug must not lose the table its game: the action is committed
+                log.exception("a moment listener failed")
 
     def money_text(self, code: str, payer: str, payee: str, amount: int, params: dict[str, Any]) -> str:
         """A money-log line in the current language."""

@@ -515,3 +515,29 @@ def test_stand_ins_allowed_in_one_game_are_not_carried_into_the_next(tmp_path: P
     start(c, names=("Ben", "Cy"))
     assert c.settings.stand_ins is False
     assert Settings.load(tmp_path / "settings.json")[0].stand_ins is False  # and saved so
+
+
+def test_each_action_hands_its_moments_to_the_listeners_and_an_undo_says_how_far_back(tmp_path: Path) -> None:
+    from ui.moments import EVENT, MONEY, UNDONE
+
+    c = make(tmp_path)
+    start(c)
+    heard: list[list[tuple[str, str, int]]] = []
+    c.moment_listeners.append(lambda moments: heard.append([(m.kind, m.code, m.seq) for m in moments]))
+
+    def broken(moments: object) -> None:
+        raise RuntimeError("a listener's bug")
+
+    c.moment_listeners.append(broken)  # logged; the others still hear, and the action stands
+    c.roll()  # Ann rolls 1 + 2 onto Baltic Avenue
+    assert heard[-1][:2] == [(EVENT, "rolled", 1), (EVENT, "moved", 1)]
+    c.request({"do": "buy"})
+    c.card_tapped(CARDS["Ann"])
+    assert (MONEY, "buy", 2) in heard[-1]
+    c.moment_listeners.remove(broken)
+    c.undo()
+    assert heard[-1] == [(UNDONE, "undo", 1)]
+    assert c.game is not None and c.game.owner[3] == -1
+    assert len(heard) == 3
+    c.apply({"do": "build", "space": 1})  # refused: Ann owns no colour group
+    assert len(heard) == 3  # a refused action tells nothing
