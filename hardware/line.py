@@ -100,7 +100,7 @@ class LineProtocol(CardProtocol):
         at = time.monotonic()
         framer = self.framer
         if not framer.synced and not framer.buffer and not framer.discarding and at - self.opened > SETTLE:
-            self.framer.synced = True  # ...unless the line was quiet since opening: then nothing is half-read
+            framer.synced = True  # ...unless the line was quiet since opening: then nothing is half-read
         if not data:
             return []
         return [(uid, at) for uid in map(parse_uid_line, self.framer.feed(data)) if uid is not None]

@@ -138,7 +138,7 @@ class Controller:
         self.reader = "none"  # none | connected | disconnected
         self.button = "none"  # none | ready | missing
         self.listeners: list[Callable[[], None]] = []
-        # Who hears each action's moments (ui/moments.py): the voice and the money in motion.
+        # Who hears each action's moments (ui/moments.py); issue 19 builds the voice and the money in motion on it.
         self.moment_listeners: list[Listener] = []
         self.alarm_sounded = False
         # brands: the turn, bid and debt timers count from these game-clock moments (seconds);
