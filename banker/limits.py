@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 import unicodedata
 from typing import Any, Final, Mapping
 
@@ -119,6 +121,58 @@ def escape_text(text: str, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         text = text[:limit - 3] + "..."
     return text
+
+
+# ----------------------------------------------------------------------
+# Reading a file from outside
+
+
+class NotRegularFile(Exception):
+    """The path is a folder, a FIFO, a device or a socket; `mode` says which (stat.S_ISDIR(mode)...)."""
+
+    def __init__(self, mode: int) -> None:
+        super().__init__(f"not a regular file (mode {mode:o})")
+        self.mode = mode
+
+
+class FileTooLarge(Exception):
+    """The file holds more than the bytes its reader takes."""
+
+
+def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes: a game script, a ruleset, the hardware config.
+
+    Nothing is opened for reading before it is known to be a regular file (opening a FIFO would wait
+    for a writer, a device such as /dev/zero never ends), the open itself does not block, and the
+    file is checked again once open (the path may have become something else in between). No more
+    than `limit` + 1 bytes are read. Raises NotRegularFile, FileTooLarge, or the OSError (ValueError
+    for a name holding NUL) that the system gives; the callers word each in their own messages.
+    """
+    before = os.stat(path)
+    if not stat.S_ISREG(before.st_mode):
+        raise NotRegularFile(before.st_mode)
+    if before.st_size > limit:
+        raise FileTooLarge()
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
+            raise NotRegularFile(opened.st_mode)
+        if opened.st_size > limit:
+            raise FileTooLarge()
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:  # it grew after the stat
+        raise FileTooLarge()
+    return b"".join(chunks)
 
 
 # ----------------------------------------------------------------------

@@ -424,33 +424,16 @@ def _not_regular(mode: int) -> str:
 
 
 def _read_file(path: Path) -> dict[str, Any]:
-    """Read a ruleset file: a regular file of at most MAX_FILE_BYTES of UTF-8 text.
-
-    Nothing is opened for reading before it is known to be a regular file (a FIFO would block the
-    open, a device never ends), and the open itself does not block: the file may change in between.
-    """
+    """Read a ruleset file: a regular file of at most MAX_FILE_BYTES of UTF-8 text (read as
+    banker.limits.read_regular_file reads any file from outside)."""
     source = str(path)
     try:
-        before = os.stat(path)
-        if not stat.S_ISREG(before.st_mode):
-            raise RulesetError(source, "", _not_regular(before.st_mode))
-        _check_size(source, before.st_size)
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        try:
-            opened = os.fstat(fd)
-            if not stat.S_ISREG(opened.st_mode):
-                raise RulesetError(source, "", _not_regular(opened.st_mode))
-            _check_size(source, opened.st_size)
-            chunks: list[bytes] = []
-            size = 0
-            while size <= MAX_FILE_BYTES:
-                chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-        finally:
-            os.close(fd)
+        raw = limits.read_regular_file(path, MAX_FILE_BYTES)
+    except limits.NotRegularFile as exc:
+        raise RulesetError(source, "", _not_regular(exc.mode)) from None
+    except limits.FileTooLarge:
+        raise RulesetError(source, "", f"the file is larger than {MAX_FILE_BYTES} bytes (1 MiB), "
+                                       f"the most a ruleset file may be") from None
     except FileNotFoundError:
         raise RulesetError(source, "", "file not found") from None
     except NotADirectoryError:
@@ -459,19 +442,11 @@ def _read_file(path: Path) -> dict[str, Any]:
         raise RulesetError(source, "", "cannot read the file (permission denied)") from None
     except OSError as exc:
         raise RulesetError(source, "", f"cannot read the file ({exc.strerror or exc})") from None
-    raw = b"".join(chunks)
-    _check_size(source, len(raw))  # it grew after the stat
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RulesetError(source, "", f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from None
     return _parse_text(text, source, toml=path.suffix != ".json")
-
-
-def _check_size(source: str, size: int) -> None:
-    if size > MAX_FILE_BYTES:
-        raise RulesetError(source, "", f"the file is larger than {MAX_FILE_BYTES} bytes (1 MiB), "
-                                       f"the most a ruleset file may be")
 
 
 def _check_path_name(name: str) -> None:

@@ -8,8 +8,6 @@ starting with ``#`` are skipped; line numbers count every line of the file.
 from __future__ import annotations
 
 import json
-import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
@@ -17,7 +15,8 @@ from typing import Any, Callable, Iterable, Mapping
 from banker.chance import SeededChance, complete_action
 from banker.errors import ActionError, BankerError, RulesetError, SetupError
 from banker.game import Game
-from banker.limits import MAX_SCRIPT_BYTES, LineRefused, control_character, decode_line, shown
+from banker.limits import (MAX_SCRIPT_BYTES, FileTooLarge, LineRefused, NotRegularFile, control_character, decode_line,
+                           read_regular_file, shown)
 from banker.ruleset import Ruleset, builtin_names, load_ruleset, ruleset_from_data
 
 HEADER_KEYS = frozenset({"rules", "players", "seed", "options", "setup", "ruleset", "format"})
@@ -216,21 +215,15 @@ def replay_file(path: Path | str, on_action: Any = None,
                 begin: Callable[[Header, Ruleset], Any] = PlainRunner) -> ReplayResult:
     path = Path(path)
     try:
-        if not path.is_file():  # a folder, a FIFO (reading would wait for ever), /dev/zero (no end)
-            problem = "no such file" if not path.exists() else "not a regular file"
-            return ReplayResult(None, None, ScriptError(None, 2, f"{path}: cannot read the file ({problem})"))
-        # Opened without blocking and checked again once open: the path may have become a FIFO in between.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                refused = ScriptError(None, 2, f"{path}: cannot read the file (not a regular file)")
-                return ReplayResult(None, None, refused)
-            data = f.read(MAX_SCRIPT_BYTES + 1)
-        if len(data) > MAX_SCRIPT_BYTES:
-            return ReplayResult(None, None, ScriptError(
-                None, 2, f"{path}: the file is larger than {MAX_SCRIPT_BYTES:,} bytes, the most a script may have"))
-        text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_regular_file(path, MAX_SCRIPT_BYTES).decode("utf-8")
+    except FileNotFoundError:
+        return ReplayResult(None, None, ScriptError(None, 2, f"{path}: cannot read the file (no such file)"))
+    except NotRegularFile:  # a folder, a FIFO (reading would wait for ever), /dev/zero (no end)
+        return ReplayResult(None, None, ScriptError(None, 2, f"{path}: cannot read the file (not a regular file)"))
+    except FileTooLarge:
+        return ReplayResult(None, None, ScriptError(
+            None, 2, f"{path}: the file is larger than {MAX_SCRIPT_BYTES:,} bytes, the most a script may have"))
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
         return ReplayResult(None, None, ScriptError(None, 2, f"{path}: cannot read the file ({exc})"))
     return replay_text(text, path.parent, on_action, begin)
 

@@ -55,7 +55,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, Mapping, Sequence, TypeAlias, cast
 
-from banker.limits import DEEP, LONG_KEY, LONG_NUMBER, escape_text, scan_document
+from banker.limits import (DEEP, LONG_KEY, LONG_NUMBER, FileTooLarge, NotRegularFile, escape_text, read_regular_file,
+                           scan_document)
 from hardware.events import ConfigError
 
 Pin: TypeAlias = int | str
@@ -247,35 +248,16 @@ def _not_regular(mode: int) -> str:
 def read_toml(path: Path) -> dict[str, Any]:
     """The parsed TOML document; ConfigError naming the file (and line, for syntax) otherwise.
 
-    As a ruleset file is read (banker/ruleset.py): nothing is opened for reading before it is known
-    to be a regular file (a FIFO would block the open, a device never ends), the open itself does not
-    block (the file may change in between), and no more than MAX_FILE_BYTES + 1 bytes are read.
+    Read as banker.limits.read_regular_file reads any file from outside: nothing is opened before it is
+    known to be a regular file, the open does not block, and no more than MAX_FILE_BYTES + 1 bytes are read.
     """
     name = escape_text(str(path))
-    too_large = f"{name}: larger than {MAX_FILE_BYTES} bytes (1 MiB), the most a config file may be"
     try:
-        before = os.stat(path)
-        if not stat.S_ISREG(before.st_mode):
-            raise ConfigError(f"{name}: {_not_regular(before.st_mode)}")
-        if before.st_size > MAX_FILE_BYTES:
-            raise ConfigError(too_large)
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        try:
-            opened = os.fstat(fd)
-            if not stat.S_ISREG(opened.st_mode):
-                raise ConfigError(f"{name}: {_not_regular(opened.st_mode)}")
-            chunks: list[bytes] = []
-            size = 0
-            while size <= MAX_FILE_BYTES:
-                chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-        finally:
-            os.close(fd)
-    except ConfigError:
-        raise
+        data = read_regular_file(path, MAX_FILE_BYTES)
+    except NotRegularFile as exc:
+        raise ConfigError(f"{name}: {_not_regular(exc.mode)}") from None
+    except FileTooLarge:
+        raise ConfigError(f"{name}: larger than {MAX_FILE_BYTES} bytes (1 MiB), the most a config file may be") from None
     except FileNotFoundError:
         raise ConfigError(f"{name}: no such file") from None
     except NotADirectoryError:
@@ -284,9 +266,6 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{name}: cannot read: {escape_text(exc.strerror or str(exc))}") from None
     except ValueError:  # os.stat refuses a name holding NUL (or a lone surrogate it cannot encode)
         raise ConfigError(f"{name}: cannot read: not a possible file name") from None
-    data = b"".join(chunks)
-    if len(data) > MAX_FILE_BYTES:  # it grew after the stat
-        raise ConfigError(too_large)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
