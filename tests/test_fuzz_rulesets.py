@@ -23,16 +23,17 @@ import math
 import os
 import random
 import re
-import signal
 import subprocess
 import sys
 import tomllib
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
+
+from fuzzkit import Hang, time_limit
 
 from banker.cli import main
 from banker.errors import RulesetError
@@ -206,24 +207,6 @@ def test_deal_deeds_up_to_the_board_loads_and_one_more_is_refused(tmp_path: Path
 
 # --------------------------------------------------------------------------
 # The fuzzer
-
-
-class Hang(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def time_limit(seconds: int) -> Iterator[None]:
-    def ring(signum: int, frame: Any) -> None:
-        raise Hang(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def in_process(argv: list[str]) -> tuple[int, str]:

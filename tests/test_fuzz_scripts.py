@@ -19,13 +19,13 @@ import json
 import os
 import random
 import re
-import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
+
+from fuzzkit import time_limit
 
 from banker.cli import main
 
@@ -348,23 +348,6 @@ def damage(rnd: random.Random, lines: list[str]) -> bytes:
         at = rnd.randrange(len(data) + 1)
         data = data[:at] + bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 8))) + data[at:]  # random bytes
     return data
-
-
-class CaseTimeout(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def time_limit(seconds: int) -> Iterator[None]:
-    def ring(signum: int, frame: object) -> None:
-        raise CaseTimeout(f"no answer within {seconds} s")
-    old = signal.signal(signal.SIGALRM, ring)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def run_main(args: list[str]) -> tuple[int, str, str]:

@@ -18,20 +18,20 @@ the seed (default 18): `BANKER_FUZZ_CASES=30000 pytest tests/hardware/test_confi
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import ipaddress
 import math
 import os
 import random
 import re
-import signal
 import time
 import traceback
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
+
+from fuzzkit import Hang, time_limit
 
 from hardware.config import (DEBOUNCE_RANGE, DENSITY_RANGE, DISPLAY_KINDS, EXAMPLE_CONFIG, GPIO_COUNT, MAX_BAUDRATE,
                              MAX_DICE, MAX_DIGITS, MAX_LISTEN, MAX_NESTING, MAX_PROBLEMS, MAX_TEXT_CHARS,
@@ -287,24 +287,6 @@ def fuzz_case(rng: random.Random) -> tuple[bytes, str]:
         else:
             return damage_bytes(rng, text.encode("utf-8", "surrogatepass")), "+".join(done)
     return text.encode("utf-8", "surrogatepass"), "+".join(done)
-
-
-class Hang(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def time_limit(seconds: int) -> Iterator[None]:
-    def ring(signum: int, frame: Any) -> None:
-        raise Hang(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def _pin_ok(pin: Any) -> bool:
