@@ -44,14 +44,23 @@ def panel_density(width: int, height: int, configured: float | None = None) -> f
     return min(max(min(width, height) / REFERENCE_SHORT_SIDE, low), high)
 
 
+MAX_SIDE = 16384  # --size: the most pixels a side may have (the largest texture common GPUs draw)
+
+
 def parse_size(text: str) -> tuple[int, int]:
-    """'800x480' -> (800, 480); ValueError for anything but two positive whole numbers around an x."""
+    """'800x480' -> (800, 480); ValueError for anything but two whole numbers from 1 to MAX_SIDE around an x.
+
+    A long text is refused before int() sees it (which refuses 4,300 digits its own way) and shown cut short."""
+    if len(text) > 40:
+        raise ValueError(f"--size must look like 800x480, not {text[:37] + '...'!r}")
     parts = text.strip().lower().split("x")
     if len(parts) != 2 or not all(part.isascii() and part.isdigit() for part in parts):
         raise ValueError(f"--size must look like 800x480, not {text!r}")
     width, height = int(parts[0]), int(parts[1])
     if width <= 0 or height <= 0:
         raise ValueError(f"--size must be at least 1x1, not {text!r}")
+    if max(width, height) > MAX_SIDE:
+        raise ValueError(f"--size must be at most {MAX_SIDE}x{MAX_SIDE}, not {text!r}")
     return width, height
 
 
