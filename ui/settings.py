@@ -1,6 +1,7 @@
 """The app's own settings, kept as JSON in the user's data directory.
 
-Language, sounds, whether spending needs the player's card, whether on-screen
+Language, sounds, the voice (on or off, its volume and speed), whether money
+is seen to move, whether spending needs the player's card, whether on-screen
 "Tap as NAME" buttons may stand in for a card (the banker switches that on,
 behind the PIN, for a forgotten card), and whether the family draws from its
 physical card decks. (The hardware config
@@ -19,6 +20,9 @@ from pathlib import Path
 from ui.i18n import LANGUAGES
 
 
+LEVELS = (1, 2, 3)  # the voice's volume and speed: low, normal, high
+
+
 def settings_path() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "board-banker" / "settings.json"
@@ -32,6 +36,10 @@ class Settings:
     stand_ins: bool = False  # "Tap as NAME" buttons may stand in for a card (a card forgotten or lost mid-game)
     physical_decks: bool = False  # the player picks the card they drew from a list
     bid_step: int = 10
+    voice: bool = True  # the banker speaks the game's moments (ui/voice.py); needs espeak-ng and a speaker
+    voice_volume: int = 2  # 1 quiet, 2 normal, 3 loud
+    voice_speed: int = 2  # 1 slow, 2 normal, 3 fast
+    motion: bool = True  # amounts travel from payer to payee, deeds and buildings flash (ui/motion.py)
 
     @classmethod
     def load(cls, path: Path | None = None) -> tuple["Settings", list[str]]:
@@ -57,6 +65,8 @@ class Settings:
                 ok = ok and value in LANGUAGES
             if f.name == "bid_step":
                 ok = ok and 1 <= value <= 1000
+            if f.name in ("voice_volume", "voice_speed"):
+                ok = ok and value in LEVELS
             if ok:
                 setattr(settings, f.name, value)
             else:

@@ -327,6 +327,17 @@ def test_settings_file_problems_never_stop_the_app(tmp_path: Path) -> None:
     assert Settings.load(path)[0] == Settings()
 
 
+def test_voice_levels_outside_the_three_steps_fall_back(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{"voice": false, "voice_volume": 3, "voice_speed": 0, "motion": false}')
+    settings, problems = Settings.load(path)
+    assert (settings.voice, settings.voice_volume, settings.voice_speed, settings.motion) == (False, 3, 2, False)
+    assert len(problems) == 1 and "voice_speed: 0 is not allowed; using 2" in problems[0]
+    path.write_text('{"voice_volume": true, "voice_speed": 1}')
+    settings, problems = Settings.load(path)
+    assert (settings.voice_volume, settings.voice_speed) == (2, 1) and "voice_volume" in problems[0]
+
+
 def test_biznes_office_on_the_visited_firm_has_its_own_sound(tmp_path: Path) -> None:
     c = make(tmp_path)
     sounds: list[str] = []
