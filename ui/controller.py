@@ -140,6 +140,9 @@ class Controller:
         self.listeners: list[Callable[[], None]] = []
         # Who hears each action's moments (ui/moments.py); issue 19 builds the voice and the money in motion on it.
         self.moment_listeners: list[Listener] = []
+        # Why the voice is silent though switched on (no espeak-ng, no audio device), or None: the app sets
+        # it to the voice's own (ui/voice.py), and the settings screen shows it under the hardware's state.
+        self.voice_status: Callable[[], str | None] = lambda: None
         self.alarm_sounded = False
         # brands: the turn, bid and debt timers count from these game-clock moments (seconds);
         # the numbers picked at the casino; the table's votes to pause and to resume.

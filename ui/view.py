@@ -16,6 +16,7 @@ from ui.controller import MOVE_SECONDS, PIN_FREE_TRIES, Controller, Draft
 from ui.entry import PIN_LEAST, PIN_MOST, Entry
 from ui.i18n import LANGUAGES
 from ui.keys import NameEditor, free_presets, keyboard_rows, name_problem
+from ui.settings import LEVELS
 from ui.words import building_words
 
 # The new-game screen's house rules (each shown where the ruleset leaves a choice).
@@ -681,9 +682,27 @@ def phones(c: Controller) -> dict[str, Any]:
     return {"link": c.table_link(), "move_minutes": MOVE_SECONDS // 60}
 
 
+SETTING_ROWS = (("sounds", "motion"), ("voice", "voice_volume", "voice_speed"), ("taps", "physical_decks"))
+
+
 def settings(c: Controller) -> dict[str, Any]:
-    """The settings screen: the languages, the three switches, and the hardware's state."""
+    """The settings screen: the languages, the settings' buttons in rows (each says what it is set to; a
+    touch switches it, or steps a level on to the next), and the hardware's and the voice's state."""
     s = c.settings
-    return {"language": s.language, "languages": dict(LANGUAGES),
-            "switches": [{"key": key, "on": bool(getattr(s, key))} for key in ("sounds", "taps", "physical_decks")],
-            "status": status_text(c)}
+    rows = []
+    for keys in SETTING_ROWS:
+        buttons = []
+        for key in keys:
+            value = getattr(s, key)
+            if isinstance(value, bool):
+                buttons.append({"key": key, "text_key": f"ui.settings.{key}.{'on' if value else 'off'}",
+                                "on": value, "next": not value})
+            else:  # a level of the voice's: it only counts while the voice is on
+                following = LEVELS[(LEVELS.index(value) + 1) % len(LEVELS)] if value in LEVELS else LEVELS[0]
+                buttons.append({"key": key, "text_key": f"ui.settings.{key}.{value}", "on": s.voice,
+                                "next": following})
+        rows.append(buttons)
+    status = status_text(c)
+    silent = c.voice_status() if s.voice else None
+    return {"language": s.language, "languages": dict(LANGUAGES), "rows": rows,
+            "status": f"{status}\n{silent}" if silent else status}

@@ -338,6 +338,34 @@ def test_voice_levels_outside_the_three_steps_fall_back(tmp_path: Path) -> None:
     assert (settings.voice_volume, settings.voice_speed) == (2, 1) and "voice_volume" in problems[0]
 
 
+def test_the_settings_screen_steps_the_voice_levels_round_and_says_why_it_is_silent(tmp_path: Path) -> None:
+    from ui import view
+
+    c = make(tmp_path)
+
+    def button(key: str) -> dict[str, object]:
+        return next(b for line in view.settings(c)["rows"] for b in line if b["key"] == key)
+
+    assert [[b["key"] for b in line] for line in view.settings(c)["rows"]] == [
+        ["sounds", "motion"], ["voice", "voice_volume", "voice_speed"], ["taps", "physical_decks"]]
+    seen = []
+    for _ in range(3):  # normal, loud, quiet, and round to normal again
+        b = button("voice_volume")
+        seen.append(c.tr(str(b["text_key"])))
+        c.set_setting("voice_volume", b["next"])
+    assert seen == ["Volume: normal", "Volume: loud", "Volume: quiet"]
+    assert c.tr(str(button("voice_volume")["text_key"])) == "Volume: normal"
+    assert Settings.load(tmp_path / "settings.json")[0].voice_volume == 2
+    assert c.tr(str(button("motion")["text_key"])) == "Animations: on" and button("motion")["next"] is False
+    c.voice_status = lambda: "No voice: espeak-ng is not installed"
+    assert view.settings(c)["status"].endswith("\nNo voice: espeak-ng is not installed")
+    c.set_setting("voice", False)  # switched off, it is silent on purpose: nothing to explain
+    assert "espeak" not in view.settings(c)["status"]
+    assert button("voice_speed")["on"] is False and c.tr(str(button("voice")["text_key"])) == "Voice: off"
+    c.set_language("ru")
+    assert c.tr(str(button("voice_speed")["text_key"])) == "Речь: обычная"
+
+
 def test_biznes_office_on_the_visited_firm_has_its_own_sound(tmp_path: Path) -> None:
     c = make(tmp_path)
     sounds: list[str] = []

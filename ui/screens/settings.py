@@ -1,4 +1,5 @@
-"""Settings: the language, sounds, cards or buttons, physical decks, and the hardware's state."""
+"""Settings: the language, sounds and motion, the voice (on or off, its volume and speed), cards or buttons,
+physical decks, and the state of the hardware and the voice."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, row
+from ui.screens.base import BaseScreen, fit_font, row
 from ui.widgets import BigButton, Text
 
 
@@ -19,10 +20,14 @@ class SettingsScreen(BaseScreen):
             languages.add_widget(BigButton(name, lambda code=code: self.c.set_language(code),
                                            "primary" if s["language"] == code else "secondary", height=theme.TARGET))
         root.add_widget(languages)
-        for switch in s["switches"]:
-            key, on = switch["key"], switch["on"]
-            root.add_widget(BigButton(self.tr(f"ui.settings.{key}.{'on' if on else 'off'}"),
-                                      lambda k=key, v=on: self.c.set_setting(k, not v),
-                                      "primary" if on else "secondary", height=theme.TARGET))
+        for buttons in s["rows"]:
+            line = row()
+            for b in buttons:
+                button = BigButton(self.tr(b["text_key"]), lambda k=b["key"], v=b["next"]: self.c.set_setting(k, v),
+                                   "primary" if b["on"] else "secondary", height=theme.TARGET)
+                button.role = f"setting {b['key']}"
+                fit_font(button, [theme.FONT_BODY, theme.FONT_SMALL], theme.TEXT_INSET)
+                line.add_widget(button)
+            root.add_widget(line)
         root.add_widget(Text(s["status"], theme.FONT_BODY, color=theme.MUTED))
         root.add_widget(Widget())
