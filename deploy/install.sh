@@ -67,9 +67,10 @@ USER_GROUPS=(dialout gpio input video render audio)
 # python3-venv, python3-dev, gcc, libc6-dev: the venv and the compiled engine.
 # libgl1, libegl1, libgles2, libgbm1, libdrm2: what Kivy's SDL2 loads to draw
 # through KMS/DRM without a desktop. libmtdev1: Kivy's multitouch input.
-# libasound2: the sounds. polkitd: lets the app's "shut down" button power off.
+# libasound2: the sounds. espeak-ng: the banker's voice (ui/voice.py). polkitd: lets the app's
+# "shut down" button power off.
 APT_PACKAGES=(python3-venv python3-dev gcc libc6-dev libgl1 libegl1 libgles2 libgbm1 libdrm2
-              libmtdev1 libasound2 polkitd)
+              libmtdev1 libasound2 espeak-ng polkitd)
 
 WHEEL=""
 R=""                 # the root file system as a prefix: "" for /, "/some/dir" for --root

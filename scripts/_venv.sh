@@ -20,10 +20,15 @@ python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.jo
 for lib in libGL.so.1 libEGL.so.1 libmtdev.so.1; do
     ldconfig -p 2>/dev/null | grep -q "$lib" || need_apt+=("$(case $lib in libGL*) echo libgl1;; libEGL*) echo libegl1;; *) echo libmtdev1;; esac)")
 done
+# espeak-ng: the banker's voice (ui/voice.py; without it the app is silent and says so).
+command -v espeak-ng >/dev/null || need_apt+=(espeak-ng)
 # The tests alone ("[test]") also drive a browser: headless Chromium shows the phone page
-# (tests/ui/test_phone_page.py).
+# (tests/ui/test_phone_page.py); sox measures the voice's WAV files (tests/ui/test_voice.py).
 if [ "${1:-}" = "[test]" ] && ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
     need_apt+=(chromium)
+fi
+if [ "${1:-}" = "[test]" ] && ! command -v sox >/dev/null; then
+    need_apt+=(sox)
 fi
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "Installing system packages: ${need_apt[*]}"

@@ -99,7 +99,7 @@ class BankerApp(App):
     title = "Board Banker"
 
     def __init__(self, journal_path: Path, config_path: str | None = None, hardware: bool = True,
-                 settings_file: Path | None = None, **kw: Any) -> None:
+                 settings_file: Path | None = None, voice: bool = True, **kw: Any) -> None:
         super().__init__(**kw)
         self.journal_path = journal_path
         self.config_path = config_path
@@ -110,6 +110,14 @@ class BankerApp(App):
         self.controller = Controller(self.journal, settings, save_settings=lambda s: s.save(self.settings_file),
                                      play_sound=self.play_sound)
         self.navigator = Navigator(self.controller)  # which screen shows, and the choices made on them
+        self.voice: Any = None
+        if voice:  # (the tour photographs in silence)
+            from ui.voice import EspeakSpeaker, Voice, kivy_player
+
+            speaker = EspeakSpeaker(kivy_player, lambda fn: Clock.schedule_once(lambda dt: fn(), 0))
+            self.voice = Voice(self.controller, speaker)
+            self.controller.moment_listeners.append(self.voice.tell)
+            self.controller.voice_status = self.voice.status
         self.reader: Any = None
         self.web: Any = None
         self.dice_button: Any = None

@@ -376,7 +376,8 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
     --tour-at). The same loop serves `banker app --tour` and the layout test, so the test checks exactly
     the screens the tour photographs."""
     out.mkdir(parents=True, exist_ok=True)
-    app = BankerApp(scratch / "games.sqlite3", hardware=False, settings_file=scratch / "settings.json")
+    app = BankerApp(scratch / "games.sqlite3", hardware=False, settings_file=scratch / "settings.json",
+                    voice=False)
     state: dict[str, Any] = {"k": 0, "failed": None, "shots": [], "since": time.monotonic()}
     errors = _AppErrors()
 

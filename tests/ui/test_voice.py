@@ -1,0 +1,248 @@
+"""The banker's voice (ui/voice.py): the phrases of a game in each language, the short queue that folds a
+burst into a summary and drops what an undo took back, plain digits for the speech engine, silence
+without espeak-ng or an audio device, and a real espeak-ng rendering each language to a WAV that sox
+finds not silent."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from controllerkit import CARDS, make, start
+from ui import view
+from ui.controller import Controller
+from ui.moments import EVENT, MONEY, Moment
+from ui.voice import EspeakSpeaker, Voice, phrases, say, Waiting
+
+
+class FakeSpeaker:
+    """Records what would be said. `hold`: a phrase is not over until the test says so (speech takes time)."""
+
+    def __init__(self, hold: bool = False) -> None:
+        self.said: list[str] = []
+        self.hold = hold
+        self.pending: list[Callable[[], None]] = []
+        self.levels: list[tuple[str, int, int]] = []
+
+    def speak(self, text: str, language: str, volume: int, speed: int, done: Callable[[], None]) -> None:
+        self.said.append(text)
+        self.levels.append((language, volume, speed))
+        if self.hold:
+            self.pending.append(done)
+        else:
+            done()
+
+    def finish(self) -> None:
+        """Let the phrases be said, one after the other, until the queue is empty."""
+        while self.pending:
+            self.pending.pop(0)()
+
+    def status(self) -> str | None:
+        return None
+
+
+def speaking(tmp_path: Path, language: str = "en", hold: bool = False) -> tuple[Controller, FakeSpeaker]:
+    c = make(tmp_path)
+    speaker = FakeSpeaker(hold)
+    c.moment_listeners.append(Voice(c, speaker).tell)
+    c.set_language(language)
+    start(c)
+    return c, speaker
+
+
+def a_turn_each(c: Controller) -> None:
+    """Ann rolls 1 + 2 onto Baltic Avenue and buys it with her card; Ben rolls the same and pays her rent."""
+    c.roll()
+    c.request({"do": "buy"})
+    c.card_tapped(CARDS["Ann"])
+    c.request({"do": "end_turn"})
+    c.roll()
+
+
+TURNS = {
+    "en": ["Ann rolled 3", "Ann, move to Baltic Avenue", "Ann buys Baltic Avenue for 60", "Ben's turn",
+           "Ben rolled 3", "Ben, move to Baltic Avenue", "Ben pays Ann 4 for Baltic Avenue"],
+    "pl": ["Ann wyrzuca 3", "Ann, idź na pole Baltic Avenue", "Ann kupuje Baltic Avenue za 60", "Kolej: Ben",
+           "Ben wyrzuca 3", "Ben, idź na pole Baltic Avenue", "Ben płaci graczowi Ann 4 za Baltic Avenue"],
+    "cs": ["Ann hází 3", "Ann, jdi na pole Baltic Avenue", "Ann kupuje Baltic Avenue za 60", "Na tahu: Ben",
+           "Ben hází 3", "Ben, jdi na pole Baltic Avenue", "Ben platí hráči Ann 4 za Baltic Avenue"],
+    "ru": ["Ann выбрасывает 3", "Ann, иди на поле Baltic Avenue", "Ann покупает Baltic Avenue за 60", "Ходит Ben",
+           "Ben выбрасывает 3", "Ben, иди на поле Baltic Avenue", "Ben платит игроку Ann 4 за Baltic Avenue"],
+}
+
+
+@pytest.mark.parametrize("language", sorted(TURNS))
+def test_a_scripted_turn_is_spoken_in_the_tables_language(tmp_path: Path, language: str) -> None:
+    c, speaker = speaking(tmp_path, language)
+    a_turn_each(c)
+    assert speaker.said == TURNS[language]
+    assert speaker.levels[0] == (language, 2, 2)  # the settings' normal volume and speed
+
+
+BURSTS = {
+    "en": ["Ann rolled 3", "In short: 2 announcements, 1 payment, 1 roll", "Ben, move to Baltic Avenue",
+           "Ben pays Ann 4 for Baltic Avenue"],
+    "pl": ["Ann wyrzuca 3", "W skrócie: 2 komunikaty, 1 płatność, 1 rzut", "Ben, idź na pole Baltic Avenue",
+           "Ben płaci graczowi Ann 4 za Baltic Avenue"],
+    "cs": ["Ann hází 3", "Ve zkratce: 2 hlášení, 1 platba, 1 hod", "Ben, jdi na pole Baltic Avenue",
+           "Ben platí hráči Ann 4 za Baltic Avenue"],
+    "ru": ["Ann выбрасывает 3", "Коротко: 2 сообщения, 1 платёж, 1 бросок", "Ben, иди на поле Baltic Avenue",
+           "Ben платит игроку Ann 4 за Baltic Avenue"],
+}
+
+
+@pytest.mark.parametrize("language", sorted(BURSTS))
+def test_a_burst_keeps_the_newest_and_sums_up_the_rest(tmp_path: Path, language: str) -> None:
+    c, speaker = speaking(tmp_path, language, hold=True)
+    a_turn_each(c)  # all of it while the first phrase is still being said
+    assert speaker.said == BURSTS[language][:1]
+    speaker.finish()
+    assert speaker.said == BURSTS[language]
+
+
+def test_a_summary_counts_with_the_languages_plural_forms(tmp_path: Path) -> None:
+    c, _ = speaking(tmp_path, "pl")
+    rents = [p for p in phrases(c, [Moment(MONEY, "rent", {"payer": "Ben", "payee": "Ann", "amount": 4,
+                                                           "space": "Baltic Avenue"}, 1)] * 5)]
+    assert say(c, Waiting(rents[:2])) == "W skrócie: 2 płatności"
+    assert say(c, Waiting(rents)) == "W skrócie: 5 płatności"
+    c.set_language("cs")
+    assert say(c, Waiting(rents)) == "Ve zkratce: 5 plateb"
+    c.set_language("ru")
+    assert say(c, Waiting(rents)) == "Коротко: 5 платежей"
+
+
+def test_what_an_undo_took_back_is_not_spoken(tmp_path: Path) -> None:
+    c, speaker = speaking(tmp_path, hold=True)
+    c.roll()  # "Ann rolled 3" is being said; "move to" waits
+    c.request({"do": "buy"})
+    c.card_tapped(CARDS["Ann"])  # the purchase waits too
+    c.undo()  # ... and is taken back
+    assert c.game.owner[3] == -1  # type: ignore[union-attr]
+    speaker.finish()
+    assert speaker.said == ["Ann rolled 3", "Ann, move to Baltic Avenue"]
+    c.request({"do": "buy"})
+    c.card_tapped(CARDS["Ann"])
+    speaker.finish()
+    assert speaker.said[-1] == "Ann buys Baltic Avenue for 60"
+
+
+GROUPED = re.compile(r"\d[\s,.\u00a0\u202f]\d")
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "cs", "ru"])
+def test_numbers_reach_the_speech_engine_as_plain_digits(tmp_path: Path, language: str) -> None:
+    c, _ = speaking(tmp_path, language)
+    c.tr.currency = "PLN"  # a game with a currency: still no symbol and no grouping in speech
+    moments = [Moment(MONEY, "rent", {"payer": "Ben", "payee": "Ann", "amount": 15000, "space": "Boardwalk"}, 1),
+               Moment(EVENT, "bid", {"player": "Cy", "amount": 1250}, 1),
+               Moment(EVENT, "sold", {"player": "Cy", "space": "Boardwalk", "amount": 123456}, 1),
+               Moment(EVENT, "debt", {"player": "Ben", "to": "bank", "amount": 2000}, 1),
+               Moment(MONEY, "salary", {"payer": "bank", "payee": "Ann", "amount": 2000}, 1)]
+    texts = [say(c, Waiting([p])) for p in phrases(c, moments)]
+    assert len(texts) == 5
+    for text in texts:
+        assert not GROUPED.search(text) and "zł" not in text and "PLN" not in text, text
+    assert "15000" in texts[0] and "1250" in texts[1] and "123456" in texts[2]
+    if language == "en":
+        assert texts == ["Ben pays Ann 15000 for Boardwalk", "Cy bids 1250",
+                         "Going once, going twice, sold to Cy for 123456", "Ben owes the bank 2000",
+                         "Ann collects 2000"]
+
+
+def test_switched_off_the_voice_says_nothing(tmp_path: Path) -> None:
+    c, speaker = speaking(tmp_path)
+    c.set_setting("voice", False)
+    a_turn_each(c)
+    assert speaker.said == []
+    c.set_setting("voice", True)
+    c.set_setting("voice_volume", 3)
+    c.set_setting("voice_speed", 1)
+    c.request({"do": "end_turn"})
+    assert speaker.said == ["Ann's turn"] and speaker.levels == [("en", 3, 1)]
+
+
+def test_without_espeak_ng_the_app_is_silent_and_the_settings_say_why(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    played: list[Path] = []
+    speaker = EspeakSpeaker(lambda path, done: played.append(path) or True, lambda fn: fn(), which=lambda name: None)
+    voice = Voice(c, speaker)
+    c.moment_listeners.append(voice.tell)
+    c.voice_status = voice.status
+    start(c)
+    a_turn_each(c)
+    assert played == [] and voice.said == []
+    assert view.settings(c)["status"].splitlines()[-1] == "No voice: espeak-ng is not installed (sudo apt install espeak-ng)"
+    c.set_language("ru")
+    assert view.settings(c)["status"].splitlines()[-1] == "Голоса нет: не установлен espeak-ng (sudo apt install espeak-ng)"
+    assert c.game.owner[3] == 0  # type: ignore[union-attr]  # and the game went on as ever
+
+
+def test_without_an_audio_device_the_voice_stops_trying_and_says_so(tmp_path: Path) -> None:
+    """`/bin/true` stands in for espeak-ng (it writes nothing); the player finds no audio device."""
+    c = make(tmp_path)
+    calls: list[Path] = []
+    finished = threading.Event()
+
+    def no_device(path: Path, done: Callable[[], None]) -> bool:
+        calls.append(path)
+        finished.set()
+        return False
+
+    speaker = EspeakSpeaker(no_device, lambda fn: fn(), which=lambda name: shutil.which("true"), folder=tmp_path)
+    voice = Voice(c, speaker)
+    c.moment_listeners.append(voice.tell)
+    c.voice_status = voice.status
+    start(c)
+    c.roll()
+    assert finished.wait(10)
+    for _ in range(100):  # the render thread hands back the result, then the voice has nothing more to try
+        if voice.speaking is None:
+            break
+        threading.Event().wait(0.05)
+    assert voice.speaking is None and len(calls) == 1
+    assert view.settings(c)["status"].splitlines()[-1] == "No voice: no speaker or sound device found"
+    c.request({"do": "buy"})
+    c.card_tapped(CARDS["Ann"])
+    assert len(calls) == 1 and c.game.owner[3] == 0  # type: ignore[union-attr]
+    assert list(tmp_path.glob("banker-voice-*.wav")) == []  # no file left behind
+
+
+SAMPLES = {"en": "Ben pays Ann 200 for Boardwalk", "pl": "Ben płaci graczowi Ann 200 za Aleje Ujazdowskie",
+           "cs": "Ben platí hráči Ann 200 za Pařížskou", "ru": "Ben платит игроку Ann 200 за Арбат"}
+
+
+def sox_stat(path: Path) -> dict[str, float]:
+    out = subprocess.run(["sox", str(path), "-n", "stat"], capture_output=True, text=True, check=True).stderr
+    stats = {}
+    for line in out.splitlines():
+        name, _, value = line.partition(":")
+        try:
+            stats[name.strip()] = float(value)
+        except ValueError:
+            continue
+    return stats
+
+
+@pytest.mark.parametrize("language", sorted(SAMPLES))
+def test_espeak_ng_renders_each_language_to_a_wav_that_is_not_silent(tmp_path: Path, language: str) -> None:
+    if not (shutil.which("espeak-ng") and shutil.which("sox")):
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI installs espeak-ng and sox (scripts/_venv.sh), and they are missing")
+        pytest.skip("espeak-ng or sox is not installed")
+    speaker = EspeakSpeaker(lambda path, done: True, lambda fn: fn(), folder=tmp_path)
+    wav = speaker.render(SAMPLES[language], language, 2, 2)
+    assert wav is not None and wav.exists()
+    stats = sox_stat(wav)
+    assert stats["Length (seconds)"] > 1.0, stats
+    assert stats["RMS     amplitude"] > 0.02 and stats["Maximum amplitude"] > 0.2, stats
+    quiet = sox_stat(speaker.render(SAMPLES[language], language, 1, 3))  # type: ignore[arg-type]
+    assert quiet["Length (seconds)"] < stats["Length (seconds)"]  # faster
+    assert quiet["RMS     amplitude"] < stats["RMS     amplitude"]  # quieter
