@@ -18,6 +18,7 @@ import pytest
 from controllerkit import CARDS, make, start
 from ui import view
 from ui.controller import Controller
+from ui.i18n import Translator
 from ui.moments import EVENT, MONEY, Moment
 from ui.voice import EspeakSpeaker, Voice, phrases, say, Waiting
 
@@ -107,6 +108,30 @@ def test_a_burst_keeps_the_newest_and_sums_up_the_rest(tmp_path: Path, language:
     assert speaker.said == BURSTS[language]
 
 
+AUCTIONS = {
+    "en": ["Auction of Baltic Avenue", "Ben bids 1200", "Going once, going twice, sold to Ben for 1200"],
+    "pl": ["Licytacja: Baltic Avenue", "Ben oferuje 1200", "Po raz pierwszy, po raz drugi, sprzedane! Ben kupuje za 1200"],
+    "cs": ["Dražba: Baltic Avenue", "Ben nabízí 1200", "Poprvé, podruhé, prodáno! Ben kupuje za 1200"],
+    "ru": ["Аукцион: Baltic Avenue", "Ben предлагает 1200", "Раз, два, три, продано! Ben покупает за 1200"],
+}
+
+
+@pytest.mark.parametrize("language", sorted(AUCTIONS))
+def test_an_auction_is_called_bid_by_bid_then_the_hammer(tmp_path: Path, language: str) -> None:
+    c = make(tmp_path)
+    speaker = FakeSpeaker()
+    c.moment_listeners.append(Voice(c, speaker).tell)
+    c.set_language(language)
+    start(c, ("Ann", "Ben", "Cy"))
+    c.roll()
+    c.request({"do": "decline"})
+    c.bid("Ben", 1200)
+    c.request({"do": "pass", "player": "Cy"})
+    c.request({"do": "pass", "player": "Ann"})
+    assert c.game.owner[3] == 1  # type: ignore[union-attr]
+    assert speaker.said[2:] == AUCTIONS[language]  # after the roll and the move
+
+
 def test_a_summary_counts_with_the_languages_plural_forms(tmp_path: Path) -> None:
     c, _ = speaking(tmp_path, "pl")
     rents = [p for p in phrases(c, [Moment(MONEY, "rent", {"payer": "Ben", "payee": "Ann", "amount": 4,
@@ -155,6 +180,51 @@ def test_numbers_reach_the_speech_engine_as_plain_digits(tmp_path: Path, languag
         assert texts == ["Ben pays Ann 15000 for Boardwalk", "Cy bids 1250",
                          "Going once, going twice, sold to Cy for 123456", "Ben owes the bank 2000",
                          "Ann collects 2000"]
+
+
+EVERY_KIND = [
+    (Moment(MONEY, "tax", {"payer": "Ann", "payee": "bank", "amount": 200, "space": "Income Tax"}, 1),
+     "Ann pays 200 tax"),
+    (Moment(EVENT, "card", {"player": "Ann", "card": "no-such-card", "text": "Bank error in your favour"}, 1),
+     "Ann draws a card: Bank error in your favour"),
+    (Moment(MONEY, "card", {"payer": "bank", "payee": "Ann", "amount": 200, "card": "x"}, 1),
+     "Ann gets 200 from the bank"),
+    (Moment(MONEY, "card", {"payer": "Ann", "payee": "Ben", "amount": 50, "card": "x"}, 1), "Ann pays Ben 50"),
+    (Moment(MONEY, "card", {"payer": "Ann", "payee": "pot", "amount": 50, "card": "x"}, 1), "Ann puts 50 in the pot"),
+    (Moment(MONEY, "pot", {"payer": "pot", "payee": "Ann", "amount": 350}, 1), "Ann takes the pot: 350"),
+    (Moment(MONEY, "jail_fine", {"payer": "Ann", "payee": "bank", "amount": 50}, 1), "Ann pays 50 to leave jail"),
+    (Moment(EVENT, "jail", {"player": "Ann"}, 1), "Ann goes to jail"),
+    (Moment(EVENT, "left_jail", {"player": "Ann", "how": "double"}, 1), "Ann is out of jail"),
+    (Moment(EVENT, "extra_roll", {"player": "Ann"}, 1), "A double: Ann rolls again"),
+    (Moment(EVENT, "unsold", {"space": "Boardwalk"}, 1), "Nobody bids: Boardwalk stays with the bank"),
+    (Moment(EVENT, "built", {"player": "Ann", "kind": "house", "space": "Boardwalk"}, 1), "Ann builds on Boardwalk"),
+    (Moment(EVENT, "traded", {"from": "Ann", "to": "Ben"}, 1), "Ann and Ben trade"),
+    (Moment(EVENT, "debt", {"player": "Ben", "to": "Ann", "amount": 300}, 1), "Ben owes Ann 300"),
+    (Moment(EVENT, "bankrupt", {"player": "Ben", "to": "Ann"}, 1), "Ben is bankrupt"),
+    (Moment(EVENT, "game_over", {"winner": "Ann"}, 1), "Game over. Ann wins!"),
+    (Moment(EVENT, "sold_to_bank", {"player": "Ann", "space": "Boardwalk", "amount": 200}, 1),
+     "Ann sells Boardwalk to the bank for 200"),
+    (Moment(EVENT, "sold_to_player", {"player": "Ann", "space": "Boardwalk", "to": "Ben", "amount": 500}, 1),
+     "Ann sells Boardwalk to Ben for 500"),
+]
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "cs", "ru"])
+def test_every_kind_of_moment_has_its_phrase_in_every_language(tmp_path: Path, language: str) -> None:
+    c, _ = speaking(tmp_path, language)
+    english = Translator("en")
+    for moment, expected in EVERY_KIND:
+        found = phrases(c, [moment])
+        assert len(found) == 1, moment
+        text = say(c, Waiting(found))
+        assert "?" not in text and "ui.voice" not in text and "{" not in text, text
+        if language == "en":
+            assert text == expected
+        else:
+            assert text != english(found[0].key, **found[0].params), (language, text)  # translated
+    # Told already by another phrase of the same action: the hammer says the price, the event the building.
+    assert phrases(c, [Moment(MONEY, "auction", {"payer": "Cy", "payee": "bank", "amount": 120}, 1),
+                       Moment(MONEY, "build", {"payer": "Ann", "payee": "bank", "amount": 200}, 1)]) == []
 
 
 def test_switched_off_the_voice_says_nothing(tmp_path: Path) -> None:
