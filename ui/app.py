@@ -99,7 +99,8 @@ class BankerApp(App):
     title = "Board Banker"
 
     def __init__(self, journal_path: Path, config_path: str | None = None, hardware: bool = True,
-                 settings_file: Path | None = None, voice: bool = True, **kw: Any) -> None:
+                 settings_file: Path | None = None, voice: bool = True, motion: bool = True,
+                 **kw: Any) -> None:
         super().__init__(**kw)
         self.journal_path = journal_path
         self.config_path = config_path
@@ -111,6 +112,8 @@ class BankerApp(App):
                                      play_sound=self.play_sound)
         self.navigator = Navigator(self.controller)  # which screen shows, and the choices made on them
         self.voice: Any = None
+        self.motion: Any = None  # the money in motion (ui/motion.py), laid over the window once the app starts
+        self.use_motion = motion
         if voice:  # (the tour photographs in silence)
             from ui.voice import EspeakSpeaker, Voice, kivy_player
 
@@ -163,6 +166,17 @@ class BankerApp(App):
             self.flip_callbacks.append(self.prepare_sounds)  # after the first frame too
         self.redraw()
         return self.manager
+
+    def on_start(self) -> None:
+        if self.use_motion:  # (the tour photographs screens at rest)
+            from ui.motion import MotionLayer
+
+            def sound(name: str) -> None:
+                if self.controller.settings.sounds:
+                    self.play_sound(name)
+            self.motion = MotionLayer(self.controller, lambda: self.manager.current_screen, play_sound=sound)
+            Window.add_widget(self.motion)  # above the screens (the root is in the window by now), taking no touch
+            self.controller.moment_listeners.append(self.motion.tell)
 
     def _collect_garbage(self, dt: float = 0) -> None:
         """A full collection, unless a redraw is waiting (a tap has come in): then after its frame."""

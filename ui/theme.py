@@ -182,3 +182,8 @@ _SP["FONT_PROMPT"] = 28  # the turn screen's one large prompt: what happens now
 _DP["DIE_BOARD"] = (64, 64)  # a die in the board's middle (three fit: brands' speed die)
 _DP["LINE_FIGURE"] = 48  # a line holding a figure that matters (MIN_FIGURE): what a debt still misses
 _DP["LINE_PLAYER_COMPACT"] = 36  # a player in the turn screen's list of two columns (more than four players)
+
+# money in motion and the end of a game (ui/motion.py)
+_SP["FONT_FLYING"] = 48  # an amount travelling from the payer to the payee: large, read from across the table
+_SP["FONT_WINNER"] = 72  # the winner's name over the game-over screen
+_DP["FLYING_OUTLINE"] = 2  # the outline of a flying amount or the winner's name, in the player's colour

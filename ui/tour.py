@@ -377,7 +377,7 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
     the screens the tour photographs."""
     out.mkdir(parents=True, exist_ok=True)
     app = BankerApp(scratch / "games.sqlite3", hardware=False, settings_file=scratch / "settings.json",
-                    voice=False)
+                    voice=False, motion=False)
     state: dict[str, Any] = {"k": 0, "failed": None, "shots": [], "since": time.monotonic()}
     errors = _AppErrors()
 

@@ -281,9 +281,15 @@ class TableScreen(BaseScreen):
         line.add_widget(self.part(f"player {name} words", (current, height, p["held"]),
                                   lambda: self._player_words(p, height, line.widget)))
         line.add_widget(self.words(f"player {name} cash {height}", p["cash_text"],
-                                   lambda: snug(Text(p["cash_text"], theme.FONT_BIG, bold=True, halign="right",
-                                                     height=height - 2 * theme.PLAYER_PAD[1]))))
+                                   lambda: self._cash(name, snug(Text(p["cash_text"], theme.FONT_BIG, bold=True,
+                                                                      halign="right",
+                                                                      height=height - 2 * theme.PLAYER_PAD[1])))))
         return line
+
+    @staticmethod
+    def _cash(name: str, text: Text) -> Text:
+        text.role = f"cash {name}"  # where a payment of this player's sets off from or lands (ui/motion.py)
+        return text
 
     @staticmethod
     def _player_words(p: dict[str, Any], height: float, line: Widget) -> Widget:
