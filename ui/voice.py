@@ -25,6 +25,7 @@ wraps the same program, and Debian ships no package of it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -45,6 +46,7 @@ log = logging.getLogger(__name__)
 
 QUEUE_MOST = 3  # phrases waiting to be said; more fold into a summary
 RENDER_MOST = 10.0  # seconds espeak-ng may take over one phrase before it is given up
+NICENESS = 19  # espeak-ng runs at the lowest priority: drawing the table never waits for speech
 PLAY_SLACK = 1.0  # seconds past a sound's length before it is taken as said (its stop was not heard)
 # espeak-ng's words a minute and amplitude (0-200, 100 its default) for the settings' three steps.
 SPEEDS = {1: 130, 2: 160, 3: 195}
@@ -208,6 +210,7 @@ class Voice:
         self.queue = SpeechQueue()
         self.speaking: Waiting | None = None
         self.said: list[str] = []  # the last phrases handed to the speaker (the newest last), for the log and tests
+        self.count = 0  # phrases handed to the speaker since the start
 
     def tell(self, moments: list[Moment]) -> None:
         for m in moments:
@@ -234,6 +237,7 @@ class Voice:
         self.speaking = waiting
         text = say(self.c, waiting)
         self.said = [*self.said[-49:], text]
+        self.count += 1
         s = self.c.settings
         self.speaker.speak(text, self.c.tr.language, s.voice_volume, s.voice_speed, self._done)
 
@@ -278,8 +282,17 @@ class EspeakSpeaker:
         command = [self.program, "-v", ESPEAK_VOICES.get(language, "en"), "-s", str(SPEEDS.get(speed, SPEEDS[2])),
                    "-a", str(VOLUMES.get(volume, VOLUMES[2])), "-w", name, "--", text]
         try:
-            subprocess.run(command, check=True, timeout=RENDER_MOST, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE) as speech:
+                with contextlib.suppress(OSError):  # (it may have finished already)
+                    os.setpriority(os.PRIO_PROCESS, speech.pid, NICENESS)  # a tap's frame comes first
+                try:
+                    _, errors = speech.communicate(timeout=RENDER_MOST)
+                except subprocess.TimeoutExpired:
+                    speech.kill()
+                    raise
+                if speech.returncode:
+                    raise subprocess.CalledProcessError(speech.returncode, command, stderr=errors)
         except (OSError, subprocess.SubprocessError) as exc:
             log.warning("espeak-ng could not say %r: %s", text, exc)
             Path(name).unlink(missing_ok=True)
