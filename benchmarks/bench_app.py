@@ -2,7 +2,7 @@
 cold start and peak memory.
 
     .venv/bin/python benchmarks/bench_app.py [--taps 300] [--json] [--no-phones] [--no-sounds]
-                                             [--followers 1] [--slowest 5]
+                                             [--no-voice] [--no-motion] [--followers 1] [--slowest 5]
 
 Tap-to-screen: a player's purchase waits for their card; the tap's line is
 written to a pseudo-terminal card reader, and the time from its last byte to
@@ -16,8 +16,13 @@ every run), so that taps land at every moment of the app's idle-time work
 rather than always at the same one; about one tap a second, as at a table.
 
 As in real use, the phone server runs (on 127.0.0.1, a free port) with
-`--followers` phones following the game's event stream, and sounds are on
-(`--no-phones`, `--no-sounds` leave them out). Cold start: from the
+`--followers` phones following the game's event stream, and the sounds, the
+voice and the money in motion are on (`--no-phones`, `--no-sounds`,
+`--no-voice`, `--no-motion` leave them out): every purchase is spoken
+(espeak-ng on its thread, when installed) and its amount travels across the
+screen. On a machine with no sound card the audio goes to SDL's dummy output,
+which plays at the real pace, so that speech and tones take their time as
+through a speaker. Cold start: from the
 interpreter's start to the first frame of the table screen of a resumed
 game. Peak memory: the process's maximum resident set size at the end.
 
@@ -56,6 +61,8 @@ os.environ["KIVY_NO_FILELOG"] = "1"
 os.environ["KIVY_NO_CONSOLELOG"] = "1"
 os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="bench-kivy-")
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+if not Path("/proc/asound/cards").exists() or "no soundcards" in Path("/proc/asound/cards").read_text():
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # no sound card: play, at the real pace, to nothing
 
 from kivy.config import Config  # noqa: E402
 
@@ -163,6 +170,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
     parser.add_argument("--no-phones", action="store_true", help="without the phone server")
     parser.add_argument("--no-sounds", action="store_true", help="with the sounds off")
+    parser.add_argument("--no-voice", action="store_true", help="with the voice off")
+    parser.add_argument("--no-motion", action="store_true", help="with the money in motion off")
     parser.add_argument("--followers", type=int, default=1, help="phones following the game's event stream")
     parser.add_argument("--slowest", type=int, default=5, help="how many of the slowest taps to show")
     args = parser.parse_args()
@@ -181,7 +190,8 @@ def main() -> int:
     config.write_text(f'[reader]\nurl = "{link}"\nprotocol = "line"\nretap_window = 0\n[dice]\nenabled = false\n'
                       f'[web]\nenabled = {"true" if phones else "false"}\nlisten = ["127.0.0.1"]\nport = {port}\n')
     settings = work / "settings.json"
-    settings.write_text(json.dumps({"sounds": not args.no_sounds}))
+    settings.write_text(json.dumps({"sounds": not args.no_sounds, "voice": not args.no_voice,
+                                    "motion": not args.no_motion}))
 
     stall = open(work / "stall.txt", "w+")
     rec = Recorder()
@@ -198,7 +208,8 @@ def main() -> int:
             setattr(app, name, rec.timed("sound" if name == "_load_sound" else "idle", getattr(app, name)))
     balance = c.tr.money(1440)  # Ann's 1500 less Baltic Avenue's 60, as the table writes it
     rng = random.Random(14)
-    results: dict[str, Any] = {"phones": phones, "sounds": not args.no_sounds,
+    results: dict[str, Any] = {"phones": phones, "sounds": not args.no_sounds, "voice": not args.no_voice,
+                               "motion": not args.no_motion,
                                "followers": args.followers if phones else 0}
     taps: list[dict[str, Any]] = []
     followers: list[subprocess.Popen[str]] = []
@@ -331,15 +342,24 @@ def main() -> int:
         results[f"gc{gen}_collections"] = len(took)
         results[f"gc{gen}_ms_max"] = ms(max(took, default=0))
         results[f"gc{gen}_ms_p50"] = ms(statistics.median(took)) if took else 0.0
+    if app.voice is not None and not args.no_voice:
+        results["voice_phrases"] = app.voice.count  # handed to espeak-ng
+        results["voice_status"] = app.voice.status()  # None: it was heard
+    if app.motion is not None and not args.no_motion:
+        results["motion_started"] = app.motion.started  # amounts flown, deeds glowed
     results["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     results["load_average"] = [round(x, 2) for x in os.getloadavg()]
     if args.json:
         print(json.dumps(results))
     else:
         print(f"tap to screen ({results['taps']} taps; phones {'on' if phones else 'off'}, "
-              f"sounds {'on' if not args.no_sounds else 'off'}): p50 {results.get('tap_to_screen_ms_p50')} ms, "
+              f"sounds {'on' if not args.no_sounds else 'off'}, voice {'on' if not args.no_voice else 'off'}, "
+              f"motion {'on' if not args.no_motion else 'off'}): p50 {results.get('tap_to_screen_ms_p50')} ms, "
               f"p99 {results.get('tap_to_screen_ms_p99')} ms, max {results.get('tap_to_screen_ms_max')} ms "
               f"({results.get('taps_over_33_ms')} over 33 ms, {results.get('taps_over_100_ms')} over 100 ms)")
+        if "voice_phrases" in results or "motion_started" in results:
+            print(f"voice: {results.get('voice_phrases', 0)} phrases spoken"
+                  f" ({results.get('voice_status') or 'heard'}); motion: {results.get('motion_started', 0)} animations")
         print(f"tap to pixels (the swapped frame drawn by the software renderer): "
               f"p50 {results.get('tap_to_pixels_ms_p50')} ms, p99 {results.get('tap_to_pixels_ms_p99')} ms, "
               f"max {results.get('tap_to_pixels_ms_max')} ms")
