@@ -16,7 +16,7 @@ of this). Then `MotionLayer`, a widget laid over the whole window, hears the act
 The layer takes no touches: every touch goes through to the screen beneath, whatever is in flight.
 An undo stops what is in flight (it told of something taken back). With the *Animations* setting off
 nothing moves. The layer finds what it animates from by the `role` the screens give their widgets
-(`cash NAME` on the turn screen's player lines) and the board view's space boxes.
+(`purse NAME` on the turn screen's player lines) and the board view's space boxes.
 """
 
 from __future__ import annotations
@@ -215,7 +215,7 @@ class MotionLayer(Widget):
     def _centre_of(self, who: Any) -> tuple[float, float]:
         """Where a player's money is on screen (their cash), or the bank's (the board's middle)."""
         if who not in ("bank", "pot"):
-            w = self._find(f"cash {who}")
+            w = self._find(f"purse {who}")
             if w is not None and w.width > 0:
                 x, y = w.to_window(w.center_x, w.center_y)
                 if 0 <= x <= self.width and 0 <= y <= self.height:  # not scrolled out of sight

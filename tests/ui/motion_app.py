@@ -76,7 +76,7 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
         return [w for w in app.motion.flying if isinstance(w, Label)]
 
     def record(*_: Any) -> None:
-        cash = by_role(app, "cash Ann")
+        cash = by_role(app, "purse Ann")
         frames.append({"t": time.monotonic(), "cash": cash.text if cash is not None else None,
                        "flying": [(w.text, tuple(w.center), w.opacity, getattr(w, "progress", 1.0))
                                   for w in flying_amounts()]})
@@ -127,7 +127,7 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
     def rent_flies() -> bool:
         if not flying_amounts():
             return False
-        seen["from"], seen["to"] = centre("cash Ann"), centre("cash Ben")
+        seen["from"], seen["to"] = centre("purse Ann"), centre("purse Ben")
         return True
 
     def rent_half_way() -> bool:
@@ -241,7 +241,7 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
 
     return [
         ("the table", lambda: app.manager.current == "table" and app.motion is not None),
-        ("Ann's 500", lambda: by_role(app, "cash Ann").text == tr.money(500)),
+        ("Ann's 500", lambda: by_role(app, "purse Ann").text == tr.money(500)),
         *dice(1, 2)[:-1],
         ("move by them", lambda: mark("rolled")() and the("ui.dice.done")()),
         ("the rent flies", rent_flies),

@@ -63,7 +63,9 @@ def main(work: Path) -> int:
                              meta={"cards": {ANN: "Ann"}, "colours": {"Ann": "#E53935", "Ben": "#1E88E5"},
                                    "started": time.time()})
         live.apply({"do": "roll", "dice": [1, 2]})
-    app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json")
+    # Without the money in motion: its frames (a flight draws one as often as it can) would come between the
+    # purchase's frame and the step that counts frames, which this script pins.
+    app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json", motion=False)
     c = app.controller
     Window.bind(on_flip=lambda *_: frames.__setitem__("count", frames["count"] + 1))
     phones = Phones()

@@ -288,7 +288,7 @@ class TableScreen(BaseScreen):
 
     @staticmethod
     def _cash(name: str, text: Text) -> Text:
-        text.role = f"cash {name}"  # where a payment of this player's sets off from or lands (ui/motion.py)
+        text.role = f"purse {name}"  # where a payment of this player's sets off from or lands (ui/motion.py)
         return text
 
     @staticmethod
