@@ -47,7 +47,12 @@ FLYING_MOST = 4  # amounts in flight at once; more of one action are not flown (
 FLASH = 0.8  # seconds a bought deed or a new building glows on the board
 CELEBRATION = 2.4  # seconds the winner's name stays over the game-over screen (its fade included)
 CONFETTI = 36  # pieces of the players' colours in the celebration
+STEP = 1 / 30  # seconds between two frames of an animation (Kivy's default, every frame, spins the loop flat out)
 SETTLE = 0.1  # seconds after the moment before anything moves: the frame with the new balances comes first
+
+
+def _animation(**kw: Any) -> Animation:
+    return Animation(step=STEP, **kw)
 
 
 def _widgets(root: Widget) -> Any:
@@ -246,8 +251,8 @@ class MotionLayer(Widget):
         label = FlyingAmount(start, end, (self.center_x, self.center_y), min(self.width, self.height) * BOW,
                              text=self.c.tr.money(amount), font_size=theme.FONT_FLYING, bold=True,
                              color=theme.ACCENT, outline_width=theme.FLYING_OUTLINE, outline_color=colour[:3])
-        travel = Animation(progress=1, duration=FLIGHT, transition="in_out_quad")
-        self._add(label, travel + Animation(opacity=0, duration=FADE))
+        travel = _animation(progress=1, duration=FLIGHT, transition="in_out_quad")
+        self._add(label, travel + _animation(opacity=0, duration=FADE))
         label.on_progress(label, 0.0)  # on screen from the first frame
 
     def _flash(self, space: Any, buyer: Any) -> None:
@@ -255,7 +260,7 @@ class MotionLayer(Widget):
         if found is None or buyer in (None, "bank", "pot"):
             return
         flash = Flash(rgba(self.c.colour(str(buyer))), found[1], opacity=0.9)
-        self._add(flash, Animation(opacity=0.9, duration=FLASH * 0.4) + Animation(opacity=0, duration=FLASH * 0.6))
+        self._add(flash, _animation(opacity=0.9, duration=FLASH * 0.4) + _animation(opacity=0, duration=FLASH * 0.6))
 
     def _pop(self, space: Any) -> None:
         found = self._space_box(space)
@@ -264,16 +269,16 @@ class MotionLayer(Widget):
         x, y, w, h = found[1]
         side = min(w, h)
         piece = Piece(list(theme.ACCENT), side * 0.2, center=(x + w / 2, y + h / 2), opacity=1)
-        grow = Animation(size=(side * 1.6, side * 1.6), center=(x + w / 2, y + h / 2), duration=FLASH * 0.5,
+        grow = _animation(size=(side * 1.6, side * 1.6), center=(x + w / 2, y + h / 2), duration=FLASH * 0.5,
                          transition="out_back")
-        self._add(piece, grow + Animation(opacity=0, duration=FLASH * 0.5))
+        self._add(piece, grow + _animation(opacity=0, duration=FLASH * 0.5))
 
     def _celebrate(self, winner: str) -> None:
         """The winner's name, large, in their colour's light; confetti of every player's colour; the sound."""
         self.play_sound("celebration")
         colour = rgba(self.c.colour(winner))
         shade = Flash([*theme.BG[:3], 0.82], (0, 0, self.width, self.height), opacity=1)
-        self._add(shade, Animation(opacity=1, duration=CELEBRATION - 0.5) + Animation(opacity=0, duration=0.5))
+        self._add(shade, _animation(opacity=1, duration=CELEBRATION - 0.5) + _animation(opacity=0, duration=0.5))
         name = Label(text=self.c.tr("ui.over.winner", player=winner), font_size=theme.FONT_WINNER, bold=True, color=theme.TEXT,
                      outline_width=theme.FLYING_OUTLINE, outline_color=colour[:3], size_hint=(None, None),
                      halign="center", valign="middle")
@@ -282,8 +287,8 @@ class MotionLayer(Widget):
         name.size = (self.width * 0.9, name.texture_size[1])
         name.center = (self.center_x, self.height * 0.55)
         name.font_size = theme.FONT_WINNER * 0.6
-        pulse = Animation(font_size=theme.FONT_WINNER, duration=0.35, transition="out_back")
-        self._add(name, pulse + Animation(opacity=1, duration=CELEBRATION - 0.85) + Animation(opacity=0, duration=0.5))
+        pulse = _animation(font_size=theme.FONT_WINNER, duration=0.35, transition="out_back")
+        self._add(name, pulse + _animation(opacity=1, duration=CELEBRATION - 0.85) + _animation(opacity=0, duration=0.5))
         colours = [rgba(c) for c in self.c.meta.get("colours", {}).values()] or [list(theme.ACCENT)]
         rng = random.Random(winner)
         size = max(8.0, min(self.width, self.height) / 40)
@@ -292,8 +297,8 @@ class MotionLayer(Widget):
             reach = rng.uniform(0.25, 0.55) * min(self.width, self.height)
             piece = Piece(colours[k % len(colours)], size, center=name.center)
             end = (name.center_x + math.cos(angle) * reach * 1.4, name.center_y + math.sin(angle) * reach)
-            fly = Animation(center=end, duration=rng.uniform(0.7, 1.1), transition="out_cubic")
-            fall = Animation(center_y=end[1] - reach * 0.5, opacity=0, duration=0.8, transition="in_quad")
+            fly = _animation(center=end, duration=rng.uniform(0.7, 1.1), transition="out_cubic")
+            fall = _animation(center_y=end[1] - reach * 0.5, opacity=0, duration=0.8, transition="in_quad")
             self._add(piece, fly + fall)
 
 
