@@ -55,14 +55,6 @@ def _animation(**kw: Any) -> Animation:
     return Animation(step=STEP, **kw)
 
 
-def _widgets(root: Widget) -> Any:
-    stack = [root]
-    while stack:
-        w = stack.pop()
-        yield w
-        stack.extend(w.children)
-
-
 class Flash(Widget):
     """A rectangle of colour that fades (its opacity animated: one Color, one Rectangle)."""
 
@@ -209,13 +201,13 @@ class MotionLayer(Widget):
         root = self.screen()
         if root is None:
             return None
-        return next((w for w in _widgets(root) if getattr(w, "role", None) == role), None)
+        return next((w for w in root.walk() if getattr(w, "role", None) == role), None)
 
     def board_view(self) -> BoardView | None:
         root = self.screen()
         if root is None:
             return None
-        return next((w for w in _widgets(root) if isinstance(w, BoardView) and w.boxes), None)
+        return next((w for w in root.walk() if isinstance(w, BoardView) and w.boxes), None)
 
     def _centre_of(self, who: Any) -> tuple[float, float]:
         """Where a player's money is on screen (their cash), or the bank's (the board's middle)."""
