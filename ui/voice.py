@@ -25,7 +25,6 @@ wraps the same program, and Debian ships no package of it.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import shutil
@@ -46,7 +45,7 @@ log = logging.getLogger(__name__)
 
 QUEUE_MOST = 3  # phrases waiting to be said; more fold into a summary
 RENDER_MOST = 10.0  # seconds espeak-ng may take over one phrase before it is given up
-NICENESS = 19  # espeak-ng runs at the lowest priority: drawing the table never waits for speech
+NICENESS = 19  # espeak-ng runs under coreutils' nice at the lowest priority: drawing the table comes first
 PLAY_SLACK = 1.0  # seconds past a sound's length before it is taken as said (its stop was not heard)
 # espeak-ng's words a minute and amplitude (0-200, 100 its default) for the settings' three steps.
 SPEEDS = {1: 130, 2: 160, 3: 195}
@@ -279,20 +278,12 @@ class EspeakSpeaker:
         assert self.program is not None
         fd, name = tempfile.mkstemp(prefix="banker-voice-", suffix=".wav", dir=self.folder)
         os.close(fd)
-        command = [self.program, "-v", ESPEAK_VOICES.get(language, "en"), "-s", str(SPEEDS.get(speed, SPEEDS[2])),
-                   "-a", str(VOLUMES.get(volume, VOLUMES[2])), "-w", name, "--", text]
+        command = ["nice", "-n", str(NICENESS), self.program, "-v", ESPEAK_VOICES.get(language, "en"),
+                   "-s", str(SPEEDS.get(speed, SPEEDS[2])), "-a", str(VOLUMES.get(volume, VOLUMES[2])), "-w", name,
+                   "--", text]
         try:
-            with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE) as speech:
-                with contextlib.suppress(OSError):  # (it may have finished already)
-                    os.setpriority(os.PRIO_PROCESS, speech.pid, NICENESS)  # a tap's frame comes first
-                try:
-                    _, errors = speech.communicate(timeout=RENDER_MOST)
-                except subprocess.TimeoutExpired:
-                    speech.kill()
-                    raise
-                if speech.returncode:
-                    raise subprocess.CalledProcessError(speech.returncode, command, stderr=errors)
+            subprocess.run(command, check=True, timeout=RENDER_MOST, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         except (OSError, subprocess.SubprocessError) as exc:
             log.warning("espeak-ng could not say %r: %s", text, exc)
             Path(name).unlink(missing_ok=True)
