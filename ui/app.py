@@ -177,6 +177,7 @@ class BankerApp(App):
             self.motion = MotionLayer(self.controller, lambda: self.manager.current_screen, play_sound=sound)
             Window.add_widget(self.motion)  # above the screens (the root is in the window by now), taking no touch
             self.controller.moment_listeners.append(self.motion.tell)
+            self.manager.bind(current=lambda *_: self.motion.screen_shown())  # houses built off the board pop on it
 
     def _collect_garbage(self, dt: float = 0) -> None:
         """A full collection, unless a redraw is waiting (a tap has come in): then after its frame."""

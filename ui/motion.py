@@ -8,7 +8,8 @@ of this). Then `MotionLayer`, a widget laid over the whole window, hears the act
   and the Free Parking pot are the board's middle, or the screen's when there is no board), then fades;
   several payments of one action set off `STAGGER` apart, at most `FLYING_MOST` at once;
 - a purchase: the deed's space on the board flashes in the buyer's colour;
-- a building: a pop of light on its space;
+- a building: a pop of light on its space; built where the board is not on screen (the deeds screen, where
+  the family builds), it pops when the board shows again;
 - the end of the game: "Ann wins!", large, over the game-over screen, with a burst of the
   players' colours and the celebration sound; it fades out by itself and shows the ranking and the
   chart beneath.
@@ -106,10 +107,10 @@ class Piece(Widget):
         with self.canvas:
             Color(*colour)
             self._dot = Ellipse(pos=self.pos, size=self.size)
-        self.bind(pos=self._move)
+        self.bind(pos=self._move, size=self._move)
 
     def _move(self, *_: Any) -> None:
-        self._dot.pos = self.pos
+        self._dot.pos, self._dot.size = self.pos, self.size
 
 
 class MotionLayer(Widget):
@@ -124,6 +125,7 @@ class MotionLayer(Widget):
         self.waiting: list[Any] = []  # scheduled starts not yet run (Clock events)
         self.flying: list[Widget] = []
         self.started = 0  # what has set off since the start (tests and the tour count on it)
+        self.unseen: list[Any] = []  # the spaces built on while the board was not on screen, to pop when it is
 
     # ---- touches go through
 
@@ -146,6 +148,7 @@ class MotionLayer(Widget):
             return
         over = next((m for m in moments if m.kind == EVENT and m.code == "game_over"), None)
         if over is not None:  # the last payments are the ranking's business: the occasion is the winner
+            self.unseen.clear()
             if over.params.get("winner"):  # (a game abandoned has none)
                 self._later(SETTLE, self._celebrate, str(over.params["winner"]))
             return
@@ -170,6 +173,20 @@ class MotionLayer(Widget):
             if w.parent is self:
                 self.remove_widget(w)
         self.flying.clear()
+        self.unseen.clear()
+
+    def screen_shown(self) -> None:
+        """Another screen is showing: if it has the board, what was built meanwhile pops on it (after a
+        frame with the board at rest)."""
+        if self.unseen:
+            self._later(SETTLE, self._pop_unseen)
+
+    def _pop_unseen(self) -> None:
+        if self.board_view() is None or not self.c.settings.motion:
+            return  # (kept for the board's next showing; with animations off it is dropped then)
+        spaces, self.unseen = self.unseen, []
+        for space in spaces:
+            self._pop(space)
 
     def busy(self) -> bool:
         return bool(self.waiting or self.flying)
@@ -257,12 +274,14 @@ class MotionLayer(Widget):
     def _pop(self, space: Any) -> None:
         found = self._space_box(space)
         if found is None:
+            if self.board_view() is None and space not in self.unseen:
+                self.unseen.append(space)
             return
         x, y, w, h = found[1]
         side = min(w, h)
         piece = Piece(list(theme.ACCENT), side * 0.2, center=(x + w / 2, y + h / 2), opacity=1)
         grow = _animation(size=(side * 1.6, side * 1.6), center=(x + w / 2, y + h / 2), duration=FLASH * 0.5,
-                         transition="out_back")
+                          transition="out_back")
         self._add(piece, grow + _animation(opacity=0, duration=FLASH * 0.5))
 
     def _celebrate(self, winner: str) -> None:
@@ -271,9 +290,9 @@ class MotionLayer(Widget):
         colour = rgba(self.c.colour(winner))
         shade = Flash([*theme.BG[:3], 0.82], (0, 0, self.width, self.height), opacity=1)
         self._add(shade, _animation(opacity=1, duration=CELEBRATION - 0.5) + _animation(opacity=0, duration=0.5))
-        name = Label(text=self.c.tr("ui.over.winner", player=winner), font_size=theme.FONT_WINNER, bold=True, color=theme.TEXT,
-                     outline_width=theme.FLYING_OUTLINE, outline_color=colour[:3], size_hint=(None, None),
-                     halign="center", valign="middle")
+        name = Label(text=self.c.tr("ui.over.winner", player=winner), font_size=theme.FONT_WINNER, bold=True,
+                     color=theme.TEXT, outline_width=theme.FLYING_OUTLINE, outline_color=colour[:3],
+                     size_hint=(None, None), halign="center", valign="middle")
         name.text_size = (self.width * 0.9, None)
         name.texture_update()
         name.size = (self.width * 0.9, name.texture_size[1])

@@ -15,12 +15,14 @@ confirmed by a card tap on the pseudo-terminal reader.
 - Ben buys Reading Railroad with a flight slowed to three seconds: an undo on the banker screen takes
   what flies away at once. He buys it again: its space on the board glows in his colour (read from the
   pixels) while 200 flies to the board's middle, the bank.
+- Ben builds a house on St. James Place on the deeds screen, where there is no board: nothing pops there;
+  back on the table, a pop of light grows on its space of the board.
 - With animations off (the settings, by touches) Ann pays Ben's railroad 25 and nothing moves; on again,
   she lands on Vermont Avenue, cannot pay, declares bankruptcy with her card: Ben's name, large, with
   confetti of both colours, over the game-over screen; then it is gone and the ranking and the chart show.
 
-Photographs WORKDIR/rent*.png (mid-flight), bought*.png (the glow), winner*.png (the celebration) and
-over*.png (after it). Prints "N steps passed"; exits 0.
+Photographs WORKDIR/rent*.png (mid-flight), bought*.png (the glow), built*.png (the pop), winner*.png (the
+celebration) and over*.png (after it). Prints "N steps passed"; exits 0.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ ANN, BEN = "04A1B2C3D4E5F6", "04FFEEDDCCBBAA"
 COLOURS = {"Ann": "#E53935", "Ben": "#1E88E5"}
 SETUP = {
     "players": {"Ann": {"cash": 500, "position": 0}, "Ben": {"position": 0}},
-    "spaces": {str(i): {"owner": "Ben", "hotel": True} for i in (1, 3, 6, 8, 9)},
+    "spaces": {**{str(i): {"owner": "Ben", "hotel": True} for i in (1, 3, 6, 8, 9)},
+               **{str(i): {"owner": "Ben"} for i in (16, 18, 19)}},  # the oranges, to build on
 }
 NEAR = 0.12  # how far (a share of the screen's diagonal) a flight's ends may be from the cash they belong to
 LIVENESS = 3.0  # seconds within which an amount has surely arrived and faded (it takes 0.8 s; a busy CI is slow)
@@ -209,6 +212,27 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
         assert flying, "the price does not fly"
         return True
 
+    # ---- Ben builds on the deeds screen (no board there): the house pops on its space when the board shows
+
+    def built_unseen() -> bool:
+        if c.game.level[16] != 1:
+            return False
+        assert app.motion.unseen == [c.game.ruleset.spaces[16].name], app.motion.unseen
+        assert not any(isinstance(w, motion.Piece) for w in app.motion.flying), "a pop with no board on screen"
+        return True
+
+    def house_pops() -> bool:
+        piece = next((w for w in app.motion.flying if isinstance(w, motion.Piece)), None)
+        board = app.motion.board_view()
+        if piece is None or board is None or piece.opacity < 0.9 or piece.width < 20:
+            return False
+        x, y, w, h = board.boxes[16]
+        wx, wy = board.to_window(x, y)
+        assert math.hypot(piece.center_x - (wx + w / 2), piece.center_y - (wy + h / 2)) < 1, \
+            f"the pop at {piece.center} is not on space 16 at {(wx, wy, w, h)}"
+        assert not app.motion.unseen
+        return photograph("built")()
+
     # ---- with animations off nothing moves; on again, the end of the game
 
     def count_started() -> bool:
@@ -264,6 +288,12 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
         ("Ben taps again", cards.tap(BEN)),
         ("the deed glows", glowing),
         ("in Ben's colour", glow_in_bens_colour),
+        ("Ben's deeds", the("ui.nav.deeds")),
+        ("build on St. James Place", lambda: touch_role(app, "build 16")),
+        ("Ben taps to build", cards.tap(BEN)),
+        ("built, nothing popped off the board", built_unseen),
+        ("back to the board", the("ui.back")),
+        ("the house pops on its space", house_pops),
         ("end Ben's turn", the_button("end_turn")),
         ("the banker again", the("ui.nav.banker")),
         ("settings", the("ui.settings")),
