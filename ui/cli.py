@@ -26,6 +26,8 @@ log = logging.getLogger(__name__)
 
 
 def register(sub: Any) -> None:
+    from banker.cli import whole_number  # (banker.cli calls this while it builds its parser)
+
     app = sub.add_parser("app", help="start the touchscreen app")
     app.add_argument("--journal", metavar="DB", help="the games file (default: the user's data directory)")
     app.add_argument("--config", metavar="PATH", help="the hardware config file")
@@ -41,6 +43,9 @@ def register(sub: Any) -> None:
                      help="play a short scripted demo offscreen, write a PNG of every screen into DIR, exit")
     app.add_argument("--language", metavar="CODE",
                      help="with --tour: the tour's language (" + ", ".join(LANGUAGES) + "; default en)")
+    app.add_argument("--tour-shots", metavar="N", type=whole_number(1, 999),
+                     help="with --tour: only the first N shots (a quick look, or a slow machine such as an emulated "
+                          "Pi: tests/deploy/arm64_install.sh)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +74,10 @@ def run(args: argparse.Namespace, **tour: Any) -> int:
         print("banker app: --language goes with --tour (the family picks the app's language in its settings)",
               file=sys.stderr)
         return 2
+    shots = getattr(args, "tour_shots", None)
+    if shots is not None and not args.tour:
+        print("banker app: --tour-shots goes with --tour", file=sys.stderr)
+        return 2
     prepared = prepare(args, size)
     follow_the_window(prepared)
 
@@ -78,7 +87,7 @@ def run(args: argparse.Namespace, **tour: Any) -> int:
         from ui.tour import run_tour
 
         assert prepared.scratch is not None
-        return run_tour(Path(args.tour), prepared.scratch, language, **tour)
+        return run_tour(Path(args.tour), prepared.scratch, language, first=shots, **tour)
     from ui.app import BankerApp
 
     journal = Path(args.journal) if args.journal else default_path()

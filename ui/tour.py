@@ -365,7 +365,7 @@ Steps = Callable[[BankerApp, str | None], list[tuple[str, Callable[[], Any]]]]
 
 
 def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bool = False,
-             pictures: bool = True, steps: Steps | None = None) -> int:
+             pictures: bool = True, steps: Steps | None = None, first: int | None = None) -> int:
     """Play the tour (in `language`, or English), writing the shots, shots.json and the contact sheet into `out`.
 
     Each shot is taken on the second frame after its step (the screen manager swaps screens on the frame
@@ -373,8 +373,8 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
     shot's entry in shots.json also gets "layout", what the layout checker finds on the screen as shot
     (`layout_findings`). `pictures=False`: no PNG and no contact sheet (each shot's "file" is None, and
     so is "contact_sheet"), for a check alone. `steps`: another `tour_steps` (the layout report's
-    --tour-at). The same loop serves `banker app --tour` and the layout test, so the test checks exactly
-    the screens the tour photographs."""
+    --tour-at). `first`: only the first so many shots (--tour-shots). The same loop serves `banker app --tour`
+    and the layout test, so the test checks exactly the screens the tour photographs."""
     out.mkdir(parents=True, exist_ok=True)
     app = BankerApp(scratch / "games.sqlite3", hardware=False, settings_file=scratch / "settings.json",
                     voice=False, motion=False)
@@ -466,7 +466,7 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
         Clock.schedule_interval(watch, 1.0)
         if language is not None:
             app.controller.set_language(language)  # what the settings' language button does
-        state["steps"] = (steps or tour_steps)(app, language)
+        state["steps"] = (steps or tour_steps)(app, language)[:first]
         Clock.schedule_once(next_step, 0.1)
 
     Clock.schedule_once(begin, 0)

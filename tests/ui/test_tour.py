@@ -8,6 +8,7 @@ command line is tests/ui/test_app_e2e.py::test_the_tour_writes_every_screen."""
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import struct
@@ -123,5 +124,31 @@ def test_an_unknown_language_is_refused_before_a_window_opens(tmp_path: Path) ->
     lines = refused.stderr.strip().splitlines()
     assert len(lines) == 1, refused.stderr
     assert "'de'" in lines[0] and all(code in lines[0] for code in LANGUAGES)
+    assert not (tmp_path / "tour").exists()
+    assert "Kivy" not in refused.stdout + refused.stderr
+
+
+def test_the_first_shots_alone(tmp_path: Path) -> None:
+    """--tour-shots N: the tour's first N shots and no more (what tests/deploy/arm64_install.sh takes on an
+    emulated Pi), listed in shots.json and on the contact sheet."""
+    out = tmp_path / "tour"
+    toured = run("--tour", str(out), "--size", "800x480", "--tour-shots", "3", timeout=120)
+    assert toured.returncode == 0, toured.stdout + toured.stderr
+    files = sorted(p.name for p in out.glob("[0-9]*.png"))
+    assert files == ["01-home.png", "02-setup-players-and-cards.png", "03-keyboard-english.png"], files
+    listed = json.loads((out / "shots.json").read_text())["shots"]
+    assert [shot["file"] for shot in listed] == files
+    assert png_size(out / "contact-sheet.png")[0] > 0
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--tour", "DIR", "--tour-shots", "0"), 'must be a whole number from 1 to 999, not "0"'),
+    (("--tour", "DIR", "--tour-shots", "three"), 'must be a whole number from 1 to 999, not "three"'),
+    (("--tour-shots", "3"), "--tour-shots goes with --tour"),
+])
+def test_tour_shots_refused_before_a_window_opens(tmp_path: Path, args: tuple[str, ...], words: str) -> None:
+    refused = run(*(str(tmp_path / "tour") if a == "DIR" else a for a in args), timeout=60)
+    assert refused.returncode == 2
+    assert words in refused.stderr, refused.stderr
     assert not (tmp_path / "tour").exists()
     assert "Kivy" not in refused.stdout + refused.stderr
