@@ -206,6 +206,11 @@ def main() -> int:
     for name in ("_idle_work", "_collect_when_idle", "_load_sound"):  # the app's idle work, where it has it
         if hasattr(app, name):
             setattr(app, name, rec.timed("sound" if name == "_load_sound" else "idle", getattr(app, name)))
+    if app.voice is not None:  # the voice's main-thread work: hearing the moments, and loading and playing a phrase
+        listeners = c.moment_listeners
+        listeners[listeners.index(app.voice.tell)] = rec.timed("voice", app.voice.tell)
+        speaker = app.voice.speaker
+        speaker._play = rec.timed("speech", speaker._play)  # type: ignore[method-assign]
     balance = c.tr.money(1440)  # Ann's 1500 less Baltic Avenue's 60, as the table writes it
     rng = random.Random(14)
     results: dict[str, Any] = {"phones": phones, "sounds": not args.no_sounds, "voice": not args.no_voice,
@@ -219,6 +224,9 @@ def main() -> int:
         now = time.perf_counter()
         if state["first"]:
             state["first"] = False
+            if app.motion is not None:  # laid over the window as the app started: hearing the moments
+                listeners = c.moment_listeners
+                listeners[listeners.index(app.motion.tell)] = rec.timed("motion", app.motion.tell)
             results["cold_start_s"] = round(now - STARTED, 3)
             state["started"] = now
             if phones:
