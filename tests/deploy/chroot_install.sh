@@ -23,91 +23,12 @@ esac
 command -v debootstrap >/dev/null ||
     { echo "chroot_install.sh: debootstrap is not installed (apt-get install debootstrap)" >&2; exit 2; }
 
-WORK=""
-TARGET=""
-NET_ENV=()
-START=$SECONDS
-PHASE_START=$SECONDS
-TIMINGS=()
-
-fail() { printf 'chroot_install.sh: FAILED: %s\n' "$*" >&2; exit 1; }
-phase() { PHASE_START=$SECONDS; printf '\n######## %s\n' "$1"; }
-phase_done() { TIMINGS+=("$(printf '%4ds  %s' $((SECONDS - PHASE_START)) "$1")"); }
-
-# The Debian mirror apt uses here: the first one serving bookworm itself (not
-# bookworm-security or -updates), from deb822 .sources files or one-line lists.
-debian_mirror() {
-    if [ -n "${BANKER_DEBIAN_MIRROR:-}" ]; then echo "$BANKER_DEBIAN_MIRROR"; return 0; fi
-    local f uri
-    for f in /etc/apt/sources.list.d/*.sources; do
-        [ -f "$f" ] || continue
-        uri=$(awk 'BEGIN { RS = ""; FS = "\n" }
-            { uris = ""; suites = ""
-              for (i = 1; i <= NF; i++) {
-                  if ($i ~ /^URIs:/) { sub(/^URIs:[ \t]*/, "", $i); uris = $i }
-                  if ($i ~ /^Suites:/) { sub(/^Suites:[ \t]*/, "", $i); suites = " " $i " " }
-              }
-              if (uris != "" && suites ~ / bookworm /) { split(uris, u, /[ \t]+/); print u[1]; exit } }' "$f")
-        if [ -n "$uri" ]; then echo "$uri"; return 0; fi
-    done
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [ -f "$f" ] || continue
-        uri=$(sed -nE 's/^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?([^[:space:]]+)[[:space:]]+bookworm[[:space:]].*/\2/p' "$f" | head -n 1)
-        if [ -n "$uri" ]; then echo "$uri"; return 0; fi
-    done
-    echo "http://deb.debian.org/debian"
-}
-
-mounted_below() { awk -v t="$1" '$2 == t || index($2, t "/") == 1 { found = 1 } END { exit !found }' /proc/mounts; }
-
-cleanup() {
-    local status=$?
-    if [ -n "$TARGET" ]; then
-        local m
-        for m in dev/pts dev proc; do
-            if mountpoint -q "$TARGET/$m"; then umount "$TARGET/$m" || umount -l "$TARGET/$m" || true; fi
-        done
-    fi
-    if [ -n "$WORK" ]; then
-        if [ -n "$TARGET" ] && mounted_below "$TARGET"; then
-            # Never delete through a mount that is still there: /dev is the host's.
-            echo "chroot_install.sh: something is still mounted below $TARGET; not deleting $WORK" >&2
-        elif [ "$KEEP" = 1 ]; then
-            echo "chroot_install.sh: kept $TARGET"
-        else
-            rm -rf --one-file-system "$WORK"
-        fi
-    fi
-    exit "$status"
-}
+# shellcheck source=chroot_common.sh source-path=SCRIPTDIR
+source "$REPO/tests/deploy/chroot_common.sh"
 trap cleanup EXIT
 trap 'printf "chroot_install.sh: FAILED: a command failed at line %s (exit status %s)\n" "$LINENO" "$?" >&2' ERR
 
-# A command inside the root, with a clean environment: nothing from this
-# shell (a pyenv PATH, PYTHONPATH) may leak into the system under test.
-# Only the network settings pass (NET_ENV, below): the root must reach apt's
-# mirror and PyPI the way this machine does.
-in_chroot() {
-    chroot "$TARGET" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        HOME=/root LANG=C.UTF-8 "${NET_ENV[@]}" "$@"
-}
-# The same as the banker user, as the service would run it.
-as_banker() {
-    chroot --userspec=banker:banker "$TARGET" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin \
-        HOME=/var/lib/board-banker LANG=C.UTF-8 "$@"
-}
-
-expect_no_changes() {  # LOG WHAT
-    grep -q '^board-banker install: no changes' "$1" || fail "$2 changed something (see above)"
-    if grep -Eq '^  (installed|updated|created|linked|added|set|enabled) ' "$1"; then
-        fail "$2 reported a change"
-    fi
-}
-
-WORK=$(mktemp -d /var/tmp/banker-chroot.XXXXXX)
-TARGET=$WORK/root
-LOGS=$WORK/logs
-mkdir -p "$LOGS"
+make_work
 
 phase "debootstrap: Debian 12 minbase"
 MIRROR=$(debian_mirror)
@@ -119,40 +40,7 @@ fi
 phase_done "debootstrap --variant=minbase bookworm"
 
 phase "prepare the root and copy the checkout"
-mount -t proc proc "$TARGET/proc"
-mount --bind /dev "$TARGET/dev"
-mount --bind /dev/pts "$TARGET/dev/pts"
-cp /etc/resolv.conf "$TARGET/etc/resolv.conf"
-# pip in the root must trust what this machine trusts: where HTTPS goes through
-# an intercepting proxy, its CA is in the system bundle and the local CAs, and
-# pip is pointed at that bundle. Without such a proxy this changes nothing.
-NET_ENV=()
-if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
-    mkdir -p "$TARGET/etc/ssl/certs"
-    cp /etc/ssl/certs/ca-certificates.crt "$TARGET/etc/ssl/certs/ca-certificates.crt"
-    NET_ENV+=(PIP_CERT=/etc/ssl/certs/ca-certificates.crt)
-fi
-if [ -d /usr/local/share/ca-certificates ]; then
-    mkdir -p "$TARGET/usr/local/share/ca-certificates"
-    cp -r /usr/local/share/ca-certificates/. "$TARGET/usr/local/share/ca-certificates/"
-fi
-for var in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY PIP_INDEX_URL; do
-    if [ -n "${!var:-}" ]; then NET_ENV+=("$var=${!var}"); fi
-done
-# Packages must not start services inside the chroot (the policy-rc.d convention).
-printf '#!/bin/sh\nexit 101\n' >"$TARGET/usr/sbin/policy-rc.d"
-chmod 755 "$TARGET/usr/sbin/policy-rc.d"
-SRC=/src/board-banker
-mkdir -p "$TARGET$SRC"
-if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
-    # What the work tree holds, committed or not, minus what .gitignore keeps out (.venv, build/).
-    git -C "$REPO" ls-files -z --cached --others --exclude-standard |
-        while IFS= read -r -d '' f; do if [ -e "$REPO/$f" ]; then printf '%s\0' "$f"; fi; done |
-        tar -C "$REPO" --null -T - -cf - | tar -C "$TARGET$SRC" -xf -
-else
-    tar -C "$REPO" --exclude=.git --exclude=.venv --exclude=build --exclude='*.egg-info' -cf - . |
-        tar -C "$TARGET$SRC" -xf -
-fi
+prepare_root
 phase_done "mounts and the checkout copied"
 
 phase "install.sh inside the chroot (first run)"
@@ -262,7 +150,5 @@ fi
 echo "ok: uninstall.sh keeps the games and the config, --purge removes them"
 phase_done "uninstall.sh three times"
 
-printf '\nTimings:\n'
-printf '%s\n' "${TIMINGS[@]}"
-printf '%4ds  total\n' $((SECONDS - START))
+print_timings
 echo "chroot install test: passed"
