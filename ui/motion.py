@@ -182,8 +182,11 @@ class MotionLayer(Widget):
             self._later(SETTLE, self._pop_unseen)
 
     def _pop_unseen(self) -> None:
-        if self.board_view() is None or not self.c.settings.motion:
-            return  # (kept for the board's next showing; with animations off it is dropped then)
+        if not self.c.settings.motion:  # turned off meanwhile: nothing pops
+            self.unseen.clear()
+            return
+        if self.board_view() is None:
+            return  # (kept for the board's next showing)
         spaces, self.unseen = self.unseen, []
         for space in spaces:
             self._pop(space)
