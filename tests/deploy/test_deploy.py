@@ -436,9 +436,10 @@ def test_install_in_a_fresh_debian_root() -> None:
 
 
 @pytest.mark.skipif(os.environ.get("BANKER_SLOW_TESTS") != "1",
-                    reason="slow (most of an hour here): BANKER_SLOW_TESTS=1 python3 -m pytest tests/deploy "
-                           "builds a Debian 12 arm64 root and installs into it under emulation (root, debootstrap, "
-                           "qemu-user-static, binfmt-support, sox, network to the Debian mirror and PyPI)")
+                    reason="slow (the engine is compiled by an emulated gcc): BANKER_SLOW_TESTS=1 python3 -m "
+                           "pytest tests/deploy builds a Debian 12 arm64 root and installs into it under emulation "
+                           "(root, debootstrap, qemu-user-static, binfmt-support, sox, network to the Debian mirror "
+                           "and PyPI)")
 def test_install_on_emulated_arm64() -> None:
     if os.geteuid() != 0:
         pytest.skip("debootstrap, chroot and binfmt_misc need root")
