@@ -117,7 +117,7 @@ while IFS= read -r line; do TIMINGS+=("$line"); done <"$LOGS/install-steps.txt"
 
 phase "install.sh again: must change nothing"
 in_chroot "$SRC/deploy/install.sh" 2>&1 | tee "$LOGS/install-2.log"
-grep -q '^board-banker install: no changes' "$LOGS/install-2.log" || fail "the second run changed something"
+expect_no_changes "$LOGS/install-2.log" "the second run"
 phase_done "install.sh, second run"
 
 phase "what the Pi would have"

@@ -48,6 +48,14 @@ debian_mirror() {
     echo "http://deb.debian.org/debian"
 }
 
+# A run of install.sh (its output in LOG) that must have changed nothing.
+expect_no_changes() {  # LOG WHAT
+    grep -q '^board-banker install: no changes' "$1" || fail "$2 changed something (see above)"
+    if grep -Eq '^  (installed|updated|created|linked|added|set|enabled) ' "$1"; then
+        fail "$2 reported a change"
+    fi
+}
+
 mounted_below() { awk -v t="$1" '$2 == t || index($2, t "/") == 1 { found = 1 } END { exit !found }' /proc/mounts; }
 
 cleanup() {
