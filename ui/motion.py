@@ -126,6 +126,10 @@ class MotionLayer(Widget):
         self.flying: list[Widget] = []
         self.started = 0  # what has set off since the start (tests and the tour count on it)
         self.unseen: list[Any] = []  # the spaces built on while the board was not on screen, to pop when it is
+        self.flips = 0  # frames put on screen so far: nothing moves before the frame after its moment
+        from kivy.core.window import Window
+
+        Window.bind(on_flip=self._flipped)
 
     # ---- touches go through
 
@@ -194,10 +198,26 @@ class MotionLayer(Widget):
     def busy(self) -> bool:
         return bool(self.waiting or self.flying)
 
+    def _flipped(self, *_: Any) -> None:
+        self.flips += 1
+
     def _later(self, delay: float, fn: Callable[..., None], *args: Any) -> None:
+        """`fn(*args)` in `delay` seconds, and never before the frame that shows what the moment changed (the
+        new balances) is on screen, however slowly a busy machine draws. The screen is rebuilt at the loop's
+        next turn (the app's redraw is a Clock trigger), so the frame of the turn that handled the tap still
+        shows the old figures: the new ones are in the second frame from the moment."""
+        flips = self.flips
+        event: Any = None
+
         def run(dt: float) -> None:
+            nonlocal event
             if event in self.waiting:
                 self.waiting.remove(event)
+            if self.flips < flips + 2:  # not on screen yet: ask for a frame and wait as long again
+                self.canvas.ask_update()
+                event = Clock.schedule_once(run, delay)
+                self.waiting.append(event)
+                return
             fn(*args)
         event = Clock.schedule_once(run, delay)
         self.waiting.append(event)
