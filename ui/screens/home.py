@@ -1,4 +1,5 @@
-"""The start screen: resume the unfinished game, start a new one, or the settings."""
+"""The start screen: resume the unfinished game, start a new one, or the settings; and, when a card reader named
+in the config has not answered since the start, a note saying so with the way to its check."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, column
+from ui.screens.base import BaseScreen, column, row
 from ui.widgets import BigButton, Text
 
 
@@ -24,5 +25,14 @@ class HomeScreen(BaseScreen):
         box.add_widget(BigButton(self.tr("ui.settings"), lambda: self.nav.go("settings"), "secondary",
                                  size=theme.FONT_BIG))
         root.add_widget(box)
+        if view.reader_silent(self.c):  # gone as soon as the reader answers
+            note = row()
+            note.add_widget(Text(self.tr("ui.home.reader_silent"), theme.FONT_BIG, bold=True, color=theme.WARNING,
+                                 height=theme.TARGET))
+            check = BigButton(self.tr("ui.settings.check_reader"), lambda: self.nav.go("check_reader"), "accent",
+                              size=theme.FONT_BODY, size_hint_x=0.45)
+            check.role = "check_reader"
+            note.add_widget(check)
+            root.add_widget(note)
         self.notices(root, 2)
         root.add_widget(Widget())
