@@ -764,7 +764,7 @@ def settings(c: Controller) -> dict[str, Any]:
                 buttons.append({"key": key, "text_key": f"ui.settings.{key}.{value}", "on": s.voice,
                                 "next": following})
         rows.append(buttons)
-    status = status_text(c)
+    status = status_text(c).replace("\n", " · ")  # one line under the checks' buttons, the voice's below it
     silent = c.voice_status() if s.voice else None
     return {"language": s.language, "languages": dict(LANGUAGES), "rows": rows,
             "status": f"{status}\n{silent}" if silent else status}
