@@ -19,6 +19,16 @@ def shown(c: Controller, count: int = 3) -> list[str]:
     return [line["text"] for line in c.notice_lines(count)]
 
 
+def refused(tmp_path: Path, *names: str) -> Controller:
+    """A new game of two players so named, no card registered, and Start pressed: refused."""
+    c = make(tmp_path)
+    c.new_game()
+    for k, name in enumerate(names):
+        c.draft_set(k, name=name)
+    assert not c.draft_start()
+    return c
+
+
 def configured(c: Controller, port: str = "/dev/ttyUSB0", pin: str = "17") -> None:
     """The hardware as ui/app.py's start_hardware hands it over."""
     c.hardware_config("/etc/board-banker/config.toml", reader_kind="line", reader_port=port, dice_pin=pin)
@@ -28,11 +38,7 @@ def configured(c: Controller, port: str = "/dev/ttyUSB0", pin: str = "17") -> No
 
 
 def test_the_setup_s_card_refusal_goes_once_the_family_switches_to_on_screen_buttons(tmp_path: Path) -> None:
-    c = make(tmp_path)
-    c.new_game()
-    c.draft_set(0, name="Ann")
-    c.draft_set(1, name="Ben")
-    assert not c.draft_start()
+    c = refused(tmp_path, "Ann", "Ben")
     assert c.tr("ui.setup.need_cards") == NEED_CARDS and shown(c, 1) == [NEED_CARDS]
     c.set_setting("taps", False)
     assert NEED_CARDS not in shown(c, 30)
@@ -42,11 +48,7 @@ def test_the_setup_s_card_refusal_goes_once_the_family_switches_to_on_screen_but
 
 
 def test_the_setup_s_card_refusal_goes_once_every_card_is_registered(tmp_path: Path) -> None:
-    c = make(tmp_path)
-    c.new_game()
-    c.draft_set(0, name="Ann")
-    c.draft_set(1, name="Ben")
-    c.draft_start()
+    c = refused(tmp_path, "Ann", "Ben")
     c.draft_register(0)
     c.card_tapped(CARDS["Ann"])
     assert NEED_CARDS in shown(c, 30)  # Ben's card is still missing
@@ -56,11 +58,7 @@ def test_the_setup_s_card_refusal_goes_once_every_card_is_registered(tmp_path: P
 
 
 def test_only_the_refusal_whose_cause_is_gone_goes(tmp_path: Path) -> None:
-    c = make(tmp_path)
-    c.new_game()
-    c.draft_set(0, name="Ann")
-    c.draft_set(1, name="Ann")
-    c.draft_start()
+    c = refused(tmp_path, "Ann", "Ann")
     same = c.tr("ui.setup.same_name")
     assert shown(c, 30) == [same, NEED_CARDS]
     c.set_setting("taps", False)
