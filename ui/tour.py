@@ -160,16 +160,20 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         nav.go("table")
         c.draft_start()
 
+    def no_game() -> None:
+        """No game open any more (a running one ended first), in the tour's language."""
+        nav.keyboard_cancel()
+        if c.live is not None:
+            if c.mode == "table":
+                c.end_game()
+            c.close_game()
+        c.set_language(base)
+
     # ------------------------------------------------------------------ the largest tables
     def table_of(names: list[str], rules: str) -> Callable[[], None]:
         """A new game of `rules` with these players, each card registered by a tap."""
         def run() -> None:
-            nav.keyboard_cancel()
-            if c.live is not None:
-                if c.mode == "table":
-                    c.end_game()
-                c.close_game()
-            c.set_language(base)
+            no_game()
             c.new_game()
             if rules != "classic":
                 c.draft_rules(rules)
@@ -285,14 +289,9 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     # on the check during a new game's setup shows whose it is and registers nothing; the dice button's check
     # shows the presses and rolls nothing.
     def reader_not_answering() -> None:
-        nav.keyboard_cancel()
-        if c.live is not None:
-            if c.mode == "table":
-                c.end_game()
-            c.close_game()
+        no_game()
         c.leave_draft()
-        nav.go("table")  # the start screen, no game open
-        c.set_language(base)
+        nav.go("table")  # the start screen
         c.hardware_config("/etc/board-banker/config.toml", reader_kind="pn532", reader_port="/dev/serial0",
                           dice_pin="17")
         c.reader_status(False, "cannot open: [Errno 2] could not open port /dev/serial0")

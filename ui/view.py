@@ -440,38 +440,33 @@ def hardware_check(c: Controller, kind: str) -> dict[str, Any]:
             about.append(tr("ui.check.taps", count=check.taps))
         facts = [tr("ui.check.reader_facts", status=tr(f"ui.reader.{c.reader}"),
                     kind=(h["reader_kind"] if h is not None and port else "") or "—", port=port or "—")]
-        if c.reader != "connected" and c.reader_detail:
-            facts.append(tr("ui.check.why", detail=c.reader_detail))
-        if h is None:
-            hints = [tr("ui.check.no_hardware")]
-        elif h["problem"]:
-            hints = [tr("ui.check.config_problem", config=source), h["problem"]]
-        elif not port:
+        why = c.reader_detail if c.reader != "connected" else ""
+        if not port:
             hints = [tr("ui.check.reader_unset", config=source), tr("ui.check.use_buttons")]
         elif c.reader != "connected":
             hints = [tr("ui.check.reader_cable"), tr("ui.check.reader_port", port=port, config=source)]
         else:
             hints = [tr("ui.check.reader_works" if figure is not None else "ui.check.reader_nothing")]
-        waiting = tr("ui.check.tap_any")
     else:
         pin = h["dice_pin"] if h is not None else ""
         if check is not None and check.presses:
             figure = " + ".join(str(d) for d in check.dice)
             about.append(tr("ui.check.presses", count=check.presses))
         facts = [tr("ui.check.dice_facts", status=tr(f"ui.button.{c.button}"), pin=pin or "—")]
-        if c.button == "missing" and c.button_detail:
-            facts.append(tr("ui.check.why", detail=c.button_detail))
-        if h is None:
-            hints = [tr("ui.check.no_hardware")]
-        elif h["problem"]:
-            hints = [tr("ui.check.config_problem", config=source), h["problem"]]
-        elif not pin:
+        why = c.button_detail if c.button == "missing" else ""
+        if not pin:
             hints = [tr("ui.check.dice_unset", config=source)]
         elif c.button == "missing":
             hints = [tr("ui.check.dice_missing", pin=pin)]
         else:
             hints = [tr("ui.check.dice_works" if figure is not None else "ui.check.dice_wires", pin=pin)]
-        waiting = tr("ui.check.press_button")
+    if why:  # the hardware's own reason, as it gave it
+        facts.append(tr("ui.check.why", detail=why))
+    if h is None:  # the app runs without its hardware, or its config file is wrong: that first
+        hints = [tr("ui.check.no_hardware")]
+    elif h["problem"]:
+        hints = [tr("ui.check.config_problem", config=source), h["problem"]]
+    waiting = tr("ui.check.tap_any" if kind == "reader" else "ui.check.press_button")
     return {"title": tr(f"ui.check.{kind}_title"), "figure": figure, "about": " · ".join(about),
             "waiting": waiting, "facts": facts, "hints": hints}
 
