@@ -6,7 +6,10 @@ the buttons make) and tap cards the way the reader reports them; after each
 step the app redraws, and the first frame after that is saved as
 DIR/NN-name.png. Besides a three-player classic game and short biznes and
 brands games, the tour plays the largest tables the rulesets allow: eight
-players of classic and six of biznes (shots `classic8-*`, `biznes6-*`).
+players of classic and six of biznes (shots `classic8-*`, `biznes6-*`), and
+last the settings' hardware check (the start screen's note for a reader that
+does not answer, the reader's check with nothing coming and with a card, the
+dice button's check).
 
 The whole tour is in the language given (the settings' own call,
 `Controller.set_language`, before the first shot; English without one), except
