@@ -265,14 +265,24 @@ class BankerApp(App):
 
     def start_hardware(self) -> None:
         """Open the card reader and the dice button from the hardware config; carry on without them."""
-        from hardware.config import load_config
+        from hardware.config import SYSTEM_CONFIG, find_config, load_config
         from hardware.events import ConfigError, HardwareError
 
         try:
             config = load_config(self.config_path)
         except ConfigError as exc:
             self.controller.notify(str(exc), "error")
+            try:
+                source = str(find_config(self.config_path) or SYSTEM_CONFIG)
+            except (OSError, ValueError, RuntimeError):
+                source = str(self.config_path or SYSTEM_CONFIG)
+            self.controller.hardware_config(source, problem=str(exc))  # the checks say what is wrong
             return
+        # What the checks and the start screen's note name: the file (or where the installer puts one), the
+        # reader's kind and port as the file gives them, the dice button's pin.
+        self.controller.hardware_config(config.source or str(SYSTEM_CONFIG), reader_kind=config.reader.protocol,
+                                        reader_port=config.reader.url,
+                                        dice_pin=str(config.dice.pin) if config.dice.enabled else "")
         # The phone server (aiohttp: a tenth of a second to import and start) comes up once the first
         # frame is out, so that the table shows as soon as it can.
         self.flip_callbacks.append(lambda: Clock.schedule_once(lambda dt: self.start_web(config.web), 0))
@@ -281,7 +291,7 @@ class BankerApp(App):
             from hardware.reader import CardReader
 
             tapped = on_main_thread(lambda event: self.controller.card_tapped(event.uid))
-            status = on_main_thread(lambda event: self.controller.reader_status(event.connected))
+            status = on_main_thread(lambda event: self.controller.reader_status(event.connected, event.detail))
             self.reader = CardReader(config.reader.url, make_protocol(config.reader.protocol, config.reader.baudrate),
                                      tapped, status, retap_window=config.reader.retap_window).start()
         if config.dice.enabled:
@@ -293,7 +303,7 @@ class BankerApp(App):
                 self.controller.button_status(True)
             except (HardwareError, Exception) as exc:  # no GPIO on a desktop: the on-screen button stands in
                 log.info("no dice button: %s", exc)
-                self.controller.button_status(False)
+                self.controller.button_status(False, str(exc))
 
     def prepare_sounds(self) -> None:
         """Have every sound ready before it is first played: the WAV files made by a thread (pure Python, a

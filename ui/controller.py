@@ -50,6 +50,11 @@ PLAYER_QR_SECONDS = 20  # how long the table shows a player's own QR code after 
 PIN_FREE_TRIES = 5  # wrong banker PINs in a row before each further one makes the next try wait
 PIN_WAIT_FIRST = 30  # seconds of the first wait; each further wrong PIN doubles it ...
 PIN_WAIT_MOST = 15 * 60  # ... up to this
+# A reader named in the config that has not answered this long after the start is said to be silent (the home
+# screen's note): a line reader answers at once, a PN532 within about a second at worst (two configuration
+# commands, up to three tries of about 0.2 s each, hardware/pn532.py), and a port that is not there yet is tried
+# again every half second (hardware/reader.py), so a reader that comes up with the app never flashes the note.
+READER_QUIET_SECONDS = 5.0
 SPENDING = {"buy", "bid", "pay_fine", "use_card", "build", "sell", "sell_all", "mortgage", "unmortgage",
             "keep_mortgage", "concede", "auction_own", "sell_to_bank"}
 # Engine events worth a line on the screen (money movements always are).
@@ -74,11 +79,26 @@ class Notice:
     sound: str | None = None
     translator: Callable[[], Translator] = field(default=Translator, repr=False, compare=False)
     turn: int = 0  # the controller's count of turns when it was made: shown during that turn only
+    # A refusal's cause: while it returns True the notice stands; once it returns False the notice goes for good
+    # (Controller.changed drops it), e.g. the setup's "every player needs a registered card" once they all have one.
+    holds: Callable[[], bool] | None = field(default=None, repr=False, compare=False)
 
     @property
     def text(self) -> str:
         """The notice in the current language."""
         return self.translator().render(self.message)
+
+
+@dataclass
+class HardwareCheck:
+    """The settings' hardware check while its screen is open: what came since it opened. While it is open a card
+    tap or a press of the dice button is only shown there, never acted on in the game."""
+
+    kind: str  # "reader" | "dice": the screen open
+    card: str | None = None  # the last card tapped
+    taps: int = 0
+    dice: tuple[int, ...] = ()  # the dice of the last press
+    presses: int = 0
 
 
 @dataclass
@@ -137,6 +157,14 @@ class Controller:
         self.last_dice: tuple[int, ...] = ()
         self.reader = "none"  # none | connected | disconnected
         self.button = "none"  # none | ready | missing
+        # The hardware as the config file set it up (`hardware_config`: the app at its start), None when the app
+        # runs without hardware; the reader's last status in the hardware's own words; the check being made.
+        self.hardware: dict[str, str] | None = None
+        self.reader_detail = ""
+        self.button_detail = ""
+        self.reader_since = 0.0  # the controller's clock when the reader was started
+        self._reader_silent = False  # what the screens were last told
+        self.check: HardwareCheck | None = None
         self.listeners: list[Callable[[], None]] = []
         # Who hears each action's moments (ui/moments.py); issue 19 builds the voice and the money in motion on it.
         self.moment_listeners: list[Listener] = []
@@ -187,6 +215,7 @@ class Controller:
         return "over" if self.live.game.ended else "table"
 
     def changed(self) -> None:
+        self._drop_resolved()
         if self.publish_soon is None:
             self._publish()
         elif not self._publish_waiting:
@@ -309,23 +338,40 @@ class Controller:
         now = [n for n in self.notices if n.turn == self.turns]  # a turn's notices clear when it passes
         return [{"text": tr.render(n.message), "kind": n.kind} for n in now[-count:]]
 
-    def notify(self, text: Msg | str, kind: str = "info", sound: str | None = None) -> None:
+    def notify(self, text: Msg | str, kind: str = "info", sound: str | None = None,
+               holds: Callable[[], bool] | None = None) -> None:
         """A notice: a `Msg` (msg("ui.card.unknown")) re-renders in the language of the moment;
-        a plain string stays as it is."""
-        self.notices.append(Notice(text, kind, sound, self._translator, self.turns))
+        a plain string stays as it is. `holds`: a refusal's cause, the notice going once it no longer holds."""
+        self.notices.append(Notice(text, kind, sound, self._translator, self.turns, holds))
         del self.notices[:-30]
         if sound and self.settings.sounds:
             self._play_sound(sound)
 
+    def _drop_resolved(self) -> None:
+        """Every notice of this turn whose cause is gone (its `holds` now False) goes, for good: fixed is fixed,
+        even if the cause comes back later (a new refusal then says so anew)."""
+        if not any(n.holds is not None for n in self.notices):
+            return
+        kept = []
+        for n in self.notices:
+            try:
+                gone = n.holds is not None and n.turn == self.turns and not n.holds()
+            except Exception:  # a condition's bug must not lose the table its notices: keep it as it was
+                log.exception("a notice's condition failed")
+                gone = False
+            if not gone:
+                kept.append(n)
+        self.notices = kept
+
     def _translator(self) -> Translator:
         return self.tr
 
-    def error(self, exc: BaseException) -> None:
+    def error(self, exc: BaseException, holds: Callable[[], bool] | None = None) -> None:
         if isinstance(exc, (ActionError, SetupError)):
             text: Msg | str = Msg(exc.code, self._words(exc.params))
         else:
             text = str(exc)
-        self.notify(text, "error", "error")
+        self.notify(text, "error", "error", holds)
 
     def set_language(self, language: str) -> None:
         self.settings.language = language
@@ -438,12 +484,16 @@ class Controller:
             problems.append(msg("ui.setup.player_count", least=ruleset.players_min, most=ruleset.players_max))
         return problems
 
+    def _draft_still(self, draft: Draft, problem: Msg) -> bool:
+        """Whether `problem` still stops this draft from starting (False once the draft is gone)."""
+        return self.draft is draft and problem in self._draft_problems()
+
     def draft_start(self) -> bool:
         d = self._draft()
         problems = self._draft_problems()
         if problems:
-            for problem in problems:
-                self.notify(problem, "error", "error")
+            for problem in problems:  # each refusal stands until the family has fixed its cause
+                self.notify(problem, "error", "error", holds=lambda p=problem, d=d: self._draft_still(d, p))
             self.changed()
             return False
         options = dict(d.options)
@@ -491,7 +541,10 @@ class Controller:
 
     def card_tapped(self, uid: str) -> None:
         """A card was put on the reader (already on the main thread)."""
-        if self.draft is not None:
+        if self.check is not None:  # the hardware check: shown there, nothing paid or registered
+            self.check.card = uid
+            self.check.taps += 1
+        elif self.draft is not None:
             self._register_tap(uid)
         elif self.replacing is not None:
             self._replace_tap(uid)
@@ -576,10 +629,14 @@ class Controller:
             action = {**action, "jackpot": jackpot_won(int(game.options["casino_jackpot_odds"]), _SYSTEM_RANDOM.random)}
         problem = game.can(self._stamped(action))
         if problem is not None:
+            live = self.live
+
+            def still() -> bool:  # the refusal goes once the game would take the action, or refuses it otherwise
+                return self.live is live and live.game.can(self._stamped(action)) == problem
             try:
                 game.check(self._stamped(action))
             except ActionError as exc:
-                self.error(exc)
+                self.error(exc, holds=still)
             self.changed()
             return
         if needs is None:
@@ -755,7 +812,12 @@ class Controller:
         self.request({"do": "roll", "dice": list(dice)})
 
     def dice_pressed(self, dice: tuple[int, ...]) -> None:
-        """The GPIO dice button: roll for whoever must roll now."""
+        """The GPIO dice button: roll for whoever must roll now (during the hardware check: only shown there)."""
+        if self.check is not None:
+            self.check.dice = tuple(dice)
+            self.check.presses += 1
+            self.changed()
+            return
         game = self.game
         if game is None or game.ended:
             return
@@ -896,13 +958,38 @@ class Controller:
 
     # ------------------------------------------------------------------ hardware status and the clock
 
-    def reader_status(self, connected: bool) -> None:
-        self.reader = "connected" if connected else "disconnected"
+    def hardware_config(self, source: str, *, reader_kind: str = "", reader_port: str = "", dice_pin: str = "",
+                        problem: str = "") -> None:
+        """What the hardware config file sets up, from the app at its start: the file (`source`), the reader's
+        kind (its [reader] protocol, as the file names it) and port (its url, "" for none), the dice button's
+        pin ("" when it is off), or the file's `problem`. The reader's silence is counted from now."""
+        self.hardware = {"source": source, "reader_kind": reader_kind, "reader_port": reader_port,
+                         "dice_pin": dice_pin, "problem": problem}
+        self.reader_since = self.clock()
         self.changed()
 
-    def button_status(self, ready: bool) -> None:
-        self.button = "ready" if ready else "missing"
+    def reader_status(self, connected: bool, detail: str = "") -> None:
+        """The reader came or went; `detail` is the hardware's reason ("ready", "cannot open: ...")."""
+        self.reader = "connected" if connected else "disconnected"
+        self.reader_detail = detail
         self.changed()
+
+    def button_status(self, ready: bool, detail: str = "") -> None:
+        self.button = "ready" if ready else "missing"
+        self.button_detail = detail
+        self.changed()
+
+    def reader_silent(self) -> bool:
+        """A reader is named in the config but has not answered READER_QUIET_SECONDS after the start (or has
+        gone since): the home screen says so, with the way to the check."""
+        h = self.hardware
+        if h is None or not h["reader_port"] or self.reader == "connected":
+            return False
+        return self.clock() - self.reader_since >= READER_QUIET_SECONDS
+
+    def start_check(self, kind: str | None) -> None:
+        """The hardware check's screen opens ("reader" or "dice", afresh) or closes (None)."""
+        self.check = HardwareCheck(kind) if kind is not None else None
 
     def end_time(self) -> float | None:
         """Wall-clock time a timed game ends, or None."""
@@ -1057,7 +1144,11 @@ class Controller:
     def tick(self) -> None:
         """Called every second: a timed game ends when its time comes, with an alarm;
         an own-property auction with no first bid is cancelled when its minute is up;
-        brands' turn and bid timers take their defaults; a pause vote runs out."""
+        brands' turn and bid timers take their defaults; a pause vote runs out; a reader that stays silent
+        after the start is said to be so."""
+        if self.reader_silent() != self._reader_silent:
+            self._reader_silent = not self._reader_silent
+            self.changed()
         if self.player_qr[0] and time.monotonic() >= self.player_qr[1]:
             self.player_qr = ("", 0.0)  # the player's phone code has been shown long enough
             self.changed()
@@ -1113,4 +1204,4 @@ def _system_power_off() -> None:
         subprocess.run([command, "poweroff"], check=False)
 
 
-__all__ = ["Controller", "Draft", "DraftPlayer", "Notice", "Pending", "PLAYER_COLOURS", "building_words"]
+__all__ = ["Controller", "Draft", "DraftPlayer", "HardwareCheck", "Notice", "Pending", "PLAYER_COLOURS", "building_words"]

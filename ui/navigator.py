@@ -21,7 +21,10 @@ from ui.keys import NameEditor, free_presets, name_problem
 
 # Every page the app has, one screen each (ui/screens/__init__.py registers them under these names).
 PAGES = ("home", "setup", "inprogress", "table", "auction", "deeds", "trade", "log", "banker", "replace", "over",
-         "settings", "cards", "dice", "ownauction", "casino", "jump", "phones", "keyboard", "digits")
+         "settings", "cards", "dice", "ownauction", "casino", "jump", "phones", "keyboard", "digits", "check_reader",
+         "check_dice")
+# The settings' hardware checks, by page: while one shows, card taps and the dice button are only shown there.
+CHECKS = {"check_reader": "reader", "check_dice": "dice"}
 # The new-game screen's house rules (shown where the ruleset has a choice).
 OPTION_TOGGLES = ("free_parking_pot", "auction_on_decline", "double_rent_with_mortgaged", "build_only_on_visit")
 TIME_LIMIT_STEP, TIME_LIMIT_LEAST, TIME_LIMIT_MOST = 15, 15, 600  # minutes, for a timed game
@@ -45,6 +48,7 @@ class Navigator:
         self.unlocked = False  # the banker's PIN was given (until the family leaves the banker's pages)
         self.entered_dice: list[int] = []  # real dice being entered, 0 = not chosen yet
         self.settings_return = "home"  # the page the settings' Back returns to
+        self.check_return = "settings"  # the page a hardware check's Back returns to
         self.entry: Entry | None = None  # a PIN or an amount being entered on the digit pad (page "digits")
         self.confirm = Confirm()  # the destructive button armed for its second touch
         self.name_edit: NameEditor | None = None  # the player's name being typed on the keyboard page
@@ -53,7 +57,14 @@ class Navigator:
 
     def screen_name(self) -> str:
         """The screen to show now: the page the family chose, unless the game says otherwise (an auction
-        comes up, a choice was made, a game started or ended)."""
+        comes up, a choice was made, a game started or ended). A hardware check not on the screen is over:
+        taps and presses go to the game again."""
+        name = self._screen_name()
+        if name not in CHECKS and self.c.check is not None:
+            self.c.start_check(None)
+        return name
+
+    def _screen_name(self) -> str:
         c = self.c
         mode = c.mode
         if self.page == "digits" and self._entry_gone(mode):
@@ -61,16 +72,16 @@ class Navigator:
         if mode in ("home", "setup"):
             self.unlocked = False  # no game, or a new one: its PIN is asked afresh
         if mode == "home":
-            return "settings" if self.page == "settings" else "home"
+            return self.page if self.page in ("settings", *CHECKS) else "home"
         if mode == "setup":
             if self.page == "keyboard" and self._editing_a_player():
                 return "keyboard"
-            return self.page if self.page in ("inprogress", "settings", "digits") else "setup"
+            return self.page if self.page in ("inprogress", "settings", "digits", *CHECKS) else "setup"
         if mode == "over":
             return "digits" if self.page == "digits" else "over"
         game = c.game
         assert game is not None
-        if game.auction is not None and self.page not in ("deeds", "banker", "settings", "digits"):
+        if game.auction is not None and self.page not in ("deeds", "banker", "settings", "digits", *CHECKS):
             if self.page == "ownauction":
                 self.page = "table"  # the auction has started: after it, back to the table
             return "auction"
@@ -92,17 +103,24 @@ class Navigator:
             self.ask_pin("unlock")  # the PIN pad first; its OK opens the menu
             return
         self.confirm.disarm()  # an armed button does not stay armed on another page
-        if page == "settings":
+        if page == "settings" and self.page not in CHECKS:  # (back from a check: the settings' Back stays)
             self.settings_return = self.page
+        if page in CHECKS and self.page not in CHECKS:
+            self.check_return = self.page
         if page != "banker":
-            self.unlocked = self.unlocked and page in ("settings", "replace", "digits")
+            self.unlocked = self.unlocked and page in ("settings", "replace", "digits", *CHECKS)
         if page != "replace":
             self.c.replacing = None  # leaving the screen drops a half-done card replacement
+        self.c.start_check(CHECKS.get(page))  # a check starts afresh on its screen and ends when it is left
         self.page = page
         self.c.changed()
 
     def back_from_settings(self) -> None:
         self.go(self.settings_return if self.c.mode == "table" else "table")
+
+    def back_from_check(self) -> None:
+        """A hardware check's Back: where it was opened from (the settings, or the start screen's note)."""
+        self.go(self.check_return)
 
     def show_deeds(self, player: str) -> None:
         self.deeds_of = player

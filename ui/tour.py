@@ -6,7 +6,10 @@ the buttons make) and tap cards the way the reader reports them; after each
 step the app redraws, and the first frame after that is saved as
 DIR/NN-name.png. Besides a three-player classic game and short biznes and
 brands games, the tour plays the largest tables the rulesets allow: eight
-players of classic and six of biznes (shots `classic8-*`, `biznes6-*`).
+players of classic and six of biznes (shots `classic8-*`, `biznes6-*`), and
+last the settings' hardware check (the start screen's note for a reader that
+does not answer, the reader's check with nothing coming and with a card, the
+dice button's check).
 
 The whole tour is in the language given (the settings' own call,
 `Controller.set_language`, before the first shot; English without one), except
@@ -38,6 +41,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 
 from ui.app import BankerApp
+from ui.controller import READER_QUIET_SECONDS
 
 CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12", "Dorota": "04D0D0A1",
          "Eve": "04E5E5E5", "Francesca": "04F1F2F3F4F5F6", "Gus": "0409C0DE", "Hania": "04AA55AA"}
@@ -159,16 +163,20 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         nav.go("table")
         c.draft_start()
 
+    def no_game() -> None:
+        """No game open any more (a running one ended first), in the tour's language."""
+        nav.keyboard_cancel()
+        if c.live is not None:
+            if c.mode == "table":
+                c.end_game()
+            c.close_game()
+        c.set_language(base)
+
     # ------------------------------------------------------------------ the largest tables
     def table_of(names: list[str], rules: str) -> Callable[[], None]:
         """A new game of `rules` with these players, each card registered by a tap."""
         def run() -> None:
-            nav.keyboard_cancel()
-            if c.live is not None:
-                if c.mode == "table":
-                    c.end_game()
-                c.close_game()
-            c.set_language(base)
+            no_game()
             c.new_game()
             if rules != "classic":
                 c.draft_rules(rules)
@@ -277,6 +285,35 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     ]
     largest = classic8 + biznes6
 
+    # The settings' hardware checks (issue 35). The app starts its hardware as ui/app.py's start_hardware does it
+    # (the tour has no reader of its own): a PN532 named in the config whose port is not there, and the dice
+    # button on pin 17. The start screen says the reader is not answering once READER_QUIET_SECONDS have gone by;
+    # its button opens the reader's check (nothing comes: what to check); once the reader answers, a card tapped
+    # on the check during a new game's setup shows whose it is and registers nothing; the dice button's check
+    # shows the presses and rolls nothing.
+    def reader_not_answering() -> None:
+        no_game()
+        c.leave_draft()
+        nav.go("table")  # the start screen
+        c.hardware_config("/etc/board-banker/config.toml", reader_kind="pn532", reader_port="/dev/serial0",
+                          dice_pin="17")
+        c.reader_status(False, "cannot open: [Errno 2] could not open port /dev/serial0")
+        c.button_status(True)
+        later(READER_QUIET_SECONDS)
+
+    def check(page: str) -> Callable[[], None]:
+        return steps_then(lambda: nav.go("settings"), lambda: nav.go(page))
+
+    hardware = [
+        ("home-reader-not-answering", reader_not_answering),
+        ("check-reader-nothing-comes", lambda: nav.go("check_reader")),  # the note's own button
+        ("check-reader-card", steps_then(lambda: c.reader_status(True, "ready"), nav.back_from_check,
+                                         table_of(CARDS_THREE, "classic"), lambda: c.draft_register(0),
+                                         check("check_reader"), tap("Ben"))),
+        ("check-dice-pressed", steps_then(nav.back_from_check, check("check_dice"), lambda: c.dice_pressed((2, 4)),
+                                          lambda: c.dice_pressed((3, 5)))),
+    ]
+
     trade = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [5]}}
     return [
         ("home", lambda: None),
@@ -357,6 +394,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                                          nav.new_game, nav.add_player, nav.add_player)),
         ("keyboard-ready-names", lambda: nav.edit_name(3)),
         *largest,
+        *hardware,
     ]
 
 

@@ -414,6 +414,63 @@ def status_text(c: Controller) -> str:
     return c.tr("ui.status", reader=c.tr(f"ui.reader.{c.reader}"), button=c.tr(f"ui.button.{c.button}"))
 
 
+def reader_silent(c: Controller) -> bool:
+    """The start screen's note: a reader named in the config has not answered (Controller.reader_silent)."""
+    return c.reader_silent()
+
+
+def hardware_check(c: Controller, kind: str) -> dict[str, Any]:
+    """The settings' hardware check, `kind` "reader" or "dice": what came since its screen opened, in large
+    figures (the card's id, or the dice of the press: `figure`, None until something comes) with whose card it
+    is or how many came (`about`), else what to do (`waiting`); the part's kind, port or pin and last status
+    (`facts`); what to check when nothing comes, or that it works (`hints`), in the family's words."""
+    tr, h, check = c.tr, c.hardware, c.check
+    source = h["source"] if h is not None else ""
+    figure: str | None = None
+    about: list[str] = []
+    if kind == "reader":
+        port = h["reader_port"] if h is not None else ""
+        if check is not None and check.card is not None:
+            figure = check.card
+            owner = c.card_owner(check.card)
+            if owner is not None:
+                about.append(tr("ui.check.card_of", player=owner))
+            elif c.mode in ("setup", "table"):
+                about.append(tr("ui.check.card_unknown"))
+            about.append(tr("ui.check.taps", count=check.taps))
+        facts = [tr("ui.check.reader_facts", status=tr(f"ui.reader.{c.reader}"),
+                    kind=(h["reader_kind"] if h is not None and port else "") or "—", port=port or "—")]
+        why = c.reader_detail if c.reader != "connected" else ""
+        if not port:
+            hints = [tr("ui.check.reader_unset", config=source), tr("ui.check.use_buttons")]
+        elif c.reader != "connected":
+            hints = [tr("ui.check.reader_cable"), tr("ui.check.reader_port", port=port, config=source)]
+        else:
+            hints = [tr("ui.check.reader_works" if figure is not None else "ui.check.reader_nothing")]
+    else:
+        pin = h["dice_pin"] if h is not None else ""
+        if check is not None and check.presses:
+            figure = " + ".join(str(d) for d in check.dice)
+            about.append(tr("ui.check.presses", count=check.presses))
+        facts = [tr("ui.check.dice_facts", status=tr(f"ui.button.{c.button}"), pin=pin or "—")]
+        why = c.button_detail if c.button == "missing" else ""
+        if not pin:
+            hints = [tr("ui.check.dice_unset", config=source)]
+        elif c.button == "missing":
+            hints = [tr("ui.check.dice_missing", pin=pin)]
+        else:
+            hints = [tr("ui.check.dice_works" if figure is not None else "ui.check.dice_wires", pin=pin)]
+    if why:  # the hardware's own reason, as it gave it
+        facts.append(tr("ui.check.why", detail=why))
+    if h is None:  # the app runs without its hardware, or its config file is wrong: that first
+        hints = [tr("ui.check.no_hardware")]
+    elif h["problem"]:
+        hints = [tr("ui.check.config_problem", config=source), h["problem"]]
+    waiting = tr("ui.check.tap_any" if kind == "reader" else "ui.check.press_button")
+    return {"title": tr(f"ui.check.{kind}_title"), "figure": figure, "about": " · ".join(about),
+            "waiting": waiting, "facts": facts, "hints": hints}
+
+
 def can_resume(c: Controller) -> bool:
     """There is an unfinished game in the journal to go back to."""
     return c.journal.latest_active() is not None
@@ -702,7 +759,7 @@ def settings(c: Controller) -> dict[str, Any]:
                 buttons.append({"key": key, "text_key": f"ui.settings.{key}.{value}", "on": s.voice,
                                 "next": following})
         rows.append(buttons)
-    status = status_text(c)
+    status = status_text(c).replace("\n", " · ")  # one line under the checks' buttons, the voice's below it
     silent = c.voice_status() if s.voice else None
     return {"language": s.language, "languages": dict(LANGUAGES), "rows": rows,
             "status": f"{status}\n{silent}" if silent else status}

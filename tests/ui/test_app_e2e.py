@@ -10,6 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from ui.i18n import LANGUAGES
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -68,5 +72,25 @@ def test_a_brands_game_with_three_dice_the_bus_and_the_casino(tmp_path: Path) ->
 
 def test_phones_follow_the_game_by_qr_code_and_a_game_moves_once(tmp_path: Path) -> None:
     played = run(str(ROOT / "tests" / "ui" / "e2e_app.py"), "phones", str(tmp_path))
+    assert played.returncode == 0, played.stdout + played.stderr[-3000:]
+    assert "steps passed" in played.stdout
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_hardware_check_by_touches_card_taps_and_the_dice_button(tmp_path: Path, language: str) -> None:
+    """tests/ui/e2e_check.py check: the setup's card refusal goes with its cause; on the checks a press of the dice
+    button and a card tap show and act on nothing (a purchase waiting for the card still waits); no note at the
+    start for a reader that answers at once. In each language, picked on the settings screen."""
+    played = run(str(ROOT / "tests" / "ui" / "e2e_check.py"), "check", language, str(tmp_path))
+    assert played.returncode == 0, played.stdout + played.stderr[-3000:]
+    assert "steps passed" in played.stdout
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_reader_not_answering_at_the_start_is_said_on_the_start_screen_until_it_answers(
+        tmp_path: Path, language: str) -> None:
+    """tests/ui/e2e_check.py silent: the note after READER_QUIET_SECONDS, its way to the check, the reader plugged
+    in during the check, the note gone."""
+    played = run(str(ROOT / "tests" / "ui" / "e2e_check.py"), "silent", language, str(tmp_path))
     assert played.returncode == 0, played.stdout + played.stderr[-3000:]
     assert "steps passed" in played.stdout

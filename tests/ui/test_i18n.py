@@ -287,19 +287,19 @@ def test_every_currency_a_ruleset_may_name_has_a_symbol_in_every_language() -> N
 def test_notices_re_render_after_a_language_switch(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c)
-    c.request({"do": "end_turn"})  # refused by a rule: an error notice from the engine's code
     c.roll((1, 2))
     c.request({"do": "buy"})
     c.card_tapped(CARDS["Ann"])  # a money notice: Ann buys Baltic Avenue
+    c.request({"do": "roll", "dice": [2, 2]})  # refused by a rule: an error notice from the engine's code
     c.card_tapped(CARDS["Ben"])  # Ben's balance
     english = texts(c)
-    assert "Ann cannot end the turn: a roll is still owed (a double rolls again)" in english
+    assert "Ann has no roll to make now (end the turn)" in english
     assert "Ann buys Baltic Avenue for 60" in english and english[-1] == "Ben: 1,500 in cash. Deeds: —"
     c.set_language("pl")
     polish = texts(c)
     assert len(polish) == len(english) and not set(polish) & set(english) - {"Ann rolled 1 + 2"}
     assert polish[-1] == f"Ben: 1{NBSP}500 w gotówce. Nieruchomości: —"
-    assert c.tr("rule.roll_owed", player="Ann") in polish
+    assert c.tr("rule.no_roll_owed", player="Ann") in polish
     assert [line["text"] for line in c.notice_lines(2)] == polish[-2:]
     c.set_language("en")
     assert texts(c) == english

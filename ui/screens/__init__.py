@@ -10,6 +10,7 @@ from ui.screens.auction import AuctionScreen
 from ui.screens.banker import BankerScreen
 from ui.screens.base import BaseScreen
 from ui.screens.cards import CardPickScreen
+from ui.screens.check import DiceCheckScreen, ReaderCheckScreen
 from ui.screens.casino import CasinoScreen
 from ui.screens.deeds import DeedsScreen
 from ui.screens.dice import DiceEntryScreen
@@ -34,7 +35,7 @@ SCREENS: dict[str, type[BaseScreen]] = {
     "banker": BankerScreen, "replace": ReplaceCardScreen, "over": GameOverScreen, "settings": SettingsScreen,
     "cards": CardPickScreen, "dice": DiceEntryScreen, "ownauction": OwnAuctionScreen, "casino": CasinoScreen,
     "jump": JumpScreen, "phones": PhonesScreen, "keyboard": KeyboardScreen,
-    "digits": DigitsScreen,
+    "digits": DigitsScreen, "check_reader": ReaderCheckScreen, "check_dice": DiceCheckScreen,
 }
 
 __all__ = ["SCREENS", "BaseScreen"]

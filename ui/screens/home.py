@@ -1,4 +1,5 @@
-"""The start screen: resume the unfinished game, start a new one, or the settings."""
+"""The start screen: resume the unfinished game, start a new one, or the settings; and, when a card reader named
+in the config has not answered since the start, a note saying so with the way to its check."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
-from ui.screens.base import BaseScreen, column
+from ui.screens.base import BaseScreen, column, row
 from ui.widgets import BigButton, Text
 
 
@@ -14,7 +15,17 @@ class HomeScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         root.add_widget(Text(self.tr("ui.app_name"), theme.FONT_HUGE, bold=True, halign="center",
                              height=theme.TARGET_HOME))
-        root.add_widget(Text(self.tr("ui.home.tagline"), theme.FONT_BIG, color=theme.MUTED, halign="center"))
+        if view.reader_silent(self.c):  # in the tagline's place, gone as soon as the reader answers
+            note = row()
+            note.add_widget(Text(self.tr("ui.home.reader_silent"), theme.FONT_BIG, bold=True, color=theme.WARNING,
+                                 height=theme.TARGET))
+            check = BigButton(self.tr("ui.settings.check_reader"), lambda: self.nav.go("check_reader"), "accent",
+                              size=theme.FONT_BODY, size_hint_x=0.45)
+            check.role = "check_reader"
+            note.add_widget(check)
+            root.add_widget(note)
+        else:
+            root.add_widget(Text(self.tr("ui.home.tagline"), theme.FONT_BIG, color=theme.MUTED, halign="center"))
         box = column(padding=theme.HOME_PAD)
         if view.can_resume(self.c):
             box.add_widget(BigButton(self.tr("ui.home.resume"), self.c.resume, "primary", size=theme.FONT_LARGE,

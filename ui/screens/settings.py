@@ -1,5 +1,5 @@
 """Settings: the language, sounds and motion, the voice (on or off, its volume and speed), cards or buttons,
-physical decks, and the state of the hardware and the voice."""
+physical decks, the hardware checks (ui/screens/check.py), and the state of the hardware and the voice."""
 
 from __future__ import annotations
 
@@ -29,5 +29,12 @@ class SettingsScreen(BaseScreen):
                 fit_font(button, [theme.FONT_BODY, theme.FONT_SMALL], theme.TEXT_INSET)
                 line.add_widget(button)
             root.add_widget(line)
+        checks = row()
+        for page, key in (("check_reader", "ui.settings.check_reader"), ("check_dice", "ui.settings.check_dice")):
+            button = BigButton(self.tr(key), lambda page=page: self.nav.go(page), "secondary", height=theme.TARGET)
+            button.role = page
+            fit_font(button, [theme.FONT_BODY, theme.FONT_SMALL], theme.TEXT_INSET)
+            checks.add_widget(button)
+        root.add_widget(checks)
         root.add_widget(Text(s["status"], theme.FONT_BODY, color=theme.MUTED))
         root.add_widget(Widget())
