@@ -2,7 +2,7 @@
 
 mypyc (part of mypy) compiles type-annotated Python to C extensions; for the
 engine it plays about 2.5 times as many games a second as the same source
-interpreted (README, "Speed"). It is only an optimisation: the modules stay
+interpreted (docs/performance.md, "The engine"). It is only an optimisation: the modules stay
 plain Python, and without a C compiler or Python headers, or with
 BANKER_PURE=1 set, the package installs and runs as pure Python.
 Everything else is configured in pyproject.toml.

@@ -113,7 +113,7 @@ def _after_roll(game: Game, p: int, rng: random.Random, on_visit: bool) -> dict[
 
 def _board_open(game: Game) -> bool:
     """Early in the game (properties still for sale) leaving jail fast pays off."""
-    return any(o < 0 for o in (game.owner[i] for i in game.ruleset.property_indices))
+    return any(game.owner[i] < 0 for i in game.ruleset.property_indices)
 
 
 def _completes_group(game: Game, p: int, i: int) -> bool:

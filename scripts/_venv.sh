@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by run.sh and test.sh: make sure .venv exists with the project installed.
 # Usage: source scripts/_venv.sh EXTRAS   (EXTRAS: "" or "[test]")
 set -euo pipefail
@@ -17,23 +18,44 @@ python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
 command -v gcc >/dev/null || need_apt+=(gcc)
 python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
     || need_apt+=(python3-dev)
+# ldconfig is in /sbin, which is not on an ordinary user's PATH on Debian.
+ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
 for lib in libGL.so.1 libEGL.so.1 libmtdev.so.1; do
-    ldconfig -p 2>/dev/null | grep -q "$lib" || need_apt+=("$(case $lib in libGL*) echo libgl1;; libEGL*) echo libegl1;; *) echo libmtdev1;; esac)")
+    "$ldconfig" -p 2>/dev/null | grep -q "$lib" || need_apt+=("$(case $lib in libGL*) echo libgl1;; libEGL*) echo libegl1;; *) echo libmtdev1;; esac)")
 done
+# want PACKAGE COMMAND...: install PACKAGE unless one of the COMMANDs is on the PATH already.
+want() {
+    local package=$1 command
+    shift
+    for command in "$@"; do
+        command -v "$command" >/dev/null && return 0
+    done
+    need_apt+=("$package")
+}
 # espeak-ng: the banker's voice (ui/voice.py; without it the app is silent and says so).
-command -v espeak-ng >/dev/null || need_apt+=(espeak-ng)
-# The tests alone ("[test]") also drive a browser: headless Chromium shows the phone page
-# (tests/ui/test_phone_page.py); sox measures the voice's WAV files (tests/ui/test_voice.py).
-if [ "${1:-}" = "[test]" ] && ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
-    need_apt+=(chromium)
-fi
-if [ "${1:-}" = "[test]" ] && ! command -v sox >/dev/null; then
-    need_apt+=(sox)
+want espeak-ng espeak-ng
+# The tests alone ("[test]") also use these programs; a test whose program is missing would skip, so all are
+# installed and the suite skips nothing for want of a package (docs/performance.md, "The test suite").
+if [ "${1:-}" = "[test]" ]; then
+    want chromium chromium chromium-browser  # shows the phone page headless (tests/ui/test_phone_page.py)
+    want sox sox                             # measures the voice's WAV files (tests/ui/test_voice.py)
+    want shellcheck shellcheck               # checks the deploy scripts (tests/deploy/test_deploy.py)
+    want systemd systemd-analyze             # `systemd-analyze verify` on the unit (tests/deploy/test_deploy.py)
+    want valgrind valgrind                   # counts instructions (tests/test_bench_engine.py, bench_instructions.py)
+    want git git                             # bench_engine.py --against checks out REV (tests/test_bench_engine.py)
+    # BANKER_SLOW_TESTS=1: the installer's tests build Debian roots (debootstrap), arm64 ones under emulation.
+    if [ "${BANKER_SLOW_TESTS:-}" = 1 ]; then
+        want debootstrap debootstrap
+        if [ "$(uname -m)" != aarch64 ]; then
+            want qemu-user-static qemu-aarch64-static qemu-aarch64
+            want binfmt-support update-binfmts
+        fi
+    fi
 fi
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "Installing system packages: ${need_apt[*]}"
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+    as_root apt-get -o DPkg::Lock::Timeout=600 update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
 python3 - <<'PY' || { echo "Board Banker needs Python 3.11 or newer" >&2; exit 1; }

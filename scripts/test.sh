@@ -2,6 +2,7 @@
 # Install Board Banker with its test tools into .venv and run the whole suite:
 # the type check, then every test.
 set -euo pipefail
+# shellcheck source=_venv.sh source-path=SCRIPTDIR
 source "$(dirname "$0")/_venv.sh" "[test]"
 cd "$ROOT"
 echo "== mypy"

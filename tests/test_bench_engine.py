@@ -107,7 +107,7 @@ def test_instructions_counts_the_games_alone(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "needs valgrind" in missing.stderr
 
 
-@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind (not in CI: it is a measuring tool)")
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind (scripts/test.sh installs it)")
 def test_instructions_under_real_callgrind(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(INSTRUCTIONS), str(ROOT), "--games", "1", "--json"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=600)
