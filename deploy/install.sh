@@ -330,16 +330,28 @@ preflight() {
     fi
 }
 
-# apt-get install PACKAGES in the target system (after an apt-get update), quietly, with
-# apt's last lines shown if it fails.
-apt_install() {
+# Those of PACKAGES that are not installed in the target system, installed with
+# apt-get (after an apt-get update), quietly, with apt's last lines shown if it
+# fails. WHAT names them in the output.
+ensure_packages() {  # WHAT PACKAGE...
+    local what=$1 missing=() p
+    shift
+    for p in "$@"; do
+        pkg_installed "$p" || missing+=("$p")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        same "$what: $*"
+        return 0
+    fi
+    say "  installing ${missing[*]} (apt-get; this can take a few minutes)"
     local log=$WORK/apt.log
     if ! in_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >"$log" 2>&1 ||
         ! in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-            "$@" >>"$log" 2>&1; then
+            "${missing[@]}" >>"$log" 2>&1; then
         tail -n 30 "$log" >&2
-        die 1 "apt-get could not install $* (its last lines are above)"
+        die 1 "apt-get could not install ${missing[*]} (its last lines are above)"
     fi
+    changed installed "$what: ${missing[*]}"
 }
 
 install_packages() {
@@ -348,17 +360,7 @@ install_packages() {
         skipped "apt packages (BANKER_INSTALL_SKIP_PACKAGES=1)"
         return 0
     fi
-    local missing=() p
-    for p in "${APT_PACKAGES[@]}"; do
-        pkg_installed "$p" || missing+=("$p")
-    done
-    if [ ${#missing[@]} -eq 0 ]; then
-        same "apt packages: ${APT_PACKAGES[*]}"
-    else
-        say "  installing ${missing[*]} (apt-get; this can take a few minutes)"
-        apt_install "${missing[@]}"
-        changed installed "apt packages: ${missing[*]}"
-    fi
+    ensure_packages "apt packages" "${APT_PACKAGES[@]}"
     in_root /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
         die 1 "the system's Python is older than 3.11: Board Banker needs Raspberry Pi OS Bookworm / Debian 12 or newer"
 }
@@ -519,14 +521,7 @@ install_lgpio() {
         return 0
     fi
     say "  no lgpio wheel for Python $python on $(uname -m): building lgpio from its source (SWIG and gcc)"
-    local missing=() p
-    for p in "${LGPIO_BUILD_PACKAGES[@]}"; do
-        pkg_installed "$p" || missing+=("$p")
-    done
-    if [ ${#missing[@]} -gt 0 ]; then
-        apt_install "${missing[@]}"
-        changed installed "apt packages: ${missing[*]} (to build lgpio)"
-    fi
+    ensure_packages "apt packages to build lgpio" "${LGPIO_BUILD_PACKAGES[@]}"
     if ! PYPI=1 pip_in_venv install -q --force-reinstall --no-deps --no-binary=lgpio "$LGPIO_REQUIREMENT" \
         >"$WORK/lgpio-build.log" 2>&1 || ! lgpio_works; then
         tail -n 30 "$WORK/lgpio-build.log" >&2
