@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Board Banker: make a Raspberry Pi (Raspberry Pi OS Bookworm or newer, 64-bit,
-# Pi 4 or Pi 5) boot straight into the touchscreen banker. Also runs on plain
-# Debian 12, where the Pi-only steps are skipped, for testing.
+# Board Banker: make a Raspberry Pi (64-bit Raspberry Pi OS Trixie, the Imager's
+# default, or Bookworm; Pi 4 or Pi 5) boot straight into the touchscreen banker.
+# Also runs on plain Debian 12 and 13, where the Pi-only steps are skipped, for
+# testing.
 #
 # Safe to run again: every step first looks at what is there, prints
 # "unchanged" when nothing needs doing, and a second run changes nothing.
@@ -71,6 +72,16 @@ USER_GROUPS=(dialout gpio input video render audio)
 # "shut down" button power off.
 APT_PACKAGES=(python3-venv python3-dev gcc libc6-dev libgl1 libegl1 libgles2 libgbm1 libdrm2
               libmtdev1 libasound2 espeak-ng polkitd)
+# lgpio, which gpiozero drives the dice button with. 0.2.2 is the first with the
+# C extension in it: PyPI also has an old lgpio 0.0.0.2 for any Python whose
+# lgpio.py is empty, which pip would take where no newer wheel fits (Python 3.13).
+LGPIO_REQUIREMENT="lgpio>=0.2.2"
+# What a working lgpio has: the SWIG wrapper over its C extension. The empty
+# module imports but has no gpiochip_open.
+LGPIO_CHECK='import sys; from lgpio import error, gpiochip_open; sys.exit(not callable(gpiochip_open))'
+# Where PyPI has no lgpio wheel for the Python (none for 3.13, Debian 13's), pip
+# builds it from its source, which needs SWIG besides gcc and python3-dev.
+LGPIO_BUILD_PACKAGES=(swig)
 
 WHEEL=""
 R=""                 # the root file system as a prefix: "" for /, "/some/dir" for --root
@@ -319,29 +330,37 @@ preflight() {
     fi
 }
 
+# Those of PACKAGES that are not installed in the target system, installed with
+# apt-get (after an apt-get update), quietly, with apt's last lines shown if it
+# fails. WHAT names them in the output.
+ensure_packages() {  # WHAT PACKAGE...
+    local what=$1 missing=() p
+    shift
+    for p in "$@"; do
+        pkg_installed "$p" || missing+=("$p")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        same "$what: $*"
+        return 0
+    fi
+    say "  installing ${missing[*]} (apt-get; this can take a few minutes)"
+    local log=$WORK/apt.log
+    if ! in_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >"$log" 2>&1 ||
+        ! in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+            "${missing[@]}" >>"$log" 2>&1; then
+        tail -n 30 "$log" >&2
+        die 1 "apt-get could not install ${missing[*]} (its last lines are above)"
+    fi
+    changed installed "$what: ${missing[*]}"
+}
+
 install_packages() {
     step "System packages"
     if [ "$SKIP_PACKAGES" = 1 ]; then
         skipped "apt packages (BANKER_INSTALL_SKIP_PACKAGES=1)"
         return 0
     fi
-    local missing=() p
-    for p in "${APT_PACKAGES[@]}"; do
-        pkg_installed "$p" || missing+=("$p")
-    done
-    if [ ${#missing[@]} -eq 0 ]; then
-        same "apt packages: ${APT_PACKAGES[*]}"
-    else
-        say "  installing ${missing[*]} (apt-get; this can take a few minutes)"
-        local log=$WORK/apt.log
-        if ! in_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >"$log" 2>&1 ||
-            ! in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-                "${missing[@]}" >>"$log" 2>&1; then
-            tail -n 30 "$log" >&2
-            die 1 "apt-get could not install ${missing[*]} (its last lines are above)"
-        fi
-        changed installed "apt packages: ${missing[*]}"
-    fi
+    ensure_packages "apt packages" "${APT_PACKAGES[@]}"
     in_root /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
         die 1 "the system's Python is older than 3.11: Board Banker needs Raspberry Pi OS Bookworm / Debian 12 or newer"
 }
@@ -469,23 +488,50 @@ install_app() {
                 'import banker.game as g; print("compiled" if g.__file__.endswith(".so") else "pure-Python")')
             changed installed "board-banker $version ($engine engine) from $SOURCE_DESC"
         fi
-        # gpiozero drives the dice button through lgpio. PyPI has lgpio wheels for
-        # Python 3.11 on aarch64, armv7l and x86_64 (they bundle the C library, so
-        # no apt package is needed); it is harmless on a machine without GPIO.
-        if in_root "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
-            same "lgpio (GPIO access for the dice button)"
-        elif pip_in_venv install -q --only-binary=:all: lgpio; then
-            changed installed "lgpio (GPIO access for the dice button)"
-        elif is_pi; then
-            die 1 "pip could not install lgpio, which the dice button needs"
-        else
-            warn "no lgpio wheel for $(uname -m): the dice button will not work, everything else will"
-        fi
+        install_lgpio
     fi
     place_link "$LINK" "$VENV/bin/banker"
     # The launcher runs with the app's own Python, so it reads the config with the app's code.
     { printf '#!%s/bin/python\n' "$VENV"; tail -n +2 "$SELF_DIR/board-banker-launch"; } >"$WORK/launch"
     place_file "$WORK/launch" "$LAUNCHER" 755
+}
+
+# Whether the venv's lgpio works: the real module, not the empty one (see LGPIO_CHECK).
+lgpio_works() {
+    in_root "$VENV/bin/python" -c "$LGPIO_CHECK" 2>/dev/null
+}
+
+# gpiozero drives the dice button through lgpio. PyPI has lgpio wheels for
+# Python 3.11 on aarch64 and x86_64 (Raspberry Pi OS Bookworm, Debian 12):
+# they bundle the C library, so no apt package is needed. For Python 3.13
+# (Raspberry Pi OS Trixie, Debian 13) it has none, and pip builds lgpio from
+# its source with SWIG, the C library linked in the same way (PYPI=1 is how
+# lgpio's setup.py is told to). Harmless on a machine without GPIO.
+install_lgpio() {
+    local python
+    if lgpio_works; then
+        same "lgpio (GPIO access for the dice button)"
+        return 0
+    fi
+    python=$(in_root "$VENV/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    # --force-reinstall: an lgpio that is there but does not work (the empty one) is replaced.
+    if pip_in_venv install -q --force-reinstall --no-deps --only-binary=:all: "$LGPIO_REQUIREMENT" \
+        >"$WORK/lgpio-wheel.log" 2>&1 && lgpio_works; then
+        changed installed "lgpio (GPIO access for the dice button; PyPI's wheel for Python $python)"
+        return 0
+    fi
+    say "  no lgpio wheel for Python $python on $(uname -m): building lgpio from its source (SWIG and gcc)"
+    ensure_packages "apt packages to build lgpio" "${LGPIO_BUILD_PACKAGES[@]}"
+    if ! PYPI=1 pip_in_venv install -q --force-reinstall --no-deps --no-binary=lgpio "$LGPIO_REQUIREMENT" \
+        >"$WORK/lgpio-build.log" 2>&1 || ! lgpio_works; then
+        tail -n 30 "$WORK/lgpio-build.log" >&2
+        if is_pi; then
+            die 1 "lgpio, which the dice button needs, could not be built (pip's last lines are above)"
+        fi
+        warn "lgpio could not be built for $(uname -m): the dice button will not work, everything else will"
+        return 0
+    fi
+    changed installed "lgpio (GPIO access for the dice button; built from its source for Python $python)"
 }
 
 install_config() {

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The Pi install on arm64, under emulation: a fresh Debian 12 arm64 root made
-# with `debootstrap --arch=arm64 --variant=minbase bookworm` (its packages
-# cached as a tarball, so a rerun does not fetch them again), this checkout
+# The Pi install on arm64, under emulation: a fresh Debian 12 or 13 arm64 root
+# made with `debootstrap --arch=arm64 --variant=minbase bookworm|trixie` (its
+# packages cached as a tarball, so a rerun does not fetch them again), this checkout
 # copied into it, and deploy/install.sh run inside with chroot exactly as on a
 # Pi, with no options (the Pi-only steps skip themselves and say why: the root
 # has no /proc/device-tree/model and no running systemd). Every ARM program
 # runs through qemu-user (binfmt_misc). Then it checks what a family's Pi
-# would have: the aarch64 Kivy and lgpio wheels, the engine compiled by ARM's
+# would have: the aarch64 Kivy wheel, a working lgpio (its C extension built
+# for aarch64, loaded, gpiochip_open there: from PyPI's wheel on Debian 12's
+# Python 3.11, built from its source on Debian 13's 3.13), the engine compiled by ARM's
 # gcc and loaded as ARM code, espeak-ng speaking each language (measured with
 # sox), the catalogues and Babel's data formatting as they do here, banker
 # --help, banker simulate --games 5 playing the same games as here; and it
@@ -14,25 +16,25 @@
 # arm64 Mesa (llvmpipe) and compares them with the same shots rendered here.
 # Each step's time is printed at the end.
 #
-# Usage: sudo tests/deploy/arm64_install.sh [--keep]
-#   --keep  leave the root folder for a look afterwards (its path is printed)
+# Usage: sudo tests/deploy/arm64_install.sh [--release bookworm|trixie] [--keep]
+#   --release  the Debian release: bookworm (12, the default; Raspberry Pi OS
+#              "Legacy") or trixie (13; today's Raspberry Pi OS)
+#   --keep     leave the root folder for a look afterwards (its path is printed)
 # Needs root, debootstrap, qemu-user-static and binfmt-support (apt-get
 # install debootstrap qemu-user-static binfmt-support), sox, the Debian
 # mirror and PyPI, and a Python with this checkout's test tools for the
 # shots rendered here (BANKER_PYTHON; default .venv/bin/python, which
 # scripts/test.sh makes). BANKER_TEST_CACHE (default
-# /var/cache/board-banker-tests) keeps the debootstrap tarball;
+# /var/cache/board-banker-tests) keeps the debootstrap tarball
+# (<release>-arm64-minbase.tgz);
 # BANKER_ARM64_SHOTS (default 16) is how many tour shots are compared.
 # Exit status: 0 passed, 1 a check failed, 2 cannot run here.
 set -Eeuo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-KEEP=0
-case ${1:-} in
-    --keep) KEEP=1 ;;
-    "") ;;
-    *) echo "usage: $0 [--keep]" >&2; exit 2 ;;
-esac
+# shellcheck source=chroot_common.sh source-path=SCRIPTDIR
+source "$REPO/tests/deploy/chroot_common.sh"
+parse_options "$@"
 cannot() { echo "arm64_install.sh: cannot run here: $*" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || cannot "must run as root (debootstrap, chroot, mount)"
 for tool in debootstrap chroot sox; do
@@ -42,8 +44,6 @@ HOST_PYTHON=${BANKER_PYTHON:-$REPO/.venv/bin/python}
 "$HOST_PYTHON" -c 'import kivy, numpy, PIL' 2>/dev/null ||
     cannot "$HOST_PYTHON lacks kivy, numpy or pillow (run scripts/test.sh once, or set BANKER_PYTHON)"
 SHOTS=${BANKER_ARM64_SHOTS:-16}
-CACHE=${BANKER_TEST_CACHE:-/var/cache/board-banker-tests}
-TARBALL=$CACHE/bookworm-arm64-minbase.tgz
 VENV=/opt/board-banker/venv
 
 # ARM programs run through qemu-user, registered with the kernel's binfmt_misc.
@@ -57,46 +57,19 @@ fi
 grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null ||
     cannot "arm64 programs are not registered with binfmt_misc (apt-get install qemu-user-static binfmt-support)"
 
-# shellcheck source=chroot_common.sh source-path=SCRIPTDIR
-source "$REPO/tests/deploy/chroot_common.sh"
 trap cleanup EXIT
 trap 'printf "arm64_install.sh: FAILED: a command failed at line %s (exit status %s)\n" "$LINENO" "$?" >&2' ERR
 
 make_work
-MIRROR=$(debian_mirror)
-
-phase "debootstrap: the arm64 packages (cached in $TARBALL)"
-if [ -s "$TARBALL" ]; then
-    echo "cached: $TARBALL"
-    phase_done "debootstrap tarball (cached)"
-else
-    mkdir -p "$CACHE"
-    echo "mirror: $MIRROR"
-    if ! debootstrap --arch=arm64 --variant=minbase --make-tarball="$WORK/packages.tgz" bookworm \
-        "$WORK/tarball-root" "$MIRROR" >"$LOGS/tarball.log" 2>&1; then
-        tail -n 30 "$LOGS/tarball.log" >&2
-        fail "debootstrap could not fetch the arm64 packages"
-    fi
-    mv "$WORK/packages.tgz" "$TARBALL"
-    rm -rf --one-file-system "$WORK/tarball-root"
-    phase_done "debootstrap tarball (fetched)"
-fi
-
-phase "debootstrap: Debian 12 arm64 minbase, under emulation"
-if ! debootstrap --arch=arm64 --variant=minbase --unpack-tarball="$TARBALL" bookworm "$TARGET" "$MIRROR" \
-    >"$LOGS/debootstrap.log" 2>&1; then
-    tail -n 30 "$LOGS/debootstrap.log" >&2
-    fail "debootstrap failed (a stale cache? remove $TARBALL and run again)"
-fi
+debootstrap_root arm64
 [ "$(chroot "$TARGET" /usr/bin/uname -m)" = aarch64 ] || fail "the root's programs do not run as aarch64"
 echo "ok: the root runs aarch64 programs ($(chroot "$TARGET" /usr/bin/dpkg --print-architecture))"
-phase_done "debootstrap --arch=arm64 --variant=minbase bookworm (second stage emulated)"
 
 phase "prepare the root and copy the checkout"
 prepare_root
 phase_done "mounts and the checkout copied"
 
-phase "install.sh inside the arm64 root, as on a Pi"
+phase "install.sh inside the Debian $RELEASE_NUMBER arm64 root, as on a Pi"
 # Each line of the installer's output with the seconds since it started: the installer's own steps
 # ("== ...") are timed from it below.
 if ! in_chroot "$SRC/deploy/install.sh" 2>&1 |
@@ -133,11 +106,10 @@ def check(ok, good, bad):
     print(("ok: " + good) if ok else ("MISSING: " + bad))
     problems.extend([] if ok else [bad])
 check(arm["machine"] == "aarch64", f"the root's Python {arm['python']} runs on aarch64", f"the machine is {arm['machine']}")
-for name in ("Kivy", "lgpio"):
-    wheel = arm["wheels"][name]
-    check(wheel is not None and any(t.endswith("_aarch64") for t in wheel["tags"]),
-          f"{name} {wheel and wheel['version']} from the wheel {wheel and ', '.join(wheel['tags'])}",
-          f"no aarch64 wheel of {name}: {wheel}")
+wheel = arm["wheels"]["Kivy"]
+check(wheel is not None and any(t.endswith("_aarch64") for t in wheel["tags"]),
+      f"Kivy {wheel and wheel['version']} from the wheel {wheel and ', '.join(wheel['tags'])}",
+      f"no aarch64 wheel of Kivy: {wheel}")
 engine = arm["engine"]
 arm_modules = [m for m, machine in engine["compiled"].items() if machine == "aarch64"]
 check(len(arm_modules) >= 10 and "banker.game" in arm_modules and not engine["pure"]
@@ -152,6 +124,7 @@ check(voice.get("espeak-ng") is not None and all(voice.get(l) for l in arm["word
       f"espeak-ng rendered a phrase in each language", f"espeak-ng: {voice}")
 sys.exit(1 if problems else 0)
 EOF
+lgpio_verdict "$LOGS/probe.json" aarch64 || fail "the arm64 install has no working lgpio"
 for language in en pl cs ru; do
     wav=$TARGET/tmp/voice/voice-$language.wav
     stats=$(sox "$wav" -n stat 2>&1)

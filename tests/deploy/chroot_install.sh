@@ -1,43 +1,35 @@
 #!/usr/bin/env bash
-# The slow end-to-end test of deploy/: a fresh Debian 12 root made with
-# `debootstrap --variant=minbase bookworm`, this checkout copied into it, and
+# The slow end-to-end test of deploy/: a fresh Debian 12 or 13 root made with
+# `debootstrap --variant=minbase bookworm|trixie` (its packages cached as a
+# tarball, so a rerun does not fetch them again), this checkout copied into it, and
 # deploy/install.sh run inside with chroot in test mode (no boot config, no
 # services); then the app, the user, the files, a second run that must change
 # nothing, a third run from outside with --root, update.sh and uninstall.sh.
 #
-# Usage: sudo tests/deploy/chroot_install.sh [--keep]
-#   --keep  leave the root folder for a look afterwards (its path is printed)
+# Usage: sudo tests/deploy/chroot_install.sh [--release bookworm|trixie] [--keep]
+#   --release  the Debian release: bookworm (12, the default) or trixie (13)
+#   --keep     leave the root folder for a look afterwards (its path is printed)
 # Needs root, debootstrap (apt-get install debootstrap), the Debian mirror and
 # PyPI. The mirror is the one apt uses on this machine; BANKER_DEBIAN_MIRROR
-# overrides it. Exit status: 0 passed, 1 a check failed, 2 cannot run here.
+# overrides it. BANKER_TEST_CACHE (default /var/cache/board-banker-tests)
+# keeps the debootstrap tarball (<release>-<arch>-minbase.tgz).
+# Exit status: 0 passed, 1 a check failed, 2 cannot run here.
 set -Eeuo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-KEEP=0
-case ${1:-} in
-    --keep) KEEP=1 ;;
-    "") ;;
-    *) echo "usage: $0 [--keep]" >&2; exit 2 ;;
-esac
+# shellcheck source=chroot_common.sh source-path=SCRIPTDIR
+source "$REPO/tests/deploy/chroot_common.sh"
+parse_options "$@"
 [ "$(id -u)" -eq 0 ] || { echo "chroot_install.sh: must run as root" >&2; exit 2; }
 command -v debootstrap >/dev/null ||
     { echo "chroot_install.sh: debootstrap is not installed (apt-get install debootstrap)" >&2; exit 2; }
 
-# shellcheck source=chroot_common.sh source-path=SCRIPTDIR
-source "$REPO/tests/deploy/chroot_common.sh"
 trap cleanup EXIT
 trap 'printf "chroot_install.sh: FAILED: a command failed at line %s (exit status %s)\n" "$LINENO" "$?" >&2' ERR
 
 make_work
 
-phase "debootstrap: Debian 12 minbase"
-MIRROR=$(debian_mirror)
-echo "mirror: $MIRROR"
-if ! debootstrap --variant=minbase bookworm "$TARGET" "$MIRROR" >"$LOGS/debootstrap.log" 2>&1; then
-    tail -n 30 "$LOGS/debootstrap.log" >&2
-    fail "debootstrap failed"
-fi
-phase_done "debootstrap --variant=minbase bookworm"
+debootstrap_root "$(dpkg --print-architecture)"
 
 phase "prepare the root and copy the checkout"
 prepare_root
@@ -75,9 +67,14 @@ engine=$(in_chroot /opt/board-banker/venv/bin/python -c \
     'import banker.game as g; print("compiled" if g.__file__.endswith(".so") else "pure")')
 [ "$engine" = compiled ] || fail "the engine was not compiled (gcc and python3-dev are installed)"
 echo "ok: the engine is compiled with mypyc"
-in_chroot /opt/board-banker/venv/bin/python -c 'import lgpio, kivy, gpiozero, serial' 2>/dev/null ||
-    fail "lgpio, kivy, gpiozero or pyserial is missing from the venv"
-echo "ok: lgpio, kivy, gpiozero and pyserial import"
+in_chroot /opt/board-banker/venv/bin/python -c 'import kivy, gpiozero, serial' 2>/dev/null ||
+    fail "kivy, gpiozero or pyserial is missing from the venv"
+echo "ok: kivy, gpiozero and pyserial import"
+# lgpio: the real one (its C extension built for this machine, loaded, reached by a call), not PyPI's
+# empty lgpio.py, which imports too.
+in_chroot /opt/board-banker/venv/bin/python "$SRC/tests/deploy/probe_install.py" >"$LOGS/probe.json" ||
+    fail "the probe failed inside the root"
+lgpio_verdict "$LOGS/probe.json" "$(uname -m)" || fail "lgpio does not work in the venv"
 
 home=$(in_chroot getent passwd banker | cut -d: -f6)
 [ "$home" = /var/lib/board-banker ] || fail "the banker user's home is '$home'"

@@ -7,7 +7,12 @@ arm64 root of tests/deploy/arm64_install.sh) or of a checkout, it reports:
 
 - `machine`: the processor (`platform.machine()`) and the Python version;
 - `wheels`: for Kivy and lgpio, the version and the tags of the wheel pip installed (an aarch64 Pi must have
-  `...manylinux..._aarch64` ones), or null when not installed;
+  `..._aarch64` ones: PyPI's `manylinux` wheels, or `linux_aarch64` for lgpio built from its source where PyPI
+  has no wheel for the Python), or null when not installed;
+- `lgpio`: whether the lgpio that imports is the real one (`works`): its C extension `_lgpio` loaded from a file
+  built for `machine`, and `gpiochip_open` there and answering a call (for a chip that does not exist, with
+  lgpio's own error). PyPI's lgpio 0.0.0.2, which pip takes for a Python it has no wheel of, is an empty
+  `lgpio.py`: it imports, and does not work;
 - `engine`: every engine module built as a C extension (mypyc) and loaded as one, each with the processor its
   file is built for (read from the ELF header), and `pure`: those of them loaded from Python source instead;
 - `words`: phrases and amounts in each of the app's languages, through the gettext catalogues and Babel's
@@ -53,6 +58,37 @@ def elf_machine(path: Path) -> str:
     if header[:4] != b"\x7fELF":
         return "not ELF"
     return ELF_MACHINES.get(int.from_bytes(header[18:20], "little"), f"machine {int.from_bytes(header[18:20], 'little')}")
+
+
+def lgpio() -> dict[str, Any]:
+    """What the lgpio that imports is: the SWIG wrapper over a loaded C extension, or not."""
+    try:
+        import lgpio as module
+    except ImportError as error:
+        return {"works": False, "import": f"{type(error).__name__}: {error}"}
+    found: dict[str, Any] = {"module": module.__file__}
+    extension = sys.modules.get("_lgpio") or getattr(module, "_lgpio", None)
+    path = getattr(extension, "__file__", None)
+    found["extension"] = path
+    found["machine"] = elf_machine(Path(path)) if path else None
+    opener = getattr(module, "gpiochip_open", None)
+    found["gpiochip_open"] = callable(opener)
+    reached = False
+    if callable(opener):
+        # No machine has 99 GPIO chips: the call goes down to the C library, which answers with lgpio's error.
+        try:
+            handle = opener(99)
+        except getattr(module, "error", ()) as error:
+            found["call"] = f"gpiochip_open(99): lgpio.error: {error}"
+            reached = True
+        except Exception as error:  # anything else means the wrapper is broken
+            found["call"] = f"gpiochip_open(99): {type(error).__name__}: {error}"
+        else:
+            found["call"] = f"gpiochip_open(99): handle {handle}"
+            reached = True
+            module.gpiochip_close(handle)
+    found["works"] = bool(reached and found["machine"] not in (None, "not ELF"))
+    return found
 
 
 def engine() -> dict[str, Any]:
@@ -118,7 +154,7 @@ def main() -> int:
     args = parser.parse_args()
     report: dict[str, Any] = {
         "machine": platform.machine(), "python": platform.python_version(),
-        "wheels": {name: wheel(name) for name in ("Kivy", "lgpio")},
+        "wheels": {name: wheel(name) for name in ("Kivy", "lgpio")}, "lgpio": lgpio(),
         "engine": engine(), "words": words(),
     }
     if args.voice is not None:

@@ -5,14 +5,16 @@ a temporary folder holding only the account files, with
 BANKER_INSTALL_SKIP_PACKAGES=1 (no apt, no venv, no pip): what they check is
 which files land where, the user and groups, and that a second run changes
 nothing. The real installation, apt and pip included, is
-tests/deploy/chroot_install.sh in a fresh Debian 12 root; it takes minutes and
-runs only with BANKER_SLOW_TESTS=1. So does tests/deploy/arm64_install.sh: the
-same installer in a Debian 12 arm64 root under emulation (qemu-user), as on a
-Pi, with the app's frames rendered there and compared with this machine's.
+tests/deploy/chroot_install.sh in a fresh Debian 12 and a fresh Debian 13 root;
+it takes minutes and runs only with BANKER_SLOW_TESTS=1. So does
+tests/deploy/arm64_install.sh: the same installer in Debian 12 and 13 arm64
+roots under emulation (qemu-user), as on a Pi, with the app's frames rendered
+there and compared with this machine's.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -20,6 +22,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,6 +42,7 @@ LAUNCHER = "/opt/board-banker/bin/board-banker-launch"
 LINK = "/usr/local/bin/banker"
 HOME = "/var/lib/board-banker"
 GROUPS = ("dialout", "gpio", "input", "video", "render", "audio")
+RELEASES = ("bookworm", "trixie")  # Debian 12 (Raspberry Pi OS "Legacy") and 13 (the Imager's default)
 CHANGE_LINE = re.compile(r"^  (installed|updated|created|linked|added|set|enabled|removed|stopped|disabled) ", re.M)
 
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="the installer runs as root (it creates a user in the temp root)")
@@ -418,32 +422,102 @@ def test_uart0_is_added_to_config_txt(tmp_path: Path, before: str, after: str) -
 
 
 # ----------------------------------------------------------------------------
-# The real installation in a fresh Debian 12 root
+# lgpio: the real one, not PyPI's empty lgpio.py (0.0.0.2), which pip takes where it has no wheel for the
+# Python (3.13) and which imports as well as the real one
+
+
+EMPTY_LGPIO = ""  # all of PyPI's lgpio 0.0.0.2: an empty lgpio.py
+PURE_LGPIO = "class error(Exception):\n    pass\n\ndef gpiochip_open(chip):\n    raise error('can not open gpiochip')\n"
+
+
+def fake_venv(tmp_path: Path, lgpio_source: str) -> Path:
+    """A venv stand-in whose python finds lgpio.py with this source (install.sh's in_root drops PYTHONPATH)."""
+    site = tmp_path / "site"
+    site.mkdir(parents=True)
+    (site / "lgpio.py").write_text(lgpio_source)
+    python = tmp_path / "venv/bin/python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f'#!/bin/sh\nPYTHONPATH="{site}" exec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
+    return tmp_path / "venv"
+
+
+def lgpio_works(venv: Path) -> subprocess.CompletedProcess[str]:
+    return run("bash", "-c", 'source "$1"; VENV=$2; lgpio_works', "install.sh", DEPLOY / "install.sh", venv)
+
+
+def test_the_installer_finds_that_an_empty_lgpio_does_not_work(tmp_path: Path) -> None:
+    empty = fake_venv(tmp_path / "empty", EMPTY_LGPIO)
+    assert run(empty / "bin/python", "-c", "import lgpio").returncode == 0  # what the old check asked
+    assert lgpio_works(empty).returncode != 0
+    # The same check passes for a module with lgpio's entry points, so it is the module it looks at.
+    assert lgpio_works(fake_venv(tmp_path / "pure", PURE_LGPIO)).returncode == 0
+
+
+def probe(tmp_path: Path, lgpio_source: str | None) -> dict[str, Any]:
+    """tests/deploy/probe_install.py's report with this lgpio.py first on the path (None: no lgpio at all)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    if lgpio_source is not None:
+        (site / "lgpio.py").write_text(lgpio_source)
+    result = run(sys.executable, HERE / "probe_install.py", env={"PYTHONPATH": f"{site}{os.pathsep}{REPO}"})
+    report: dict[str, Any] = json.loads(ok(result))
+    (tmp_path / "probe.json").write_text(json.dumps(report))
+    return report
+
+
+def lgpio_verdict(report: Path, machine: str) -> subprocess.CompletedProcess[str]:
+    return run("bash", "-c", 'source "$1"; lgpio_verdict "$2" "$3"', "test", HERE / "chroot_common.sh",
+               report, machine)
+
+
+@pytest.mark.parametrize(("source", "why"), [
+    (EMPTY_LGPIO, "gpiochip_open"),  # PyPI's 0.0.0.2
+    (PURE_LGPIO, "extension"),  # entry points but no C library behind them
+    (None, "ModuleNotFoundError"),
+])
+def test_the_probe_and_the_slow_tests_find_that_a_fake_lgpio_does_not_work(
+        tmp_path: Path, source: str | None, why: str) -> None:
+    report = probe(tmp_path, source)["lgpio"]
+    assert report["works"] is False
+    assert why in json.dumps(report)
+    # The slow tests' verdict on it, for either machine they check.
+    for machine in ("x86_64", "aarch64"):
+        verdict = lgpio_verdict(tmp_path / "probe.json", machine)
+        assert verdict.returncode == 1 and "MISSING: a working lgpio" in verdict.stdout
+
+
+# ----------------------------------------------------------------------------
+# The real installation in fresh Debian 12 and 13 roots
 
 
 @pytest.mark.skipif(os.environ.get("BANKER_SLOW_TESTS") != "1",
-                    reason="slow (about 2 minutes here): BANKER_SLOW_TESTS=1 python3 -m pytest tests/deploy "
-                           "builds a Debian 12 root with debootstrap and installs into it (root, debootstrap, "
+                    reason="slow (minutes each): BANKER_SLOW_TESTS=1 python3 -m pytest tests/deploy builds "
+                           "Debian 12 and 13 roots with debootstrap and installs into them (root, debootstrap, "
                            "network to the Debian mirror and PyPI)")
-def test_install_in_a_fresh_debian_root() -> None:
+@pytest.mark.parametrize("release", RELEASES)
+def test_install_in_a_fresh_debian_root(release: str) -> None:
     if os.geteuid() != 0:
         pytest.skip("debootstrap and chroot need root")
     if shutil.which("debootstrap") is None:
         pytest.skip("debootstrap is not installed (apt-get install debootstrap)")
-    result = run("bash", CHROOT_DRIVER, timeout=3600)
+    result = run("bash", CHROOT_DRIVER, "--release", release, timeout=3600)
+    print(result.stdout[-3000:])  # the checks and each step's time
     assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-5000:]
     assert "chroot install test: passed" in result.stdout
 
 
 @pytest.mark.skipif(os.environ.get("BANKER_SLOW_TESTS") != "1",
                     reason="slow (the engine is compiled by an emulated gcc): BANKER_SLOW_TESTS=1 python3 -m "
-                           "pytest tests/deploy builds a Debian 12 arm64 root and installs into it under emulation "
-                           "(root, debootstrap, qemu-user-static, binfmt-support, sox, network to the Debian mirror "
-                           "and PyPI)")
-def test_install_on_emulated_arm64() -> None:
+                           "pytest tests/deploy builds Debian 12 and 13 arm64 roots and installs into them under "
+                           "emulation (root, debootstrap, qemu-user-static, binfmt-support, sox, network to the "
+                           "Debian mirror and PyPI)")
+@pytest.mark.parametrize("release", RELEASES)
+def test_install_on_emulated_arm64(release: str) -> None:
     if os.geteuid() != 0:
         pytest.skip("debootstrap, chroot and binfmt_misc need root")
-    result = run("bash", ARM64_DRIVER, env={"BANKER_PYTHON": sys.executable}, timeout=3 * 3600)
+    result = run("bash", ARM64_DRIVER, "--release", release, env={"BANKER_PYTHON": sys.executable},
+                 timeout=3 * 3600)
     print(result.stdout[-6000:])  # the checks and each step's time
     if result.returncode == 2:
         pytest.skip(result.stderr.strip().splitlines()[-1])
