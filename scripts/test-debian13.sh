@@ -40,10 +40,13 @@ source "$REPO/tests/deploy/chroot_common.sh"
 # shellcheck disable=SC2317  # (run by the EXIT trap)
 cleanup_debian13() {
     local status=$?
+    # Nothing here may end the script before cleanup has run: no errexit, no ERR trap.
+    set +e
+    trap - ERR
     if [ -n "$TARGET" ] && mountpoint -q "$TARGET/dev/shm"; then
-        umount "$TARGET/dev/shm" || umount -l "$TARGET/dev/shm" || true
+        umount "$TARGET/dev/shm" || umount -l "$TARGET/dev/shm"
     fi
-    (exit "$status")
+    (exit "$status")  # cleanup takes the script's exit status from $?
     cleanup
 }
 trap cleanup_debian13 EXIT
