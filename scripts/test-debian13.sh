@@ -22,7 +22,6 @@
 set -Eeuo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-KEEP=${BANKER_KEEP_ROOT:-0}
 cannot() { echo "test-debian13.sh: cannot run here: $*" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || cannot "must run as root (debootstrap, chroot, mount)"
 for tool in debootstrap chroot git; do
@@ -35,6 +34,7 @@ TARBALL=$CACHE/trixie-amd64-minbase.tgz
 # cleanup that never deletes through a mount are the installer tests' own.
 # shellcheck source=tests/deploy/chroot_common.sh source-path=SCRIPTDIR/..
 source "$REPO/tests/deploy/chroot_common.sh"
+KEEP=${BANKER_KEEP_ROOT:-0}  # (after chroot_common.sh, which may set its default)
 # Beside prepare_root's mounts: /dev/shm (Chromium's shared memory; the bind of
 # /dev does not carry the host's /dev/shm mount). It goes first, then the rest.
 # shellcheck disable=SC2317  # (run by the EXIT trap)
