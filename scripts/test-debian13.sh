@@ -27,8 +27,6 @@ cannot() { echo "test-debian13.sh: cannot run here: $*" >&2; exit 2; }
 for tool in debootstrap chroot git; do
     command -v "$tool" >/dev/null || cannot "$tool is not installed (apt-get install $tool)"
 done
-CACHE=${BANKER_TEST_CACHE:-/var/cache/board-banker-tests}
-TARBALL=$CACHE/trixie-amd64-minbase.tgz
 
 # The root's making, mounts, checkout copy, clean-environment commands and the
 # cleanup that never deletes through a mount are the installer tests' own.
@@ -53,35 +51,11 @@ trap cleanup_debian13 EXIT
 trap 'printf "test-debian13.sh: FAILED: a command failed at line %s (exit status %s)\n" "$LINENO" "$?" >&2' ERR
 
 make_work
-MIRROR=$(debian_mirror)
-
-phase "debootstrap: the Debian 13 packages (cached in $TARBALL)"
-if [ -s "$TARBALL" ]; then
-    echo "cached: $TARBALL"
-    phase_done "debootstrap tarball (cached)"
-else
-    echo "mirror: $MIRROR"
-    if ! debootstrap --variant=minbase --make-tarball="$WORK/packages.tgz" trixie \
-        "$WORK/tarball-root" "$MIRROR" >"$LOGS/tarball.log" 2>&1; then
-        tail -n 30 "$LOGS/tarball.log" >&2
-        fail "debootstrap could not fetch the Debian 13 packages"
-    fi
-    rm -rf --one-file-system "$WORK/tarball-root"
-    # Into the cache under a temporary name, then renamed: another test run may
-    # be reading or writing the same file meanwhile.
-    mkdir -p "$CACHE"
-    cp "$WORK/packages.tgz" "$TARBALL.$$.tmp"
-    mv "$TARBALL.$$.tmp" "$TARBALL"
-    phase_done "debootstrap tarball (fetched)"
-fi
-
-phase "debootstrap: Debian 13 minbase"
-if ! debootstrap --variant=minbase --unpack-tarball="$TARBALL" trixie "$TARGET" "$MIRROR" \
-    >"$LOGS/debootstrap.log" 2>&1; then
-    tail -n 30 "$LOGS/debootstrap.log" >&2
-    fail "debootstrap failed (a stale cache? remove $TARBALL and run again)"
-fi
-phase_done "debootstrap --variant=minbase trixie"
+# The root is made as the installer's tests make theirs (tests/deploy/chroot_common.sh: the mirror, the
+# cached <release>-<arch>-minbase.tgz of debootstrap's packages, the release checked).
+RELEASE=trixie
+RELEASE_NUMBER=13
+debootstrap_root amd64
 
 phase "prepare the root and copy the checkout"
 prepare_root
