@@ -31,7 +31,8 @@ DEPLOY = REPO / "deploy"
 HERE = Path(__file__).resolve().parent
 CHROOT_DRIVER = HERE / "chroot_install.sh"
 ARM64_DRIVER = HERE / "arm64_install.sh"
-SHELL_SCRIPTS = sorted(DEPLOY.glob("*.sh")) + [CHROOT_DRIVER, ARM64_DRIVER, HERE / "chroot_common.sh"]
+SHELL_SCRIPTS = (sorted(DEPLOY.glob("*.sh")) + [CHROOT_DRIVER, ARM64_DRIVER, HERE / "chroot_common.sh"]
+                 + sorted((REPO / "scripts").glob("*.sh")) + [REPO / ".ci" / "run"])
 
 UNIT = "/etc/systemd/system/board-banker.service"
 WANTS = "/etc/systemd/system/multi-user.target.wants/board-banker.service"
