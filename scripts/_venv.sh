@@ -16,7 +16,7 @@ python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
 # A C compiler and the Python headers let pip compile the engine (setup.py);
 # without them it installs as pure Python, slower but the same.
 command -v gcc >/dev/null || need_apt+=(gcc)
-python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null \
     || need_apt+=(python3-dev)
 # ldconfig is in /sbin, which is not on an ordinary user's PATH on Debian.
 ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
