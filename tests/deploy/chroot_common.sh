@@ -207,7 +207,9 @@ prepare_root() {
     # pip in the root must trust what this machine trusts: where HTTPS goes through
     # an intercepting proxy, its CA is in the system bundle and the local CAs, and
     # pip is pointed at that bundle. Without such a proxy this changes nothing.
-    NET_ENV=()
+    # pip tries a reset connection again ten times rather than five: one slow
+    # emulated arm64 run lost 75 minutes to PyPI resetting five tries in a row.
+    NET_ENV=(PIP_RETRIES=10)
     if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
         mkdir -p "$TARGET/etc/ssl/certs"
         cp /etc/ssl/certs/ca-certificates.crt "$TARGET/etc/ssl/certs/ca-certificates.crt"
