@@ -126,7 +126,7 @@ class MotionLayer(Widget):
         self.flying: list[Widget] = []
         self.started = 0  # what has set off since the start (tests and the tour count on it)
         self.unseen: list[Any] = []  # the spaces built on while the board was not on screen, to pop when it is
-        self.flips = 0  # frames put on screen so far: nothing moves before the frame after its moment
+        self.flips = 0  # frames put on screen so far: nothing moves before the moment's figures are drawn (_later)
         from kivy.core.window import Window
 
         Window.bind(on_flip=self._flipped)
