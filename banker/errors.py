@@ -25,7 +25,15 @@ class ActionError(BankerError, ValueError):
     def __init__(self, code: str, **params: Any) -> None:
         self.code = code
         self.params = params
-        super().__init__(render(code, params))
+        self._text: str | None = None
+        super().__init__(code)
+
+    def __str__(self) -> str:
+        # Rendered when first asked for: the engine's own checks (Game.legal_actions) refuse hundreds of
+        # candidate actions a call and never read why.
+        if self._text is None:
+            self._text = render(self.code, self.params)
+        return self._text
 
     @property
     def message(self) -> str:

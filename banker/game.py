@@ -333,6 +333,19 @@ class Game:
             if key not in COMMON_FIELDS and key not in VERB_FIELDS[verb]:
                 raise InvalidAction("action.unknown_field", verb=verb, field=key)
         limits.check_fields(action)
+        self._check_rules(verb, action)
+
+    def _allowed(self, action: dict[str, Any]) -> bool:
+        """`can(action) is None` for an action the engine made itself, well formed by construction: the rules
+        alone are asked, and a refusal's message is never rendered (legal_actions tries hundreds a call)."""
+        try:
+            self._check_rules(action["do"], action)
+        except (InvalidAction, IllegalAction):
+            return False
+        return True
+
+    def _check_rules(self, verb: str, action: Mapping[str, Any]) -> None:
+        """`check` after the action's form is known good: whether the rules allow it now."""
         if verb == "undo":
             if not self.history:
                 raise IllegalAction("rule.nothing_to_undo")
@@ -1074,7 +1087,7 @@ class Game:
 
     def _has_any(self, p: int, verb: str) -> bool:
         for i in self.ruleset.property_indices:
-            if self.owner[i] == p and self.can({"do": verb, "space": i, "player": self.players[p].name}) is None:
+            if self.owner[i] == p and self._allowed({"do": verb, "space": i, "player": self.players[p].name}):
                 return True
         return False
 
@@ -1106,7 +1119,7 @@ class Game:
         if self.building_auctions():
             for kind in ("house", "hotel"):
                 candidates.append({"do": "building_auction", "kind": kind})
-        legal = [c for c in candidates if self.can(c) is None]
+        legal = [c for c in candidates if self._allowed(c)]
         d = self.decision
         if (self.roll_owed or (d is not None and d.kind == "card_roll")) and self.can(
                 {"do": "roll", "dice": [1] * self.dice_count()}) is None:
