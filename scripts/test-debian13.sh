@@ -11,7 +11,8 @@
 # The arguments go to scripts/test.sh inside the root. Exit status: the suite's
 # (scripts/test.sh's); 2 when it cannot run here (not root, no debootstrap).
 #
-# Needs root (debootstrap, chroot, mount), debootstrap, the Debian mirror apt
+# Needs root (debootstrap, chroot, mount), debootstrap (installed with apt when
+# missing), the Debian mirror apt
 # uses here (BANKER_DEBIAN_MIRROR overrides it) and PyPI. The packages
 # debootstrap fetches are kept in $BANKER_TEST_CACHE/trixie-amd64-minbase.tgz
 # (default folder /var/cache/board-banker-tests, shared with the installer's
@@ -24,6 +25,12 @@ set -Eeuo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cannot() { echo "test-debian13.sh: cannot run here: $*" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || cannot "must run as root (debootstrap, chroot, mount)"
+# debootstrap, like the suite's own tools (scripts/_venv.sh), is installed when missing.
+if ! command -v debootstrap >/dev/null; then
+    echo "Installing system packages: debootstrap"
+    apt-get -o DPkg::Lock::Timeout=600 update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq debootstrap >/dev/null
+fi
 for tool in debootstrap chroot git; do
     command -v "$tool" >/dev/null || cannot "$tool is not installed (apt-get install $tool)"
 done

@@ -8,5 +8,6 @@ cd "$ROOT"
 echo "== mypy"
 "$VENV/bin/python" -m mypy
 echo "== pytest"
-# One worker per core (pytest-xdist); a later `-n N` (e.g. `-n 0`) overrides it.
-exec "$VENV/bin/python" -m pytest -n auto "$@"
+# One worker per core (pytest-xdist); a later `-n N` (e.g. `-n 0`) overrides it. loadgroup: the tests
+# marked xdist_group("tours") share one worker and its tours, and go out first (the largest group).
+exec "$VENV/bin/python" -m pytest -n auto --dist loadgroup "$@"

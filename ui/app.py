@@ -132,6 +132,7 @@ class BankerApp(App):
         self._collect_after_frame = Clock.create_trigger(self._collect_garbage, 0)
         self.last_redraw = self.last_collect = time.monotonic()
         self.garbage = False  # a redraw has left the old widgets to collect
+        self.collect_at_frames = True  # a full collection after each redraw's frame (the tour turns it off)
         self.warm = False  # the start's objects frozen out of the collections
 
     # ------------------------------------------------------------------ building
@@ -181,7 +182,7 @@ class BankerApp(App):
 
     def _collect_garbage(self, dt: float = 0) -> None:
         """A full collection, unless a redraw is waiting (a tap has come in): then after its frame."""
-        if self._redraw.is_triggered:
+        if self._redraw.is_triggered or not self.collect_at_frames:
             return
         gc.collect()
         self.garbage = False

@@ -27,6 +27,9 @@ import layout_report
 from ui.i18n import LANGUAGES
 
 PAIRS = [(size, language) for size in layout_report.SIZES for language in LANGUAGES]
+# One worker plays the tours of this file and the other (tests/ui/test_layout.py, tests/ui/test_tour.py) once:
+# scripts/test.sh runs pytest-xdist with --dist loadgroup, which also sends this largest group out first.
+pytestmark = pytest.mark.xdist_group("tours")
 PICTURES = [("1280x720", "pl")]  # test_tour.py's tour: the same run, with its PNGs
 
 

@@ -23,6 +23,9 @@ import layout_report
 from ui.i18n import LANGUAGES, Translator
 
 ROOT = Path(__file__).resolve().parents[2]
+# One worker plays the tours of this file and the other (tests/ui/test_layout.py, tests/ui/test_tour.py) once:
+# scripts/test.sh runs pytest-xdist with --dist loadgroup, which also sends this largest group out first.
+pytestmark = pytest.mark.xdist_group("tours")
 SIZE = (1280, 720)
 
 # The contact sheet as ui/tour.py draws it: each shot at a quarter of its size, eight to a row, a caption
@@ -54,6 +57,16 @@ def tour(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]
 
 def by_name(shots: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {shot["name"]: shot for shot in shots["shots"]}
+
+
+def test_the_tours_tests_share_one_worker(request: pytest.FixtureRequest) -> None:
+    """Under scripts/test.sh's --dist loadgroup, pytest-xdist marks this file's and test_layout.py's tests as
+    one group (their node ids end in "@tours"), so one worker plays the tours once; a pytest whose node ids
+    no longer take the mark (9.2: pytest-dev/pytest-xdist#1386, hence pyproject.toml's pin) would have every
+    worker play all twelve."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not a pytest-xdist worker under --dist loadgroup (run by scripts/test.sh)")
+    assert request.node.nodeid.endswith("@tours"), request.node.nodeid
 
 
 def test_every_shot_is_listed_with_its_texts(tour: tuple[Path, dict[str, Any]]) -> None:
