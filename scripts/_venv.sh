@@ -24,19 +24,23 @@ for lib in libGL.so.1 libEGL.so.1 libmtdev.so.1; do
     "$ldconfig" -p 2>/dev/null | grep -q "$lib" || need_apt+=("$(case $lib in libGL*) echo libgl1;; libEGL*) echo libegl1;; *) echo libmtdev1;; esac)")
 done
 # want PACKAGE COMMAND...: install PACKAGE unless one of the COMMANDs is on the PATH already.
+# The test tools go in without their recommended packages (valgrind's gdb, systemd's dbus...): the suite
+# uses the programs alone, and in a fresh root (scripts/test-debian13.sh) each package is minutes of CI.
+need_tools=()
 want() {
     local package=$1 command
     shift
     for command in "$@"; do
         command -v "$command" >/dev/null && return 0
     done
-    need_apt+=("$package")
+    if [ "${want_tool:-0}" = 1 ]; then need_tools+=("$package"); else need_apt+=("$package"); fi
 }
 # espeak-ng: the banker's voice (ui/voice.py; without it the app is silent and says so).
 want espeak-ng espeak-ng
 # The tests alone ("[test]") also use these programs; a test whose program is missing would skip, so all are
 # installed and the suite skips nothing for want of a package (docs/performance.md, "The test suite").
 if [ "${1:-}" = "[test]" ]; then
+    want_tool=1
     want chromium chromium chromium-browser  # shows the phone page headless (tests/ui/test_phone_page.py)
     want sox sox                             # measures the voice's WAV files (tests/ui/test_voice.py)
     want shellcheck shellcheck               # checks the deploy scripts (tests/deploy/test_deploy.py)
@@ -52,10 +56,17 @@ if [ "${1:-}" = "[test]" ]; then
         fi
     fi
 fi
-if [ ${#need_apt[@]} -gt 0 ]; then
-    echo "Installing system packages: ${need_apt[*]}"
+if [ $((${#need_apt[@]} + ${#need_tools[@]})) -gt 0 ]; then
+    echo "Installing system packages: ${need_apt[*]} ${need_tools[*]}"
     as_root apt-get -o DPkg::Lock::Timeout=600 update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${need_apt[@]}" >/dev/null
+    if [ ${#need_apt[@]} -gt 0 ]; then
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+            "${need_apt[@]}" >/dev/null
+    fi
+    if [ ${#need_tools[@]} -gt 0 ]; then
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+            --no-install-recommends "${need_tools[@]}" >/dev/null
+    fi
 fi
 
 python3 - <<'PY' || { echo "Board Banker needs Python 3.11 or newer" >&2; exit 1; }

@@ -215,8 +215,8 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
     # ---- Ben builds on the deeds screen (no board there): the house pops on its space when the board shows
 
     def built_unseen() -> bool:
-        if c.game.level[16] != 1:
-            return False
+        if c.game.level[16] != 1 or app.motion.waiting:
+            return False  # the pop is decided once its moment is on screen (motion._later): a busy machine lags
         assert app.motion.unseen == [c.game.ruleset.spaces[16].name], app.motion.unseen
         assert not any(isinstance(w, motion.Piece) for w in app.motion.flying), "a pop with no board on screen"
         return True

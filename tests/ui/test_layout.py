@@ -9,12 +9,12 @@ layout.FIGURE_ROLES) under theme.MIN_FIGURE; a figure its screen must show (layo
 screen whose turn and the cash, an auction the bid, a debt panel what is owed) that no widget is marked with.
 
 The twelve tours are played once per session by tests/ui/layout_report.py's `tours`, each in a subprocess,
-two at a time; tests/ui/test_tour.py reads the Polish one at 1280x720 (the only one with its PNGs drawn).
-Measured on the two-core development machine, other sessions' tours and tests beside it (so pessimistic):
-a tour alone takes 23 s at 800x480 and 26 s at 1280x720 (checked, no PNGs); `time .venv/bin/python -m pytest
--q tests/ui/test_layout.py tests/ui/test_tour.py` took 2 min 58 s (5 min 11 s of CPU) with about two other
-processes running, 5 min 13 s (5 min 55 s of CPU) with three to four, 11 min 28 s with six. On two idle cores
-its CPU time makes about 3 minutes.
+two at a time, on the one pytest-xdist worker that runs this file and tests/ui/test_tour.py (their
+xdist_group, under scripts/test.sh's --dist loadgroup; the group goes out first, being the largest);
+test_tour.py reads the Polish one at 1280x720 (the only one with its PNGs drawn). A tour alone at 800x480
+took 16 s on the idle two-core machine (2026-12-05; 20.5 s before the tour collected garbage every ten shots
+instead of after each); the twelve, two at a time beside the rest of the suite, take about five minutes of
+the suite's first worker.
 """
 
 from __future__ import annotations
