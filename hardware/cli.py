@@ -1,9 +1,12 @@
 """`banker hw ...`: what a family runs while wiring the box.
 
     banker hw ports                                    serial ports on this machine
-    banker hw cards [--port URL] [--protocol pn532|line]   "tap UID" per tap, "connected"/"disconnected"
+    banker hw cards [--port URL] [--protocol KIND]     "tap UID" per tap, "connected"/"disconnected"
     banker hw dice [--pin PIN] [--count N]             each roll as the button is pressed
-    banker hw emulate --protocol pn532|line [--link PATH]  a fake reader: UIDs typed on stdin become taps
+    banker hw emulate --protocol KIND [--link PATH]    a fake reader: UIDs typed on stdin become taps
+
+The reader kinds (KIND, the config's reader.protocol) are hardware/kinds.py's table, listed by
+`banker hw cards --help`.
 
 `cards` and `dice` run until interrupted (Ctrl-C) and keep going across
 unplugs. Defaults come from the hardware config file (--config PATH, see
@@ -24,9 +27,8 @@ from typing import Any
 
 from banker.cli import seconds, whole_number
 from hardware.config import MAX_DICE, RETAP_RANGE, Pin, pin_problem
+from hardware import kinds
 from hardware.events import CardTapped, ConfigError, DiceRolled, HardwareError, ReaderStatus
-
-PROTOCOLS = ("pn532", "line")
 
 
 def register(sub: Any) -> None:
@@ -34,9 +36,12 @@ def register(sub: Any) -> None:
                         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     hw_sub = hw.add_subparsers(dest="hw_command", metavar="WHAT", required=True)
     hw_sub.add_parser("ports", help="list the serial ports")
-    cards = hw_sub.add_parser("cards", help="print each card tap, across unplugs, until Ctrl-C")
-    cards.add_argument("--port", help="pyserial URL or device path (default: the config's reader.url)")
-    cards.add_argument("--protocol", choices=PROTOCOLS, help="default: the config's reader.protocol")
+    cards = hw_sub.add_parser("cards", help="print each card tap, across unplugs, until Ctrl-C",
+                              description="Print each card tap, across unplugs, until Ctrl-C. The reader kinds:\n"
+                                          + kinds.describe(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    cards.add_argument("--port", help="the reader's device, as its kind names it (default: the config's reader.url)")
+    cards.add_argument("--protocol", choices=kinds.NAMES, metavar="KIND",
+                       help=f"the reader's kind: {', '.join(kinds.NAMES)} (default: the config's reader.protocol)")
     cards.add_argument("--retap", type=seconds(*RETAP_RANGE), metavar="SECONDS",
                        help=f"seconds a card must be away before it taps again, {RETAP_RANGE[0]:g} to "
                             f"{RETAP_RANGE[1]:g} (default: the config's reader.retap_window)")
@@ -48,8 +53,9 @@ def register(sub: Any) -> None:
     dice.add_argument("--count", type=whole_number(1, MAX_DICE),
                       help=f"dice per roll, 1 to {MAX_DICE} (default: the config's dice.count)")
     dice.add_argument("--config", help="hardware config file")
-    emulate = hw_sub.add_parser("emulate", help="a fake reader on a pseudo-terminal; type UIDs to tap")
-    emulate.add_argument("--protocol", choices=PROTOCOLS, required=True)
+    emulate = hw_sub.add_parser("emulate", help="a fake reader; type UIDs to tap")
+    emulate.add_argument("--protocol", choices=kinds.EMULATED, metavar="KIND", required=True,
+                         help=f"the kind of reader to fake: {', '.join(kinds.EMULATED)}")
     emulate.add_argument("--link", help="also make this stable path (a symlink) point to the device")
 
 
@@ -99,26 +105,17 @@ def ports() -> int:
     return 0
 
 
-def make_protocol(name: str, baudrate: int = 115200) -> Any:
-    if name == "line":
-        from hardware.line import LineProtocol
-
-        return LineProtocol(baudrate)
-    from hardware.pn532 import PN532Protocol
-
-    return PN532Protocol(baudrate)
-
-
 def cards(args: argparse.Namespace) -> int:
     from hardware.config import load_config
     from hardware.reader import CardReader
 
     config = load_config(args.config).reader
     url = args.port or config.url
-    if not url:
+    kind = kinds.kind(args.protocol or config.protocol)
+    if not kind.used(url):
         print("banker hw cards: no reader: give --port URL or set reader.url in the config", file=sys.stderr)
         return 2
-    protocol = make_protocol(args.protocol or config.protocol, config.baudrate)
+    protocol = kind.make(config.baudrate)
     retap = config.retap_window if args.retap is None else args.retap
 
     def on_tap(event: CardTapped) -> None:
@@ -150,15 +147,7 @@ def dice(args: argparse.Namespace) -> int:
 
 
 def emulate(args: argparse.Namespace) -> int:
-    from hardware.emulate import LineReaderEmulator
-
-    device: Any
-    if args.protocol == "line":
-        device = LineReaderEmulator(link=args.link)
-    else:
-        from hardware.pn532_emulator import PN532Emulator
-
-        device = PN532Emulator(link=args.link)
+    device = kinds.kind(args.protocol).make_emulator(link=args.link)
     with device:
         say(device.url)
         for line in sys.stdin:

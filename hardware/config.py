@@ -57,6 +57,7 @@ from typing import Any, Final, Literal, Mapping, Sequence, TypeAlias, cast
 
 from banker.limits import (DEEP, LONG_KEY, LONG_NUMBER, FileTooLarge, NotRegularFile, escape_text, read_regular_file,
                            scan_document)
+from hardware import kinds
 from hardware.events import ConfigError
 
 Pin: TypeAlias = int | str
@@ -67,7 +68,7 @@ ENV_VAR = "BANKER_CONFIG"
 APP_DIR = "board-banker"
 EXAMPLE_CONFIG = Path(__file__).with_name("config.example.toml")
 
-PROTOCOLS = ("pn532", "line")
+PROTOCOLS = kinds.NAMES  # the card reader kinds (hardware/kinds.py)
 MAX_BAUDRATE = 12_000_000  # the fastest common USB serial adapters (FTDI's high-speed parts)
 RETAP_RANGE = (0.0, 10.0)  # [reader] retap_window, in seconds; also `banker hw cards --retap`
 DEBOUNCE_RANGE = (0.0, 1.0)  # [dice] debounce, in seconds
@@ -112,7 +113,7 @@ class ReaderConfig:
     """[reader]: the NFC card reader. `url` "" means no reader (on-screen buttons only)."""
 
     url: str = ""
-    protocol: Literal["pn532", "line"] = "pn532"
+    protocol: str = kinds.DEFAULT  # a name of hardware/kinds.py's KINDS
     baudrate: int = 115200
     retap_window: float = 1.5
 
@@ -561,7 +562,7 @@ def parse_config(data: Mapping[str, Any], source: str = "config.toml") -> Hardwa
     reader = root.sub("reader")
     reader_config = ReaderConfig(
         url=reader.string("url", ""),
-        protocol=cast(Literal["pn532", "line"], reader.choice("protocol", PROTOCOLS, "pn532")),
+        protocol=reader.choice("protocol", PROTOCOLS, kinds.DEFAULT),
         baudrate=reader.integer("baudrate", 115200, 1, MAX_BAUDRATE, f"an integer from 1 to {MAX_BAUDRATE}"),
         retap_window=reader.seconds("retap_window", 1.5, *RETAP_RANGE),
     )

@@ -1,9 +1,9 @@
-"""A card reader on a serial port: one thread per device, taps and status out.
+"""A card reader: one thread per device, taps and status out.
 
-`CardReader(url, protocol, on_tap, on_status)` opens the pyserial URL (a
-device path such as /dev/serial0 or /dev/serial/by-id/..., or loop://,
-socket://...), lets the protocol greet the device, and polls it for cards
-until closed. Whatever the port does (garbage, silence, vanishing, coming
+`CardReader(url, protocol, on_tap, on_status)` has the protocol open its
+device (for the serial kinds the pyserial URL: a device path such as
+/dev/serial0 or /dev/serial/by-id/..., or loop://, socket://...), greet it,
+and poll it for cards until closed. Whatever the port does (garbage, silence, vanishing, coming
 back under the same name), the thread keeps going: an unplug gives a
 "disconnected" status and reconnect attempts with a short backoff, then
 "connected" again. A card resting on the reader is one tap: a UID seen again
@@ -38,10 +38,16 @@ BACKOFF_MOST = 0.5  # the longest wait between attempts, so a re-plug is noticed
 
 
 class CardProtocol(abc.ABC):
-    """How one kind of reader talks. Subclasses: LineProtocol, PN532Protocol."""
+    """How one kind of reader talks (the kinds: hardware/kinds.py). A serial one only polls; another kind
+    also opens its own device (`open`), and turns its library's errors into OSError or ProtocolError."""
 
     name = "base"
     baudrate = 115200
+
+    def open(self, url: str) -> Any:
+        """Open the device `url` names: an object with `close()`. Raise OSError (or pyserial's
+        SerialException, or ValueError for a bad URL) when it cannot be opened now."""
+        return open_serial(url, self.baudrate)
 
     def start(self, port: Any) -> None:
         """Greet the device after the port opened (raise ProtocolError or SerialException if it won't talk)."""
@@ -69,8 +75,7 @@ class CardReader:
 
     def __init__(self, url: str, protocol: CardProtocol, on_tap: Callable[[CardTapped], None],
                  on_status: Callable[[ReaderStatus], None] | None = None,
-                 retap_window: float = RETAP_WINDOW,
-                 open_port: Callable[[str, int], Any] = open_serial) -> None:
+                 retap_window: float = RETAP_WINDOW) -> None:
         if retap_window < 0:
             raise ValueError("retap_window must not be negative")
         self.url = url
@@ -78,7 +83,6 @@ class CardReader:
         self.on_tap = on_tap
         self.on_status = on_status
         self.retap_window = retap_window
-        self.open_port = open_port
         self.connected = False
         self._last_seen: dict[str, float] = {}
         self._stop = threading.Event()
@@ -117,7 +121,7 @@ class CardReader:
         first = True
         while not self._stop.is_set():
             try:
-                port = self.open_port(self.url, self.protocol.baudrate)
+                port = self.protocol.open(self.url)
             except (*PORT_ERRORS, ValueError) as exc:
                 reason = f"cannot open: {exc}"
                 if first:  # say once why there is no reader yet; then retry quietly

@@ -287,14 +287,21 @@ class BankerApp(App):
         # The phone server (aiohttp: a tenth of a second to import and start) comes up once the first
         # frame is out, so that the table shows as soon as it can.
         self.flip_callbacks.append(lambda: Clock.schedule_once(lambda dt: self.start_web(config.web), 0))
-        if config.reader.url:
-            from hardware.cli import make_protocol
+        from hardware import kinds
+
+        kind = kinds.kind(config.reader.protocol)  # the config allows only the table's names
+        if kind.used(config.reader.url):
             from hardware.reader import CardReader
 
             tapped = on_main_thread(lambda event: self.controller.card_tapped(event.uid))
             status = on_main_thread(lambda event: self.controller.reader_status(event.connected, event.detail))
-            self.reader = CardReader(config.reader.url, make_protocol(config.reader.protocol, config.reader.baudrate),
-                                     tapped, status, retap_window=config.reader.retap_window).start()
+            try:
+                protocol = kind.make(config.reader.baudrate)
+            except HardwareError as exc:  # its library is not installed: say how to install it
+                self.controller.reader_status(False, str(exc))
+            else:
+                self.reader = CardReader(config.reader.url, protocol, tapped, status,
+                                         retap_window=config.reader.retap_window).start()
         if config.dice.enabled:
             from hardware.dice import DiceButton
 
