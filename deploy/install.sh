@@ -82,6 +82,17 @@ LGPIO_CHECK='import sys; from lgpio import error, gpiochip_open; sys.exit(not ca
 # Where PyPI has no lgpio wheel for the Python (none for 3.13, Debian 13's), pip
 # builds it from its source, which needs SWIG besides gcc and python3-dev.
 LGPIO_BUILD_PACKAGES=(swig)
+# The card reader kinds that need more than a serial port (hardware/kinds.py; each one's Python library is
+# the app's pip extra of the same name). A USB keyboard reader ("hid") is read with python-evdev, which pip
+# builds with gcc and the kernel's headers. A PC/SC reader ("pcsc", the ACR122U) is read through pcscd with
+# pyscard, which pip builds with SWIG and pcsc-lite's headers; the kernel's own NFC driver for it (pn533) is
+# kept off it, and the banker service user, which has no login session, is allowed to use pcscd (Debian's
+# pcscd asks polkit).
+PCSC_PACKAGES=(pcscd)
+HID_BUILD_PACKAGES=(linux-libc-dev)
+PCSC_BUILD_PACKAGES=(swig libpcsclite-dev)
+NFC_BLACKLIST=/etc/modprobe.d/board-banker-nfc.conf
+PCSC_POLKIT_RULE=/etc/polkit-1/rules.d/50-board-banker-pcsc.rules
 
 WHEEL=""
 R=""                 # the root file system as a prefix: "" for /, "/some/dir" for --root
@@ -552,6 +563,126 @@ install_config() {
     place_file "$template" "$CONFIG" 644
 }
 
+# The kind of card reader the config names ([reader] protocol): the default kind when the file has none or
+# cannot be read (the app then shows the file's problem itself).
+reader_kind() {
+    python3 - "$R$CONFIG" <<'PY' 2>/dev/null || echo pn532
+import sys
+import tomllib
+
+try:
+    with open(sys.argv[1], "rb") as file:
+        kind = tomllib.load(file).get("reader", {}).get("protocol", "pn532")
+except (OSError, tomllib.TOMLDecodeError, AttributeError):
+    kind = "pn532"
+print(kind if isinstance(kind, str) and kind.isalnum() else "pn532")
+PY
+}
+
+# Whether the venv's app can import what the reader kind KIND needs (hardware/kinds.py's `missing`).
+reader_library_works() {
+    in_root "$VENV/bin/python" -c \
+        'import sys; from hardware import kinds; sys.exit(bool(kinds.kind(sys.argv[1]).missing()))' "$1" 2>/dev/null
+}
+
+# What the configured reader kind needs besides the app: set up for that kind, and what only another kind
+# needed taken away again, so that running install.sh (or update.sh) after the family changed the kind sets
+# up the new one.
+install_reader() {
+    local kind why path
+    kind=$(reader_kind)
+    step "The card reader: \"$kind\" ([reader] protocol in $CONFIG)"
+    if [ "$kind" = pcsc ]; then
+        if [ "$SKIP_PACKAGES" = 1 ]; then
+            skipped "pcscd (BANKER_INSTALL_SKIP_PACKAGES=1)"
+        else
+            ensure_packages "the PC/SC daemon" "${PCSC_PACKAGES[@]}"
+        fi
+        printf '%s\n' "# Board Banker (written by deploy/install.sh): the kernel's NFC driver would take" \
+            "# a PN533-based PC/SC reader (the ACR122U) away from pcscd, so it is not loaded." \
+            "blacklist pn533_usb" "blacklist pn533" "blacklist nfc" >"$WORK/nfc.conf"
+        place_file "$WORK/nfc.conf" "$NFC_BLACKLIST" 644
+        if [ "$LAST_CHANGED" = 1 ]; then
+            if [ -z "$(services_off_reason)" ] && grep -q '^pn533_usb ' /proc/modules 2>/dev/null; then
+                modprobe -r pn533_usb pn533 nfc 2>/dev/null || true
+                say "  unloaded   the kernel's pn533 driver (pcscd can have the reader now)"
+            else
+                note "the kernel's pn533 driver stays off from the next boot"
+            fi
+        fi
+        cat >"$WORK/pcsc.rules" <<EOF
+// Board Banker (written by deploy/install.sh): the $USER_NAME service user, which has
+// no login session, may use pcscd and the card on its reader, and nothing else.
+polkit.addRule(function (action, subject) {
+    if (subject.user == "$USER_NAME" &&
+        (action.id == "org.debian.pcsc-lite.access_pcsc" ||
+         action.id == "org.debian.pcsc-lite.access_card")) {
+        return polkit.Result.YES;
+    }
+});
+EOF
+        place_file "$WORK/pcsc.rules" "$PCSC_POLKIT_RULE" 644
+        why=$(services_off_reason)
+        if [ -n "$why" ]; then
+            note "pcscd.socket not enabled ($why)"
+        elif systemctl is-enabled --quiet pcscd.socket 2>/dev/null; then
+            same "pcscd.socket (pcscd starts when a program asks for it)"
+        else
+            systemctl enable --now pcscd.socket >/dev/null 2>&1
+            changed enabled "pcscd.socket"
+        fi
+    else
+        for path in "$NFC_BLACKLIST" "$PCSC_POLKIT_RULE"; do
+            if [ -e "$R$path" ]; then
+                rm -f "$R$path"
+                changed removed "$path (only a PC/SC reader needs it)"
+            fi
+        done
+    fi
+    install_reader_library "$kind"
+}
+
+# The reader kind's Python library: the app's pip extra named after the kind, unless it imports already.
+install_reader_library() {
+    local kind=$1 requirements build_packages=()
+    if [ "$SKIP_PACKAGES" = 1 ]; then
+        skipped "the reader's Python library, if it needs one (BANKER_INSTALL_SKIP_PACKAGES=1)"
+        return 0
+    fi
+    requirements=$(in_root "$VENV/bin/python" - "$kind" <<'PY'
+import importlib.metadata
+import re
+import sys
+
+extra = re.compile(r"""extra\s*==\s*["']%s["']""" % re.escape(sys.argv[1]))
+for requirement in importlib.metadata.requires("board-banker") or []:
+    spec, _, marker = requirement.partition(";")
+    if extra.search(marker):
+        print(spec.strip())
+PY
+)
+    if [ -z "$requirements" ]; then
+        return 0  # a serial reader: pyserial is one of the app's own requirements
+    fi
+    if reader_library_works "$kind"; then
+        same "the \"$kind\" reader's Python library: $(echo "$requirements" | tr '\n' ' ')"
+        return 0
+    fi
+    case $kind in
+        hid) build_packages=("${HID_BUILD_PACKAGES[@]}") ;;
+        pcsc) build_packages=("${PCSC_BUILD_PACKAGES[@]}") ;;
+    esac
+    if [ ${#build_packages[@]} -gt 0 ]; then
+        ensure_packages "apt packages to build the \"$kind\" reader's library" "${build_packages[@]}"
+    fi
+    # shellcheck disable=SC2086  # one requirement a word
+    if ! pip_in_venv install -q $requirements >"$WORK/reader-library.log" 2>&1 || ! reader_library_works "$kind"; then
+        tail -n 30 "$WORK/reader-library.log" >&2
+        die 1 "the \"$kind\" reader's Python library could not be installed (pip's last lines are above)"
+    fi
+    changed installed "the \"$kind\" reader's Python library: $(echo "$requirements" | tr '\n' ' ')"
+}
+
 install_rules() {
     step "Device and power rules"
     place_file "$SELF_DIR/99-board-banker.rules" "$UDEV_RULE" 644
@@ -716,6 +847,7 @@ main() {
     setup_user
     install_app
     install_config
+    install_reader
     install_rules
     install_service
     configure_boot

@@ -37,6 +37,8 @@ DROPINS=/etc/systemd/system/$UNIT_NAME.d
 WANTS=/etc/systemd/system/multi-user.target.wants/$UNIT_NAME
 UDEV_RULE=/etc/udev/rules.d/99-board-banker.rules
 POLKIT_RULE=/etc/polkit-1/rules.d/50-board-banker.rules
+NFC_BLACKLIST=/etc/modprobe.d/board-banker-nfc.conf
+PCSC_POLKIT_RULE=/etc/polkit-1/rules.d/50-board-banker-pcsc.rules
 USER_NAME=banker
 
 R=""
@@ -145,6 +147,8 @@ remove_rules() {
         fi
     fi
     remove_path "$POLKIT_RULE" || true
+    remove_path "$PCSC_POLKIT_RULE" || true  # a PC/SC reader's (install.sh, with [reader] protocol = "pcsc")
+    remove_path "$NFC_BLACKLIST" || true
 }
 
 remove_app() {

@@ -289,6 +289,68 @@ def test_install_never_overwrites_the_config_but_restores_its_own_files(root: Pa
     assert "board-banker install: 2 changes" in again
 
 
+NFC_BLACKLIST = "/etc/modprobe.d/board-banker-nfc.conf"
+PCSC_POLKIT_RULE = "/etc/polkit-1/rules.d/50-board-banker-pcsc.rules"
+
+
+@as_root
+def test_install_sets_up_what_the_configured_reader_kind_needs_and_undoes_it_for_another(root: Path) -> None:
+    """A PC/SC reader (hardware/kinds.py's "pcsc") gets the pn533 blacklist and pcscd's polkit rule for the
+    banker user; run again with another kind in the config, the installer takes them away again."""
+    first = ok(install(root))
+    assert '== The card reader: "pn532"' in first
+    for path in (NFC_BLACKLIST, PCSC_POLKIT_RULE):
+        assert not (root / path.lstrip("/")).exists(), path
+    config = root / CONFIG.lstrip("/")
+
+    config.write_text('[reader]\nprotocol = "pcsc"\nurl = ""\n')
+    pcsc = ok(install(root))
+    assert '== The card reader: "pcsc"' in pcsc
+    assert "skipped    pcscd (BANKER_INSTALL_SKIP_PACKAGES=1)" in pcsc
+    blacklist = (root / NFC_BLACKLIST.lstrip("/")).read_text()
+    assert [line for line in blacklist.splitlines() if not line.startswith("#")] == [
+        "blacklist pn533_usb", "blacklist pn533", "blacklist nfc"]
+    rule = (root / PCSC_POLKIT_RULE.lstrip("/")).read_text()
+    assert 'subject.user == "banker"' in rule
+    assert '"org.debian.pcsc-lite.access_pcsc"' in rule and '"org.debian.pcsc-lite.access_card"' in rule
+    for path in (NFC_BLACKLIST, PCSC_POLKIT_RULE):
+        assert stat.S_IMODE((root / path.lstrip("/")).stat().st_mode) == 0o644, path
+        assert f"installed  {path}" in pcsc
+    assert "board-banker install: 2 changes" in pcsc
+    again = ok(install(root))
+    assert "board-banker install: no changes" in again, again
+
+    config.write_text('[reader]\nprotocol = "line"\nurl = "/dev/banker-reader"\n')
+    line = ok(install(root))
+    for path in (NFC_BLACKLIST, PCSC_POLKIT_RULE):
+        assert not (root / path.lstrip("/")).exists(), path
+        assert f"removed    {path} (only a PC/SC reader needs it)" in line
+    assert "board-banker install: no changes" in ok(install(root))
+
+
+@as_root
+def test_install_takes_the_default_reader_kind_from_a_config_it_cannot_read(root: Path) -> None:
+    ok(install(root))
+    config = root / CONFIG.lstrip("/")
+    for text in ('[reader\nprotocol = "pcsc"\n', '[reader]\nprotocol = 7\n', 'reader = "pcsc"\n',
+                 '[reader]\nprotocol = "pcsc; rm -rf /"\n'):
+        config.write_text(text)
+        result = ok(install(root))
+        assert '== The card reader: "pn532"' in result, text
+        assert not (root / NFC_BLACKLIST.lstrip("/")).exists()
+
+
+@as_root
+def test_uninstall_removes_what_a_pcsc_reader_needed(root: Path) -> None:
+    ok(install(root))
+    (root / CONFIG.lstrip("/")).write_text('[reader]\nprotocol = "pcsc"\n')
+    ok(install(root))
+    removed = ok(run("bash", DEPLOY / "uninstall.sh", "--root", root))
+    for path in (NFC_BLACKLIST, PCSC_POLKIT_RULE):
+        assert not (root / path.lstrip("/")).exists(), path
+        assert f"removed    {path}" in removed
+
+
 @as_root
 def test_install_refuses_bad_usage(root: Path, tmp_path: Path) -> None:
     for args, message in (
