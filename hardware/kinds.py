@@ -71,6 +71,11 @@ KINDS: dict[str, ReaderKind] = {kind.name: kind for kind in (
     ReaderKind("line", "an Arduino or ESP32 with an MFRC522 and our sketch (one UID per line), on USB serial",
                "a serial device: /dev/ttyUSB0, /dev/serial/by-id/..., or a pyserial URL",
                "hardware.line:LineProtocol", "hardware.emulate:LineReaderEmulator"),
+    ReaderKind("hid", "a USB keyboard reader that types the card's number (125 kHz EM4100 or 13.56 MHz)",
+               "/dev/input/by-id/...-event-kbd or usb:VID:PID",
+               "hardware.hid:HidProtocol", needs=("evdev",),
+               install='pip install "evdev>=1.7" into the banker\'s Python (the project\'s [hid] extra); '
+                       'pip builds it with gcc, python3-dev and linux-libc-dev'),
 )}
 """Every reader kind, by the name `[reader] protocol` gives it; the first is the default."""
 
