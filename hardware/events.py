@@ -19,11 +19,13 @@ class ProtocolError(HardwareError, IOError):
 
 @dataclass(frozen=True, slots=True)
 class CardTapped:
-    """A card was put on a reader. `uid` is upper-case hex without spaces, e.g. "04A32B1C"."""
+    """A card was put on a reader. `uid` is the card's number as its reader gives it: upper-case hex without
+    spaces, e.g. "04A32B1C", or the decimal digits a keyboard reader types, leading zeros kept, e.g.
+    "0012345678". The same card may read differently on another kind of reader."""
 
     uid: str
-    reader: str  # the reader's port URL
-    at: float  # time.monotonic() when the UID's last byte was read
+    reader: str  # the reader's url
+    at: float  # time.monotonic() when the UID's last byte (or keystroke) was read
 
 
 @dataclass(frozen=True, slots=True)

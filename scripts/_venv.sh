@@ -40,6 +40,10 @@ want espeak-ng espeak-ng
 # The tests alone ("[test]") also use these programs; a test whose program is missing would skip, so all are
 # installed and the suite skips nothing for want of a package (docs/performance.md, "The test suite").
 if [ "${1:-}" = "[test]" ]; then
+    # evdev (the "hid" reader's library, tests/hardware/test_hid.py) has no wheels on PyPI: pip builds it with
+    # gcc and the Python headers (above), the C library's headers and the kernel's input headers, which come
+    # with libc6-dev (gcc brings it where recommended packages are installed).
+    [ -f /usr/include/stdio.h ] && [ -f /usr/include/linux/input-event-codes.h ] || need_apt+=(libc6-dev)
     want_tool=1
     want chromium chromium chromium-browser  # shows the phone page headless (tests/ui/test_phone_page.py)
     want sox sox                             # measures the voice's WAV files (tests/ui/test_voice.py)
