@@ -148,7 +148,7 @@ def open_input_device(url: str) -> Any:
     device = _open_path(url)
     if not can_type_ids(device):
         device.close()
-        raise OSError(errno.ENODEV, f"{url} is an input device but no keyboard reader (it has no digit keys)")
+        raise ReaderUnavailable(errno.ENODEV, f"{url} is an input device but no keyboard reader (it has no digit keys)")
     return device
 
 
@@ -158,13 +158,13 @@ def _open_path(path: str) -> Any:
     try:
         return evdev.InputDevice(path)
     except FileNotFoundError:
-        raise OSError(errno.ENOENT, f"no input device {path} (is the reader plugged in?)") from None
+        raise ReaderUnavailable(errno.ENOENT, f"no input device {path} (is the reader plugged in?)") from None
     except PermissionError:
-        raise OSError(errno.EACCES, f"may not read {path}: the user must be in the 'input' group "
+        raise ReaderUnavailable(errno.EACCES, f"may not read {path}: the user must be in the 'input' group "
                                     "(or a udev rule must give it the reader)") from None
     except OSError as exc:
         if exc.errno == errno.ENOTTY:
-            raise OSError(errno.ENOTTY, f"{path} is not an input device (/dev/input/eventN)") from None
+            raise ReaderUnavailable(errno.ENOTTY, f"{path} is not an input device (/dev/input/eventN)") from None
         raise
 
 
@@ -185,11 +185,19 @@ def _find_usb(vendor: int, product: int) -> Any:
             pass
         device.close()
     if unreadable:
-        raise OSError(errno.EACCES, f"no keyboard reader {wanted} among the input devices this user may read; "
+        raise ReaderUnavailable(errno.EACCES, f"no keyboard reader {wanted} among the input devices this user may read; "
                                     f"{len(unreadable)} may not be read ({', '.join(unreadable[:3])}"
                                     f"{', ...' if len(unreadable) > 3 else ''}): the user must be in the "
                                     "'input' group")
-    raise OSError(errno.ENODEV, f"no keyboard reader {wanted} (is it plugged in? `lsusb` lists the ids)")
+    raise ReaderUnavailable(errno.ENODEV, f"no keyboard reader {wanted} (is it plugged in? `lsusb` lists the ids)")
+
+
+class ReaderUnavailable(OSError):
+    """The reader cannot be opened now. Its `str()` is the message alone, without "[Errno N]", as the
+    reader's status shows it to people; `errno` says which case it is."""
+
+    def __str__(self) -> str:
+        return str(self.strerror)
 
 
 class HidPort:
@@ -234,7 +242,7 @@ class HidProtocol(CardProtocol):
         except OSError as exc:
             device.close()
             if exc.errno == errno.EBUSY:
-                raise OSError(errno.EBUSY, f"{url} is grabbed by another program (another banker?)") from None
+                raise ReaderUnavailable(errno.EBUSY, f"{url} is grabbed by another program (another banker?)") from None
             raise
         self.framer = KeyFramer(opened=opened)  # a number typed while opening may have lost its start
         return HidPort(device)
