@@ -101,6 +101,7 @@ class FakeReader:
         self.grabbed_by: FakeHandle | None = None
         self.console: list[evdev.InputEvent] = []  # what reached the system because nobody had grabbed it
         self.grabs = 0  # how many times it was grabbed, all told
+        self.ungrabs = 0  # and let go with ungrab() (closing lets go too, without it)
         self.clock = 0.0
         self.lock = threading.Lock()
 
@@ -202,6 +203,7 @@ class FakeHandle:
             if self.device.grabbed_by is not self:
                 raise OSError(errno.EINVAL, "Invalid argument")
             self.device.grabbed_by = None
+            self.device.ungrabs += 1
 
     def close(self) -> None:
         if self.fd < 0:

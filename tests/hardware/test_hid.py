@@ -34,6 +34,7 @@ from hardware.reader import CardReader
 
 ENTER, KPENTER, TAB = ecodes.KEY_ENTER, ecodes.KEY_KPENTER, ecodes.KEY_TAB
 SHIFT, RSHIFT = ecodes.KEY_LEFTSHIFT, ecodes.KEY_RIGHTSHIFT
+ROOT = Path(__file__).resolve().parents[2]
 T0 = 1_764_900_000.0  # a wall-clock time for the framer's timestamps
 KEY = 0.008  # seconds between two keys of a reader in the framer tests
 
@@ -151,6 +152,14 @@ def test_what_is_dropped(strokes: list[tuple[int, int, float]]) -> None:
     counted = [code for code, value, _ in strokes if value == 1 and code not in (SHIFT, RSHIFT)]
     pause = 0.05 if counted and counted[-1] in (ENTER, KPENTER, TAB) else MAX_GAP + 0.01
     assert frame(strokes + typed("11223344", start=strokes[-1][2] + pause)) == ["11223344"]
+
+
+def test_the_bounds_are_the_documented_ones() -> None:
+    text = " ".join((ROOT / "docs" / "hardware.md").read_text(encoding="utf-8").split())
+    assert f"An id is {MIN_CHARS} to {MAX_CHARS} characters" in text
+    assert f"after more than {MAX_CHARS} characters" in text
+    assert f"when fewer than {MIN_CHARS} characters come before the terminator" in text
+    assert f"A pause of more than {MAX_GAP:g} s between two keys ends a number" in text
 
 
 def test_repeats_and_key_ups_do_not_type() -> None:
@@ -310,7 +319,7 @@ def test_open_grabs_and_close_lets_go(machine: FakeInput) -> None:
         HidProtocol().open(link)  # a second program: refused, and its handle closed
     assert busy.value.errno == errno.EBUSY and len(reader.handles) == 1
     port.close()
-    assert not reader.grabbed and not reader.handles
+    assert not reader.grabbed and not reader.handles and reader.ungrabs == 1
 
 
 def test_close_after_an_unplug_does_not_raise(machine: FakeInput) -> None:
@@ -357,9 +366,8 @@ def test_the_module_imports_without_evdev() -> None:
             "f = hid.KeyFramer()\n"
             "assert [f.feed(c, 1, 0.0) for c in (2, 3, 4, 5, 28)][-1] == '1234'\n"
             "try:\n    hid.open_input_device('/dev/input/event0')\nexcept ImportError:\n    print('needs evdev')\n")
-    root = Path(__file__).resolve().parents[2]
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root,
-                         env={**os.environ, "PYTHONPATH": str(root)}, timeout=60)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "needs evdev"
 
@@ -510,12 +518,11 @@ def test_banker_hw_cards_says_why_there_is_no_reader(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    root = Path(__file__).resolve().parents[2]
     empty_config = tmp_path / "config.toml"
     empty_config.write_text("# defaults\n")
     proc = subprocess.Popen([sys.executable, "-m", "banker", "hw", "cards", "--protocol", "hid", "--port",
-                             str(tmp_path / "usb-Nothing-event-kbd")], stdout=subprocess.PIPE, text=True, cwd=root,
-                            env={**os.environ, "PYTHONPATH": str(root), "BANKER_CONFIG": str(empty_config)})
+                             str(tmp_path / "usb-Nothing-event-kbd")], stdout=subprocess.PIPE, text=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT), "BANKER_CONFIG": str(empty_config)})
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline().strip()
