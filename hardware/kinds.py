@@ -74,8 +74,9 @@ KINDS: dict[str, ReaderKind] = {kind.name: kind for kind in (
     ReaderKind("hid", "a USB keyboard reader that types the card's number (125 kHz EM4100 or 13.56 MHz)",
                "/dev/input/by-id/...-event-kbd or usb:VID:PID",
                "hardware.hid:HidProtocol", needs=("evdev",),
-               install='pip install "evdev>=1.7" into the banker\'s Python (the project\'s [hid] extra); '
-                       'pip builds it with gcc, python3-dev and linux-libc-dev'),
+               install='on the Pi run deploy/install.sh again with this kind in the config; elsewhere '
+                       'pip install "evdev>=1.7" (the [hid] extra), which builds with gcc, python3-dev and '
+                       'linux-libc-dev'),
 )}
 """Every reader kind, by the name `[reader] protocol` gives it; the first is the default."""
 
