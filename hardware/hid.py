@@ -58,22 +58,22 @@ class KeyFramer:
     and readers set to a French layout hold shift for digits). Letters are upper-cased; decimal ids
     are kept as typed, leading zeros and all. An id is a string of `MIN_CHARS` to `MAX_CHARS` characters.
 
-    A half-typed number is dropped, never a tap. These make the run so far untrustworthy:
+    A half-typed number is dropped, never a tap. A terminator after fewer than `MIN_CHARS` characters
+    reads nothing. These make the run untrustworthy, and it is dropped whole, up to its terminator (a
+    stray key in the middle of an id must not leave its tail to be read as an id of its own):
 
     - a stray key (any other key down, such as G, Space or Caps Lock);
     - more than `MAX_CHARS` characters;
-    - a terminator after fewer than `MIN_CHARS` characters (it ends the run: nothing is read);
-    - the events before it lost (`lost`, for the kernel's SYN_DROPPED) or a device opened mid-number
+    - events lost before it (`lost`, for the kernel's SYN_DROPPED), or a device opened mid-number
       (`opened`: the first keys may be the tail of a number typed before).
 
-    An untrustworthy run is dropped whole, up to its terminator: a stray key in the middle of an id
-    must not leave its tail to be read as an id of its own. The one thing that ends an untrustworthy
-    run without a terminator is time: a key more than `MAX_GAP` seconds after the previous one (or after
-    the opening, or the loss) starts a new number, because a reader never pauses that long inside one.
-    Real readers type a whole id in 20 to 100 ms, a few ms a key (USB keyboards are polled every 1 to
-    10 ms); half a second is more than five times the slowest, and less than the time a person takes
-    to lift a card and tap the next one. The gap is measured with the kernel's event timestamps, so a
-    busy Pi reading the events late does not split a number.
+    The one thing that ends a run without a terminator is time: a key more than `MAX_GAP` seconds after
+    the previous one (or after the opening, or the loss) starts a new number, because a reader never
+    pauses that long inside one. Real readers type a whole id in 20 to 100 ms, a few ms a key (USB
+    keyboards report every 1 to 10 ms); half a second between two keys is five times what the slowest
+    takes for a whole id, and less than a person takes to lift one card and tap the next. The gap is
+    measured with the kernel's timestamps on the events, so a busy Pi reading them late does not split
+    a number.
     """
 
     def __init__(self, opened: float | None = None) -> None:
