@@ -77,6 +77,13 @@ KINDS: dict[str, ReaderKind] = {kind.name: kind for kind in (
                install='on the Pi run deploy/install.sh again with this kind in the config; elsewhere '
                        'pip install "evdev>=1.7" (the [hid] extra), which builds with gcc, python3-dev and '
                        'linux-libc-dev'),
+    ReaderKind("pcsc", "a PC/SC contactless reader through pcscd: the ACR122U and its kin, on USB",
+               'the reader\'s PC/SC name or its start ("ACS ACR122U"); empty for the first reader',
+               "hardware.pcsc:PcscProtocol", "hardware.pcsc_emulator:PcscEmulator", needs=("smartcard",),
+               install='on the Pi run deploy/install.sh again with this kind in the config; elsewhere '
+                       'apt install pcscd, and pip install "pyscard>=2.0" (the [pcsc] extra), which builds '
+                       'with swig, gcc and libpcsclite-dev, or apt install python3-pyscard',
+               any_device=True),
 )}
 """Every reader kind, by the name `[reader] protocol` gives it; the first is the default."""
 

@@ -1,0 +1,430 @@
+"""The `pcsc` kind (hardware/pcsc.py) against the real pcscd and Debian's virtual reader driver (vsmartcard-vpcd),
+with virtual cards (hardware/pcsc_emulator.py) put on the reader and taken away.
+
+The tests start their own pcscd, in the foreground, and stop it at the end; a pcscd that was already running
+(or a socket systemd holds for one) is never touched: the file is skipped instead. vpcd listens on one fixed
+port and pcscd has one socket, so every test here runs on one xdist worker, one at a time.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from collector import Collector
+from hardware.pcsc import PcscProtocol, choose_reader, uid_from_reply
+from hardware.pcsc_emulator import READER, Fault, PcscEmulator, VirtualCard
+
+pytestmark = pytest.mark.xdist_group("pcsc")
+
+ROOT = Path(__file__).resolve().parents[2]
+SOCKET = Path("/run/pcscd/pcscd.comm")
+VPCD = Path("/usr/lib/pcsc/drivers/serial/libifdvpcd.so")
+WAIT = 20.0  # seconds: the most any wait may take under load; they normally end within a second
+
+
+# ----------------------------------------------------------------------
+# Pure parts: no pcscd needed
+
+
+@pytest.mark.parametrize("reply, uid", [
+    ("04A32B1C9000", "04A32B1C"), ("04112233445566 9000", "04112233445566"),
+    ("0102030405060708090A 9000", "0102030405060708090A"), ("deadbeef9000", "DEADBEEF"),
+])
+def test_a_uid_reply_gives_the_uid(reply: str, uid: str) -> None:
+    assert uid_from_reply(bytes.fromhex(reply)) == uid
+    assert uid_from_reply(list(bytes.fromhex(reply))) == uid
+
+
+@pytest.mark.parametrize("reply", [
+    "", "90", "9000", "04A32B1C6A82", "04A32B1C9001", "6A81", "04A32B9000", "04A32B1C559000",
+    "0102030405060708090A0B9000", "04A32B1C90", "04A32B1C0090", "0102030405060708090A0B0C0D0E0F10111213149000",
+])
+def test_any_other_reply_gives_nothing(reply: str) -> None:
+    assert uid_from_reply(bytes.fromhex(reply)) is None
+
+
+def test_random_replies_give_a_uid_only_when_well_formed() -> None:
+    rng = random.Random(36)
+    for _ in range(5000):
+        reply = bytes(rng.randrange(256) for _ in range(rng.randint(0, 14)))
+        if rng.random() < 0.3:
+            reply = reply[:rng.choice([4, 7, 10, len(reply)])] + b"\x90\x00"
+        good = len(reply) - 2 in (4, 7, 10) and reply.endswith(b"\x90\x00")
+        assert uid_from_reply(reply) == (reply[:-2].hex().upper() if good else None)
+
+
+def test_the_reader_is_chosen_by_its_name_or_its_start() -> None:
+    readers = ["ACS ACR122U PICC Interface 00 00", "Virtual PCD 00 00", "Virtual PCD 00 01"]
+    assert choose_reader(readers, "") == readers[0]
+    assert choose_reader(readers, "ACS ACR122U") == readers[0]
+    assert choose_reader(readers, "Virtual PCD 00 01") == readers[2]
+    assert choose_reader(readers, "Virtual PCD") == readers[1]
+    assert choose_reader(readers, "Gemalto") is None
+    assert choose_reader([], "") is None
+
+
+def test_the_emulator_refuses_a_link() -> None:
+    from hardware.events import HardwareError
+
+    with pytest.raises(HardwareError, match="--link does not apply"):
+        PcscEmulator(link="/tmp/reader")
+
+
+# ----------------------------------------------------------------------
+# The real pcscd with vpcd
+
+
+def socket_answers(path: Path) -> bool:
+    """Whether something accepts connections on pcscd's socket (a pcscd, or systemd holding it for one)."""
+    if not path.exists():
+        return False
+    with socket.socket(socket.AF_UNIX) as probe:
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True
+
+
+class Pcscd:
+    """Our own pcscd in the foreground; stop() and start() it to play pcscd stopped and restarted."""
+
+    def __init__(self, log: Path) -> None:
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(["pcscd", "--foreground", "--error"], stdout=out, stderr=out)
+        deadline = time.monotonic() + WAIT
+        while READER not in self.readers():
+            if self.process.poll() is not None:
+                raise RuntimeError(f"pcscd exited with {self.process.returncode}: {self.log.read_text()[-2000:]}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"pcscd never listed {READER}: {self.log.read_text()[-2000:]}")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(WAIT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(WAIT)
+        self.process = None
+
+    @staticmethod
+    def readers() -> list[str]:
+        from smartcard import scard
+
+        hresult, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
+        if hresult != scard.SCARD_S_SUCCESS:
+            return []
+        try:
+            hresult, readers = scard.SCardListReaders(context, [])
+            return list(readers) if hresult == scard.SCARD_S_SUCCESS else []
+        finally:
+            scard.SCardReleaseContext(context)
+
+
+@pytest.fixture(scope="session")
+def pcscd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pcscd]:
+    if shutil.which("pcscd") is None or not VPCD.exists():
+        pytest.skip("pcscd or vsmartcard-vpcd is not installed (scripts/_venv.sh '[test]' installs both)")
+    pytest.importorskip("smartcard", reason="pyscard is not installed (the [test] extra has it)")
+    if socket_answers(SOCKET):
+        pytest.skip(f"a pcscd is already running ({SOCKET} answers): these tests never touch it")
+    if os.geteuid() != 0 and not os.access(SOCKET.parent if SOCKET.parent.exists() else SOCKET.parent.parent,
+                                           os.W_OK):
+        pytest.skip(f"pcscd could not make its socket {SOCKET} as this user")
+    daemon = Pcscd(tmp_path_factory.mktemp("pcscd") / "pcscd.log")
+    daemon.start()
+    try:
+        yield daemon
+    finally:
+        daemon.stop()
+
+
+@pytest.fixture
+def running(pcscd: Pcscd) -> Iterator[Pcscd]:
+    """pcscd up at the start of the test (a test that stopped it leaves it running again)."""
+    if pcscd.process is None:
+        pcscd.start()
+    yield pcscd
+    if pcscd.process is None:
+        pcscd.start()
+
+
+@pytest.fixture
+def cards(running: Pcscd) -> Iterator[PcscEmulator]:
+    with PcscEmulator() as emulator:
+        yield emulator
+
+
+@contextmanager
+def reading(url: str = READER, protocol: PcscProtocol | None = None,
+            retap_window: float = 0.0) -> Iterator[Collector]:
+    """A real CardReader on the virtual reader, connected. retap_window 0: every tap the protocol reports counts,
+    so one tap for a resting card is the protocol's doing."""
+    from hardware.reader import CardReader
+
+    collector = Collector()
+    with CardReader(url, protocol or PcscProtocol(), collector.on_tap, collector.on_status,
+                    retap_window=retap_window):
+        assert collector.wait(lambda: "connected" in collector.words(), WAIT), collector.statuses
+        yield collector
+
+
+def tap(emulator: PcscEmulator, uid: str, fault: Fault = Fault.NONE) -> VirtualCard:
+    """Put a card on the reader until it has been asked for its UID, then take it away."""
+    card = emulator.place(uid, fault)
+    assert card.answered.wait(WAIT), f"nobody asked {uid} for its UID"
+    emulator.remove()
+    return card
+
+
+def test_each_tap_is_one_tap_with_its_uid(cards: PcscEmulator) -> None:
+    uids = ["04A32B1C", "04112233445566", "0102030405060708090A", "04A32B1C"]
+    with reading() as collector:
+        for count, uid in enumerate(uids, 1):
+            tap(cards, uid)
+            assert collector.wait(lambda: len(collector.taps) >= count, WAIT)
+        assert collector.uids() == uids
+        assert {t.reader for t in collector.taps} == {READER}
+        assert collector.words() == ["connected"]
+
+
+def test_a_card_resting_for_seconds_is_one_tap(cards: PcscEmulator) -> None:
+    with reading() as collector:
+        card = cards.place("04A32B1C")
+        assert collector.wait(lambda: len(collector.taps) == 1, WAIT)
+        assert not card.gone.wait(3.0)  # it rests: pcscd keeps asking for its ATR, nobody reads it again
+        cards.remove()
+        tap(cards, "CAFEF00D")
+        assert collector.wait(lambda: len(collector.taps) == 2, WAIT)
+        assert collector.uids() == ["04A32B1C", "CAFEF00D"]
+
+
+@pytest.mark.parametrize("fault", [f for f in Fault if f is not Fault.NONE])
+def test_a_card_answering_wrongly_is_no_tap_and_the_next_card_reads(cards: PcscEmulator, fault: Fault) -> None:
+    with reading() as collector:
+        tap(cards, "DEADBEEF", fault)
+        tap(cards, "04A32B1C")
+        assert collector.wait(lambda: len(collector.taps) >= 1, WAIT)
+        assert collector.uids() == ["04A32B1C"]
+        assert collector.words() == ["connected"]
+
+
+def test_pcscd_stopped_and_started_again(running: Pcscd, cards: PcscEmulator) -> None:
+    with reading() as collector:
+        running.stop()
+        assert collector.wait(lambda: collector.words() == ["connected", "disconnected"], WAIT)
+        assert "pcscd" in collector.statuses[-1].detail or "gone" in collector.statuses[-1].detail
+        running.start()
+        assert collector.wait(lambda: collector.words() == ["connected", "disconnected", "connected"], WAIT)
+        tap(cards, "04A32B1C")
+        assert collector.wait(lambda: collector.uids() == ["04A32B1C"], WAIT)
+
+
+def test_pcscd_started_after_the_reader(running: Pcscd, cards: PcscEmulator) -> None:
+    running.stop()
+    from hardware.reader import CardReader
+
+    collector = Collector()
+    with CardReader(READER, PcscProtocol(), collector.on_tap, collector.on_status, retap_window=0):
+        assert collector.wait(lambda: collector.words() == ["disconnected"], WAIT)
+        assert "pcscd is not running" in collector.statuses[0].detail
+        running.start()
+        assert collector.wait(lambda: collector.words() == ["disconnected", "connected"], WAIT)
+        tap(cards, "04A32B1C")
+        assert collector.wait(lambda: collector.uids() == ["04A32B1C"], WAIT)
+
+
+def test_an_empty_url_is_the_first_reader(cards: PcscEmulator) -> None:
+    with reading("") as collector:
+        tap(cards, "04A32B1C")
+        assert collector.wait(lambda: collector.uids() == ["04A32B1C"], WAIT)
+
+
+class CountingProtocol(PcscProtocol):
+    def __init__(self) -> None:
+        super().__init__()
+        self.opens = 0
+        self.opened = threading.Condition()
+
+    def open(self, url: str) -> Any:
+        with self.opened:
+            self.opens += 1
+            self.opened.notify_all()
+        return super().open(url)
+
+
+def test_a_url_naming_no_reader_says_why_and_keeps_trying(running: Pcscd) -> None:
+    from hardware.reader import CardReader
+
+    collector = Collector()
+    protocol = CountingProtocol()
+    with CardReader("Gemalto PC Twin", protocol, collector.on_tap, collector.on_status):
+        with protocol.opened:
+            assert protocol.opened.wait_for(lambda: protocol.opens >= 4, WAIT)
+    assert collector.words() == ["disconnected"]  # said once, then retried quietly
+    detail = collector.statuses[0].detail
+    assert 'no PC/SC reader named "Gemalto PC Twin"' in detail and READER in detail
+
+
+def test_the_virtual_reader_taken_away_is_a_disconnection(running: Pcscd) -> None:
+    """A reader that vanishes from pcscd's list while watched is reported, not read as a card."""
+    with reading("Virtual PCD 00 01") as collector:
+        running.stop()  # vpcd's readers go with pcscd; the reader's own unplug is not something vpcd can do
+        assert collector.wait(lambda: collector.words() == ["connected", "disconnected"], WAIT)
+    assert collector.taps == []
+
+
+# ----------------------------------------------------------------------
+# banker hw cards and banker hw emulate, as a family runs them
+
+
+class Lines:
+    """The lines a running command prints, collected on a thread, to wait on."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        stream = process.stdout
+        threading.Thread(target=lambda: [self.lines.put(line.rstrip("\n")) for line in stream], daemon=True).start()
+
+    def next(self, matching: Callable[[str], bool] = lambda line: True) -> str:
+        """The next line that matches (lines before it are kept in `seen`)."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            self.seen.append(line)
+            if matching(line):
+                return line
+
+
+def banker(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "banker", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@contextmanager
+def command(*args: str) -> Iterator[tuple[subprocess.Popen[str], Lines]]:
+    process = banker(*args)
+    try:
+        yield process, Lines(process)
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(WAIT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(WAIT)
+
+
+def test_banker_hw_cards_prints_one_tap_per_card_across_a_pcscd_restart(
+        tmp_path: Path, running: Pcscd, cards: PcscEmulator) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("")  # the defaults, whatever this machine's own config says
+    with command("hw", "cards", "--protocol", "pcsc", "--port", READER, "--retap", "0",
+                 "--config", str(config)) as (process, out):
+        assert out.next() == "connected"
+        card = cards.place("04A32B1C")
+        assert out.next() == "tap 04A32B1C"
+        assert not card.gone.wait(2.0)  # resting, longer than the default retap window: still one tap
+        cards.remove()
+        tap(cards, "04112233445566")
+        assert out.next() == "tap 04112233445566"
+        running.stop()
+        assert out.next().startswith("disconnected (")
+        running.start()
+        assert out.next() == "connected"
+        tap(cards, "CAFEF00D")
+        assert out.next() == "tap CAFEF00D"
+    assert out.seen == ["connected", "tap 04A32B1C", "tap 04112233445566", out.seen[3], "connected", "tap CAFEF00D"]
+    assert process.returncode == 0
+    assert process.stderr is not None and "Traceback" not in process.stderr.read()
+
+
+def test_banker_hw_emulate_puts_cards_on_the_virtual_reader(running: Pcscd) -> None:
+    with reading() as collector, command("hw", "emulate", "--protocol", "pcsc") as (process, out):
+        assert process.stdin is not None
+        assert out.next() == READER
+        for uid in ("04 a3 2b 1c", "04112233445566"):
+            process.stdin.write(uid + "\n")
+            process.stdin.flush()
+            assert out.next() == f"tapped {uid.replace(' ', '').upper()}"
+        assert collector.wait(lambda: len(collector.taps) == 2, WAIT)
+        process.stdin.close()
+        assert process.wait(WAIT) == 0
+    assert collector.uids() == ["04A32B1C", "04112233445566"]
+
+
+def test_banker_hw_emulate_without_pcscd_says_so(running: Pcscd) -> None:
+    running.stop()
+    with command("hw", "emulate", "--protocol", "pcsc") as (process, out):
+        assert process.stdin is not None
+        assert out.next() == READER
+        process.stdin.write("04A32B1C\n")
+        process.stdin.close()
+        assert process.wait(WAIT) == 2
+        assert process.stderr is not None
+        err = process.stderr.read()
+    assert "no virtual reader" in err and "pcscd" in err and "Traceback" not in err
+
+
+# ----------------------------------------------------------------------
+# Bad input: a seeded fuzzer
+
+
+def test_random_faulty_cards_among_good_ones_give_exactly_the_good_taps(cards: PcscEmulator) -> None:
+    """Good cards, faulty ones (APDU errors, odd lengths, leaving mid-exchange), very short rests and repeats:
+    every good card that answered is one tap, nothing else is (no phantom, no miss), and nothing crashes."""
+    rng = random.Random(3600)
+    good_uids = ["04A32B1C", "04112233445566", "0102030405060708090A"]
+    faults = [f for f in Fault if f is not Fault.NONE]
+    expected: list[str] = []
+    presented = set(good_uids)
+    with reading() as collector:
+        for _ in range(18):
+            roll = rng.random()
+            if roll < 0.4:  # a good card (often one seen just before: a repeat)
+                uid = rng.choice(good_uids)
+                tap(cards, uid)
+                expected.append(uid)
+            elif roll < 0.8:  # a faulty card, with a UID never tapped well
+                uid = bytes(rng.randrange(256) for _ in range(rng.choice([4, 7, 10]))).hex().upper()
+                tap(cards, uid, rng.choice(faults))
+            else:  # a very short rest: read or not, it taps at most once
+                uid = rng.choice(good_uids)
+                card = cards.place(uid)
+                time.sleep(rng.choice([0.0, 0.01, 0.1]))
+                cards.remove()
+                if card.answered.is_set():
+                    expected.append(uid)
+        tap(cards, "CAFEF00D")  # the last card: once it is seen, everything before it has been
+        expected.append("CAFEF00D")
+        assert collector.wait(lambda: collector.uids()[-1:] == ["CAFEF00D"], WAIT)
+        taps = collector.uids()
+        phantoms = [uid for uid in taps if uid not in presented | {"CAFEF00D"}]
+        assert phantoms == []
+        assert taps == expected, "missed or doubled taps"
+        assert collector.words() == ["connected"]
