@@ -110,7 +110,7 @@ def cards(args: argparse.Namespace) -> int:
     from hardware.reader import CardReader
 
     config = load_config(args.config).reader
-    url = args.port or config.url
+    url = config.url if args.port is None else args.port  # --port "": the first reader, for a kind that has one
     kind = kinds.kind(args.protocol or config.protocol)
     if not kind.used(url):
         print("banker hw cards: no reader: give --port URL or set reader.url in the config", file=sys.stderr)

@@ -15,7 +15,7 @@ to defaults (a typo in ``--config`` would otherwise go unnoticed).
 
 Every problem is a `ConfigError` whose message names the file, the key and
 the problem, one line per problem, e.g.
-``config.toml: reader.protocol: must be "pn532", "line" or "hid", not "pn533"``.
+``config.toml: reader.protocol: must be "pn532", "line", "hid" or "pcsc", not "pn533"``.
 All problems in a file are reported at once (the first `MAX_PROBLEMS`, then a
 count of the rest), so one edit can fix them all.
 ``hardware/config.example.toml`` documents every key and is what the

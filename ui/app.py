@@ -281,15 +281,15 @@ class BankerApp(App):
             return
         # What the checks and the start screen's note name: the file (or where the installer puts one), the
         # reader's kind and port as the file gives them, the dice button's pin.
+        from hardware import kinds
+
+        kind = kinds.kind(config.reader.protocol)  # the config allows only the table's names
         self.controller.hardware_config(config.source or str(SYSTEM_CONFIG), reader_kind=config.reader.protocol,
-                                        reader_port=config.reader.url,
+                                        reader_port=config.reader.url, reader_used=kind.used(config.reader.url),
                                         dice_pin=str(config.dice.pin) if config.dice.enabled else "")
         # The phone server (aiohttp: a tenth of a second to import and start) comes up once the first
         # frame is out, so that the table shows as soon as it can.
         self.flip_callbacks.append(lambda: Clock.schedule_once(lambda dt: self.start_web(config.web), 0))
-        from hardware import kinds
-
-        kind = kinds.kind(config.reader.protocol)  # the config allows only the table's names
         if kind.used(config.reader.url):
             from hardware.reader import CardReader
 

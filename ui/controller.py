@@ -959,12 +959,15 @@ class Controller:
     # ------------------------------------------------------------------ hardware status and the clock
 
     def hardware_config(self, source: str, *, reader_kind: str = "", reader_port: str = "", dice_pin: str = "",
-                        problem: str = "") -> None:
+                        problem: str = "", reader_used: bool | None = None) -> None:
         """What the hardware config file sets up, from the app at its start: the file (`source`), the reader's
-        kind (its [reader] protocol, as the file names it) and port (its url, "" for none), the dice button's
-        pin ("" when it is off), or the file's `problem`. The reader's silence is counted from now."""
+        kind (its [reader] protocol, as the file names it) and port (its url), the dice button's pin ("" when
+        it is off), or the file's `problem`. `reader_used`: whether the config has a reader at all (its kind's
+        `used(url)`: a PC/SC reader with an empty url is the first reader there is); by default, whether a port
+        is named. The reader's silence is counted from now."""
+        used = bool(reader_port) if reader_used is None else reader_used
         self.hardware = {"source": source, "reader_kind": reader_kind, "reader_port": reader_port,
-                         "dice_pin": dice_pin, "problem": problem}
+                         "reader_used": "yes" if used else "", "dice_pin": dice_pin, "problem": problem}
         self.reader_since = self.clock()
         self.changed()
 
@@ -983,7 +986,7 @@ class Controller:
         """A reader is named in the config but has not answered READER_QUIET_SECONDS after the start (or has
         gone since): the home screen says so, with the way to the check."""
         h = self.hardware
-        if h is None or not h["reader_port"] or self.reader == "connected":
+        if h is None or not h["reader_used"] or self.reader == "connected":
             return False
         return self.clock() - self.reader_since >= READER_QUIET_SECONDS
 

@@ -430,6 +430,7 @@ def hardware_check(c: Controller, kind: str) -> dict[str, Any]:
     about: list[str] = []
     if kind == "reader":
         port = h["reader_port"] if h is not None else ""
+        used = bool(h is not None and h["reader_used"])  # a PC/SC reader may have no port: the first reader
         if check is not None and check.card is not None:
             figure = check.card
             owner = c.card_owner(check.card)
@@ -439,12 +440,14 @@ def hardware_check(c: Controller, kind: str) -> dict[str, Any]:
                 about.append(tr("ui.check.card_unknown"))
             about.append(tr("ui.check.taps", count=check.taps))
         facts = [tr("ui.check.reader_facts", status=tr(f"ui.reader.{c.reader}"),
-                    kind=(h["reader_kind"] if h is not None and port else "") or "—", port=port or "—")]
+                    kind=(h["reader_kind"] if h is not None and used else "") or "—", port=port or "—")]
         why = c.reader_detail if c.reader != "connected" else ""
-        if not port:
+        if not used:
             hints = [tr("ui.check.reader_unset", config=source), tr("ui.check.use_buttons")]
         elif c.reader != "connected":
-            hints = [tr("ui.check.reader_cable"), tr("ui.check.reader_port", port=port, config=source)]
+            hints = [tr("ui.check.reader_cable")]
+            if port:
+                hints.append(tr("ui.check.reader_port", port=port, config=source))
         else:
             hints = [tr("ui.check.reader_works" if figure is not None else "ui.check.reader_nothing")]
     else:

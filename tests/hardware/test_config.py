@@ -17,6 +17,10 @@ from hardware.config import (EXAMPLE_CONFIG, HEADER_GPIO, BuzzerConfig, DiceConf
                              HardwareConfig, ReaderConfig, ScreenConfig, bcm_number, find_config, pin_problem,
                              load_config, parse_config, user_config_path)
 from hardware.events import ConfigError, HardwareError
+from hardware.kinds import NAMES
+
+# What a wrong reader.protocol is told: every kind of hardware/kinds.py, as the config names them.
+KINDS_WANTED = "must be " + ", ".join(f'"{name}"' for name in NAMES[:-1]) + f' or "{NAMES[-1]}"'
 
 FULL = """\
 [reader]
@@ -155,8 +159,8 @@ def test_the_header_map_agrees_with_gpiozero() -> None:
 
 
 @pytest.mark.parametrize("text, message", [
-    ('[reader]\nprotocol = "pn533"\n', 'config.toml: reader.protocol: must be "pn532", "line" or "hid", not "pn533"'),
-    ("[reader]\nprotocol = 3\n", 'config.toml: reader.protocol: must be "pn532", "line" or "hid", not 3'),
+    ('[reader]\nprotocol = "pn533"\n', f'config.toml: reader.protocol: {KINDS_WANTED}, not "pn533"'),
+    ("[reader]\nprotocol = 3\n", f"config.toml: reader.protocol: {KINDS_WANTED}, not 3"),
     ("[reader]\nurl = 5\n", "config.toml: reader.url: must be a string, not 5"),
     ("[reader]\nbaudrate = 0\n", "config.toml: reader.baudrate: must be an integer from 1 to 12000000, not 0"),
     ('[reader]\nbaudrate = "fast"\n', 'config.toml: reader.baudrate: must be an integer from 1 to 12000000, not "fast"'),
@@ -453,7 +457,7 @@ def test_listen_keeps_good_addresses_as_python_writes_them(in_tmp: Path) -> None
 
 def test_long_values_are_cut_in_messages(in_tmp: Path) -> None:
     [line] = problems_of('[reader]\nprotocol = "' + "x" * 500 + '"\n')
-    assert line == 'config.toml: reader.protocol: must be "pn532", "line" or "hid", not "' + "x" * 55 + '"...'
+    assert line == f'config.toml: reader.protocol: {KINDS_WANTED}, not "' + "x" * 55 + '"...'
     [line] = problems_of("[reader]\nurl = [" + ", ".join(["1"] * 500) + "]\n")
     assert line.startswith("config.toml: reader.url: must be a string, not [1, 1, 1") and line.endswith("...")
     assert len(line) < 120

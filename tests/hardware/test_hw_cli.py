@@ -37,7 +37,7 @@ def test_bad_config_is_one_clear_line(tmp_path: Path) -> None:
     config.write_text('[reader]\nprotocol = "pn533"\n')
     out = banker("hw", "cards", "--config", str(config), "--port", "loop://")
     assert out.returncode == 2
-    assert 'reader.protocol: must be "pn532", "line" or "hid", not "pn533"' in out.stderr
+    assert 'reader.protocol: must be "pn532", ' in out.stderr and 'not "pn533"' in out.stderr
     assert "Traceback" not in out.stderr
 
 

@@ -262,6 +262,23 @@ def test_no_note_for_a_reader_that_answers_in_time_or_for_no_reader_at_all(tmp_p
     assert not view.reader_silent(c)
 
 
+def test_a_first_pc_sc_reader_that_never_answers_gets_the_note_too(tmp_path: Path) -> None:
+    """A pcsc reader with an empty url is "the first PC/SC reader": a reader all the same (ui/app.py passes its
+    kind's `used(url)`), so its silence is said, and the check names its kind and no port to look at."""
+    clock = Clock()
+    c = make(tmp_path, clock=clock)
+    c.hardware_config("/etc/board-banker/config.toml", reader_kind="pcsc", reader_port="", reader_used=True)
+    c.reader_status(False, "pcscd is not running")
+    clock.now += READER_QUIET_SECONDS
+    c.tick()
+    assert view.reader_silent(c)
+    v = view.hardware_check(c, "reader")
+    assert "kind: pcsc · port: —" in v["facts"][0]
+    assert v["hints"] == [c.tr("ui.check.reader_cable")]
+    c.reader_status(True, "ready")
+    assert not view.reader_silent(c)
+
+
 def test_the_note_s_button_opens_the_check_and_its_back_returns_home(tmp_path: Path) -> None:
     c = make(tmp_path)
     nav = Navigator(c)
