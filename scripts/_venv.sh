@@ -51,6 +51,12 @@ if [ "${1:-}" = "[test]" ]; then
     want systemd systemd-analyze             # `systemd-analyze verify` on the unit (tests/deploy/test_deploy.py)
     want valgrind valgrind                   # counts instructions (tests/test_bench_engine.py, bench_instructions.py)
     want git git                             # bench_engine.py --against checks out REV (tests/test_bench_engine.py)
+    # The pcsc reader against the real PC/SC daemon and its virtual reader driver (tests/hardware/test_pcsc.py);
+    # pyscard, in the [test] extra, has no Linux wheels: pip builds it with swig, gcc and libpcsclite-dev.
+    [ -x /usr/sbin/pcscd ] || want pcscd pcscd  # /usr/sbin: not on an ordinary user's PATH on Debian
+    [ -e /usr/lib/pcsc/drivers/serial/libifdvpcd.so ] || need_tools+=(vsmartcard-vpcd)
+    want swig swig
+    [ -e /usr/include/PCSC/winscard.h ] || need_tools+=(libpcsclite-dev)
     # BANKER_SLOW_TESTS=1: the installer's tests build Debian roots (debootstrap), arm64 ones under emulation.
     if [ "${BANKER_SLOW_TESTS:-}" = 1 ]; then
         want debootstrap debootstrap

@@ -34,6 +34,7 @@ pytestmark = pytest.mark.xdist_group("pcsc")
 ROOT = Path(__file__).resolve().parents[2]
 SOCKET = Path("/run/pcscd/pcscd.comm")
 VPCD = Path("/usr/lib/pcsc/drivers/serial/libifdvpcd.so")
+PCSCD = shutil.which("pcscd") or shutil.which("pcscd", path="/usr/sbin")  # /usr/sbin: not on a user's PATH
 WAIT = 20.0  # seconds: the most any wait may take under load; they normally end within a second
 
 
@@ -110,7 +111,7 @@ class Pcscd:
 
     def start(self) -> None:
         with open(self.log, "ab") as out:
-            self.process = subprocess.Popen(["pcscd", "--foreground", "--error"], stdout=out, stderr=out)
+            self.process = subprocess.Popen([str(PCSCD), "--foreground", "--error"], stdout=out, stderr=out)
         deadline = time.monotonic() + WAIT
         while READER not in self.readers():
             if self.process.poll() is not None:
@@ -145,7 +146,7 @@ class Pcscd:
 
 @pytest.fixture(scope="session")
 def pcscd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pcscd]:
-    if shutil.which("pcscd") is None or not VPCD.exists():
+    if PCSCD is None or not VPCD.exists():
         pytest.skip("pcscd or vsmartcard-vpcd is not installed (scripts/_venv.sh '[test]' installs both)")
     pytest.importorskip("smartcard", reason="pyscard is not installed (the [test] extra has it)")
     if socket_answers(SOCKET):
