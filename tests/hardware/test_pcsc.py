@@ -289,12 +289,81 @@ def test_a_url_naming_no_reader_says_why_and_keeps_trying(running: Pcscd) -> Non
     assert 'no PC/SC reader named "Gemalto PC Twin"' in detail and READER in detail
 
 
-def test_the_virtual_reader_taken_away_is_a_disconnection(running: Pcscd) -> None:
-    """A reader that vanishes from pcscd's list while watched is reported, not read as a card."""
-    with reading("Virtual PCD 00 01") as collector:
-        running.stop()  # vpcd's readers go with pcscd; the reader's own unplug is not something vpcd can do
-        assert collector.wait(lambda: collector.words() == ["connected", "disconnected"], WAIT)
-    assert collector.taps == []
+class ScriptedPcscd:
+    """pyscard's calls answered from a script, for what vpcd cannot do: a reader unplugged while watched, a card
+    swapped between two waits, a mute card. The codes and flags are pyscard's own."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, states: list[tuple[int, int]],
+                 reply: list[int] | None = None) -> None:
+        from smartcard import scard
+
+        self.scard = scard
+        self.states = states  # (hresult, reader state) per SCardGetStatusChange
+        self.reply = reply if reply is not None else list(bytes.fromhex("04A32B1C9000"))
+        self.reads = 0
+        self.service = scard.SCARD_S_SUCCESS  # what a fresh SCardEstablishContext gets
+        for name in ("SCardGetStatusChange", "SCardConnect", "SCardTransmit", "SCardDisconnect",
+                     "SCardEstablishContext", "SCardReleaseContext"):
+            monkeypatch.setattr(scard, name, getattr(self, name))
+
+    def SCardGetStatusChange(self, context: int, timeout: int, readers: list[tuple[str, int]]) -> Any:
+        hresult, state = self.states.pop(0)
+        return hresult, [(readers[0][0], state, [])]
+
+    def SCardConnect(self, context: int, reader: str, share: int, protocols: int) -> Any:
+        return self.scard.SCARD_S_SUCCESS, 1, self.scard.SCARD_PROTOCOL_T1
+
+    def SCardTransmit(self, card: int, protocol: int, apdu: list[int]) -> Any:
+        self.reads += 1
+        return self.scard.SCARD_S_SUCCESS, self.reply
+
+    def SCardDisconnect(self, card: int, disposition: int) -> int:
+        return self.scard.SCARD_S_SUCCESS
+
+    def SCardEstablishContext(self, scope: int) -> Any:
+        return self.service, 7
+
+    def SCardReleaseContext(self, context: int) -> int:
+        return self.scard.SCARD_S_SUCCESS
+
+
+def scripted_handle(scripted: ScriptedPcscd) -> Any:
+    from hardware.pcsc import PcscHandle
+
+    return PcscHandle(scripted.scard, 7, READER, scripted.scard.SCARD_STATE_UNAWARE)
+
+
+def test_a_card_swapped_between_two_waits_is_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pcscd counts arrivals and departures in the state's upper 16 bits: present, then present with another count,
+    is a card taken away and put back (or another card) between two waits."""
+    pytest.importorskip("smartcard")
+    from smartcard import scard
+
+    ok, present, empty = scard.SCARD_S_SUCCESS, scard.SCARD_STATE_PRESENT, scard.SCARD_STATE_EMPTY
+    scripted = ScriptedPcscd(monkeypatch, [
+        (ok, present | 1 << 16), (ok, present | scard.SCARD_STATE_INUSE | 1 << 16), (scard.SCARD_E_TIMEOUT, 0),
+        (ok, present | 3 << 16), (ok, empty | 4 << 16), (ok, present | scard.SCARD_STATE_MUTE | 5 << 16),
+        (ok, empty | 6 << 16)])
+    protocol, handle = PcscProtocol(), scripted_handle(scripted)
+    polls = [protocol.poll(handle) for _ in range(7)]
+    assert [[uid for uid, _ in poll] for poll in polls] == [["04A32B1C"], [], [], ["04A32B1C"], [], [], []]
+    assert scripted.reads == 2  # in use by us, a timeout, a departure, a mute card: nothing read
+
+
+@pytest.mark.parametrize("gone", ["state", "code"])
+def test_a_reader_unplugged_while_watched_is_a_disconnection(monkeypatch: pytest.MonkeyPatch, gone: str) -> None:
+    pytest.importorskip("smartcard")
+    from smartcard import scard
+
+    answer = ((scard.SCARD_S_SUCCESS, scard.SCARD_STATE_UNKNOWN | scard.SCARD_STATE_CHANGED) if gone == "state"
+              else (scard.SCARD_E_UNKNOWN_READER, 0))
+    scripted = ScriptedPcscd(monkeypatch, [answer])
+    with pytest.raises(OSError, match=f'the reader "{READER}" is gone'):
+        PcscProtocol().poll(scripted_handle(scripted))
+    scripted.states.append(answer)
+    scripted.service = scard.SCARD_E_NO_SERVICE  # and when pcscd itself went, that is what is said
+    with pytest.raises(OSError, match="pcscd is not running"):
+        PcscProtocol().poll(scripted_handle(scripted))
 
 
 # ----------------------------------------------------------------------
