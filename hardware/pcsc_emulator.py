@@ -76,11 +76,17 @@ class VirtualCard:
         self._thread.start()
 
     def remove(self) -> None:
-        """Take the card off the reader: vpcd sees the connection close."""
+        """Take the card off the reader: vpcd sees the connection close when it next asks the card anything.
+
+        Only the sending half is shut at once; the card keeps reading until vpcd closes its side (at its
+        next question, within about 0.4 s). Closing outright while a question of vpcd's was unread would
+        reset the connection, and a reset may throw away the card's last answer before vpcd has read it.
+        """
         try:
-            self.sock.shutdown(socket.SHUT_RDWR)
+            self.sock.shutdown(socket.SHUT_WR)
         except OSError:
             pass
+        self.gone.wait(5.0)  # vpcd closed its side (or pcscd went): the serving thread has ended
         self.sock.close()
         self._thread.join(timeout=5)
 
@@ -210,7 +216,7 @@ class PcscEmulator:
         if card is not None:
             card.remove()
 
-    def tap(self, uid: str, hold: float = 2.0, fault: Fault = Fault.NONE) -> bool:
+    def tap(self, uid: str, hold: float = 5.0, fault: Fault = Fault.NONE) -> bool:
         """Put a card on the reader until it has been asked for its UID (or vanished), at most `hold`
         seconds, then take it away. Whether it was asked."""
         card = self.place(uid, fault)
