@@ -5,7 +5,9 @@ PC/SC name, the start of it such as "ACS ACR122U", or "" for the first reader). 
 0.1 s for pcscd to report a change on that reader (SCardGetStatusChange: pcscd watches the reader, so
 nothing here polls the card), and when a card has newly arrived, connects to it, asks for its UID with
 GET DATA (`FF CA 00 00 00`, PC/SC part 3, which every contactless PC/SC reader answers for the card on
-it) and lets go. A card is read once per arrival: one resting on the reader is one tap.
+it) and lets go. A card is read once per arrival: one resting on the reader is one tap, also when pcscd
+restarts or the reader is plugged in again under it (the first card found after opening is no tap if it
+is the one that was resting when the link was lost).
 
 Only a reply of a 4, 7 or 10 byte UID followed by the status word 90 00 is a tap. A card pulled away
 mid-read, another status word, a reply of any other length: no tap, and the reader waits for the next
@@ -97,6 +99,8 @@ class PcscProtocol(CardProtocol):
 
     def __init__(self, baudrate: int = 115200) -> None:
         self.baudrate = baudrate  # unused: pcscd talks to the reader
+        self.resting: str | None = None  # the card read last, while pcscd says a card is on the reader
+        self.carried: str | None = None  # that card, when the link to pcscd was lost with it resting
 
     def open(self, url: str) -> PcscHandle:
         """A context on pcscd and the reader `url` names; OSError saying why when there is none."""
@@ -119,6 +123,7 @@ class PcscProtocol(CardProtocol):
             handle.close()
             raise
         handle.reader = reader
+        self.carried = self.resting  # a card found resting at the first look is this one, unless it differs
         return handle
 
     def poll(self, port: Any) -> list[tuple[str, float]]:
@@ -133,12 +138,17 @@ class PcscProtocol(CardProtocol):
             raise _lost(scard, handle.reader, hresult)
         _, state, _ = states[0]
         before, handle.state = handle.state, state
+        carried, self.carried = self.carried, None  # only the first look after opening may find it
         if state & (scard.SCARD_STATE_UNKNOWN | scard.SCARD_STATE_UNAVAILABLE | scard.SCARD_STATE_IGNORE):
             raise _lost(scard, handle.reader, scard.SCARD_E_UNKNOWN_READER)
+        if not state & scard.SCARD_STATE_PRESENT:
+            self.resting = None
         if not self.arrived(scard, before, state):
             return []
-        uid = self.read_uid(scard, handle)
-        return [] if uid is None else [(uid, time.monotonic())]
+        uid = self.resting = self.read_uid(scard, handle)
+        if uid is None or uid == carried:
+            return []  # no UID, or the card that rested on the reader while pcscd or the reader was away
+        return [(uid, time.monotonic())]
 
     @staticmethod
     def arrived(scard: Any, before: int, state: int) -> bool:

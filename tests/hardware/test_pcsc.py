@@ -303,7 +303,7 @@ class ScriptedPcscd:
         self.reads = 0
         self.service = scard.SCARD_S_SUCCESS  # what a fresh SCardEstablishContext gets
         for name in ("SCardGetStatusChange", "SCardConnect", "SCardTransmit", "SCardDisconnect",
-                     "SCardEstablishContext", "SCardReleaseContext"):
+                     "SCardEstablishContext", "SCardReleaseContext", "SCardListReaders"):
             monkeypatch.setattr(scard, name, getattr(self, name))
 
     def SCardGetStatusChange(self, context: int, timeout: int, readers: list[tuple[str, int]]) -> Any:
@@ -325,6 +325,9 @@ class ScriptedPcscd:
 
     def SCardReleaseContext(self, context: int) -> int:
         return self.scard.SCARD_S_SUCCESS
+
+    def SCardListReaders(self, context: int, groups: list[str]) -> Any:
+        return self.scard.SCARD_S_SUCCESS, [READER]
 
 
 def scripted_handle(scripted: ScriptedPcscd) -> Any:
@@ -348,6 +351,31 @@ def test_a_card_swapped_between_two_waits_is_read_again(monkeypatch: pytest.Monk
     polls = [protocol.poll(handle) for _ in range(7)]
     assert [[uid for uid, _ in poll] for poll in polls] == [["04A32B1C"], [], [], ["04A32B1C"], [], [], []]
     assert scripted.reads == 2  # in use by us, a timeout, a departure, a mute card: nothing read
+
+
+def test_a_card_resting_while_the_link_is_lost_is_not_tapped_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pcscd restarted (or the reader plugged in again) under a resting card: the first look after opening finds
+    the same card, which is no new tap; a card found then that is another, or the same one put back after the
+    reader saw it gone, is."""
+    pytest.importorskip("smartcard")
+    from smartcard import scard
+
+    ok, present, empty = scard.SCARD_S_SUCCESS, scard.SCARD_STATE_PRESENT, scard.SCARD_STATE_EMPTY
+    scripted = ScriptedPcscd(monkeypatch, [])
+    protocol = PcscProtocol()
+
+    def look(*states: int) -> list[str]:
+        handle = protocol.open(READER)  # each open is a new link: pcscd's counts start again
+        scripted.states.extend((ok, state) for state in states)
+        return [uid for _ in states for uid, _ in protocol.poll(handle)]
+
+    assert look(present | 1 << 16) == ["04A32B1C"]
+    assert look(present | 1 << 16) == []  # still resting after the reconnect
+    assert look(present | 1 << 16, empty | 2 << 16, present | 3 << 16) == ["04A32B1C"]  # then lifted, put back
+    assert look(empty, present | 1 << 16) == ["04A32B1C"]  # lifted while the link was down, tapped again after
+    scripted.reply = list(bytes.fromhex("CAFEF00D9000"))
+    assert look(present | 1 << 16) == ["CAFEF00D"]  # another card found at the first look
+    assert scripted.reads == 6
 
 
 @pytest.mark.parametrize("gone", ["state", "code"])
