@@ -102,6 +102,19 @@ def socket_answers(path: Path) -> bool:
     return True
 
 
+def pcscd_processes() -> list[int]:
+    """The pids of the pcscd processes running (zombies aside), whoever started them."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "pcscd" \
+                    and (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                found.append(int(entry.name))
+        except OSError:  # gone while looking
+            continue
+    return found
+
+
 class Pcscd:
     """Our own pcscd in the foreground; stop() and start() it to play pcscd stopped and restarted."""
 
@@ -149,11 +162,11 @@ def pcscd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pcscd]:
     if PCSCD is None or not VPCD.exists():
         pytest.skip("pcscd or vsmartcard-vpcd is not installed (scripts/_venv.sh '[test]' installs both)")
     pytest.importorskip("smartcard", reason="pyscard is not installed (the [test] extra has it)")
-    if socket_answers(SOCKET):
-        pytest.skip(f"a pcscd is already running ({SOCKET} answers): these tests never touch it")
-    if os.geteuid() != 0 and not os.access(SOCKET.parent if SOCKET.parent.exists() else SOCKET.parent.parent,
-                                           os.W_OK):
-        pytest.skip(f"pcscd could not make its socket {SOCKET} as this user")
+    if socket_answers(SOCKET) or pcscd_processes():
+        pytest.skip(f"a pcscd is already running ({SOCKET} answers, or a pcscd process is there): "
+                    "these tests never touch it")
+    if os.geteuid() != 0:
+        pytest.skip(f"pcscd makes its socket {SOCKET} and reads the readers as root only")
     daemon = Pcscd(tmp_path_factory.mktemp("pcscd") / "pcscd.log")
     daemon.start()
     try:
