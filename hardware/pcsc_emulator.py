@@ -47,7 +47,7 @@ class Fault(enum.Enum):
     ERROR = "error"  # only a status word, 6A 81 (function not supported)
     ODD = "odd"  # a UID one byte short, then 90 00
     SHORT = "short"  # a reply of one byte, no status word at all
-    EMPTY = "empty"  # an empty reply
+    EMPTY = "empty"  # an empty reply (vpcd takes it as the card gone)
     VANISH = "vanish"  # the card leaves the reader instead of answering
 
 
@@ -68,7 +68,7 @@ class VirtualCard:
     def __init__(self, uid: str, fault: Fault = Fault.NONE, host: str = HOST, port: int = PORT) -> None:
         self.uid = parse_uid(uid)
         self.fault = fault
-        self.answered = threading.Event()  # set once it has answered (or refused) a GET DATA
+        self.answered = threading.Event()  # set once it has answered a GET DATA (however it was told to)
         self.gone = threading.Event()  # set when the connection ended, whoever ended it
         self.sock = socket.create_connection((host, port), timeout=2.0)
         self.sock.settimeout(None)
@@ -117,7 +117,7 @@ class VirtualCard:
                 reply = self.answer(message)
                 if reply is None:
                     self.answered.set()
-                    return  # vanish mid-exchange: the reader is left waiting for an answer
+                    return  # leave mid-exchange: vpcd's read of the answer fails, as a card pulled away
                 self._send(reply)
                 if message == GET_DATA_UID:
                     self.answered.set()
