@@ -84,6 +84,11 @@ PANEL_SIZES: dict[str, tuple[int, int]] = {"official-7in": (800, 480), "touch-di
 DENSITY_RANGE = (0.5, 4.0)
 PIPS_PER_DIE = (4, 7)
 MAX_DICE = 3
+RC522 = "rc522"  # the kind that owns [reader] reset_pin and the SPI0 pins (hardware/kinds.py)
+DEFAULT_RESET_PIN = 25  # [reader] reset_pin: the RC522's RST, physical pin 22
+# SPI0, which the rc522 reads through /dev/spidev0.0 (or 0.1): dtparam=spi=on gives the kernel's SPI driver
+# all five of these pins, both chip selects included, so no other part may use any of them.
+SPI0_PINS: dict[int, str] = {8: "CE0", 7: "CE1", 9: "MISO", 10: "MOSI", 11: "SCLK"}
 
 # The 40-pin header (identical on every 40-pin Pi): physical pin -> BCM GPIO number.
 # Lets the file's checks see that "BOARD11" and 17 are the same pin.
@@ -116,6 +121,7 @@ class ReaderConfig:
     protocol: str = kinds.DEFAULT  # a name of hardware/kinds.py's KINDS
     baudrate: int = 115200
     retap_window: float = 1.5
+    reset_pin: Pin = DEFAULT_RESET_PIN  # the RC522's RST line; used only by protocol "rc522"
 
 
 @dataclass(frozen=True, slots=True)
@@ -565,6 +571,7 @@ def parse_config(data: Mapping[str, Any], source: str = "config.toml") -> Hardwa
         protocol=reader.choice("protocol", PROTOCOLS, kinds.DEFAULT),
         baudrate=reader.integer("baudrate", 115200, 1, MAX_BAUDRATE, f"an integer from 1 to {MAX_BAUDRATE}"),
         retap_window=reader.seconds("retap_window", 1.5, *RETAP_RANGE),
+        reset_pin=_reset_pin(reader),
     )
     reader.report_unknown()
 
@@ -601,8 +608,7 @@ def parse_config(data: Mapping[str, Any], source: str = "config.toml") -> Hardwa
     web.report_unknown()
     root.report_unknown()
 
-    if dice_config.enabled:
-        _check_pins_shared(problems, dice_config)
+    _check_pins_shared(problems, reader_config, dice_config)
     problems.raise_any()
     return HardwareConfig(reader=reader_config, dice=dice_config, display=screen_config, web=web_config,
                           source=source)
@@ -703,9 +709,22 @@ def _dice_display(table: _Table) -> DiceDisplayConfig:
                              digit_pins=digit_pins or (), active_high=active_high)
 
 
-def _check_pins_shared(problems: _Problems, dice: DiceConfig) -> None:
-    """One pin, one job: a pin used twice would fight itself (an output shorting the button)."""
+def _reset_pin(reader: _Table) -> Pin:
+    pin = reader.pin("reset_pin", DEFAULT_RESET_PIN)
+    return pin if pin is not None else DEFAULT_RESET_PIN
+
+
+def _check_pins_shared(problems: _Problems, reader: ReaderConfig, dice: DiceConfig) -> None:
+    """One pin, one job: a pin used twice would fight itself (an output shorting the button).
+
+    The rc522 claims the five SPI0 pins and its reset pin first, so that a dice pin on one of them is
+    the pin reported; with another kind of reader `reset_pin` is not used and claims nothing. A disabled
+    dice button claims nothing, and neither do its display and buzzer.
+    """
     used: dict[int, str] = {}
+    if reader.protocol == RC522:
+        for number, name in SPI0_PINS.items():
+            used[number] = f"the rc522 card reader (SPI0 {name})"
 
     def claim(key: str, pin: Pin | None) -> None:
         if pin is None:
@@ -718,6 +737,10 @@ def _check_pins_shared(problems: _Problems, dice: DiceConfig) -> None:
         else:
             used[number] = key
 
+    if reader.protocol == RC522:
+        claim("reader.reset_pin", reader.reset_pin)
+    if not dice.enabled:
+        return
     claim("dice.pin", dice.pin)
     if dice.display.kind != "none":
         for index, pin in enumerate(dice.display.pins):

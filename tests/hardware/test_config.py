@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from hardware.config import (EXAMPLE_CONFIG, HEADER_GPIO, BuzzerConfig, DiceConfig, DiceDisplayConfig,
                              HardwareConfig, ReaderConfig, ScreenConfig, bcm_number, find_config, pin_problem,
                              load_config, parse_config, user_config_path)
+from hardware import config as config_module
 from hardware.events import ConfigError, HardwareError
 from hardware.kinds import NAMES
 
@@ -86,7 +87,7 @@ def test_no_file_anywhere_means_all_defaults(tmp_path: Path) -> None:
     config = load_config(**nowhere(tmp_path))  # type: ignore[arg-type]
     assert config == HardwareConfig()
     assert config.source is None
-    assert config.reader == ReaderConfig(url="", protocol="pn532", baudrate=115200, retap_window=1.5)
+    assert config.reader == ReaderConfig(url="", protocol="pn532", baudrate=115200, retap_window=1.5, reset_pin=25)
     assert config.dice == DiceConfig(pin=17, pull_up=True, count=2, debounce=0.05, enabled=True,
                                      display=DiceDisplayConfig("none", (), (), True), buzzer=BuzzerConfig(None))
     assert config.display == ScreenConfig(rotation=0, touch="official-7in", density=None)
@@ -172,7 +173,7 @@ def test_the_header_map_agrees_with_gpiozero() -> None:
      "config.toml: reader.retap_window: must be a number of seconds from 0 to 10, not -0.5"),
     ("[reader]\nretap_window = nan\n",
      "config.toml: reader.retap_window: must be a number of seconds from 0 to 10, not nan"),
-    ("[reader]\nport = 1\n", "config.toml: reader.port: unknown key (known: url, protocol, baudrate, retap_window)"),
+    ("[reader]\nport = 1\n", "config.toml: reader.port: unknown key (known: url, protocol, baudrate, retap_window, reset_pin)"),
     ('reader = "/dev/ttyUSB0"\n', 'config.toml: reader: must be a table ([reader]), not "/dev/ttyUSB0"'),
     ("[dice]\npin = 40\n", 'config.toml: dice.pin: must be a GPIO number from 0 to 27 or a pin name such as '
                            '"GPIO17" or "BOARD11", not 40'),
@@ -260,6 +261,70 @@ def test_unused_pins_are_not_checked_for_sharing(in_tmp: Path) -> None:
     config = load_config(write(in_tmp, '[dice.display]\nkind = "none"\npins = [17]\n'))
     assert config.dice.display.pins == (17,)
     load_config(write(in_tmp, '[dice]\nenabled = false\n[dice.buzzer]\npin = 17\n'))
+
+
+@pytest.fixture
+def rc522_known(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let [reader] protocol be "rc522" on a branch where hardware/kinds.py does not list it yet (issue 37's
+    driver registers it); once it is registered this changes nothing."""
+    if "rc522" not in config_module.PROTOCOLS:
+        monkeypatch.setattr(config_module, "PROTOCOLS", (*config_module.PROTOCOLS, "rc522"))
+
+
+@pytest.mark.parametrize("value, pin", [(24, 24), ('"GPIO24"', "GPIO24"), ('"BOARD22"', "BOARD22"), ('"J8:18"', "J8:18")])
+def test_reset_pin_takes_any_pin_name(in_tmp: Path, value: str, pin: int | str) -> None:
+    assert load_config(write(in_tmp, f"[reader]\nreset_pin = {value}\n")).reader.reset_pin == pin
+
+
+@pytest.mark.parametrize("value, problem", [
+    ("40", "must be a GPIO number from 0 to 27 or a pin name such as \"GPIO17\" or \"BOARD11\", not 40"),
+    ("true", "must be a GPIO number from 0 to 27 or a pin name such as \"GPIO17\" or \"BOARD11\", not true"),
+    ('"BOARD17"', '"BOARD17" is not a GPIO pin of the 40-pin header (it is power, ground or out of range)'),
+])
+def test_a_bad_reset_pin_is_refused_whatever_the_reader(in_tmp: Path, value: str, problem: str) -> None:
+    assert problems_of(f'[reader]\nprotocol = "line"\nreset_pin = {value}\n') == [
+        f"config.toml: reader.reset_pin: {problem}"]
+
+
+SPI0 = [(8, "CE0"), (7, "CE1"), (9, "MISO"), (10, "MOSI"), (11, "SCLK")]
+
+
+@pytest.mark.usefixtures("rc522_known")
+@pytest.mark.parametrize("number, name", SPI0)
+def test_the_rc522_keeps_the_spi_pins_from_the_dice(in_tmp: Path, number: int, name: str) -> None:
+    rc522 = '[reader]\nprotocol = "rc522"\nurl = "/dev/spidev0.0"\n'
+    taken = f"GPIO{number} is already used by the rc522 card reader (SPI0 {name})"
+    assert problems_of(f"{rc522}[dice]\npin = {number}\n") == [f"config.toml: dice.pin: {taken}"]
+    physical = next(pin for pin, gpio in HEADER_GPIO.items() if gpio == number)
+    assert problems_of(f'{rc522}[dice.buzzer]\npin = "BOARD{physical}"\n') == [f"config.toml: dice.buzzer.pin: {taken}"]
+    assert problems_of(f'{rc522}[dice.display]\nkind = "pips"\npins = [5, 6, 13, {number}]\n') == [
+        f"config.toml: dice.display.pins[3]: {taken}"]
+    assert problems_of(f'{rc522}[dice.display]\nkind = "digits"\npins = [5, 6, 13, 19, 26, 12, 16]\n'
+                       f'digit_pins = ["GPIO{number}"]\n') == [f"config.toml: dice.display.digit_pins[0]: {taken}"]
+    # The reset line cannot be on the bus either, even with the dice button switched off.
+    assert problems_of(f"{rc522}reset_pin = {number}\n[dice]\nenabled = false\n") == [
+        f"config.toml: reader.reset_pin: {taken}"]
+
+
+@pytest.mark.usefixtures("rc522_known")
+def test_the_rc522_reset_pin_has_one_job(in_tmp: Path) -> None:
+    assert problems_of('[reader]\nprotocol = "rc522"\n[dice]\npin = "BOARD22"\n') == [
+        "config.toml: dice.pin: GPIO25 is already used by reader.reset_pin"]
+    assert problems_of('[reader]\nprotocol = "rc522"\nreset_pin = 27\n[dice.buzzer]\npin = 27\n') == [
+        "config.toml: dice.buzzer.pin: GPIO27 is already used by reader.reset_pin"]
+    config = load_config(write(in_tmp, '[reader]\nprotocol = "rc522"\nurl = "/dev/spidev0.0"\nreset_pin = 24\n'
+                                       '[dice]\npin = 25\n[dice.display]\nkind = "pips"\npins = [5, 6, 13, 19]\n'
+                                       '[dice.buzzer]\npin = 27\n'))
+    assert config.reader == ReaderConfig(url="/dev/spidev0.0", protocol="rc522", reset_pin=24)
+    assert config.dice.pin == 25
+
+
+def test_other_readers_leave_the_spi_pins_and_the_reset_pin_free(in_tmp: Path) -> None:
+    for protocol in [name for name in NAMES if name != "rc522"]:
+        config = load_config(write(in_tmp, f'[reader]\nprotocol = "{protocol}"\nreset_pin = 17\n[dice]\npin = 17\n'
+                                           '[dice.display]\nkind = "pips"\npins = [7, 8, 9, 10, 11, 25, 12]\n'))
+        assert config.reader.reset_pin == 17 and config.dice.pin == 17
+        assert config.dice.display.pins == (7, 8, 9, 10, 11, 25, 12)
 
 
 def test_a_syntax_error_names_the_file_and_line(in_tmp: Path) -> None:
@@ -382,6 +447,7 @@ def test_the_example_file_documents_every_key() -> None:
 _TEXT_KEYS = [  # every key that takes text, as the line that sets it to {value}
     ("reader.url", "[reader]\nurl = {value}\n"),
     ("reader.protocol", "[reader]\nprotocol = {value}\n"),
+    ("reader.reset_pin", "[reader]\nreset_pin = {value}\n"),
     ("dice.pin", "[dice]\npin = {value}\n"),
     ("dice.display.kind", "[dice.display]\nkind = {value}\n"),
     ("dice.display.pins[0]", "[dice.display]\npins = [{value}]\n"),
