@@ -63,8 +63,9 @@ UDEV_RULE=/etc/udev/rules.d/99-board-banker.rules
 POLKIT_RULE=/etc/polkit-1/rules.d/50-board-banker.rules
 USER_NAME=banker
 USER_HOME=/var/lib/board-banker
-# Serial readers, the dice button, the touchscreen, the display and GPU, sound.
-USER_GROUPS=(dialout gpio input video render audio)
+# Serial readers, the dice button, the touchscreen, the display and GPU, sound,
+# an RC522 reader on the SPI pins (/dev/spidev*).
+USER_GROUPS=(dialout gpio input video render audio spi)
 # python3-venv, python3-dev, gcc, libc6-dev: the venv and the compiled engine.
 # libgl1, libegl1, libgles2, libgbm1, libdrm2: what Kivy's SDL2 loads to draw
 # through KMS/DRM without a desktop. libmtdev1: Kivy's multitouch input.
@@ -261,11 +262,12 @@ cmdline_consoleblank() {
     changed set "screen blanking off (consoleblank=0 in $file)"
 }
 
-# dtparam=uart0=on in config.txt, under an [all] section so no model filter above it applies.
-config_uart0() {
-    local file=$1 last_section
-    if grep -Eq '^[[:space:]]*dtparam=uart0=on[[:space:]]*$' "$file"; then
-        same "UART0 on the header (dtparam=uart0=on in $file)"
+# dtparam=PARAM=on in config.txt, under an [all] section so no model filter above it applies.
+# A commented-out line ("#dtparam=spi=on", as Raspberry Pi OS ships it) does not count.
+config_dtparam() {  # FILE PARAM WHAT
+    local file=$1 param=$2 what=$3 last_section
+    if grep -Eq "^[[:space:]]*dtparam=$param=on[[:space:]]*\$" "$file"; then
+        same "$what (dtparam=$param=on in $file)"
         return 0
     fi
     backup_once "$file"
@@ -275,11 +277,24 @@ config_uart0() {
         # A file that does not end in a newline would glue our line to its last one.
         if [ -s "$file" ] && [ -n "$(tail -c 1 "$file")" ]; then printf '\n'; fi
         if [ -n "$last_section" ] && [ "$last_section" != "[all]" ]; then printf '[all]\n'; fi
-        printf 'dtparam=uart0=on\n'
+        printf 'dtparam=%s=on\n' "$param"
     } >"$file.board-banker-new"
     mv -f "$file.board-banker-new" "$file"
     REBOOT_NEEDED=1
-    changed set "UART0 on the header (dtparam=uart0=on in $file)"
+    changed set "$what (dtparam=$param=on in $file)"
+}
+
+config_uart0() { config_dtparam "$1" uart0 "UART0 on the header"; }
+
+# What the reader kind KIND needs in config.txt (FILE): an RC522 on the header's SPI pins ("rc522") needs
+# SPI0 switched on, which gives /dev/spidev0.0 and 0.1. Another kind needs nothing there, and SPI that is on
+# already is left on: something else may use it.
+config_reader_boot() {  # KIND FILE
+    if [ "$1" = rc522 ]; then
+        config_dtparam "$2" spi "SPI on the header for the rc522 reader"
+    else
+        skipped "dtparam=spi=on: only an rc522 reader needs it (this one is \"$1\"; SPI is left as it is)"
+    fi
 }
 
 # ---------------------------------------------------------------------------
@@ -747,8 +762,9 @@ install_service() {
 
 configure_boot() {
     step "Boot configuration (Raspberry Pi only)"
-    local why="" model
+    local why="" model kind
     model=$(pi_model)
+    kind=$(reader_kind)
     if [ "$ROOT_MODE" = 1 ]; then
         why="--root"
     elif [ "$NO_BOOT_CONFIG" = 1 ]; then
@@ -760,6 +776,9 @@ configure_boot() {
         skipped "serial console off (raspi-config nonint do_serial_cons 1): $why"
         skipped "UART on (raspi-config nonint do_serial_hw 0): $why"
         skipped "Pi 5: dtparam=uart0=on in config.txt: $why"
+        if [ "$kind" = rc522 ]; then
+            skipped "SPI on the header for the rc522 reader (dtparam=spi=on in config.txt): $why"
+        fi
         skipped "screen blanking off (consoleblank=0 in cmdline.txt): $why"
         skipped "boot to the console instead of the desktop: $why"
         return 0
@@ -794,6 +813,7 @@ configure_boot() {
     else
         skipped "dtparam=uart0=on: only needed on a Pi 5"
     fi
+    config_reader_boot "$kind" "$boot/config.txt"
     cmdline_consoleblank "$boot/cmdline.txt"
     # A desktop's display manager holds the screen, and the app could not draw.
     if [ "$(systemctl get-default 2>/dev/null || true)" = graphical.target ] &&
@@ -825,7 +845,8 @@ summary() {
     fi
     say "Next: set the card reader and the screen in $CONFIG"
     say "  (a USB reader is \"/dev/banker-reader\" with protocol \"line\"; a PN532 on the UART"
-    say "  is \"/dev/serial0\" on a Pi 4, \"/dev/ttyAMA0\" on a Pi 5), then"
+    say "  is \"/dev/serial0\" on a Pi 4, \"/dev/ttyAMA0\" on a Pi 5; an RC522 on the SPI pins is"
+    say "  \"/dev/spidev0.0\" with protocol \"rc522\": run this installer again then, it switches SPI on), then"
     if [ "$REBOOT_NEEDED" = 1 ]; then
         say "  reboot: the boot configuration changed (sudo reboot)."
     elif [ -n "$(services_off_reason)" ]; then

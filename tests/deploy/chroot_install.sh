@@ -81,7 +81,7 @@ home=$(in_chroot getent passwd banker | cut -d: -f6)
 # Numeric: the names in the root's passwd mean nothing to stat on this machine.
 [ "$(stat -c '%u %a' "$TARGET$home")" = "$(in_chroot id -u banker) 750" ] || fail "the home is not the banker's with mode 750"
 groups=" $(in_chroot id -nG banker) "
-for g in dialout gpio input video render audio; do
+for g in dialout gpio input video render audio spi; do
     [[ $groups == *" $g "* ]] || fail "banker is not in group $g (groups:$groups)"
 done
 echo "ok: user banker, home $home, groups:$groups"

@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from hardware.kinds import NAMES
+
 REPO = Path(__file__).resolve().parents[2]
 DEPLOY = REPO / "deploy"
 HERE = Path(__file__).resolve().parent
@@ -42,7 +44,7 @@ CONFIG = "/etc/board-banker/config.toml"
 LAUNCHER = "/opt/board-banker/bin/board-banker-launch"
 LINK = "/usr/local/bin/banker"
 HOME = "/var/lib/board-banker"
-GROUPS = ("dialout", "gpio", "input", "video", "render", "audio")
+GROUPS = ("dialout", "gpio", "input", "video", "render", "audio", "spi")
 RELEASES = ("bookworm", "trixie")  # Debian 12 (Raspberry Pi OS "Legacy") and 13 (the Imager's default)
 CHANGE_LINE = re.compile(r"^  (installed|updated|created|linked|added|set|enabled|removed|stopped|disabled) ", re.M)
 
@@ -482,6 +484,68 @@ def test_uart0_is_added_to_config_txt(tmp_path: Path, before: str, after: str) -
     assert config.read_text() == after
     assert "unchanged  UART0 on the header" in ok(boot_edit("config_uart0", config))
     assert config.read_text() == after
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("dtparam=audio=on\n[cm5]\ndtoverlay=dwc2,dr_mode=host\n", "dtparam=audio=on\n[cm5]\ndtoverlay=dwc2,dr_mode=host\n[all]\ndtparam=spi=on\n"),
+    # Raspberry Pi OS ships the line commented out: that is SPI off.
+    ("#dtparam=i2c_arm=on\n#dtparam=spi=on\n[all]\n", "#dtparam=i2c_arm=on\n#dtparam=spi=on\n[all]\ndtparam=spi=on\n"),
+    ("dtparam=uart0=on", "dtparam=uart0=on\ndtparam=spi=on\n"),
+])
+def test_spi_is_added_to_config_txt_for_an_rc522_reader(tmp_path: Path, before: str, after: str) -> None:
+    config = tmp_path / "config.txt"
+    config.write_text(before)
+    added = ok(boot_edit("config_reader_boot rc522", config))
+    assert "set        SPI on the header for the rc522 reader (dtparam=spi=on in" in added
+    assert config.read_text() == after
+    assert (tmp_path / "config.txt.board-banker.bak").read_text() == before
+    assert "unchanged  SPI on the header for the rc522 reader" in ok(boot_edit("config_reader_boot rc522", config))
+    assert config.read_text() == after
+
+
+@pytest.mark.parametrize("kind", [name for name in NAMES if name != "rc522"])
+def test_spi_is_left_alone_for_other_readers(tmp_path: Path, kind: str) -> None:
+    config = tmp_path / "config.txt"
+    for before in ("dtparam=audio=on\n", "dtparam=audio=on\ndtparam=spi=on\n"):
+        config.write_text(before)
+        result = ok(boot_edit(f"config_reader_boot {kind}", config))
+        assert f'skipped    dtparam=spi=on: only an rc522 reader needs it (this one is "{kind}"' in result
+        assert config.read_text() == before
+        assert not (tmp_path / "config.txt.board-banker.bak").exists()
+
+
+def reader_boot_in(root: Path, config_txt: Path) -> subprocess.CompletedProcess[str]:
+    """What configure_boot does on a Pi for the reader: the kind read from ROOT's config, then config.txt."""
+    return run("bash", "-c", 'source "$1"; R=$2; config_reader_boot "$(reader_kind)" "$3"', "install.sh",
+               DEPLOY / "install.sh", root, config_txt)
+
+
+def test_the_configured_reader_kind_decides_whether_spi_is_switched_on(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    config = root / CONFIG.lstrip("/")
+    config.parent.mkdir(parents=True)
+    config_txt = tmp_path / "config.txt"
+    config_txt.write_text("dtparam=audio=on\n")
+    for text in ('[reader]\nprotocol = "pn532"\n', "", '[reader]\nprotocol = "rc522 "\n'):
+        config.write_text(text)
+        assert "skipped    dtparam=spi=on" in ok(reader_boot_in(root, config_txt)), text
+        assert config_txt.read_text() == "dtparam=audio=on\n", text
+    config.write_text('[reader]\nprotocol = "rc522"\nurl = "/dev/spidev0.0"\nreset_pin = 25\n')
+    assert "set        SPI on the header" in ok(reader_boot_in(root, config_txt))
+    assert "unchanged  SPI on the header" in ok(reader_boot_in(root, config_txt))
+    assert config_txt.read_text() == "dtparam=audio=on\ndtparam=spi=on\n"
+
+
+@as_root
+def test_install_into_a_root_says_spi_is_skipped_for_an_rc522_reader(root: Path) -> None:
+    first = ok(install(root))
+    assert "dtparam=spi=on" not in first
+    (root / CONFIG.lstrip("/")).write_text('[reader]\nprotocol = "rc522"\nurl = "/dev/spidev0.0"\n')
+    again = ok(install(root))
+    assert '== The card reader: "rc522"' in again
+    assert re.search(r"^  skipped    SPI on the header for the rc522 reader \(dtparam=spi=on in config.txt\): --root$",
+                     again, re.M), again
+    assert "banker" in group_members(root)["spi"]
 
 
 # ----------------------------------------------------------------------------
