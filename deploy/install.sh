@@ -686,6 +686,7 @@ PY
     case $kind in
         hid) build_packages=("${HID_BUILD_PACKAGES[@]}") ;;
         pcsc) build_packages=("${PCSC_BUILD_PACKAGES[@]}") ;;
+        # rc522: spidev builds with gcc and python3-dev, which the app's own packages bring.
     esac
     if [ ${#build_packages[@]} -gt 0 ]; then
         ensure_packages "apt packages to build the \"$kind\" reader's library" "${build_packages[@]}"
