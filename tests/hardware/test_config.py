@@ -231,10 +231,10 @@ def test_each_mistake_names_file_key_and_problem(in_tmp: Path, text: str, messag
     assert problems_of(text) == [message]
 
 
-_KEYS = ["reader", "dice", "display", "buzzer", "url", "protocol", "baudrate", "retap_window", "pin", "pull_up",
+_KEYS = ["reader", "dice", "display", "buzzer", "url", "protocol", "baudrate", "retap_window", "reset_pin", "pin", "pull_up",
          "count", "debounce", "enabled", "kind", "pins", "digit_pins", "active_high", "rotation", "touch", "density", "other"]
 _SCALARS = (st.none() | st.booleans() | st.integers(-5, 200_000) | st.floats(allow_nan=True)
-            | st.sampled_from(["", "pn532", "line", "GPIO17", "BOARD11", "BOARD1", "digits", "pips", "hdmi", "x"]))
+            | st.sampled_from(["", "pn532", "line", "rc522", "GPIO17", "BOARD11", "BOARD1", "digits", "pips", "hdmi", "x"]))
 _VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=9)
                        | st.dictionaries(st.sampled_from(_KEYS), inner, max_size=6), max_leaves=25)
 
