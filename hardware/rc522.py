@@ -31,7 +31,7 @@ from hardware.events import ProtocolError
 from hardware.reader import CardProtocol
 from hardware.rc522_emulator import (
     BIT_FRAMING, CALC_CRC, COLL_ERR, COM_IRQ, COMMAND, CONTROL, CRC_RESULT_H, CRC_RESULT_L, DIV_IRQ, ERROR,
-    FIFO_DATA, FIFO_LEVEL, HLTA, IDLE, MODE, PARITY_ERR, PROTOCOL_ERR, BUFFER_OVFL, REQA, RX_IRQ, SEL_LEVELS,
+    FIFO_DATA, FIFO_LEVEL, HLTA, IDLE, WUPA, MODE, PARITY_ERR, PROTOCOL_ERR, BUFFER_OVFL, REQA, RX_IRQ, SEL_LEVELS,
     SOFT_RESET, T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L, TIMER_IRQ, TRANSCEIVE, TX_ASK, TX_CONTROL, VERSION,
     CASCADE_TAG, CRC_IRQ, ANTICOLL_NVB, SELECT_NVB,
 )
@@ -40,6 +40,7 @@ VERSIONS = {0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0", 0x88: "FM17522 (a clone)
 SPEED_HZ = 1_000_000
 WAIT = 0.1  # seconds: the most a command may take before the chip counts as not answering (its timer: 25 ms)
 INTERVAL = 0.05  # seconds between polls with nothing on the reader
+GONE_AFTER = 2  # a card read is forgotten after this many polls in a row without it (about 0.15 s)
 if TYPE_CHECKING:
     from hardware.config import ReaderConfig
 
@@ -127,6 +128,9 @@ class RC522Protocol(CardProtocol):
         self.pin_factory = pin_factory
         self.interval = interval
         self.settle = settle  # seconds after the reset pulse for the chip's oscillator to start
+        # The cards read lately, each with the polls since it last answered. Kept across reconnects: a card
+        # resting on the reader while the module is reset (its field off, so the card wakes again) is no tap.
+        self.resting: dict[bytes, int] = {}
 
     @classmethod
     def from_config(cls, reader: ReaderConfig) -> "RC522Protocol":
@@ -171,8 +175,11 @@ class RC522Protocol(CardProtocol):
     def _init(self, handle: RC522Handle) -> None:
         handle.write(COMMAND, SOFT_RESET)
         deadline = time.monotonic() + WAIT
-        while handle.read(COMMAND) & 0x10:  # PowerDown: set while the oscillator starts after a reset
-            if time.monotonic() > deadline:
+        while True:
+            command = handle.read(COMMAND)
+            # PowerDown stays set while the oscillator starts after a reset; all ones is MISO pulled high
+            # (nothing answering): the version register says so below.
+            if not command & 0x10 or command == 0xFF or time.monotonic() > deadline:
                 break
             time.sleep(0.001)
         version = handle.read(VERSION)
@@ -193,16 +200,32 @@ class RC522Protocol(CardProtocol):
         version = port.read(VERSION)
         if version != port.version:
             raise ProtocolError(not_answering(version, port.url) + " (it stopped answering)")
-        uid = self._read_card(port)
-        if uid is None:
-            time.sleep(self.interval)
-            return []
-        return [(uid.hex().upper(), time.monotonic())]
+        uid = self._read_card(port, REQA)
+        if uid is not None:
+            at = time.monotonic()
+            was = uid in self.resting
+            self.resting[uid] = 0
+            if was:
+                return []  # the card that was resting, awake again (the field was off: a reconnect)
+            return [(uid.hex().upper(), at)]
+        # Nothing new: is a card read lately still there (halted, it answers only WUPA)?
+        self._age(self._read_card(port, WUPA) if self.resting else None)
+        time.sleep(self.interval)
+        return []
+
+    def _age(self, still: bytes | None) -> None:
+        """After a poll with no new card: `still` (the halted card WUPA found, if any) is resting still; the
+        others are forgotten after GONE_AFTER polls in a row without them."""
+        for uid in list(self.resting):
+            self.resting[uid] = 0 if uid == still else self.resting[uid] + 1
+            if self.resting[uid] > GONE_AFTER:
+                del self.resting[uid]
 
     # -- ISO/IEC 14443-3 type A -----------------------------------------------------------------------
 
-    def _read_card(self, port: RC522Handle) -> bytes | None:
-        atqa = self._transceive(port, bytes([REQA]), 7, allow_collision=True)
+    def _read_card(self, port: RC522Handle, wake: int) -> bytes | None:
+        """Wake a card (REQA: those not halted; WUPA: halted ones too), select it and halt it: its UID, or None."""
+        atqa = self._transceive(port, bytes([wake]), 7, allow_collision=True)
         if atqa is None or len(atqa[0]) != 2:
             return None
         uid = b""
