@@ -96,6 +96,7 @@ class Card:
     state: str = "IDLE"  # IDLE, READY, ACTIVE, HALT
     level: int = 0  # the cascade level being selected (READY)
     atqa: bytes = field(default=b"")
+    bad_crc: bool = False  # a fault: its SAK comes with a wrong CRC_A
 
     def __post_init__(self) -> None:
         self.levels = cascade_levels(self.uid)
@@ -131,7 +132,8 @@ class Card:
                 else:
                     self.state = "ACTIVE"
                     sak = self.sak & ~0x04
-                return bytes([sak]) + crc_a([sak])
+                crc = crc_a([sak])
+                return bytes([sak]) + (bytes([crc[0] ^ 0x01, crc[1]]) if self.bad_crc else crc)
             self._other()
             return None
         if (self.state == "ACTIVE" and len(frame) == 4 and frame[:2] == bytes([HLTA, 0])
@@ -242,6 +244,10 @@ class MFRC522:
         elif reg == COMMAND:
             self.regs[COMMAND] = value & 0x30
             self._command(value & 0x0F)
+        elif reg == TX_CONTROL:
+            self.regs[TX_CONTROL] = value
+            if not value & 0x03:
+                self._field_off()
         elif reg == BIT_FRAMING:
             self.regs[BIT_FRAMING] = value & 0x7F
             if value & 0x80 and self.command == TRANSCEIVE:
@@ -252,6 +258,7 @@ class MFRC522:
     def _command(self, command: int) -> None:
         if command == SOFT_RESET:
             self._reset()
+            self._field_off()
             self.regs[COM_IRQ] |= IDLE_IRQ
             return
         if command == NO_CMD_CHANGE:
@@ -280,6 +287,11 @@ class MFRC522:
         elif command in (TRANSMIT, RECEIVE, MF_AUTHENT):
             # Nothing of these is used by the driver; in the field they are silence.
             self._done()
+
+    def _field_off(self) -> None:
+        """The antenna is off: the cards lose their power and wake in IDLE when it comes back."""
+        for card in self.cards:
+            card.leave()
 
     def _done(self) -> None:
         self.command = IDLE
