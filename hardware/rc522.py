@@ -145,6 +145,8 @@ class RC522Protocol(CardProtocol):
         except FileNotFoundError as exc:
             raise OSError(f"no {url}: switch SPI on (dtparam=spi=on in /boot/firmware/config.txt, "
                           f"then reboot)") from exc
+        except PermissionError as exc:
+            raise OSError(f"no permission to open {url}: the user must be in the spi group") from exc
         try:
             spi.max_speed_hz = SPEED_HZ
             spi.mode = 0

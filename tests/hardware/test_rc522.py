@@ -184,6 +184,16 @@ def test_no_spi_device_says_to_switch_spi_on(chip: MFRC522) -> None:
     assert "dtparam=spi=on" in seen.statuses[0].detail and f"no {URL}" in seen.statuses[0].detail
 
 
+def test_no_permission_on_the_spi_device_names_the_group(chip: MFRC522) -> None:
+    class Refused(FakeSpiDev):
+        def open(self, bus: int, device: int) -> None:
+            raise PermissionError(13, "Permission denied", f"/dev/spidev{bus}.{device}")
+
+    proto = RC522Protocol(spi=lambda: Refused(chip), pin_factory=MockFactory(), settle=0)
+    with pytest.raises(OSError, match=f"no permission to open {URL}: the user must be in the spi group"):
+        proto.open(URL)
+
+
 def test_another_chip_is_refused(chip: MFRC522) -> None:
     chip.version = 0x12
     with pytest.raises(OSError, match="no RC522 .*0x12"):
