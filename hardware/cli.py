@@ -115,7 +115,7 @@ def cards(args: argparse.Namespace) -> int:
     if not kind.used(url):
         print("banker hw cards: no reader: give --port URL or set reader.url in the config", file=sys.stderr)
         return 2
-    protocol = kind.make(config.baudrate)
+    protocol = kind.make(config.baudrate, config)
     retap = config.retap_window if args.retap is None else args.retap
 
     def on_tap(event: CardTapped) -> None:

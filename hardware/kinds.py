@@ -30,7 +30,7 @@ class ReaderKind:
     name: str
     summary: str  # one line: the hardware it is for
     url: str  # what [reader] url (or --port) names for this kind
-    protocol: str  # "module:Class", a hardware.reader.CardProtocol subclass taking (baudrate)
+    protocol: str  # "module:Class", a hardware.reader.CardProtocol subclass taking (baudrate), or from_config
     emulator: str = ""  # "module:Class" of its fake for `banker hw emulate`, "" when there is none
     needs: tuple[str, ...] = ()  # the Python modules it imports beyond this project's own requirements
     install: str = ""  # how to install them on Debian / Raspberry Pi OS
@@ -44,9 +44,14 @@ class ReaderKind:
         """The modules this kind needs that cannot be imported here."""
         return [name for name in self.needs if importlib.util.find_spec(name) is None]
 
-    def make(self, baudrate: int = 115200) -> Any:
-        """A new protocol object for one reader (raises MissingLibrary when a needed library is missing)."""
-        return _load(self, self.protocol)(baudrate)
+    def make(self, baudrate: int = 115200, reader: Any = None) -> Any:
+        """A new protocol object for one reader (raises MissingLibrary when a needed library is missing).
+        Given the whole `[reader]` config (a hardware.config.ReaderConfig), a protocol class with a
+        `from_config` classmethod takes what it needs from it (the rc522's reset pin); else `cls(baudrate)`."""
+        cls = _load(self, self.protocol)
+        if reader is not None and hasattr(cls, "from_config"):
+            return cls.from_config(reader)
+        return cls(baudrate)
 
     def make_emulator(self, link: str | None = None) -> Any:
         """A new fake device of this kind (`banker hw emulate`)."""
@@ -84,6 +89,11 @@ KINDS: dict[str, ReaderKind] = {kind.name: kind for kind in (
                        'apt install pcscd, and pip install "pyscard>=2.0" (the [pcsc] extra), which builds '
                        'with swig, gcc and libpcsclite-dev, or apt install python3-pyscard',
                any_device=True),
+    ReaderKind("rc522", "a bare RC522 (MFRC522) module on the Pi's SPI pins",
+               "/dev/spidev0.0 (SPI bus 0, CE0)",
+               "hardware.rc522:RC522Protocol", needs=("spidev",),
+               install='on the Pi run deploy/install.sh again with this kind in the config, or apt install '
+                       'python3-spidev; elsewhere pip install "spidev>=3.6" (the [rc522] extra)'),
 )}
 """Every reader kind, by the name `[reader] protocol` gives it; the first is the default."""
 
@@ -100,9 +110,9 @@ def kind(name: str) -> ReaderKind:
     return found
 
 
-def make_protocol(name: str, baudrate: int = 115200) -> Any:
+def make_protocol(name: str, baudrate: int = 115200, reader: Any = None) -> Any:
     """A protocol object for a reader of kind `name` (ConfigError or MissingLibrary when it cannot be had)."""
-    return kind(name).make(baudrate)
+    return kind(name).make(baudrate, reader)
 
 
 def describe() -> str:

@@ -296,7 +296,7 @@ class BankerApp(App):
             tapped = on_main_thread(lambda event: self.controller.card_tapped(event.uid))
             status = on_main_thread(lambda event: self.controller.reader_status(event.connected, event.detail))
             try:
-                protocol = kind.make(config.reader.baudrate)
+                protocol = kind.make(config.reader.baudrate, config.reader)
             except HardwareError as exc:  # its library is not installed: say how to install it
                 self.controller.reader_status(False, str(exc))
             else:
