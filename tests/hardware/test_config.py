@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from hardware.config import (EXAMPLE_CONFIG, HEADER_GPIO, BuzzerConfig, DiceConfig, DiceDisplayConfig,
                              HardwareConfig, ReaderConfig, ScreenConfig, bcm_number, find_config, pin_problem,
                              load_config, parse_config, user_config_path)
-from hardware import config as config_module
 from hardware.events import ConfigError, HardwareError
 from hardware.kinds import NAMES
 
@@ -263,14 +262,6 @@ def test_unused_pins_are_not_checked_for_sharing(in_tmp: Path) -> None:
     load_config(write(in_tmp, '[dice]\nenabled = false\n[dice.buzzer]\npin = 17\n'))
 
 
-@pytest.fixture
-def rc522_known(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Let [reader] protocol be "rc522" on a branch where hardware/kinds.py does not list it yet (issue 37's
-    driver registers it); once it is registered this changes nothing."""
-    if "rc522" not in config_module.PROTOCOLS:
-        monkeypatch.setattr(config_module, "PROTOCOLS", (*config_module.PROTOCOLS, "rc522"))
-
-
 @pytest.mark.parametrize("value, pin", [(24, 24), ('"GPIO24"', "GPIO24"), ('"BOARD22"', "BOARD22"), ('"J8:18"', "J8:18")])
 def test_reset_pin_takes_any_pin_name(in_tmp: Path, value: str, pin: int | str) -> None:
     assert load_config(write(in_tmp, f"[reader]\nreset_pin = {value}\n")).reader.reset_pin == pin
@@ -289,7 +280,6 @@ def test_a_bad_reset_pin_is_refused_whatever_the_reader(in_tmp: Path, value: str
 SPI0 = [(8, "CE0"), (7, "CE1"), (9, "MISO"), (10, "MOSI"), (11, "SCLK")]
 
 
-@pytest.mark.usefixtures("rc522_known")
 @pytest.mark.parametrize("number, name", SPI0)
 def test_the_rc522_keeps_the_spi_pins_from_the_dice(in_tmp: Path, number: int, name: str) -> None:
     rc522 = '[reader]\nprotocol = "rc522"\nurl = "/dev/spidev0.0"\n'
@@ -306,7 +296,6 @@ def test_the_rc522_keeps_the_spi_pins_from_the_dice(in_tmp: Path, number: int, n
         f"config.toml: reader.reset_pin: {taken}"]
 
 
-@pytest.mark.usefixtures("rc522_known")
 def test_the_rc522_reset_pin_has_one_job(in_tmp: Path) -> None:
     assert problems_of('[reader]\nprotocol = "rc522"\n[dice]\npin = "BOARD22"\n') == [
         "config.toml: dice.pin: GPIO25 is already used by reader.reset_pin"]

@@ -303,7 +303,7 @@ def check_config(config: HardwareConfig, source: str) -> None:
     reader, dice, screen, web = config.reader, config.dice, config.display, config.web
     assert config.source == source
     assert isinstance(reader.url, str) and control_character(reader.url) is None and len(reader.url) <= MAX_TEXT_CHARS
-    assert reader.protocol in config_module.PROTOCOLS  # (read now: the rc522_known fixture may add "rc522")
+    assert reader.protocol in config_module.PROTOCOLS
     assert type(reader.baudrate) is int and 1 <= reader.baudrate <= MAX_BAUDRATE
     assert type(reader.retap_window) is float and RETAP_RANGE[0] <= reader.retap_window <= RETAP_RANGE[1]
     assert _pin_ok(reader.reset_pin)
@@ -386,14 +386,6 @@ def run_cases(tmp_path: Path, cases: int, seed: int, check: Callable[[HardwareCo
                 raise AssertionError(f"{where}: accepted a bad config: {failure}: {config}") from None
         slowest = max(slowest, time.perf_counter() - started)
     return accepted, refused, slowest
-
-
-@pytest.fixture(autouse=True)
-def rc522_known(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Let [reader] protocol be "rc522" on a branch where hardware/kinds.py does not list it yet (issue 37's
-    driver registers it); once it is registered this changes nothing."""
-    if RC522 not in config_module.PROTOCOLS:
-        monkeypatch.setattr(config_module, "PROTOCOLS", (*config_module.PROTOCOLS, RC522))
 
 
 def test_fuzz_damaged_config_files(tmp_path: Path) -> None:
