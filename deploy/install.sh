@@ -603,9 +603,8 @@ reader_library_works() {
 # What the configured reader kind needs besides the app: set up for that kind, and what only another kind
 # needed taken away again, so that running install.sh (or update.sh) after the family changed the kind sets
 # up the new one.
-install_reader() {
-    local kind why path
-    kind=$(reader_kind)
+install_reader() {  # KIND (reader_kind's)
+    local kind=$1 why path
     step "The card reader: \"$kind\" ([reader] protocol in $CONFIG)"
     if [ "$kind" = pcsc ]; then
         if [ "$SKIP_PACKAGES" = 1 ]; then
@@ -761,11 +760,10 @@ install_service() {
     fi
 }
 
-configure_boot() {
+configure_boot() {  # KIND (reader_kind's)
     step "Boot configuration (Raspberry Pi only)"
-    local why="" model kind
+    local why="" model kind=$1
     model=$(pi_model)
-    kind=$(reader_kind)
     if [ "$ROOT_MODE" = 1 ]; then
         why="--root"
     elif [ "$NO_BOOT_CONFIG" = 1 ]; then
@@ -869,10 +867,12 @@ main() {
     setup_user
     install_app
     install_config
-    install_reader
+    local kind
+    kind=$(reader_kind)  # the config's [reader] protocol, read once: the reader's step and the boot's use it
+    install_reader "$kind"
     install_rules
     install_service
-    configure_boot
+    configure_boot "$kind"
     summary
 }
 
