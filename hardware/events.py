@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+UID_BYTES = (4, 7, 10)
+"""The lengths of an ISO 14443 UID (single, double and triple size): a reader reporting another is not read."""
+
+
 class HardwareError(Exception):
     """Root of every error this package raises on purpose."""
 

@@ -16,10 +16,10 @@ import re
 import time
 from typing import Any
 
+from hardware.events import UID_BYTES
 from hardware.reader import CardProtocol
 
 MAX_LINE = 120  # bytes; a longer run without a line end is garbage, dropped whole up to its line end
-UID_BYTES = (4, 7, 10)
 _PREFIX = re.compile(rb"^(?:card\s+)?uid\s*:\s*", re.IGNORECASE)
 _SPACED = re.compile(rb"^[0-9a-f]{2}(?: [0-9a-f]{2})*$", re.IGNORECASE)
 _PLAIN = re.compile(rb"^[0-9a-f]+$", re.IGNORECASE)

@@ -25,12 +25,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from hardware.events import UID_BYTES
 from hardware.reader import CardProtocol
 
 log = logging.getLogger(__name__)
 
 GET_DATA_UID = [0xFF, 0xCA, 0x00, 0x00, 0x00]
-UID_BYTES = (4, 7, 10)
 WAIT_MS = 100  # how long one poll waits for pcscd to report a change
 
 

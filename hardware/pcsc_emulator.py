@@ -25,7 +25,7 @@ import threading
 import time
 from typing import Any, Self
 
-from hardware.events import HardwareError
+from hardware.events import UID_BYTES, HardwareError
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ class Fault(enum.Enum):
 def parse_uid(uid: str) -> bytes:
     """A UID in hex (spaces allowed) as bytes; ValueError unless it is 4, 7 or 10 bytes."""
     raw = bytes.fromhex(uid)
-    if len(raw) not in (4, 7, 10):
+    if len(raw) not in UID_BYTES:
         raise ValueError(f"a UID is 4, 7 or 10 bytes, not {len(raw)}: {uid}")
     return raw
 

@@ -42,7 +42,7 @@ from typing import Any, TypeAlias
 
 import serial
 
-from hardware.events import ProtocolError
+from hardware.events import UID_BYTES, ProtocolError
 from hardware.reader import CardProtocol
 
 _FLUSH_ERRORS: tuple[type[Exception], ...]
@@ -74,7 +74,6 @@ ONE_TARGET_TYPE_A = b"\x01\x00"  # MaxTg 1, 106 kbps ISO/IEC 14443 type A
 
 MAX_DATA = 254  # a normal frame's LEN is one byte and counts the TFI too
 MAX_FRAME = 2 + 2 + 255 + 1  # start code, LEN, LCS, TFI+data, DCS: the most the parser ever keeps
-UID_BYTES = (4, 7, 10)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hardware.events import ProtocolError
+from hardware.events import UID_BYTES, ProtocolError
 from hardware.reader import CardProtocol
 from hardware.rc522_emulator import (
     BIT_FRAMING, CALC_CRC, COLL_ERR, COM_IRQ, COMMAND, CONTROL, CRC_RESULT_H, CRC_RESULT_L, DIV_IRQ, ERROR,
@@ -260,7 +260,7 @@ class RC522Protocol(CardProtocol):
         crc = self._crc(port, hlta)
         if crc is not None:
             self._transceive(port, hlta + crc)  # no answer means it halted
-        return uid if len(uid) in (4, 7, 10) else None
+        return uid if len(uid) in UID_BYTES else None
 
     def _transceive(self, port: RC522Handle, data: bytes, last_bits: int = 0,
                     allow_collision: bool = False) -> tuple[bytes, int] | None:
