@@ -20,10 +20,14 @@ their SHA-256 hashes). Requests are rate-limited per client address.
 Anyone on the Wi-Fi can connect, so the server holds no connection for free:
 a connection must send a whole request within `REQUEST_TIMEOUT` seconds of
 opening (or of its previous answer) or it is closed; connections are capped
-per address and in all, and one past a cap is answered 503 and closed at
-once; an event stream whose phone stops reading is ended. Refusals are
-logged as one short line each (never the path, which holds the token), at
-most `LOG_BURST` lines a `LOG_WINDOW`. See docs/web.md, "Limits".
+per address and in all. At a cap a newcomer makes room by closing the oldest
+connection that serves nobody (first one that has never had a request with a
+game's token answered, then an idle kept-alive one); only when every
+connection is busy (an event stream, a request being answered) is it
+answered 503 and closed at once. An event stream whose phone stops reading
+is ended. Refusals and closings are logged as one short line each (never the
+path, which holds the token), at most `LOG_BURST` lines a `LOG_WINDOW`. See
+docs/web.md, "Limits".
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import json
 import logging
 import math
 import re
+import socket
 import threading
 import time
 from collections import deque
@@ -59,6 +64,10 @@ REQUEST_TIMEOUT = 5.0  # seconds to send a whole request, from opening or from t
 MAX_CONNECTIONS = 128  # open connections in all; with the app's own files far below the unit's LimitNOFILE
 MAX_CONNECTIONS_PER_CLIENT = 16  # open connections from one address
 STREAM_WRITE_TIMEOUT = 30.0  # seconds an event stream may wait for its phone to read; then it is ended
+LISTEN_BACKLOG = 512  # connections the kernel queues for accepting (see _open)
+ACCEPT_BATCH = 16  # connections accepted at once, before any of them is read (see _open)
+ANSWER_GRACE = 1.0  # seconds a connection whose request has fully arrived is kept while it waits to be answered
+NEW_GRACE = 0.5  # seconds a new connection has to send its request before it is closed for room like the others
 LINGER = 1.0  # seconds to read the rest of a refused request (its body, or all of it past a cap) before closing
 MAX_LINGERING = 16  # connections refused past a cap that may linger at once; the rest are closed at once
 LOG_BURST = 10  # refusal lines logged per window; the rest are counted in one line
@@ -128,16 +137,16 @@ class _RefusalLog:
         self.lines = 0
         self.left_out = 0
 
-    def __call__(self, client: str, why: str) -> None:
+    def __call__(self, client: str, why: str, verb: str = "refused") -> None:
         if self.allow():
-            log.warning("phone server: refused %s: %s", _printable(client), why)
+            log.warning("phone server: %s %s: %s", verb, _printable(client), why)
 
     def allow(self) -> bool:
         """Whether one more line fits in this window's budget (counted either way)."""
         now = self.clock()
         if now - self.since >= self.window:
             if self.left_out:
-                log.warning("phone server: %d more refusals in the last %g s were not logged",
+                log.warning("phone server: %d more refusals and closings in the last %g s were not logged",
                             self.left_out, self.window)
             self.since, self.lines, self.left_out = now, 0, 0
         if self.lines < self.burst:
@@ -149,7 +158,7 @@ class _RefusalLog:
     def flush(self) -> None:
         """Log the count of the refusals left out so far (when the server stops)."""
         if self.left_out:
-            log.warning("phone server: %d more refusals were not logged", self.left_out)
+            log.warning("phone server: %d more refusals and closings were not logged", self.left_out)
             self.left_out = 0
 
 
@@ -180,30 +189,53 @@ class _ServerLog(logging.Logger):
 
 
 class _Gate(asyncio.Protocol):
-    """One accepted connection: refused at once past the caps, else handed to aiohttp's handler.
+    """One accepted connection: admitted (making room if need be) or refused at once past the caps,
+    and if admitted handed to aiohttp's handler.
 
     Every callback is passed on unchanged, so the handler sees an ordinary connection; the gate
-    only counts connections per address while they are open.
+    counts the connection while it is open and knows whether it is serving anyone: `answering`
+    while the server's middleware answers a request on it (an event stream for all its life),
+    `arrived` when a whole request head has come in and waits to be answered, `trusted` once a
+    request on it has been answered with a game (a status below 400).
     """
 
     def __init__(self, server: "PhoneServer", make_handler: Callable[[], asyncio.Protocol]) -> None:
         self.server = server
         self.make_handler = make_handler
         self.handler: asyncio.Protocol | None = None
+        self.transport: asyncio.Transport  # set when the connection is made
         self.lingering: asyncio.Transport | None = None  # a refused connection, until it closes
         self.client = "?"
+        self.counted = False  # in the server's counts (from admission until closed or evicted)
+        self.trusted = False
+        self.answering = 0
+        self.arrived: float | None = None  # when a whole request head arrived, until it is answered
+        self.opened = 0.0  # the loop's time when it was accepted
+        self.tail = b""  # the last bytes received, to find a head's end across reads
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         peer = transport.get_extra_info("peername")
         self.client = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        why = self.server._admit(self.client)
+        self.transport = transport
+        self.opened = asyncio.get_running_loop().time()
+        why = self.server._admit(self)
         if why is not None:
             self._refuse(transport)
             self.server._refused(self.client, f"{why}, answered 503")
             return
         self.handler = self.make_handler()
         self.handler.connection_made(transport)
+
+    def idle(self, now: float) -> bool:
+        """Whether closing this connection would cut off nobody: no request being answered, none
+        arrived and waiting, no event stream."""
+        return not self.answering and (self.arrived is None or now - self.arrived > ANSWER_GRACE)
+
+    def evict(self) -> None:
+        """Close this idle connection to make room for a newcomer; it stops counting at once."""
+        self.server._release(self)
+        self.transport.close()
 
     def _refuse(self, transport: asyncio.Transport) -> None:
         """Answer 503 and close. Closing with the request unread would reset the connection, and the
@@ -219,8 +251,23 @@ class _Gate(asyncio.Protocol):
         asyncio.get_running_loop().call_later(LINGER, transport.close)
 
     def data_received(self, data: bytes) -> None:
-        if self.handler is not None:
-            self.handler.data_received(data)
+        if self.handler is None:
+            return
+        if self.arrived is None and not self.answering:
+            seen = self.tail + data
+            if b"\r\n\r\n" in seen or b"\n\n" in seen:
+                self.arrived = asyncio.get_running_loop().time()
+            self.tail = seen[-3:]
+        self.handler.data_received(data)
+
+    def answer_started(self) -> None:
+        self.answering += 1
+        self.arrived, self.tail = None, b""
+
+    def answer_ended(self, status: int) -> None:
+        self.answering -= 1
+        if status < 400:
+            self.trusted = True
 
     def eof_received(self) -> bool | None:
         if self.lingering is not None:
@@ -240,9 +287,10 @@ class _Gate(asyncio.Protocol):
         if self.lingering is not None:
             self.lingering = None
             self.server._lingering -= 1
+        if self.counted:
+            self.server._release(self)
         handler, self.handler = self.handler, None
         if handler is not None:
-            self.server._release(self.client)
             handler.connection_lost(exc)
 
 
@@ -277,6 +325,7 @@ class PhoneServer:
         self._hits: dict[str, deque[float]] = {}
         self._streams: set[_Stream] = set()
         self._open_from: dict[str, int] = {}  # client address -> connections open now
+        self._gates: dict[asyncio.BaseTransport, _Gate] = {}  # the admitted connections, oldest first
         self._lingering = 0  # refused connections not closed yet (see _Gate._refuse)
         self._refused = _RefusalLog(clock)
         self._servers: list[asyncio.AbstractServer] = []
@@ -304,7 +353,8 @@ class PhoneServer:
 
     @property
     def connections(self) -> int:
-        """How many connections are open now (each past the caps is closed at once and not counted)."""
+        """How many connections are open now (each past the caps is closed at once and not counted,
+        and one closed to make room stops counting at once)."""
         return sum(self._open_from.values())
 
     def start(self) -> None:
@@ -439,27 +489,77 @@ class PhoneServer:
         loop = asyncio.get_running_loop()
         port = self._wanted_port
         for host in self.hosts:
-            server = await loop.create_server(lambda: _Gate(self, handlers), host, port, reuse_address=True)
+            server = await loop.create_server(lambda: _Gate(self, handlers), host, port, reuse_address=True,
+                                              backlog=ACCEPT_BATCH)
             self._servers.append(server)
+            # asyncio accepts up to its `backlog` connections at once and passes the same number to
+            # listen(). Accepted at once, a flood's connections would make room among themselves before
+            # a phone's request, accepted with them, has been read; so the batch stays small. A full
+            # listen queue drops a phone's connection for TCP's retry a second later; so the kernel's
+            # queue is made long (Linux caps it at net.core.somaxconn, 4096 by default).
+            for listening in server.sockets:
+                raw = socket.socket(fileno=listening.fileno())  # the same socket, not a copy
+                try:
+                    raw.listen(LISTEN_BACKLOG)
+                finally:
+                    raw.detach()
             if port == 0:  # the first address picks a free port; the others bind the same
                 port = int(server.sockets[0].getsockname()[1])
         self._port = port
 
-    def _admit(self, client: str) -> str | None:
-        """Count a new connection from `client`; None if it may stay, else why it may not."""
-        if self.connections >= self.max_connections:
-            return "too many connections in all"
-        if self._open_from.get(client, 0) >= self.max_connections_per_client:
+    def _admit(self, gate: _Gate) -> str | None:
+        """Count a new connection; None if it may stay, else why it may not.
+
+        At a cap (its address's first, then the total) room is made by closing the oldest idle
+        connection (see `_make_room`); the newcomer is refused only when none is idle.
+        """
+        client = gate.client
+        if (self._open_from.get(client, 0) >= self.max_connections_per_client
+                and not self._make_room(client)):
             return "too many connections from one address"
+        if self.connections >= self.max_connections and not self._make_room(None):
+            return "too many connections in all"
         self._open_from[client] = self._open_from.get(client, 0) + 1
+        self._gates[gate.transport] = gate
+        gate.counted = True
         return None
 
-    def _release(self, client: str) -> None:
-        left = self._open_from.get(client, 0) - 1
+    def _make_room(self, client: str | None) -> bool:
+        """Close the oldest idle connection (from `client`, or from anyone). False if every one is busy.
+
+        The order: first those that have never had a game answered, then kept-alive ones between
+        requests, then those opened less than NEW_GRACE ago that have not sent a whole request yet (a
+        phone's new connection, whose request may still be on its way: without this, a flood's own
+        kept-alive connections would leave a phone's new one the first to go).
+        """
+        now = asyncio.get_running_loop().time()
+        victim = kept = new = None
+        for gate in self._gates.values():  # oldest first
+            if (client is None or gate.client == client) and gate.idle(now):
+                if gate.trusted:
+                    kept = kept or gate
+                elif now - gate.opened < NEW_GRACE:
+                    new = new or gate
+                else:
+                    victim = gate
+                    break
+        victim = victim or kept or new
+        if victim is None:
+            return False
+        victim.evict()
+        why = "a kept-alive connection" if victim.trusted else "a connection that had not asked for a game"
+        self._refused(victim.client, f"{why}, closed to make room", verb="closed")
+        return True
+
+    def _release(self, gate: _Gate) -> None:
+        """Stop counting `gate` (closed, or closed to make room)."""
+        gate.counted = False
+        self._gates.pop(gate.transport, None)
+        left = self._open_from.get(gate.client, 0) - 1
         if left > 0:
-            self._open_from[client] = left
+            self._open_from[gate.client] = left
         else:
-            self._open_from.pop(client, None)
+            self._open_from.pop(gate.client, None)
 
     async def _close(self) -> None:
         self._stopping = True
@@ -484,9 +584,23 @@ class PhoneServer:
     async def _guard(self, request: web.Request,
                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
         client = request.remote or "?"
-        response = await self._answer(request, handler, client)
-        if response.status >= 400:
-            self._refused(client, f"{REFUSALS.get(response.status, 'an error')}, answered {response.status}")
+        gate = None if request.transport is None else self._gates.get(request.transport)
+        if gate is not None:
+            gate.answer_started()  # not closed to make room until the answer has been written
+        status = 500
+        try:
+            response = await self._answer(request, handler, client)
+            status = response.status
+            if status >= 400:
+                self._refused(client, f"{REFUSALS.get(status, 'an error')}, answered {status}")
+            try:  # aiohttp would do both next (a second call does nothing), with the gate not busy
+                await response.prepare(request)
+                await response.write_eof()
+            except ConnectionError:
+                pass  # the client went away; aiohttp sees the same when it tries
+        finally:
+            if gate is not None:
+                gate.answer_ended(status)
         return response
 
     async def _answer(self, request: web.Request,
