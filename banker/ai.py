@@ -42,7 +42,7 @@ def choose(game: Game, rng: random.Random) -> Move:
     if game.build_owed:
         p, kind = game.build_owed[0]
         for i in game.iter_properties(p):
-            if game._build_problem(p, i, kind, ignore_cash=True) is None:
+            if game.build_problem(p, i, kind, ignore_cash=True) is None:
                 return {"do": "build", "player": game.players[p].name, "space": i}, p
     if game.debtors:
         for player in game.players:
@@ -104,7 +104,7 @@ def _after_roll(game: Game, p: int, rng: random.Random, on_visit: bool) -> dict[
     if (on_visit and game.kinds[i] == "lot" and game.owner[i] == p
             and game.visit_builds < int(game.options["builds_per_visit"])
             and cur.cash - game.ruleset.spaces[i].building_cost >= CUSHION // 3
-            and game._build_problem(p, i, None) is None):
+            and game.build_problem(p, i, None) is None):
         return {"do": "build", "player": cur.name, "space": i}
     if (game.trades_left_in_move() or 0) > 0 and cur.cash >= 2 * CUSHION and rng.random() < 0.3:
         return _trade_offer(game, p)
@@ -219,7 +219,7 @@ def _manage(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None:
                 if game.can(build) is None:
                     return build
                 continue
-            if game._build_problem(p, low, None) is None:
+            if game.build_problem(p, low, None) is None:
                 return {"do": "build", "player": game.players[p].name, "space": low}
     # Lift a mortgage when comfortably rich.
     if cash >= 4 * CUSHION and any(game.mortgaged):

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def check_draw(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game._require_current(p, "draw")
+    game.require_current(p, "draw")
     d = game.decision
     if d is None or d.kind != "draw":
         raise IllegalAction("rule.no_draw_owed", player=game.players[p].name)
@@ -38,7 +38,7 @@ def check_draw(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     if found.effect == "random_move" and not game.random_moved:
         if target is None:
             raise IllegalAction("rule.chance_needed", verb="draw", what="target")
-        i = game._space_index(target)
+        i = game.space_index(target)
         if i == game.players[p].position:
             raise IllegalAction("rule.random_target_here", space=game.space_name(i))
         if i == game.last_random_target:
@@ -70,21 +70,21 @@ def _jail_free(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
 
 def _money(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
     if card.amount >= 0:
-        game._transfer(BANK, p, card.amount, "card", {"card": card.id})
+        game.transfer(BANK, p, card.amount, "card", {"card": card.id})
         player = game.players[p]
         if player.debts:
-            game._settle(player)
+            game.settle(player)
     else:
-        game._charge(p, BANK, -card.amount, "card", {"card": card.id}, pot=True)
+        game.charge(p, BANK, -card.amount, "card", {"card": card.id}, pot=True)
 
 
 def _collect_each(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
     for q in game.players:
         if q.index != p and not q.bankrupt:
             if card.amount >= 0:
-                game._charge(q.index, p, card.amount, "card", {"card": card.id})
+                game.charge(q.index, p, card.amount, "card", {"card": card.id})
             else:
-                game._charge(p, q.index, -card.amount, "card", {"card": card.id})
+                game.charge(p, q.index, -card.amount, "card", {"card": card.id})
 
 
 def _repairs(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
@@ -96,15 +96,15 @@ def _repairs(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
             else:
                 houses += game.level[i]
     amount = houses * card.per_house + hotels * card.per_hotel
-    game._charge(p, BANK, amount, "card", {"card": card.id}, pot=True)
+    game.charge(p, BANK, amount, "card", {"card": card.id}, pot=True)
 
 
 def _go_to_jail(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
-    game._send_to_jail(game.players[p])
+    game.send_to_jail(game.players[p])
 
 
 def _advance(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
-    game._move_to(game.players[p], card.to)
+    game.move_to(game.players[p], card.to)
 
 
 def _destroy_building(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
@@ -125,20 +125,20 @@ def _destroy_building(game: "Game", p: int, card: Card, a: Mapping[str, Any]) ->
 
 def _random_move(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
     player = game.players[p]
-    target = game._space_index(a["target"])
+    target = game.space_index(a["target"])
     game.random_moved = True
     game.last_random_target = target
     player.position = target
     if target == 0:
-        game._salary(player)  # landing straight on the start pays; passing it does not
-    game._land(player, target)
+        game.pay_salary(player)  # landing straight on the start pays; passing it does not
+    game.land(player, target)
 
 
 def _back(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     target = (player.position - card.steps) % game.n_spaces
     player.position = target
-    game._land(player, target)
+    game.land(player, target)
 
 
 def _nearest(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
@@ -147,7 +147,7 @@ def _nearest(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
     target = next((player.position + k) % n for k in range(1, n + 1)
                   if game.kinds[(player.position + k) % n] == card.kind)
     if target <= player.position:
-        game._salary(player)
+        game.pay_salary(player)
     player.position = target
     game.visit_builds = 0
     game.events.append(("moved", {"player": player.name, "space": game.space_name(target), "index": target}))
@@ -159,7 +159,7 @@ def _nearest(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
             game.decision = decision("card_roll", space=target, multiplier=card.dice_multiplier)
         else:
             rent = game.rent_due(target, game.last_roll, rent_multiplier=card.rent_multiplier)
-            game._pay_rent(p, target, rent)
+            game.pay_rent(p, target, rent)
 
 
 # effect -> what it does to the drawer (the ruleset loader accepts exactly these effects).

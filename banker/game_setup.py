@@ -100,7 +100,7 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
                     if not free:
                         raise SetupError("setup.bad", problem=f"{where}: no Get Out of Jail Free card is left")
                     p.jail_cards.append(free[0])
-                    game._remove_from_deck(free[0])
+                    game.remove_from_deck(free[0])
             else:
                 raise SetupError("setup.bad", problem=f"unknown key {where}")
         if p.in_jail:
@@ -168,7 +168,7 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
 
 def _space(game: "Game", key: Any) -> int:
     try:
-        return game._space_index(key)
+        return game.space_index(key)
     except InvalidAction:
         raise SetupError("setup.bad", problem=f"no space {key!r}") from None
 

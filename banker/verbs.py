@@ -35,10 +35,10 @@ def _parse_deeds(game: "Game", deeds: Any) -> dict[int, list[int]]:
     result: dict[int, list[int]] = {}
     seen: set[int] = set()
     for name, spaces in deeds.items():
-        p = game._player_index(name)
+        p = game.player_index(name)
         if not isinstance(spaces, list):
             raise InvalidAction("action.bad_field", field="deeds", problem=f"{name}: must be a list of spaces")
-        idx = [game._space_index(s) for s in spaces]
+        idx = [game.space_index(s) for s in spaces]
         for i in idx:
             if game.kinds[i] not in ("lot", "railroad", "utility"):
                 raise IllegalAction("rule.deal_not_property", space=game.space_name(i))
@@ -69,13 +69,13 @@ def do_deal(game: "Game", p: int, a: Mapping[str, Any]) -> None:
             game.owner[i] = q
             game.owner_version += 1
             if not game.options["deal_all"]:  # a dealt board (showdown) costs nothing
-                game._charge(q, BANK, game.prices[i], "deal", game.space_params[i])
+                game.charge(q, BANK, game.prices[i], "deal", game.space_params[i])
     game.deal_owed = False
     game.events.append(("dealt", {}))
 
 
 def check_buy(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game._require_current(p, "buy")
+    game.require_current(p, "buy")
     d = game.decision
     if d is None or d.kind != "buy":
         raise IllegalAction("rule.nothing_to_buy", player=game.players[p].name)
@@ -89,14 +89,14 @@ def check_buy(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 def do_buy(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     i = game.decision.space  # type: ignore[union-attr]
-    game._pay_bank(p, game.prices[i], "buy", game.space_params[i])
+    game.pay_bank(p, game.prices[i], "buy", game.space_params[i])
     game.owner[i] = p
     game.owner_version += 1
     game.decision = None
 
 
 def check_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game._require_current(p, "decline")
+    game.require_current(p, "decline")
     d = game.decision
     if d is None or d.kind != "buy":
         raise IllegalAction("rule.nothing_to_buy", player=game.players[p].name)
@@ -111,7 +111,7 @@ def do_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def check_tax(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game._require_current(p, "tax")
+    game.require_current(p, "tax")
     d = game.decision
     if d is None or d.kind != "tax":
         raise IllegalAction("rule.no_tax_owed", player=game.players[p].name)
@@ -123,11 +123,11 @@ def do_tax(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     i = game.decision.space  # type: ignore[union-attr]
     game.decision = None
     amount = game.income_tax(p, a["choice"])
-    game._charge(p, BANK, amount, "tax", {"space": game.space_name(i), "choice": a["choice"]}, pot=True)
+    game.charge(p, BANK, amount, "tax", {"space": game.space_name(i), "choice": a["choice"]}, pot=True)
 
 
 def check_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game._require_current(p, "pay_fine")
+    game.require_current(p, "pay_fine")
     player = game.players[p]
     _jail_exit_window(game, player, "pay_fine")
     fine = int(game.options["jail_fine"])
@@ -138,7 +138,7 @@ def check_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 def _jail_exit_window(game: "Game", player: Player, verb: str) -> None:
     if not player.in_jail:
         raise IllegalAction("rule.not_in_jail", player=player.name)
-    game._refuse_blocked(verb, player.index)
+    game.refuse_blocked(verb, player.index)
     if not game.roll_owed:
         raise IllegalAction("rule.jail_before_roll", player=player.name)
 
@@ -147,14 +147,14 @@ def do_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     fine = int(game.options["jail_fine"])
     target = POT if game.options["free_parking_pot"] else BANK
-    game._transfer(p, target, fine, "jail_fine", {})
+    game.transfer(p, target, fine, "jail_fine", {})
     player.in_jail = False
     player.jail_turns = 0
     game.events.append(("left_jail", {"player": player.name, "how": "fine"}))
 
 
 def check_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game._require_current(p, "use_card")
+    game.require_current(p, "use_card")
     player = game.players[p]
     _jail_exit_window(game, player, "use_card")
     if not player.jail_cards:
@@ -164,22 +164,22 @@ def check_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 def do_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     card = player.jail_cards.pop(0)
-    game._return_card(card)
+    game.return_card(card)
     player.in_jail = False
     player.jail_turns = 0
     game.events.append(("left_jail", {"player": player.name, "how": "card"}))
 
 
 def check_end_turn(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game._require_current(p, "end_turn")
-    game._refuse_blocked("end_turn", p)
+    game.require_current(p, "end_turn")
+    game.refuse_blocked("end_turn", p)
     if game.roll_owed:
         raise IllegalAction("rule.roll_owed", player=game.players[p].name)
 
 
 def do_end_turn(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     if not game.rules.doubles.end_move(game, p):  # doubles = "after_move": the extra roll comes now
-        game._next_turn()
+        game.next_turn()
 
 
 def check_adjust(game: "Game", p: int, a: Mapping[str, Any]) -> None:
@@ -187,7 +187,7 @@ def check_adjust(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     if isinstance(cash, bool) or not isinstance(cash, int):
         raise InvalidAction("action.bad_field", field="cash", problem="must be a whole number (a change, + or -)")
     if "position" in a and a["position"] is not None:
-        game._space_index(a["position"])
+        game.space_index(a["position"])
     reason = a.get("reason", "")
     if not isinstance(reason, str):
         raise InvalidAction("action.bad_field", field="reason", problem="must be text")
@@ -202,11 +202,11 @@ def do_adjust(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     cash = int(a.get("cash", 0))
     reason = a.get("reason", "")
     if cash > 0:
-        game._transfer(BANK, p, cash, "adjust", {"reason": reason})
+        game.transfer(BANK, p, cash, "adjust", {"reason": reason})
     elif cash < 0:
-        game._transfer(p, BANK, -cash, "adjust", {"reason": reason})
+        game.transfer(p, BANK, -cash, "adjust", {"reason": reason})
     if a.get("position") is not None:
-        game.players[p].position = game._space_index(a["position"])
+        game.players[p].position = game.space_index(a["position"])
     game.events.append(("adjusted", {"player": game.players[p].name, "cash": cash, "reason": reason}))
 
 
@@ -215,7 +215,7 @@ def check_end_game(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_end_game(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game._end("ended", game._richest())
+    game.end("ended", game.richest())
 
 
 HANDLERS = {

@@ -308,7 +308,7 @@ def deeds(c: Controller, player: str) -> list[dict[str, Any]]:
         verbs = DEED_VERBS if game.kinds[i] == "lot" else DEED_VERBS[3:]
         entry["actions"] = [
             {"verb": verb, "text": c.tr(f"ui.btn.{verb}"), "enabled": game.can({"do": verb, "space": i}) is None}
-            for verb in verbs if verb in game._space_verbs
+            for verb in verbs if verb in game.space_verbs
         ]
         groups.setdefault(game.groups[i] or "", []).append(entry)
     return [{"group": g, "name": c.tr.group(g, game.ruleset.groups.get(g, {}).get("name", g)),

@@ -253,7 +253,7 @@ def finish_auction(game: "Game") -> None:
         i = auction.space
         seller = auction.seller
         if winner >= 0:
-            game._transfer(winner, seller, auction.high_bid, "own_auction", game.space_params[i])
+            game.transfer(winner, seller, auction.high_bid, "own_auction", game.space_params[i])
             game.owner[i] = winner
             game.owner_version += 1
             game.events.append(("sold", {"player": game.players[winner].name,
@@ -264,7 +264,7 @@ def finish_auction(game: "Game") -> None:
     elif auction.kind == "property":
         i = auction.space
         if winner >= 0:
-            game._charge(winner, BANK, auction.high_bid, "auction", game.space_params[i])
+            game.charge(winner, BANK, auction.high_bid, "auction", game.space_params[i])
             game.owner[i] = winner
             game.owner_version += 1
             game.mortgaged[i] = False
@@ -273,7 +273,7 @@ def finish_auction(game: "Game") -> None:
         else:
             game.events.append(("unsold", game.space_params[i]))
     elif winner >= 0:
-        game._charge(winner, BANK, auction.high_bid, "building_auction", {"kind": auction.kind})
+        game.charge(winner, BANK, auction.high_bid, "building_auction", {"kind": auction.kind})
         game.build_owed.append((winner, auction.kind))
         game.events.append(("building_won", {"player": game.players[winner].name,
                                              "kind": auction.kind, "amount": auction.high_bid}))
@@ -286,7 +286,7 @@ def _building_bidders(game: "Game", kind: str) -> list[int]:
     result = []
     for q in bidders_from_current(game):
         for i in game.ruleset.property_indices:
-            if game.owner[i] == q and game.kinds[i] == "lot" and game._build_problem(q, i, kind, True) is None:
+            if game.owner[i] == q and game.kinds[i] == "lot" and game.build_problem(q, i, kind, True) is None:
                 result.append(q)
                 break
     return result
@@ -361,8 +361,8 @@ def check_building_auction(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     kind = a.get("kind")
     if kind not in ("house", "hotel"):
         raise InvalidAction("action.bad_field", field="kind", problem='must be "house" or "hotel"')
-    if not game._free_window():
-        game._refuse_blocked("building_auction", p)
+    if not game.free_window():
+        game.refuse_blocked("building_auction", p)
         raise IllegalAction("rule.blocked_auction", verb="building_auction", player=game.players[p].name)
     left = game.bank_houses if kind == "house" else game.bank_hotels
     if left == 0:
@@ -376,7 +376,7 @@ def do_building_auction(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     bidders = _building_bidders(game, kind)
     cheapest = min(game.ruleset.spaces[i].building_cost for i in game.ruleset.property_indices
                    if game.owner[i] in bidders and game.kinds[i] == "lot"
-                   and game._build_problem(game.owner[i], i, kind, True) is None)
+                   and game.build_problem(game.owner[i], i, kind, True) is None)
     game.auction = Auction(space=-1, kind=kind, bidders=bidders, min_bid=cheapest)
     game.events.append(("building_auction", {"kind": kind, "start": cheapest}))
 

@@ -36,10 +36,10 @@ class Bankruptcy(Mechanic):
             to_creditor = bool(self.options["bankrupt_buildings_to_creditor"])
             for i in owned:
                 if game.level[i] and not to_creditor:
-                    game._transfer(BANK, p, game.buildings_sale_value(i), "sell",
+                    game.transfer(BANK, p, game.buildings_sale_value(i), "sell",
                                    {"space": game.space_name(i), "kind": "all"})
-                    game._return_buildings(i)
-            game._transfer(p, creditor, player.cash, "bankruptcy", {})
+                    game.return_buildings(i)
+            game.transfer(p, creditor, player.cash, "bankruptcy", {})
             for i in owned:
                 game.owner[i] = creditor
                 game.owner_version += 1
@@ -47,14 +47,14 @@ class Bankruptcy(Mechanic):
                     game.mortgage_owed.append((creditor, i))
             game.players[creditor].jail_cards.extend(player.jail_cards)
             return owned
-        game._transfer(p, BANK, player.cash, "bankruptcy", {})
+        game.transfer(p, BANK, player.cash, "bankruptcy", {})
         for i in owned:
-            game._return_buildings(i)
+            game.return_buildings(i)
             game.owner[i] = -1
             game.owner_version += 1
             game.mortgaged[i] = False
         for card in player.jail_cards:
-            game._return_card(card)
+            game.return_card(card)
         return owned
 
 
@@ -64,13 +64,13 @@ class FieldsFree(Bankruptcy):
 
     def hand_over(self, game: "Game", p: int, creditor: int, owned: list[int]) -> list[int]:
         player = game.players[p]
-        game._transfer(p, creditor, player.cash, "bankruptcy", {})
+        game.transfer(p, creditor, player.cash, "bankruptcy", {})
         for i in owned:
-            game._return_buildings(i)
+            game.return_buildings(i)
             game.owner[i] = -1
             game.owner_version += 1
         for card in player.jail_cards:
-            game._return_card(card)
+            game.return_card(card)
         return []  # nothing for the bank to auction
 
 
@@ -82,18 +82,18 @@ class ByCreditor(Bankruptcy):
         if creditor >= 0:
             return super().hand_over(game, p, creditor, owned)
         player = game.players[p]
-        game._transfer(p, BANK, player.cash, "bankruptcy", {})
+        game.transfer(p, BANK, player.cash, "bankruptcy", {})
         ally = next((q.index for q in game.players if game.allies(p, q.index) and not q.bankrupt), -1)
         for i in owned:
             if ally >= 0:
                 game.owner[i] = ally
             else:
-                game._return_buildings(i)
+                game.return_buildings(i)
                 game.owner[i] = -1
                 game.mortgaged[i] = False
             game.owner_version += 1
         for card in player.jail_cards:
-            game._return_card(card)
+            game.return_card(card)
         return []
 
 
@@ -113,7 +113,7 @@ def do_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     creditor = player.debts[0].creditor if player.debts else BANK
     game.events.append(("bankrupt", {"player": player.name, "to": game.name(creditor)}))
     player.debts.clear()
-    game._recount_debtors()
+    game.recount_debtors()
     owned = [i for i in game.ruleset.property_indices if game.owner[i] == p]
     player.debt_auctioned.clear()
     owned = game.rules.bankruptcy.hand_over(game, p, creditor, owned)  # what the bank auctions
@@ -133,13 +133,13 @@ def do_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     remaining = [q for q in game.players if not q.bankrupt]
     limit = int(game.options["end_after_bankruptcies"])
     if len(remaining) == 1:
-        game._end("last_standing", remaining[0].name)
+        game.end("last_standing", remaining[0].name)
         return
     if game.has_teams() and all(game.allies(remaining[0].index, q.index) for q in remaining[1:]):
-        game._end("last_standing", [q.name for q in remaining])  # the last team standing
+        game.end("last_standing", [q.name for q in remaining])  # the last team standing
         return
     if limit and game.bankruptcies >= limit:
-        game._end("bankruptcies", game._richest())
+        game.end("bankruptcies", game.richest())
         return
     if creditor < 0:
         game.auction_queue.extend(i for i in owned if i not in game.auction_queue)

@@ -60,7 +60,7 @@ class Even(Mechanic):
         """Raises when player p may not add a building to lot i now."""
         won = any(q == p for q, _ in game.build_owed)
         if not won:  # the winner of a building auction builds what they won at once
-            game._may_manage(p, "build", raising=False)
+            game.may_manage(p, "build", raising=False)
         problem = build_problem(game, p, i, None)
         if problem is not None:
             raise problem
@@ -102,7 +102,7 @@ class Visit(Even):
     def check_build(self, game: "Game", p: int, i: int) -> None:
         """The player whose move it is, after the roll, on the lot under the token."""
         name = game.players[p].name
-        game._may_manage(p, "build", raising=False)
+        game.may_manage(p, "build", raising=False)
         if p != game.turn:
             raise IllegalAction("rule.not_your_move", player=name, verb="build", current=game.current.name)
         if game.roll_owed:
@@ -146,7 +146,7 @@ class TurnStart(Even):
     def check_build(self, game: "Game", p: int, i: int) -> None:
         """The player whose turn it is, before rolling, once per group a turn."""
         name = game.players[p].name
-        game._may_manage(p, "build", raising=False)
+        game.may_manage(p, "build", raising=False)
         if p != game.turn:
             raise IllegalAction("rule.not_your_move", player=name, verb="build", current=game.current.name)
         if not game.roll_owed:
@@ -222,12 +222,12 @@ def owed_build(game: "Game", p: int, kind: str) -> bool:
 
 
 def check_build(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_arg(a, "build")
+    i = game.space_arg(a, "build")
     game.rules.building.check_build(game, p, i)
 
 
 def do_build(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_index(a["space"])
+    i = game.space_index(a["space"])
     space = game.ruleset.spaces[i]
     game.visit_builds += 1
     if space.group is not None:
@@ -237,7 +237,7 @@ def do_build(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     if owed_build(game, p, kind):
         game.build_owed.remove((p, kind))
     else:
-        game._pay_bank(p, space.building_cost, "build", {"space": space.name, "kind": kind})
+        game.pay_bank(p, space.building_cost, "build", {"space": space.name, "kind": kind})
     if hotel:
         game.bank_hotels -= 1
         game.bank_houses += game.hotel_houses
@@ -249,8 +249,8 @@ def do_build(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def check_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_arg(a, "sell")
-    game._may_manage(p, "sell", raising=True)
+    i = game.space_arg(a, "sell")
+    game.may_manage(p, "sell", raising=True)
     game.rules.building.check_sell(game, p)
     name = game.players[p].name
     space = game.ruleset.spaces[i]
@@ -270,7 +270,7 @@ def check_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_index(a["space"])
+    i = game.space_index(a["space"])
     space = game.ruleset.spaces[i]
     if game.level[i] == game.hotel_level:
         game.level[i] = game.hotel_houses
@@ -281,7 +281,7 @@ def do_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         game.level[i] -= 1
         game.bank_houses += 1
         kind = "house"
-    game._transfer(BANK, p, game.building_refund(i), "sell", {"space": space.name, "kind": kind})
+    game.transfer(BANK, p, game.building_refund(i), "sell", {"space": space.name, "kind": kind})
     game.events.append(("sold_building", {"player": game.players[p].name, "space": space.name,
                                           "kind": kind}))
 
@@ -289,8 +289,8 @@ def do_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 def check_sell_all(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     if not game.rules.building.sells_whole_groups():
         raise IllegalAction("rule.no_sell_all", rules=game.ruleset.name)
-    i = game._space_arg(a, "sell_all")
-    game._may_manage(p, "sell_all", raising=True)
+    i = game.space_arg(a, "sell_all")
+    game.may_manage(p, "sell_all", raising=True)
     name = game.players[p].name
     space = game.ruleset.spaces[i]
     if game.owner[i] != p:
@@ -300,13 +300,13 @@ def check_sell_all(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_sell_all(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_index(a["space"])
+    i = game.space_index(a["space"])
     space = game.ruleset.spaces[i]
     total = 0
     for j in game.group_members[space.group]:  # type: ignore[index]
         total += game.buildings_sale_value(j)
-        game._return_buildings(j)
-    game._transfer(BANK, p, total, "sell_all", {"space": space.name})
+        game.return_buildings(j)
+    game.transfer(BANK, p, total, "sell_all", {"space": space.name})
     game.events.append(("sold_all", {"player": game.players[p].name, "space": space.name}))
 
 

@@ -69,7 +69,7 @@ def _casino_numbers(a: Mapping[str, Any]) -> list[int] | None:
 
 
 def check_casino(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game._require_current(p, "casino")
+    game.require_current(p, "casino")
     player = game.players[p]
     d = game.decision
     if d is None or d.kind != "casino":
@@ -105,14 +105,14 @@ def do_casino(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         return
     options = game.options
     bet = int(options["casino_bet"])
-    game._pay_bank(p, bet, "casino_bet", NO_PARAMS)
+    game.pay_bank(p, bet, "casino_bet", NO_PARAMS)
     game.jackpot += int(options["casino_jackpot_add"])  # the bank adds to the pool with every bet
     die = int(a["die"])
     game.events.append(("casino", {"player": name, "numbers": ", ".join(map(str, numbers)), "die": die}))
     if die in numbers:
-        game._transfer(BANK, p, game.rules.casino.win(len(numbers)), "casino_win", NO_PARAMS)
+        game.transfer(BANK, p, game.rules.casino.win(len(numbers)), "casino_win", NO_PARAMS)
     if a["jackpot"]:
-        game._transfer(BANK, p, game.jackpot, "casino_jackpot", NO_PARAMS)
+        game.transfer(BANK, p, game.jackpot, "casino_jackpot", NO_PARAMS)
         game.jackpot = int(options["casino_jackpot_start"])
 
 

@@ -105,7 +105,7 @@ def own_auction_reserves(game: "Game", p: int, i: int) -> tuple[int, int]:
 
 
 def check_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_arg(a, "auction_own")
+    i = game.space_arg(a, "auction_own")
     player = game.players[p]
     name = player.name
     if game.rules.mortgage.check_own_auction(game, p, i, a):  # brands-showdown: a lapsing mortgage
@@ -122,8 +122,8 @@ def check_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         if p != game.turn:
             raise IllegalAction("rule.not_your_move", player=name, verb="auction_own",
                                 current=game.current.name)
-        if not game._free_window():
-            game._refuse_blocked("auction_own", p)
+        if not game.free_window():
+            game.refuse_blocked("auction_own", p)
         if game.roll_owed:
             raise IllegalAction("rule.own_auction_before_roll", player=name)
         if game.trades_used >= int(game.options["trades_per_move"]):
@@ -140,7 +140,7 @@ def check_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_index(a["space"])
+    i = game.space_index(a["space"])
     player = game.players[p]
     if game.rules.mortgage.do_own_auction(game, p, i):
         return
@@ -159,7 +159,7 @@ def do_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def check_sell_to_bank(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_arg(a, "sell_to_bank")
+    i = game.space_arg(a, "sell_to_bank")
     player = game.players[p]
     if not game.rules.debt.raises_by_selling():
         raise IllegalAction("rule.no_bank_sales", rules=game.ruleset.name)
@@ -180,24 +180,24 @@ def _holding_stuck(game: "Game", i: int) -> bool:
 
 
 def do_sell_to_bank(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_index(a["space"])
+    i = game.space_index(a["space"])
     price = bank_price(game, i)
-    game._return_buildings(i)
+    game.return_buildings(i)
     game.owner[i] = -1
     game.owner_version += 1
-    game._transfer(BANK, p, price, "sell_to_bank", game.space_params[i])
+    game.transfer(BANK, p, price, "sell_to_bank", game.space_params[i])
     game.events.append(("sold_to_bank", {"player": game.players[p].name, "space": game.space_name(i),
                                          "amount": price}))
 
 
 def check_sell_to_player(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_arg(a, "sell_to_player")
+    i = game.space_arg(a, "sell_to_player")
     player = game.players[p]
     if not game.rules.debt.raises_by_selling():
         raise IllegalAction("rule.no_direct_sales", rules=game.ruleset.name)
     if "to" not in a:
         raise InvalidAction("action.bad_field", field="to", problem="names the buyer")
-    buyer = game.players[game._player_index(a["to"])]
+    buyer = game.players[game.player_index(a["to"])]
     price = a.get("price")
     if isinstance(price, bool) or not isinstance(price, int):
         raise InvalidAction("action.bad_field", field="price", problem="must be a whole number")
@@ -220,10 +220,10 @@ def check_sell_to_player(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_sell_to_player(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_index(a["space"])
-    buyer = game._player_index(a["to"])
+    i = game.space_index(a["space"])
+    buyer = game.player_index(a["to"])
     price = int(a["price"])
-    game._transfer(buyer, p, price, "sell_to_player", game.space_params[i])
+    game.transfer(buyer, p, price, "sell_to_player", game.space_params[i])
     game.owner[i] = buyer
     game.owner_version += 1
     game.events.append(("sold_to_player", {"player": game.players[p].name, "to": game.players[buyer].name,

@@ -105,8 +105,8 @@ class Expiring(Mortgage):
         if not game.players[p].debts:
             if p != game.turn:
                 raise IllegalAction("rule.not_your_move", player=name, verb="auction_own", current=game.current.name)
-            if not game._free_window():
-                game._refuse_blocked("auction_own", p)
+            if not game.free_window():
+                game.refuse_blocked("auction_own", p)
         return True
 
     def do_own_auction(self, game: "Game", p: int, i: int) -> bool:
@@ -144,8 +144,8 @@ def _require_mortgages(game: "Game") -> None:
 
 def check_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     _require_mortgages(game)
-    i = game._space_arg(a, "mortgage")
-    game._may_manage(p, "mortgage", raising=True)
+    i = game.space_arg(a, "mortgage")
+    game.may_manage(p, "mortgage", raising=True)
     name = game.players[p].name
     space = game.ruleset.spaces[i]
     if game.owner[i] != p:
@@ -160,19 +160,19 @@ def check_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_index(a["space"])
+    i = game.space_index(a["space"])
     game.mortgaged[i] = True
     game.mortgage_round[i] = game.round
-    game._transfer(BANK, p, game.mortgage_value(i), "mortgage", game.space_params[i])
+    game.transfer(BANK, p, game.mortgage_value(i), "mortgage", game.space_params[i])
 
 
 def check_unmortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     _require_mortgages(game)
-    i = game._space_arg(a, "unmortgage")
+    i = game.space_arg(a, "unmortgage")
     player = game.players[p]
     owed = (p, i) in game.mortgage_owed
     if not owed:
-        game._may_manage(p, "unmortgage", raising=False)
+        game.may_manage(p, "unmortgage", raising=False)
     if player.debts:
         raise IllegalAction("rule.in_debt", player=player.name, verb="unmortgage")
     if game.owner[i] != p:
@@ -186,25 +186,25 @@ def check_unmortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_unmortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_index(a["space"])
+    i = game.space_index(a["space"])
     if (p, i) in game.mortgage_owed:
         game.mortgage_owed.remove((p, i))
     game.mortgaged[i] = False
-    game._pay_bank(p, game.unmortgage_cost(i), "unmortgage", game.space_params[i])
+    game.pay_bank(p, game.unmortgage_cost(i), "unmortgage", game.space_params[i])
 
 
 def check_keep_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     _require_mortgages(game)
-    i = game._space_arg(a, "keep_mortgage")
+    i = game.space_arg(a, "keep_mortgage")
     if (p, i) not in game.mortgage_owed:
         raise IllegalAction("rule.no_mortgage_decision", player=game.players[p].name,
                             space=game.space_name(i))
 
 
 def do_keep_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    i = game._space_index(a["space"])
+    i = game.space_index(a["space"])
     game.mortgage_owed.remove((p, i))
-    game._charge(p, BANK, game.interest(i), "keep_mortgage", game.space_params[i])
+    game.charge(p, BANK, game.interest(i), "keep_mortgage", game.space_params[i])
 
 
 HANDLERS = {"mortgage": (check_mortgage, do_mortgage), "unmortgage": (check_unmortgage, do_unmortgage),

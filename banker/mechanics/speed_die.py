@@ -38,7 +38,7 @@ class SpeedDie(NoSpeedDie):
 
 
 def check_bus(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game._require_current(p, "bus")
+    game.require_current(p, "bus")
     d = game.decision
     if d is None or d.kind != "bus":
         raise IllegalAction("rule.no_speed_choice", player=game.players[p].name, verb="bus")
@@ -50,25 +50,25 @@ def check_bus(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 def do_bus(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.decision = None
-    game._move_forward(game.players[p], int(a["steps"]))
+    game.move_forward(game.players[p], int(a["steps"]))
 
 
 def check_jump(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game._require_current(p, "jump")
+    game.require_current(p, "jump")
     d = game.decision
     if d is None or d.kind != "jump":
         raise IllegalAction("rule.no_speed_choice", player=game.players[p].name, verb="jump")
-    game._space_index(game._space_arg(a, "jump"))
+    game.space_index(game.space_arg(a, "jump"))
 
 
 def do_jump(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.decision = None
     player = game.players[p]
-    target = game._space_index(a["space"])
+    target = game.space_index(a["space"])
     if target == player.position:
-        game._land(player, target)  # staying put: the space counts again, no lap
+        game.land(player, target)  # staying put: the space counts again, no lap
     else:
-        game._move_forward(player, (target - player.position) % game.n_spaces)
+        game.move_forward(player, (target - player.position) % game.n_spaces)
 
 
 def mr_monopoly_move(game: "Game") -> None:
@@ -85,7 +85,7 @@ def mr_monopoly_move(game: "Game") -> None:
     game.events.append(("mr_monopoly", {"player": player.name,
                                         "space": game.space_name(target) if target >= 0 else None}))
     if target >= 0:
-        game._move_forward(player, (target - player.position) % n)
+        game.move_forward(player, (target - player.position) % n)
 
 
 HANDLERS = {"bus": (check_bus, do_bus), "jump": (check_jump, do_jump)}

@@ -32,8 +32,8 @@ class Trade(Mechanic):
     def check(self, game: "Game", giver: int, taker: int, give: Side, get: Side) -> None:
         """Raises IllegalAction when `giver` and `taker` may not trade these sides now (what each side holds
         is checked by the game)."""
-        if not (game.players[giver].debts or game.players[taker].debts) and not game._free_window():
-            game._refuse_blocked("trade", giver)
+        if not (game.players[giver].debts or game.players[taker].debts) and not game.free_window():
+            game.refuse_blocked("trade", giver)
 
     def traded(self, game: "Game") -> None:
         """A trade was made (the game counts the turn's trades)."""
@@ -69,8 +69,8 @@ class OncePerMove(Trade):
         for q in (giver, taker):
             if game.players[q].debts:
                 raise IllegalAction("rule.trade_in_debt", player=game.players[q].name)
-        if not game._free_window():
-            game._refuse_blocked("trade", cur)
+        if not game.free_window():
+            game.refuse_blocked("trade", cur)
         if game.roll_owed:
             raise IllegalAction("rule.trade_before_roll", player=name)
         limit = self.per_move
@@ -116,9 +116,9 @@ class Balanced(Trade):
         if game.turn not in (giver, taker):
             raise IllegalAction("rule.not_your_move", player=name, verb="trade", current=game.current.name)
         if game.auction is not None or game.deal_owed:
-            game._refuse_blocked("trade", giver)
+            game.refuse_blocked("trade", giver)
         if game.debtors and not (game.players[giver].debts or game.players[taker].debts):
-            game._refuse_blocked("trade", giver)
+            game.refuse_blocked("trade", giver)
         # 001's four moments: before rolling, deciding to buy, rent or tax owed (a debt), paying a debt.
         d = game.decision
         buying = d is not None and d.kind == "buy"
@@ -165,7 +165,7 @@ def _parse_side(game: "Game", value: Any, where: str) -> Side:
             raise InvalidAction("action.bad_field", field=f"{where}.{f}", problem="must be a whole number of at least 0")
     if not isinstance(spaces, list):
         raise InvalidAction("action.bad_field", field=f"{where}.spaces", problem="must be a list")
-    idx = [game._space_index(s) for s in spaces]
+    idx = [game.space_index(s) for s in spaces]
     if len(set(idx)) != len(idx):
         raise InvalidAction("action.bad_field", field=f"{where}.spaces", problem="names a space twice")
     return cash, idx, cards
@@ -175,8 +175,8 @@ def _trade_parties(game: "Game", a: Mapping[str, Any]) -> tuple[int, int]:
     """The giver (`from`) and the taker (`to`) of a trade."""
     if "from" not in a or "to" not in a:
         raise InvalidAction("action.bad_field", field="from/to", problem="a trade names both players")
-    giver = game._player_index(a["from"])
-    taker = game._player_index(a["to"])
+    giver = game.player_index(a["from"])
+    taker = game.player_index(a["to"])
     return giver, taker
 
 
@@ -213,7 +213,7 @@ def do_trade(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     give = _parse_side(game, a.get("give"), "give")
     get = _parse_side(game, a.get("get"), "get")
     for (cash, spaces, cards), src, dst in ((give, giver, taker), (get, taker, giver)):
-        game._transfer(src, dst, cash, "trade", {})
+        game.transfer(src, dst, cash, "trade", {})
         for i in spaces:
             game.owner[i] = dst
             game.owner_version += 1

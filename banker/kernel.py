@@ -1,0 +1,570 @@
+"""The kernel: the game's state and every change to it.
+
+`Kernel` holds the state of one game and is the only code that changes it. The rules live around it:
+`banker.game.Game` (a `Kernel`) checks and carries out actions, the mechanics (banker/mechanics), the card
+effects (banker/cards.py), the shared verbs (banker/verbs.py), the setup (banker/game_setup.py) and the
+computer players (banker/ai.py) decide what happens and ask the kernel to make it so. Outside this module
+and banker/game.py no code writes a game's attributes or calls a name of it that starts with an underscore
+(tests/test_engine_layout.py walks the code and fails on either). See docs/engine.md, "The kernel".
+
+The kernel's changes, by what they move:
+
+- money: `transfer` (any payment, unchecked), `charge` (what the rules impose: paid now or a debt),
+  `pay_bank`, `pay_salary`, `settle` (pay debts while cash covers them), `rent_tax`, `pay_rent`;
+- tokens: `move_forward`, `move_to`, `land`, `send_to_jail`, `next_turn`;
+- deeds: `give_deed` (the only place `owner_version` changes) and `set_mortgaged`;
+- buildings and cards back to the bank: `set_level` (the bank's pool follows), `return_buildings`,
+  `return_card`, `remove_from_deck`;
+- what the game waits for: `set_decision`, `set_auction`;
+- what happened: `emit` (an event), `end` (the game's outcome).
+
+And the guards the verbs share, which raise `IllegalAction` / `InvalidAction` and change nothing:
+`require_current`, `refuse_blocked`, `may_manage`, `space_arg`, `space_index`, `player_index`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
+
+from banker import game_setup
+from banker.errors import IllegalAction, InvalidAction, SetupError
+from banker.mechanics import Mechanics, choose as choose_mechanics
+from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, decision
+from banker.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from banker.game import Game
+
+
+class Kernel:
+    """The state of one game and every change to it (see the module docstring)."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
+        deck_order: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self._init_args = (list(players), dict(options or {}), setup, dict(deck_order or {}))
+        names = game_setup.player_names(ruleset, players)
+        opts = game_setup.game_options(ruleset, options or {}, len(names))
+        self.options: dict[str, Any] = opts
+        # The variant of each family (banker/mechanics).
+        self.rules: Mechanics = choose_mechanics(ruleset.mechanics, opts, [s.kind for s in ruleset.spaces])
+        self.rules.teams.check_setup(ruleset, names)
+        hotel_houses = game_setup.hotel_houses(ruleset, opts)
+
+        spaces = ruleset.spaces
+        self.n_spaces = len(spaces)
+        self.kinds = [s.kind for s in spaces]
+        self.space_names = [s.name for s in spaces]
+        self.is_property = [s.is_property for s in spaces]
+        # Shared, never-mutated parameter dicts for log entries naming a space.
+        self.space_params = [{"space": s.name} for s in spaces]
+        self.prices = [s.price for s in spaces]
+        self.groups = [s.group for s in spaces]
+        self.group_members = ruleset.group_members
+        # Colour groups of lots with their building cost, for quick scans.
+        self.lot_groups = [(members, spaces[members[0]].building_cost)
+                           for members in ruleset.group_members.values() if spaces[members[0]].kind == "lot"]
+        self.hotel_houses = hotel_houses
+        self.salary = int(opts["salary"])
+        self.time_limit = int(opts["time_limit"]) * 60  # seconds; 0 = no limit
+        self.hotel_level = hotel_houses + 1
+        self.jail_index = ruleset.jail_index
+        self.jail_tries = int(opts["jail_tries"])
+        self.refund_percent = int(opts["building_refund_percent"])
+        self.has_random_move = any(c.effect == "random_move" for c in ruleset.cards)
+        verbs = ["build", "sell"]
+        if self.rules.building.sells_whole_groups():
+            verbs.append("sell_all")
+        if self.rules.mortgage.allowed():
+            verbs += ["mortgage", "unmortgage", "keep_mortgage"]
+        sells = self.rules.debt.raises_by_selling()
+        if sells or self.rules.trade.own_auctions() or opts["mortgage_auction_now"]:
+            verbs.append("auction_own")
+        if sells:
+            verbs.append("sell_to_bank")
+        self.space_verbs = tuple(verbs)  # verbs on a space that legal_actions tries
+        self.auction_step = int(opts["auction_step"])
+
+        self.players = [Player(name, i, int(opts["start_cash"])) for i, name in enumerate(names)]
+        self.index_of = {name: i for i, name in enumerate(names)}
+        self.owner = [-1] * self.n_spaces
+        self.owner_version = 0  # bumped whenever a deed changes hands (caches key on it)
+        self._groups_cache: tuple[int, list[list[tuple[int, ...]]]] = (-1, [])
+        self.level = [0] * self.n_spaces  # houses 0..hotel_houses, hotel_level for a hotel
+        self.mortgaged = [False] * self.n_spaces
+        self.bank_houses = int(opts["houses"])
+        self.bank_hotels = int(opts["hotels"])
+        self.pot = 0
+        self.decks: dict[str, list[str]] = {}
+        for deck, ids in ruleset.deck_cards.items():
+            order = list(deck_order.get(deck, ids)) if deck_order else list(ids)
+            if sorted(order) != sorted(ids):
+                raise SetupError("setup.bad_deck_order", deck=deck)
+            self.decks[deck] = order
+
+        # Turn state.
+        self.turn = 0
+        self.roll_owed = True
+        self.doubles = 0
+        self.last_roll = 0
+        self.decision: Decision | None = None
+        self.auction: Auction | None = None
+        self.auction_queue: list[int] = []
+        self.turn_over_after_auctions = False
+        self.mortgage_owed: list[tuple[int, int]] = []  # (player, space)
+        self.build_owed: list[tuple[int, str]] = []  # (player, "house"|"hotel") won at a building auction
+        self.deal_owed = (int(opts["deal_deeds"]) > 0 or bool(opts["deal_all"])) and not setup
+        self.outcome: Outcome | None = None  # set once, when the game ends
+        self.bankruptcies = 0
+        self.clock = 0.0
+        # Per-move counters of the biznes mechanics (a move = one roll up to its end_turn).
+        self.trades_used = 0  # trades made in this move
+        self.visit_builds = 0  # buildings added on this visit (reset at every landing)
+        self.extra_roll = False  # a double was rolled: end_turn keeps the turn (doubles = "after_move")
+        self.random_moved = False  # a random-move card already moved the player in this roll
+        self.last_random_target = -1  # shared by all players; -1 = none yet
+        # brands: rounds played, mortgages' start rounds, builds per group this turn, trades this
+        # turn, the casino jackpot, skipped turns in a row, paused time.
+        self.round = 0
+        self.mortgage_round = [0] * self.n_spaces
+        self.group_builds: dict[str, int] = {}
+        self.turn_trades = 0
+        self.jackpot = int(opts["casino_jackpot_start"])
+        self.skipped = [0] * len(self.players)
+        self.turn_skipped = False
+        self.paused_at = -1.0  # game clock when a pause began; -1 = running
+        self.paused_total = 0.0  # seconds spent paused so far
+        self.mr_monopoly = False  # the speed die's Mr. Monopoly move is still to come
+        self.action_t = -1.0  # the `t` of the action being applied (-1: unstamped)
+
+        self.seq = 0
+        # Money movements and events are kept as plain tuples (cheap to record);
+        # money_log() and apply() hand them out as Entry and Event objects.
+        self.log: list[tuple[int, int, int, int, str, dict[str, Any]]] = []
+        self.events: list[tuple[str, dict[str, Any]]] = []
+        # The simulator turns off the most frequent events (rolled, moved,
+        # turn), as a table never shows them; every other event and the
+        # money log are always kept.
+        self.record_events = True
+        self.history: list[dict[str, Any]] = []  # effective actions (undos applied)
+        self.script: list[dict[str, Any]] = []  # every accepted action, undos included
+        # Copies of the state for going back (banker/undo.py), by the number of actions in effect; `apply`
+        # keeps one every undo.SPARSE actions unless told not to (the simulator, which never undoes).
+        self.trail_at: list[int] = []
+        self.trail: list[tuple[Any, ...]] = []
+        self.keeps_trail = True
+        self.rolls = 0
+        self.turns = 0  # turns handed on so far
+        self.debtors = 0  # number of players with debts: a fast "any debts?"
+
+        if setup:
+            game_setup.apply_setup(cast("Game", self), setup)
+
+    # ------------------------------------------------------------------
+    # Lookups
+
+    def space_index(self, value: Any) -> int:
+        """The index of a space named by index, index string or exact name (InvalidAction if none)."""
+        if isinstance(value, bool):
+            raise InvalidAction("action.unknown_space", space=value)
+        if isinstance(value, int):
+            if 0 <= value < self.n_spaces:
+                return value
+            raise InvalidAction("action.unknown_space", space=value)
+        if isinstance(value, str):
+            # Only ASCII digits name an index: "²".isdigit() is true, and int("٣") is 3. At most 18
+            # digits: int() of a longer one could pass Python's 4,300-digit limit, and no board is that big.
+            if value.isascii() and value.isdigit() and len(value) <= 18 and int(value) < self.n_spaces:
+                return int(value)
+            found = self.ruleset.space_index(value)
+            if found is not None:
+                return found
+            if len(value) > 40:
+                value = value[:37] + "..."  # the reason stays a line to read
+        raise InvalidAction("action.unknown_space", space=value)
+
+    def player_index(self, value: Any) -> int:
+        if isinstance(value, str) and value in self.index_of:
+            return self.index_of[value]
+        raise InvalidAction("action.unknown_player", player=value)
+
+    def space_name(self, i: int) -> str:
+        return self.space_names[i]
+
+    def name(self, p: int) -> str:
+        if p == BANK:
+            return "bank"
+        if p == POT:
+            return "pot"
+        return self.players[p].name
+
+    @property
+    def ended(self) -> bool:
+        """Whether the game is over (`outcome` says how)."""
+        return self.outcome is not None
+
+    @property
+    def current(self) -> Player:
+        return self.players[self.turn]
+
+    # ------------------------------------------------------------------
+    # Money
+
+    def settle(self, p: Player) -> None:
+        """Pay debts in order while cash covers the next one."""
+        while p.debts and p.cash >= p.debts[0].amount:
+            debt = p.debts.pop(0)
+            payee = POT if debt.to_pot else debt.creditor
+            self.transfer(p.index, payee, debt.amount, "debt_paid", {"reason": debt.code})
+            if debt.code == "rent" and payee >= 0:  # brands: rent is taxed when it is collected
+                self.rent_tax(payee, debt.amount, debt.params)
+        if not p.debts:
+            p.debt_auctioned.clear()
+            self.recount_debtors()
+
+    def recount_debtors(self) -> None:
+        self.debtors = sum(1 for p in self.players if p.debts)
+
+    def transfer(self, payer: int, payee: int, amount: int, code: str, params: dict[str, Any]) -> None:
+        if amount <= 0:
+            return
+        if payer >= 0:
+            self.players[payer].cash -= amount
+        elif payer == POT:
+            self.pot -= amount
+        if payee >= 0:
+            self.players[payee].cash += amount
+        elif payee == POT:
+            self.pot += amount
+        self.log.append((self.seq, payer, payee, amount, code, params))
+
+    def charge(self, payer: int, payee: int, amount: int, code: str, params: dict[str, Any],
+                pot: bool = False) -> None:
+        """A payment the rules impose: paid at once, or a debt for the whole amount."""
+        if amount <= 0:
+            return
+        if pot and payee == BANK and self.options["free_parking_pot"]:
+            target = POT
+        else:
+            target = payee
+            pot = False
+        p = self.players[payer]
+        if not p.debts and p.cash >= amount:
+            self.transfer(payer, target, amount, code, params)
+            return
+        p.debts.append(Debt(amount, payee, pot, code, params))
+        self.recount_debtors()
+        self.events.append(("debt", {"player": p.name, "amount": amount, "to": self.name(payee),
+                                          "reason": code}))
+
+    def pay_bank(self, p: int, amount: int, code: str, params: dict[str, Any]) -> None:
+        """A voluntary payment to the bank; the caller has checked the cash."""
+        self.transfer(p, BANK, amount, code, params)
+
+    def return_buildings(self, i: int) -> None:
+        """Every building on lot i back to the bank's pool (a hotel as one hotel)."""
+        self.set_level(i, 0)
+
+    # ------------------------------------------------------------------
+    # Values the changes need
+
+    def building_value(self, i: int) -> int:
+        """What the buildings on lot i cost (a hotel with the houses it replaced)."""
+        lv = self.level[i]
+        return lv * self.ruleset.spaces[i].building_cost if lv else 0
+
+    def rent_due(self, i: int, dice_total: int, rent_multiplier: int = 1, dice_multiplier: int = 0) -> int:
+        """The rent a visitor to space i owes its owner now."""
+        owner = self.owner[i]
+        if owner < 0 or self.mortgaged[i]:
+            return 0
+        space = self.ruleset.spaces[i]
+        kind = space.kind
+        if kind == "lot":
+            lv = self.level[i]
+            if lv == 0:
+                rent = space.rents[0]
+                members = self.group_members[space.group]  # type: ignore[index]
+                if all(self.owner[j] == owner for j in members) and (
+                        self.options["double_rent_with_mortgaged"]
+                        or not any(self.mortgaged[j] for j in members)):
+                    rent *= 2
+                return rent * rent_multiplier
+            if lv == self.hotel_level:
+                return space.rents[-1] * rent_multiplier
+            return space.rents[lv] * rent_multiplier
+        members = self.group_members[space.group]  # type: ignore[index]
+        count = sum(1 for j in members if self.owner[j] == owner)
+        if kind == "railroad":
+            return space.rents[count - 1] * rent_multiplier
+        multiplier = dice_multiplier or space.multipliers[count - 1]
+        return multiplier * dice_total
+
+    # ------------------------------------------------------------------
+    # Guards the verbs share: they raise and change nothing
+
+    def require_current(self, p: int, verb: str) -> None:
+        if p != self.turn:
+            raise IllegalAction("rule.not_your_turn", player=self.players[p].name, verb=verb,
+                                current=self.current.name)
+
+    def blocking(self) -> str | None:
+        """What must be settled before the current player rolls or ends the turn."""
+        if self.deal_owed:
+            return "deal"
+        if self.auction is not None:
+            return "auction"
+        if self.mortgage_owed:
+            return "mortgage_decision"
+        if self.build_owed:
+            return "building_owed"
+        if self.decision is not None:
+            return "decision"
+        if self.debtors:
+            return "debt"
+        return None
+
+    def refuse_blocked(self, verb: str, p: int) -> None:
+        blocker = self.blocking()
+        if blocker is None:
+            return
+        name = self.players[p].name
+        if blocker == "decision":
+            raise IllegalAction("rule.decision_owed", player=name, verb=verb,
+                                owed=self._decision_verbs_text())
+        if blocker == "debt":
+            debtor = next(q for q in self.players if q.debts)
+            raise IllegalAction("rule.debt_blocks", player=name, verb=verb, debtor=debtor.name,
+                                amount=sum(d.amount for d in debtor.debts))
+        if blocker == "mortgage_decision":
+            who, i = self.mortgage_owed[0]
+            raise IllegalAction("rule.mortgage_decision_owed", verb=verb, player=self.players[who].name,
+                                space=self.space_name(i))
+        raise IllegalAction("rule.blocked_" + blocker, verb=verb, player=name)
+
+    def _decision_verbs_text(self) -> str:
+        d = self.decision
+        if d is None:
+            return ""
+        return {"buy": "buy or decline", "draw": "draw a card", "tax": "choose the tax",
+                "card_roll": "roll for the card", "casino": "bet at the casino or decline",
+                "bus": "choose the bus move", "jump": "choose where to jump"}[d.kind]
+
+    def free_window(self) -> bool:
+        """True when the only thing owed is the current player's roll or end of turn."""
+        return self.blocking() is None
+
+    # ------------------------------------------------------------------
+    # Turns and tokens
+
+    def next_turn(self) -> None:
+        players = self.players
+        i = self.turn + 1
+        if i == len(players):
+            i = 0
+        while players[i].bankrupt:  # at least two players are left while the game runs
+            i = i + 1 if i + 1 < len(players) else 0
+        if i <= self.turn:
+            self.round += 1  # the turn came round past the first seat: a new round
+        if not self.turn_skipped:
+            self.skipped[self.turn] = 0  # a turn played (not timed out) ends a run of skipped turns
+        self.turn_skipped = False
+        self.turn = i
+        self.turns += 1
+        self.roll_owed = True
+        self.doubles = 0
+        self.decision = None
+        self.extra_roll = False
+        self.mr_monopoly = False
+        self.trades_used = 0
+        self.turn_trades = 0
+        self.group_builds = {}
+        self.rules.mortgage.turn_passed(cast("Game", self))  # brands: a mortgage kept too long is lost to an auction
+        if self.record_events:
+            self.events.append(("turn", {"player": self.players[i].name}))
+
+    def send_to_jail(self, p: Player) -> None:
+        p.position = self.jail_index
+        p.in_jail = True
+        p.jail_turns = 0
+        self.doubles = 0
+        self.decision = None
+        if p.index == self.turn:
+            self.roll_owed = False
+            self.extra_roll = False
+            self.mr_monopoly = False
+        self.events.append(("jail", {"player": p.name}))
+
+    def move_forward(self, p: Player, steps: int) -> None:
+        pos = p.position + steps
+        if pos >= self.n_spaces:
+            pos %= self.n_spaces
+            self.pay_salary(p)
+        p.position = pos
+        self.land(p, pos)
+
+    def move_to(self, p: Player, target: int, salary: bool = True) -> None:
+        """Advance (forward) to `target`, paying the salary on passing or landing on GO."""
+        if salary and target <= p.position:
+            self.pay_salary(p)
+        p.position = target
+        self.land(p, target)
+
+    def salary_paid(self) -> bool:
+        """Whether passing the start still pays a salary (brands stops it after `salary_stop_minutes`)."""
+        return self.rules.clock.salary_paid(cast("Game", self))
+
+    def pay_salary(self, p: Player) -> None:
+        if not self.salary_paid():
+            return  # brands: salaries have stopped
+        self.transfer(BANK, p.index, self.salary, "salary", NO_PARAMS)
+        if p.debts:
+            self.settle(p)
+
+    def land(self, p: Player, i: int) -> None:
+        self.visit_builds = 0
+        if self.record_events:
+            self.events.append(("moved", {"player": p.name, "space": self.space_names[i], "index": i}))
+        if self.is_property[i]:
+            owner = self.owner[i]
+            if owner < 0:
+                self.decision = decision("buy", space=i)
+            elif owner != p.index and not self.mortgaged[i]:
+                self.pay_rent(p.index, i, self.rent_due(i, self.last_roll))
+            return
+        kind = self.kinds[i]
+        if kind == "go":
+            bonus = int(self.options["start_landing_bonus"])
+            if bonus and self.salary_paid():
+                self.transfer(BANK, p.index, bonus, "start_bonus", NO_PARAMS)
+                if p.debts:
+                    self.settle(p)
+            return
+        if kind == "casino":
+            self.decision = decision("casino", space=i)
+            return
+        if kind == "card":
+            self.decision = decision("draw", deck=self.ruleset.spaces[i].deck)  # type: ignore[arg-type]
+        elif kind == "tax_choice":
+            self.decision = decision("tax", space=i)
+        elif kind == "tax":
+            amount = int(self.options[self.ruleset.spaces[i].amount_option])  # type: ignore[index]
+            self.charge(p.index, BANK, amount, "tax", self.space_params[i], pot=True)
+        elif kind == "go_to_jail":
+            self.send_to_jail(p)
+        elif kind == "free_parking":
+            if self.options["free_parking_pot"] and self.pot > 0:
+                self.transfer(POT, p.index, self.pot, "pot", {})
+
+    def pay_rent(self, payer: int, i: int, rent: int) -> None:
+        """Rent for space i to its owner; brands: nothing to a jailed owner or an ally, and the rent tax."""
+        owner = self.owner[i]
+        if self.options["jail_no_rent"] and self.players[owner].in_jail:
+            return
+        if self.rules.teams.allies(payer, owner):  # the hooks themselves, not the questions: a call less a rent
+            return
+        self.charge(payer, owner, rent, "rent", self.space_params[i])
+        if not self.players[payer].debts:  # paid now (owed, it is taxed when the debt is paid)
+            self.rent_tax(owner, rent, self.space_params[i])
+
+    def rent_tax(self, owner: int, rent: int, params: dict[str, Any]) -> None:
+        """brands: the tax on rent the owner has just collected, at the rate of the moment it is collected."""
+        pct = self.rules.clock.rent_tax_percent(cast("Game", self))
+        if pct and rent:
+            self.transfer(owner, BANK, rent * pct // 100, "rent_tax", params)
+
+    # ------------------------------------------------------------------
+    # Cards
+
+    def remove_from_deck(self, card_id: str) -> None:
+        for deck in self.decks.values():
+            if card_id in deck:
+                deck.remove(card_id)
+                return
+
+    def return_card(self, card_id: str) -> None:
+        """A used or returned Get Out of Jail Free card goes under its deck."""
+        self.decks[self.ruleset.card_by_id[card_id].deck].append(card_id)
+
+    # ------------------------------------------------------------------
+    # Guards on a space and on managing
+
+    def space_arg(self, a: Mapping[str, Any], verb: str) -> int:
+        if "space" not in a:
+            raise InvalidAction("action.space_needed", verb=verb)
+        return self.space_index(a["space"])
+
+    def may_manage(self, p: int, verb: str, raising: bool) -> None:
+        """Building, mortgages and trades: between decisions, or a debtor raising money."""
+        player = self.players[p]
+        if player.debts and raising:
+            return
+        if player.debts:
+            raise IllegalAction("rule.in_debt", player=player.name, verb=verb)
+        if not self.free_window():
+            self.refuse_blocked(verb, p)
+
+    # ------------------------------------------------------------------
+    # The end
+
+    def richest(self) -> str | list[str]:
+        remaining = [q for q in self.players if not q.bankrupt]
+        worth = {q.name: self.net_worth(q.index) for q in remaining}
+        best = max(worth.values())
+        top = [name for name, w in worth.items() if w == best]
+        return top[0] if len(top) == 1 else top
+
+    def end(self, reason: str, winner: str | list[str]) -> None:
+        self.outcome = Outcome(reason, (winner,) if isinstance(winner, str) else tuple(winner))
+        self.auction = None
+        self.auction_queue = []
+        self.turn_over_after_auctions = False
+        self.events.append(("game_over", {"reason": reason, "winner": winner}))
+
+    def net_worth(self, p: int) -> int:
+        """Cash + price of unmortgaged properties + half price of mortgaged ones + buildings - debts."""
+        player = self.players[p]
+        worth = player.cash - sum(d.amount for d in player.debts)
+        for i in self.ruleset.property_indices:
+            if self.owner[i] == p:
+                worth += self.prices[i] // 2 if self.mortgaged[i] else self.prices[i]
+                worth += self.building_value(i)
+        return worth
+
+    # ------------------------------------------------------------------
+    # Deeds, buildings, decisions and events
+
+    def give_deed(self, i: int, p: int) -> None:
+        """Space i now belongs to player p (-1: back to the bank). Caches key on `owner_version`."""
+        self.owner[i] = p
+        self.owner_version += 1
+
+    def set_mortgaged(self, i: int, mortgaged: bool) -> None:
+        self.mortgaged[i] = mortgaged
+
+    def set_level(self, i: int, level: int) -> None:
+        """Lot i now has `level` (0..hotel_houses houses, hotel_level a hotel); the bank's pool of houses and
+        hotels gives what is added and takes back what is removed."""
+        old = self.level[i]
+        hotel = self.hotel_level
+        self.bank_houses += (old if old != hotel else 0) - (level if level != hotel else 0)
+        self.bank_hotels += (old == hotel) - (level == hotel)
+        self.level[i] = level
+
+    def set_decision(self, d: Decision | None) -> None:
+        """What the current player must decide next (None: nothing)."""
+        self.decision = d
+
+    def set_auction(self, a: Auction | None) -> None:
+        """The auction under way (None: none)."""
+        self.auction = a
+
+    def emit(self, code: str, params: dict[str, Any]) -> None:
+        """Record an event (docs/game-script.md, "Events")."""
+        self.events.append((code, params))
