@@ -20,8 +20,9 @@ from setuptools.command.build_ext import build_ext
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The engine's core, its modules and every mechanic module (a new mechanic module is compiled without being
 # listed here).
-COMPILED = ["banker/game.py", "banker/kernel.py", "banker/model.py", "banker/game_setup.py", "banker/verbs.py", "banker/cards.py",
-            "banker/state.py", "banker/undo.py", "banker/limits.py", "banker/ai.py", "banker/simulate.py",
+COMPILED = ["banker/game.py", "banker/kernel.py", "banker/model.py", "banker/game_setup.py", "banker/verbs.py",
+            "banker/cards.py", "banker/state.py", "banker/undo.py", "banker/limits.py", "banker/outside.py",
+            "banker/ai.py", "banker/simulate.py",
             *sorted(f"banker/mechanics/{name}" for name in os.listdir(os.path.join(HERE, "banker", "mechanics"))
                     if name.endswith(".py"))]
 

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
 from banker.errors import ActionError, RulesetError
 from banker.game import Game
-from banker.limits import MAX_INT, escape_text
+from banker.limits import MAX_INT
+from banker.outside import escape_text
 from banker.ruleset import Ruleset, builtin_names, load_ruleset
 
 if TYPE_CHECKING:

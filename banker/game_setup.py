@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from banker import limits
+from banker import limits, outside
 from banker.errors import InvalidAction, SetupError
 from banker.ruleset import OPTION_DEFAULTS, Ruleset, check_option_combinations, check_option_value
 
@@ -42,7 +42,7 @@ def player_names(ruleset: Ruleset, players: Sequence[str]) -> list[str]:
     for name in names:
         if not isinstance(name, str) or not name.strip():
             raise SetupError("setup.bad_name", name=name)
-        if limits.control_character(name) is not None:
+        if outside.control_character(name) is not None:
             raise SetupError("setup.name_characters", name=limits.shown(name))
         if len(name) > limits.MAX_NAME_CHARS:
             raise SetupError("setup.name_too_long", most=limits.MAX_NAME_CHARS, count=len(name))

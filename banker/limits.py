@@ -11,19 +11,20 @@ Two layers, both before any rule sees a value (docs/game-script.md, "Bounds"):
   its range, text, a space, a list, an object, true or false, and `t` a finite number of seconds
   up to `MAX_TIME`. `Game.apply` and `Game.check` call it for every action, so a caller that
   builds actions in Python (the app) meets the same bounds as a script.
+
+Reading the file (a regular file of at most `MAX_SCRIPT_BYTES`) and the checks of text itself (no lone
+surrogate, no control character) are banker/outside.py's, shared with the rulesets and the hardware config.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import stat
-import unicodedata
 from typing import Any, Final, Mapping
 
 from banker.errors import InvalidAction
+from banker.outside import control_character, valid_text
 
 MAX_INT: Final = 2**53 - 1  # every integer of a script but the seed: the range JSON interoperates in (RFC 7493)
 MAX_DIGITS: Final = 100  # the most digits of any integer (the seed may be any integer of at most this many digits)
@@ -86,179 +87,6 @@ def shown(value: Any) -> str:
     except (TypeError, ValueError):
         text = type(value).__name__
     return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS - 3] + "..."
-
-
-def valid_text(text: str) -> bool:
-    """Whether text can be written as UTF-8 (no lone surrogate)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def control_character(text: str) -> str | None:
-    """The first control character or lone surrogate in text, or None."""
-    if text.isprintable():
-        return None
-    for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cs"):
-            return ch
-    return None
-
-
-_ESCAPES: Final = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-
-
-def escape_text(text: str, limit: int | None = None) -> str:
-    """Text with every character that is not printable written as TOML and JSON escape it (\\n, \\t,
-    \\u0000; a lone surrogate as \\udcff), so that it prints on one line; cut to `limit` characters
-    (then ending in "...") if given. For messages that quote what came from outside (the command
-    line, the hardware config file)."""
-    if not text.isprintable():
-        text = "".join(ch if ch.isprintable() else _ESCAPES.get(ch) or
-                       (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}") for ch in text)
-    if limit is not None and len(text) > limit:
-        text = text[:limit - 3] + "..."
-    return text
-
-
-# ----------------------------------------------------------------------
-# Reading a file from outside
-
-
-class NotRegularFile(Exception):
-    """The path is a folder, a FIFO, a device or a socket; `mode` says which (stat.S_ISDIR(mode)...)."""
-
-    def __init__(self, mode: int) -> None:
-        super().__init__(f"not a regular file (mode {mode:o})")
-        self.mode = mode
-
-
-class FileTooLarge(Exception):
-    """The file holds more than the bytes its reader takes."""
-
-
-def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes: a game script, a ruleset, the hardware config.
-
-    Nothing is opened for reading before it is known to be a regular file (opening a FIFO would wait
-    for a writer, a device such as /dev/zero never ends), the open itself does not block, and the
-    file is checked again once open (the path may have become something else in between). No more
-    than `limit` + 1 bytes are read. Raises NotRegularFile, FileTooLarge, or the OSError (ValueError
-    for a name holding NUL) that the system gives; the callers word each in their own messages.
-    """
-    before = os.stat(path)
-    if not stat.S_ISREG(before.st_mode):
-        raise NotRegularFile(before.st_mode)
-    if before.st_size > limit:
-        raise FileTooLarge()
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        opened = os.fstat(fd)
-        if not stat.S_ISREG(opened.st_mode):
-            raise NotRegularFile(opened.st_mode)
-        if opened.st_size > limit:
-            raise FileTooLarge()
-        chunks: list[bytes] = []
-        size = 0
-        while size <= limit:
-            chunk = os.read(fd, limit + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    finally:
-        os.close(fd)
-    if size > limit:  # it grew after the stat
-        raise FileTooLarge()
-    return b"".join(chunks)
-
-
-# ----------------------------------------------------------------------
-# Scanning a TOML or JSON document before it is parsed
-
-DEEP: Final = "deep"
-LONG_NUMBER: Final = "long_number"
-LONG_KEY: Final = "long_key"
-
-
-def scan_document(text: str, *, toml: bool, max_depth: int, max_digits: int,
-                  max_key_parts: int) -> tuple[str, int] | None:
-    """The first bound a document breaks, as (what, line), or None: brackets nested more than
-    `max_depth` deep (`DEEP`), a number written with more than `max_digits` digits (`LONG_NUMBER`),
-    or, in TOML, a dotted key of more than `max_key_parts` parts (`LONG_KEY`).
-
-    Run before parsing, because the parsers cannot be trusted with such input: they recurse once
-    a level (a RecursionError thousands deep), Python refuses to convert an integer of more than
-    4,300 digits, and tomllib takes time that grows faster than the square of a dotted key's parts
-    (3 s for `a.a.a... = 1` of 20,000 parts here, more than ten minutes for 100,000). Strings and comments are skipped. Used for ruleset files and the hardware
-    config file; an ordinary file is passed by a quick look without the character-by-character walk.
-    """
-    if (text.count("[") + text.count("{") <= max_depth
-            and not re.search(r"[0-9](?:_?[0-9]){%d}" % max_digits, text)
-            and not (toml and re.search(r"\.(?:[^.\n]*\.){%d}" % (max_key_parts - 1), text))):
-        return None
-    depth = 0
-    digits = 0
-    dots = 0  # dots since the last "=", ",", bracket or line end: the parts of a dotted key, less one
-    word = False  # inside a bare word (a TOML key, true, nan, 0x...): its digits are no number's
-    line = 1
-    i = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line += 1
-        if word and (c.isalnum() or c in "_-"):
-            i += 1
-            continue
-        word = c.isalpha()
-        if word:
-            digits = 0
-            i += 1
-            continue
-        if c.isdigit() or (c == "_" and digits and toml):
-            if c != "_":
-                digits += 1
-                if digits > max_digits:
-                    return LONG_NUMBER, line
-            i += 1
-            continue
-        digits = 0
-        if c == "." and toml:
-            dots += 1
-            if dots >= max_key_parts:
-                return LONG_KEY, line
-        elif c in "=,\n":
-            dots = 0
-        elif c in "[{":
-            dots = 0
-            depth += 1
-            if depth > max_depth:
-                return DEEP, line
-        elif c in "]}":
-            dots = 0
-            depth = max(0, depth - 1)
-        elif toml and c == "#":
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        elif c == '"' or (toml and c == "'"):
-            quote = text[i:i + 3] if toml and text[i:i + 3] in ('"""', "'''") else c
-            j = i + len(quote)
-            while j < n and not text.startswith(quote, j):
-                if text[j] == "\\" and quote[0] == '"':
-                    j += 1
-                elif text[j] == "\n":
-                    line += 1
-                    if len(quote) == 1:
-                        break  # an unclosed one-line string: the parser says so
-                j += 1
-            i = j + len(quote)
-            continue
-        i += 1
-    return None
 
 
 # ----------------------------------------------------------------------

@@ -13,7 +13,6 @@ import copy
 import json
 import math
 import os
-import stat
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -21,8 +20,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from banker.errors import RulesetError
-from banker import limits
-from banker.limits import valid_text
+from banker import outside
+from banker.outside import valid_text
 from banker.mechanics import Mechanics, choose as choose_mechanics, families as mechanic_families
 
 FORMAT = 1
@@ -412,26 +411,18 @@ def _read_builtin(name: str) -> dict[str, Any]:
     return _parse_text(text, f"{name}.toml", toml=True)
 
 
-_FILE_KINDS = ((stat.S_ISDIR, "is a folder"), (stat.S_ISFIFO, "is a FIFO (a named pipe)"),
-               (stat.S_ISCHR, "is a character device"), (stat.S_ISBLK, "is a block device"),
-               (stat.S_ISSOCK, "is a socket"))
-
-
-def _not_regular(mode: int) -> str:
-    """Why a file of this mode is no ruleset file."""
-    kind = next((what for test, what in _FILE_KINDS if test(mode)), "is not a file")
-    return f"{kind}, not a regular file"
-
-
 def _read_file(path: Path) -> dict[str, Any]:
     """Read a ruleset file: a regular file of at most MAX_FILE_BYTES of UTF-8 text (read as
-    banker.limits.read_regular_file reads any file from outside)."""
+    banker.outside.read_text_file reads any file from outside)."""
     source = str(path)
     try:
-        raw = limits.read_regular_file(path, MAX_FILE_BYTES)
-    except limits.NotRegularFile as exc:
-        raise RulesetError(source, "", _not_regular(exc.mode)) from None
-    except limits.FileTooLarge:
+        text = outside.read_text_file(path, MAX_FILE_BYTES)
+    except outside.NotRegularFile as exc:
+        kind = outside.file_kind(exc.mode, folder="is a folder", other="is not a file")
+        raise RulesetError(source, "", f"{kind}, not a regular file") from None
+    except outside.NotText as exc:
+        raise RulesetError(source, "", f"not UTF-8 text (byte 0x{exc.byte:02x} at offset {exc.offset})") from None
+    except outside.FileTooLarge:
         raise RulesetError(source, "", f"the file is larger than {MAX_FILE_BYTES} bytes (1 MiB), "
                                        f"the most a ruleset file may be") from None
     except FileNotFoundError:
@@ -442,10 +433,6 @@ def _read_file(path: Path) -> dict[str, Any]:
         raise RulesetError(source, "", "cannot read the file (permission denied)") from None
     except OSError as exc:
         raise RulesetError(source, "", f"cannot read the file ({exc.strerror or exc})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RulesetError(source, "", f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from None
     return _parse_text(text, source, toml=path.suffix != ".json")
 
 
@@ -463,15 +450,15 @@ def _check_path_name(name: str) -> None:
 
 def _scan(text: str, source: str, toml: bool) -> None:
     """Refuse, before parsing, nesting deeper than MAX_NESTING, numbers of more than MAX_DIGITS digits
-    and dotted keys of more than MAX_NESTING parts (see banker.limits.scan_document for why)."""
-    found = limits.scan_document(text, toml=toml, max_depth=MAX_NESTING - 1, max_digits=MAX_DIGITS,
+    and dotted keys of more than MAX_NESTING parts (see banker.outside.scan_document for why)."""
+    found = outside.scan_document(text, toml=toml, max_depth=MAX_NESTING - 1, max_digits=MAX_DIGITS,
                                  max_key_parts=MAX_NESTING)
     if found is None:
         return
     what, line = found
-    problem = {limits.DEEP: f"nested more than {MAX_NESTING} levels deep (tables and lists inside one another)",
-               limits.LONG_NUMBER: f"a number written with more than {MAX_DIGITS} digits",
-               limits.LONG_KEY: f"a dotted key of more than {MAX_NESTING} parts"}[what]
+    problem = {outside.DEEP: f"nested more than {MAX_NESTING} levels deep (tables and lists inside one another)",
+               outside.LONG_NUMBER: f"a number written with more than {MAX_DIGITS} digits",
+               outside.LONG_KEY: f"a dotted key of more than {MAX_NESTING} parts"}[what]
     raise RulesetError(source, f"line {line}", problem)
 
 

@@ -15,8 +15,8 @@ from typing import Any, Callable, Iterable, Mapping
 from banker.chance import SeededChance, complete_action
 from banker.errors import ActionError, BankerError, RulesetError, SetupError
 from banker.game import Game
-from banker.limits import (MAX_SCRIPT_BYTES, FileTooLarge, LineRefused, NotRegularFile, control_character, decode_line,
-                           read_regular_file, shown)
+from banker.limits import MAX_SCRIPT_BYTES, LineRefused, decode_line, shown
+from banker.outside import FileTooLarge, NotRegularFile, control_character, read_text_file
 from banker.ruleset import Ruleset, builtin_names, load_ruleset, ruleset_from_data
 
 HEADER_KEYS = frozenset({"rules", "players", "seed", "options", "setup", "ruleset", "format"})
@@ -215,7 +215,7 @@ def replay_file(path: Path | str, on_action: Any = None,
                 begin: Callable[[Header, Ruleset], Any] = PlainRunner) -> ReplayResult:
     path = Path(path)
     try:
-        text = read_regular_file(path, MAX_SCRIPT_BYTES).decode("utf-8")
+        text = read_text_file(path, MAX_SCRIPT_BYTES)
     except FileNotFoundError:
         return ReplayResult(None, None, ScriptError(None, 2, f"{path}: cannot read the file (no such file)"))
     except NotRegularFile:  # a folder, a FIFO (reading would wait for ever), /dev/zero (no end)
@@ -223,7 +223,7 @@ def replay_file(path: Path | str, on_action: Any = None,
     except FileTooLarge:
         return ReplayResult(None, None, ScriptError(
             None, 2, f"{path}: the file is larger than {MAX_SCRIPT_BYTES:,} bytes, the most a script may have"))
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a name holding NUL, or outside.NotText
         return ReplayResult(None, None, ScriptError(None, 2, f"{path}: cannot read the file ({exc})"))
     return replay_text(text, path.parent, on_action, begin)
 

@@ -48,15 +48,13 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
-import stat
 import tomllib
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, Mapping, Sequence, TypeAlias, cast
 
-from banker.limits import (DEEP, LONG_KEY, LONG_NUMBER, FileTooLarge, NotRegularFile, escape_text, read_regular_file,
-                           scan_document)
+from banker.outside import (CONTROLS_AND_FORMAT, DEEP, LONG_KEY, LONG_NUMBER, FileTooLarge, NotRegularFile, NotText,
+                            control_character, escape_text, file_kind, read_text_file, scan_document)
 from hardware import kinds
 from hardware.events import ConfigError
 
@@ -242,27 +240,20 @@ def load_config(path: str | os.PathLike[str] | None = None, *, environ: Mapping[
     return parse_config(read_toml(found), source=str(found))
 
 
-_FILE_KINDS = ((stat.S_ISDIR, "is a directory"), (stat.S_ISFIFO, "is a FIFO (a named pipe)"),
-               (stat.S_ISCHR, "is a character device"), (stat.S_ISBLK, "is a block device"),
-               (stat.S_ISSOCK, "is a socket"))
-
-
-def _not_regular(mode: int) -> str:
-    kind = next((what for test, what in _FILE_KINDS if test(mode)), "is not a regular file")
-    return f"{kind}, not a config file"
-
-
 def read_toml(path: Path) -> dict[str, Any]:
     """The parsed TOML document; ConfigError naming the file (and line, for syntax) otherwise.
 
-    Read as banker.limits.read_regular_file reads any file from outside: nothing is opened before it is
+    Read as banker.outside.read_text_file reads any file from outside: nothing is opened before it is
     known to be a regular file, the open does not block, and no more than MAX_FILE_BYTES + 1 bytes are read.
     """
     name = escape_text(str(path))
     try:
-        data = read_regular_file(path, MAX_FILE_BYTES)
+        text = read_text_file(path, MAX_FILE_BYTES)
     except NotRegularFile as exc:
-        raise ConfigError(f"{name}: {_not_regular(exc.mode)}") from None
+        kind = file_kind(exc.mode, folder="is a directory", other="is not a regular file")
+        raise ConfigError(f"{name}: {kind}, not a config file") from None
+    except NotText as exc:
+        raise ConfigError(f"{name}: line {exc.line}: not UTF-8 text (byte {exc.byte:#04x})") from None
     except FileTooLarge:
         raise ConfigError(f"{name}: larger than {MAX_FILE_BYTES} bytes (1 MiB), the most a config file may be") from None
     except FileNotFoundError:
@@ -273,11 +264,6 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{name}: cannot read: {escape_text(exc.strerror or str(exc))}") from None
     except ValueError:  # os.stat refuses a name holding NUL (or a lone surrogate it cannot encode)
         raise ConfigError(f"{name}: cannot read: not a possible file name") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise ConfigError(f"{name}: line {line}: not UTF-8 text (byte {data[exc.start]:#04x})") from None
     _scan(text, name)
     try:
         return tomllib.loads(text)
@@ -289,7 +275,7 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 def _scan(text: str, name: str) -> None:
     """Refuse, before parsing, nesting deeper than MAX_NESTING, a dotted key of more than MAX_NESTING
-    parts and a number written with more than MAX_DIGITS digits (see banker.limits.scan_document)."""
+    parts and a number written with more than MAX_DIGITS digits (see banker.outside.scan_document)."""
     found = scan_document(text, toml=True, max_depth=MAX_NESTING, max_digits=MAX_DIGITS, max_key_parts=MAX_NESTING)
     if found is None:
         return
@@ -338,25 +324,13 @@ class _Problems:
             raise ConfigError("\n".join(self.lines))
 
 
-# The characters a text value may not hold: every character of these Unicode categories (controls,
-# format characters such as U+200B or the bidirectional overrides, lone surrogates) and the line and
-# paragraph separators (which some terminals and editors break a line at).
-_CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-
-
-def control_character(text: str) -> tuple[int, str] | None:
-    """The position and the character of the first control character in text, or None."""
-    if text.isprintable():
-        return None
-    for index, ch in enumerate(text):
-        if unicodedata.category(ch) in _CONTROL_CATEGORIES:
-            return index, ch
-    return None
-
-
 def _text_problem(value: str) -> str | None:
-    """Why a text value is refused whatever its key (a control character, too long), or None."""
-    found = control_character(value)
+    """Why a text value is refused whatever its key (a control character, too long), or None.
+
+    The characters a text value may not hold are banker.outside.CONTROLS_AND_FORMAT: controls, format
+    characters such as U+200B or the bidirectional overrides, lone surrogates, and the line and paragraph
+    separators (which some terminals and editors break a line at)."""
+    found = control_character(value, CONTROLS_AND_FORMAT)
     if found is not None:
         index, ch = found
         return (f"must be text without control characters, not {_show(value)} "

@@ -31,11 +31,12 @@ from banker.chance import complete_action
 from banker.errors import ActionError, BankerError, SetupError
 from banker.game import Game
 from banker.mechanics.casino import jackpot_won
-from banker.journal import Journal, JournaledGame, JournalError, check_pin, hash_pin
+from banker.journal import Journal, JournaledGame, JournalError
 from banker.ruleset import builtin_names, load_ruleset
 from banker.script import Header
 from ui.i18n import Msg, Translator, msg
 from ui.moments import EVENT, MONEY, UNDONE, Listener, Moment
+from ui.pin import check_pin, hash_pin
 from ui.words import building_words
 from ui.settings import Settings
 

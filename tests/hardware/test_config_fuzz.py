@@ -33,10 +33,11 @@ import pytest
 
 from fuzzkit import Hang, time_limit
 
+from banker.outside import CONTROLS_AND_FORMAT, control_character
 from hardware.config import (DEBOUNCE_RANGE, DENSITY_RANGE, DISPLAY_KINDS, EXAMPLE_CONFIG, GPIO_COUNT, MAX_BAUDRATE,
                              MAX_DICE, MAX_DIGITS, MAX_LISTEN, MAX_NESTING, MAX_PROBLEMS, MAX_TEXT_CHARS,
                              PIPS_PER_DIE, PROTOCOLS, RC522, RETAP_RANGE, ROTATIONS, SPI0_PINS, TOUCH_SCREENS,
-                             HardwareConfig, bcm_number, control_character, load_config)
+                             HardwareConfig, bcm_number, load_config)
 from hardware import config as config_module
 from hardware.events import ConfigError
 
@@ -295,14 +296,16 @@ def fuzz_case(rng: random.Random) -> tuple[bytes, str]:
 
 
 def _pin_ok(pin: Any) -> bool:
-    return bcm_number(pin) is not None and (not isinstance(pin, str) or control_character(pin) is None)
+    return bcm_number(pin) is not None and (not isinstance(pin, str)
+                                            or control_character(pin, CONTROLS_AND_FORMAT) is None)
 
 
 def check_config(config: HardwareConfig, source: str) -> None:
     """The config's own invariants, re-checked value by value."""
     reader, dice, screen, web = config.reader, config.dice, config.display, config.web
     assert config.source == source
-    assert isinstance(reader.url, str) and control_character(reader.url) is None and len(reader.url) <= MAX_TEXT_CHARS
+    assert isinstance(reader.url, str) and len(reader.url) <= MAX_TEXT_CHARS
+    assert control_character(reader.url, CONTROLS_AND_FORMAT) is None
     assert reader.protocol in config_module.PROTOCOLS
     assert type(reader.baudrate) is int and 1 <= reader.baudrate <= MAX_BAUDRATE
     assert type(reader.retap_window) is float and RETAP_RANGE[0] <= reader.retap_window <= RETAP_RANGE[1]
@@ -348,7 +351,7 @@ def check_refusal(message: str, source: str) -> None:
     assert 1 <= len(lines) <= MAX_PROBLEMS + 1, len(lines)
     for line in lines:
         assert line.startswith(f"{source}: "), line
-        assert line.isprintable() and control_character(line) is None, line
+        assert line.isprintable() and control_character(line, CONTROLS_AND_FORMAT) is None, line
         assert len(line) <= len(source) + 400, line
         assert line[len(source) + 2:].strip(), line
 
