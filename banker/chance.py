@@ -66,7 +66,7 @@ def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance 
             # A cycling deck is dealt from the top; a reshuffled one (brands) was shuffled when it
             # filled up again, which is the same as taking any of its remaining cards at random.
             deck = game.decks[d.deck]
-            filled["card"] = source.rng.choice(deck) if game.shuffled_decks() else game.next_card(d.deck)
+            filled["card"] = source.rng.choice(deck) if game.variant.shuffled_decks else game.next_card(d.deck)
         given = filled.get("card")  # any JSON value: the engine refuses one that is not a card's id
         card = game.ruleset.card_by_id.get(given) if isinstance(given, str) else None
         if (card is not None and card.effect == "random_move" and "target" not in action

@@ -112,8 +112,8 @@ def test_the_casino_is_chosen_from_the_board() -> None:
     from banker.mechanics.casino import Casino, NoCasino, jackpot_won
     brands = Game(load_ruleset("brands"), ["Ann", "Ben"])
     classic = Game(load_ruleset("classic"), ["Ann", "Ben"])
-    assert type(brands.rules.casino) is Casino and brands.has_casino() and brands.casino_win(2) == 3000
-    assert type(classic.rules.casino) is NoCasino and not classic.has_casino()
+    assert type(brands.rules.casino) is Casino and brands.variant.has_casino and brands.variant.casino_win(2) == 3000
+    assert type(classic.rules.casino) is NoCasino and not classic.variant.has_casino
     assert jackpot_won(20, lambda: 0.04) and not jackpot_won(20, lambda: 0.05)
 
 
