@@ -145,8 +145,9 @@ def _auction_move(game: Game, bidders: list[int], rng: random.Random) -> Move:
             return {"do": "close_auction"}, game.turn
         player = game.players[b]
         limit = worth_to(game, b, auction.space)
-        if auction.min_bid <= limit and auction.min_bid <= player.cash - CUSHION // 2:
-            return {"do": "bid", "player": player.name, "amount": auction.min_bid}, b
+        least = game.least_bid(b)
+        if least <= limit and least <= player.cash - CUSHION // 2:
+            return {"do": "bid", "player": player.name, "amount": least}, b
         return {"do": "pass", "player": player.name}, b
     for b in bidders:
         if b == auction.high_bidder:

@@ -483,7 +483,13 @@ class Game(Kernel):
     # ------------------------------------------------------------------
     # auctions (the verbs are banker/mechanics/auction.py's)
 
-    # (whether bids go in turn order is `variant.auction_in_turn`)
+    def least_bid(self, p: int) -> int:
+        """The least amount player p may bid in the running auction, by the auction family's own rules (their
+        cash and their turn aside). Where the rules leave a raise free (`variant.free_raise`) the app may offer
+        more, by its table's bid step; elsewhere this is the bid to offer."""
+        auction = self.auction
+        assert auction is not None, "least_bid asked without an auction"
+        return self.rules.auction.least_bid(self, auction, p)
 
     # ------------------------------------------------------------------
     # questions about the decks and the trades

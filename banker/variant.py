@@ -7,7 +7,7 @@ asking the mechanics themselves. Before a game exists (the app's setup screens),
 the same from a ruleset and its default options.
 
 Only facts fixed for the whole game live here. Questions about the state stay the game's: the least bid of the
-running auction, the dice the next roll takes, the trades left in a move, the clock's minutes.
+running auction (`Game.least_bid`), the dice the next roll takes, the trades left in a move, the clock's minutes.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ class Variant:
     # `sell_off`: no mortgages; the bank takes a firm of a holding that cannot break up at once), not by mortgages
     # auctions
     auction_in_turn: bool  # bidders bid in turn order (`auction.next_bidder`), not anyone any amount at any time
+    free_raise: bool  # a bid may raise the high bid by any amount (the app may offer its table's own bid step)
     own_auctions: bool  # players may auction their own properties (`auction_own`)
     # trades and cards
     trades_per_turn: int | None  # the trades a turn allows, where a turn's trades are limited (brands)
@@ -54,7 +55,7 @@ class Variant:
             building_words=rules.building.words(), builds_on_visit=rules.building.on_visit(),
             builds_at_turn_start=rules.building.at_turn_start(), building_auctions=rules.building.building_auctions(),
             has_mortgages=rules.mortgage.allowed(), raises_by_selling=rules.debt.raises_by_selling(),
-            auction_in_turn=rules.auction.in_turn(),
+            auction_in_turn=rules.auction.in_turn(), free_raise=rules.auction.free_raise(),
             trades_per_turn=rules.trade.per_turn_limit(), trades_per_move=rules.trade.per_move_limit(),
             own_auctions=rules.trade.own_auctions(),
             shuffled_decks=rules.deck.shuffled(), has_teams=rules.teams.present(), has_casino=casino.present(),

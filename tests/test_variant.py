@@ -1,28 +1,35 @@
-"""The variant's facts (banker/variant.py), asked from one record made once per game (issue 39, item 3)."""
+"""The variant's facts (banker/variant.py), asked from one record made once per game, and the least legal bid,
+which the engine answers by the auction family's rules (issue 39, item 3)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Iterator
+
 import pytest
 
+from banker import mechanics
+from banker.errors import IllegalAction
 from banker.game import Game
 from banker.ruleset import load_ruleset
 from banker.variant import Variant
+from fiftykit import FIFTY, Fifty
 
 
 def test_each_builtin_ruleset_s_facts() -> None:
     classic = Game(load_ruleset("classic"), ["Ann", "Ben"]).variant
     assert classic == Variant(
         building_words=("house", "hotel"), builds_on_visit=False, builds_at_turn_start=False, building_auctions=True,
-        has_mortgages=True, raises_by_selling=False, auction_in_turn=False, trades_per_turn=None,
+        has_mortgages=True, raises_by_selling=False, auction_in_turn=False, free_raise=True, trades_per_turn=None,
         trades_per_move=None, own_auctions=False, shuffled_decks=False, has_teams=False, has_casino=False,
         casino_wins=(0, 0, 0), clocked=False)
     biznes = Game(load_ruleset("biznes"), ["Ann", "Ben"]).variant
     assert biznes.building_words == ("office", "holding") and biznes.builds_on_visit and biznes.raises_by_selling
-    assert biznes.auction_in_turn and not biznes.has_mortgages
+    assert biznes.auction_in_turn and not biznes.free_raise and not biznes.has_mortgages
     assert biznes.trades_per_move is not None and biznes.trades_per_turn is None
     brands = Game(load_ruleset("brands"), ["Ann", "Ben"]).variant
     assert brands.building_words == ("branch", "corporation") and brands.builds_at_turn_start
-    assert brands.auction_in_turn and brands.has_casino and brands.shuffled_decks
+    assert brands.auction_in_turn and not brands.free_raise and brands.has_casino and brands.shuffled_decks
     assert brands.trades_per_turn == 3 and brands.clocked and brands.casino_win(2) == 3000
     assert not brands.building_auctions and brands.has_mortgages
 
@@ -35,3 +42,44 @@ def test_the_record_is_made_once_and_before_a_game_says_the_same() -> None:
         assert game.new_like().variant == game.variant
     with pytest.raises(AttributeError):  # frozen: nobody changes the facts of a game under way
         game.variant.clocked = False  # type: ignore[misc]
+
+
+def _declined(rules: str, dice: list[int]) -> Game:
+    game = Game(load_ruleset(rules), ["Ann", "Ben", "Cy"])
+    game.apply({"do": "roll", "dice": dice})
+    game.apply({"do": "decline"})
+    assert game.auction is not None
+    return game
+
+
+def test_the_least_bid_follows_the_auction_family() -> None:
+    classic = _declined("classic", [1, 2])  # open: anyone, anything above the high bid
+    assert classic.least_bid(1) == 1 and classic.variant.free_raise
+    classic.apply({"do": "bid", "player": "Ben", "amount": 40})
+    assert classic.least_bid(2) == 41
+    biznes = _declined("biznes", [2, 4])  # stepped: the opening, then exactly a step more
+    assert biznes.least_bid(0) == 75 and not biznes.variant.free_raise
+    biznes.apply({"do": "bid", "player": "Ann", "amount": 75})
+    assert biznes.least_bid(1) == 75 + int(biznes.options["auction_step"])
+
+
+@pytest.fixture
+def fifty(tmp_path: Path) -> Iterator[Path]:
+    mechanics.register("auction", "fifty", Fifty)
+    path = tmp_path / "classic-fifty.toml"
+    path.write_text(FIFTY, "utf-8")
+    try:
+        yield path
+    finally:
+        del mechanics.REGISTRY["auction"]["fifty"]
+
+
+def test_a_variant_from_outside_answers_the_least_bid(fifty: Path) -> None:
+    game = _declined(str(fifty), [1, 2])
+    assert not game.variant.free_raise and not game.variant.auction_in_turn
+    game.apply({"do": "bid", "player": "Ben", "amount": 1})
+    assert game.least_bid(2) == 51
+    with pytest.raises(IllegalAction):
+        game.apply({"do": "bid", "player": "Cy", "amount": 60})
+    game.apply({"do": "bid", "player": "Cy", "amount": game.least_bid(2)})
+    assert game.auction is not None and game.auction.high_bid == 51

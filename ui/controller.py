@@ -845,9 +845,10 @@ class Controller:
         game = self.game
         assert game is not None and game.auction is not None
         a = game.auction
-        if game.variant.auction_in_turn:  # fixed steps: the next bid is exactly the minimum
-            return a.min_bid
-        return max(a.min_bid, a.high_bid + self.settings.bid_step)
+        least = game.least_bid(game.index_of[player])  # the rules' answer
+        if game.variant.free_raise:  # any raise is allowed: offer the table's own step
+            return max(least, a.high_bid + self.settings.bid_step)
+        return least
 
     def bid(self, player: str, amount: int | None = None) -> None:
         """A bid from a card tap or a button: the high bid raised by the step."""

@@ -247,7 +247,7 @@ def auction(c: Controller) -> dict[str, Any] | None:
     if game is None or game.auction is None:
         return None
     a = game.auction
-    in_turn = game.variant.auction_in_turn  # bids in turn order, each the next step
+    in_turn = game.variant.auction_in_turn  # bids in turn order
     what = game.space_name(a.space) if a.space >= 0 else c.tr(f"ui.kind.{a.kind}")
     bidders = []
     for p in game.players:
@@ -258,7 +258,7 @@ def auction(c: Controller) -> dict[str, Any] | None:
                         "turn": in_turn and p.index == a.next_bidder,
                         "may_bid": p.index in a.bidders and p.index != a.high_bidder
                         and (not in_turn or p.index == a.next_bidder),
-                        "next": a.min_bid if in_turn else max(a.min_bid, a.high_bid + c.settings.bid_step)})
+                        "next": c.bid_amount(p.name)})
     return {"what": what, "space": a.space if a.space >= 0 else None, "high_bid": a.high_bid,
             "leader": game.players[a.high_bidder].name if a.high_bidder >= 0 else None,
             "min_bid": a.min_bid, "step": c.settings.bid_step, "bidders": bidders,
