@@ -80,3 +80,20 @@ def test_the_engine_shares_its_decisions() -> None:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Decision"]
     assert not made, "the engine makes a Decision directly instead of asking model.decision()"
 
+
+def test_the_app_and_the_hardware_never_import_the_mechanics() -> None:
+    """The app and the hardware ask the game and its variant record (banker/variant.py), and take chance from
+    banker/chance.py: no module of ui/ or hardware/ imports banker.mechanics (issue 39)."""
+    found = []
+    for path in sorted([*(ROOT / "ui").rglob("*.py"), *(ROOT / "hardware").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                names = [module, *(f"{module}.{alias.name}" for alias in node.names)]
+            else:
+                continue
+            if any(name == "banker.mechanics" or name.startswith("banker.mechanics.") for name in names):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, f"banker.mechanics imported by {found}"

@@ -3,12 +3,14 @@ which the engine answers by the auction family's rules (issue 39, item 3)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
 from banker import mechanics
+from banker.chance import SeededChance, complete_action, complete_bet
 from banker.errors import IllegalAction
 from banker.game import Game
 from banker.ruleset import load_ruleset
@@ -83,3 +85,16 @@ def test_a_variant_from_outside_answers_the_least_bid(fifty: Path) -> None:
         game.apply({"do": "bid", "player": "Cy", "amount": 60})
     game.apply({"do": "bid", "player": "Cy", "amount": game.least_bid(2)})
     assert game.auction is not None and game.auction.high_bid == 51
+
+
+def test_a_casino_bet_s_chance_is_filled_in_one_place() -> None:
+    game = Game(load_ruleset("brands"), ["Ann", "Ben"])
+    bet = {"do": "casino", "numbers": [2, 5]}
+    filled = complete_bet(game, bet, lambda: 4, lambda: 0.0)
+    assert filled == {"do": "casino", "numbers": [2, 5], "die": 4, "jackpot": True} and bet == {"do": "casino", "numbers": [2, 5]}
+    assert complete_bet(game, {**bet, "die": 1, "jackpot": False}, lambda: 4, lambda: 0.0)["die"] == 1
+    assert complete_bet(game, {"do": "casino"}, lambda: 4, lambda: 0.0) == {"do": "casino"}  # walking away
+    source, twin = SeededChance(7), random.Random(7)
+    die = int(twin.random() * 6) + 1
+    jackpot = twin.random() * int(game.options["casino_jackpot_odds"]) < 1
+    assert complete_action(game, bet, source) == {**bet, "die": die, "jackpot": jackpot}

@@ -27,10 +27,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from banker.chance import complete_action
+from banker.chance import complete_action, complete_bet
 from banker.errors import ActionError, BankerError, SetupError
 from banker.game import Game
-from banker.mechanics.casino import jackpot_won
 from banker.journal import Journal, JournaledGame, JournalError
 from banker.ruleset import builtin_names, load_ruleset
 from banker.script import Header
@@ -623,10 +622,8 @@ class Controller:
             return
         if action["do"] in ("draw", "deal"):
             action = complete_action(game, action, self.live.chance)  # the app's own shuffled decks
-        if action["do"] == "casino" and action.get("numbers") and "die" not in action:
-            action = {**action, "die": self._roll(1)[0]}
-        if action["do"] == "casino" and action.get("numbers") and "jackpot" not in action:
-            action = {**action, "jackpot": jackpot_won(int(game.options["casino_jackpot_odds"]), _SYSTEM_RANDOM.random)}
+        if action["do"] == "casino" and action.get("numbers"):  # the app's own die and jackpot draw
+            action = complete_bet(game, action, lambda: self._roll(1)[0], _SYSTEM_RANDOM.random)
         problem = game.can(self._stamped(action))
         if problem is not None:
             live = self.live
