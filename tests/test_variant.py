@@ -9,13 +9,12 @@ from typing import Iterator
 
 import pytest
 
-from banker import mechanics
 from banker.chance import SeededChance, complete_action, complete_bet
 from banker.errors import IllegalAction
 from banker.game import Game
 from banker.ruleset import load_ruleset
 from banker.variant import Variant
-from fiftykit import FIFTY, Fifty
+from variantkit import fifty_ruleset
 
 
 def test_each_builtin_ruleset_s_facts() -> None:
@@ -67,13 +66,8 @@ def test_the_least_bid_follows_the_auction_family() -> None:
 
 @pytest.fixture
 def fifty(tmp_path: Path) -> Iterator[Path]:
-    mechanics.register("auction", "fifty", Fifty)
-    path = tmp_path / "classic-fifty.toml"
-    path.write_text(FIFTY, "utf-8")
-    try:
+    with fifty_ruleset(tmp_path) as path:
         yield path
-    finally:
-        del mechanics.REGISTRY["auction"]["fifty"]
 
 
 def test_a_variant_from_outside_answers_the_least_bid(fifty: Path) -> None:

@@ -585,13 +585,9 @@ def test_each_action_hands_its_moments_to_the_listeners_and_an_undo_says_how_far
 def test_the_app_offers_the_engine_s_least_bid_where_the_rules_set_the_step(tmp_path: Path) -> None:
     """An auction variant registered from outside ("bids rise by exactly 50"): the app offers the engine's least
     bid, not the high bid plus the table's own step, which it adds only where any raise is allowed."""
-    from banker import mechanics
-    from fiftykit import FIFTY, Fifty
+    from variantkit import fifty_ruleset
 
-    mechanics.register("auction", "fifty", Fifty)
-    try:
-        path = tmp_path / "classic-fifty.toml"
-        path.write_text(FIFTY, "utf-8")
+    with fifty_ruleset(tmp_path) as path:
         c = make(tmp_path)
         start(c, ("Ann", "Ben", "Cy"), rules=str(path))
         c.roll()
@@ -601,5 +597,3 @@ def test_the_app_offers_the_engine_s_least_bid_where_the_rules_set_the_step(tmp_
         c.card_tapped(CARDS["Cy"])
         a = c.game.auction  # type: ignore[union-attr]
         assert a is not None and (a.high_bid, a.high_bidder) == (51, 2) and c.bid_amount("Ann") == 101
-    finally:
-        del mechanics.REGISTRY["auction"]["fifty"]
