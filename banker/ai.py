@@ -78,7 +78,7 @@ def choose(game: Game, rng: random.Random) -> Move:
             pct = game.income_tax(p, "percent")
             return {"do": "tax", "choice": "flat" if flat <= pct else "percent"}, p
         return {"do": "roll"}, p  # a roll the card asks for
-    on_visit = game.builds_on_visit()  # asked once a move: the computer players are the simulator's hot path
+    on_visit = game.variant.builds_on_visit  # asked once a move: the computer players are the simulator's hot path
     if game.roll_owed:
         if game.doubles == 0 and cur.cash >= 2 * CUSHION and not on_visit:
             manage = _manage(game, p, rng)
@@ -139,14 +139,15 @@ def _auction_move(game: Game, bidders: list[int], rng: random.Random) -> Move:
     """The first bidder who is not leading raises (by about a tenth of the price) or passes."""
     auction = game.auction
     assert auction is not None
-    if game.auction_in_turn():
+    if game.variant.auction_in_turn:
         b = auction.next_bidder
         if b < 0:
             return {"do": "close_auction"}, game.turn
         player = game.players[b]
         limit = worth_to(game, b, auction.space)
-        if auction.min_bid <= limit and auction.min_bid <= player.cash - CUSHION // 2:
-            return {"do": "bid", "player": player.name, "amount": auction.min_bid}, b
+        least = game.least_bid(b)
+        if least <= limit and least <= player.cash - CUSHION // 2:
+            return {"do": "bid", "player": player.name, "amount": least}, b
         return {"do": "pass", "player": player.name}, b
     for b in bidders:
         if b == auction.high_bidder:
@@ -178,11 +179,11 @@ def _raise_money(game: Game, p: int) -> Move:
             best = i
     if best >= 0:
         if level[best] == game.hotel_level and game.bank_houses < game.hotel_houses:
-            if game.raises_by_selling():  # the holding exception: the bank takes the firm at once
+            if game.variant.raises_by_selling:  # the holding exception: the bank takes the firm at once
                 return {"do": "sell_to_bank", "player": name, "space": best}, p
             return {"do": "sell_all", "player": name, "space": best}, p  # the hotel cannot come down
         return {"do": "sell", "player": name, "space": best}, p
-    if game.raises_by_selling():
+    if game.variant.raises_by_selling:
         # No mortgages: auction a property to the rivals, and sell it to the bank if nobody buys.
         auctioned = game.players[p].debt_auctioned
         for i in owned:
@@ -214,7 +215,7 @@ def _manage(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None:
                     low = j
             if level[low] == game.hotel_level:
                 continue
-            if game.builds_at_turn_start():  # brands: once per group a turn, and maybe unevenly
+            if game.variant.builds_at_turn_start:  # brands: once per group a turn, and maybe unevenly
                 build = {"do": "build", "player": game.players[p].name, "space": low}
                 if game.can(build) is None:
                     return build
@@ -229,7 +230,7 @@ def _manage(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None:
     # Now and then, offer to buy the deed that completes a group.
     if rng.random() < 0.05:
         offer = _trade_offer(game, p)
-        if offer is not None and game.trades_per_turn() is not None and game.can(offer) is not None:
+        if offer is not None and game.variant.trades_per_turn is not None and game.can(offer) is not None:
             return None  # brands: not this one (balance, the turn's trades)
         return offer
     return None

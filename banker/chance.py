@@ -9,7 +9,7 @@ gets recorded, so an exported script never depends on this generator.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from banker.game import Game
 from banker.mechanics.casino import jackpot_won
@@ -66,19 +66,30 @@ def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance 
             # A cycling deck is dealt from the top; a reshuffled one (brands) was shuffled when it
             # filled up again, which is the same as taking any of its remaining cards at random.
             deck = game.decks[d.deck]
-            filled["card"] = source.rng.choice(deck) if game.shuffled_decks() else game.next_card(d.deck)
+            filled["card"] = source.rng.choice(deck) if game.variant.shuffled_decks else game.next_card(d.deck)
         given = filled.get("card")  # any JSON value: the engine refuses one that is not a card's id
         card = game.ruleset.card_by_id.get(given) if isinstance(given, str) else None
         if (card is not None and card.effect == "random_move" and "target" not in action
                 and not game.random_moved and d is not None and d.kind == "draw"):
             filled["target"] = source.rng.choice(game.random_targets())
     elif verb == "casino":
-        if action.get("numbers") is not None:
-            if "die" not in action:
-                filled["die"] = source.dice(1)[0]
-            if "jackpot" not in action:
-                filled["jackpot"] = jackpot_won(int(game.options["casino_jackpot_odds"]), source.rng.random)
+        dice = source.dice
+        filled = complete_bet(game, filled, lambda: dice(1)[0], source.rng.random)
     elif verb == "deal":
         if "deeds" not in action and game.deal_owed:
             filled["deeds"] = source.deal(game)
+    return filled
+
+
+def complete_bet(game: Game, action: Mapping[str, Any], die: Callable[[], int],
+                 random: Callable[[], float]) -> dict[str, Any]:
+    """Fill in the die and the jackpot draw a casino bet leaves out (a copy): the one place they are filled in,
+    from the seeded source (`complete_action`) or from the app's own dice and draws (ui/controller.py).
+    Walking away (no numbers) needs neither."""
+    filled = dict(action)
+    if action.get("numbers") is not None:
+        if "die" not in action:
+            filled["die"] = die()
+        if "jackpot" not in action:
+            filled["jackpot"] = jackpot_won(int(game.options["casino_jackpot_odds"]), random)
     return filled

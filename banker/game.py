@@ -367,8 +367,8 @@ class Game(Kernel):
 
 
     def has_teams(self) -> bool:
-        """Whether the game is played as two teams of two (option `teams`)."""
-        return self.rules.teams.present()
+        """`variant.has_teams`, for the mechanics that still ask the game (banker/mechanics/bankruptcy.py)."""
+        return self.variant.has_teams
 
     def allies(self, p: int, q: int) -> bool:
         """Whether players p and q play on the same team (brands-teams: seats 1 and 3 against 2 and 4)."""
@@ -483,10 +483,13 @@ class Game(Kernel):
     # ------------------------------------------------------------------
     # auctions (the verbs are banker/mechanics/auction.py's)
 
-    def auction_in_turn(self) -> bool:
-        """Whether the bidders bid in turn order (`auction.next_bidder` is whose bid it is, and the next bid
-        is `auction.min_bid`), rather than anyone any amount at any time."""
-        return self.rules.auction.in_turn()
+    def least_bid(self, p: int) -> int:
+        """The least amount player p may bid in the running auction, by the auction family's own rules (their
+        cash and their turn aside). Where the rules leave a raise free (`variant.free_raise`) the app may offer
+        more, by its table's bid step; elsewhere this is the bid to offer."""
+        auction = self.auction
+        assert auction is not None, "least_bid asked without an auction"
+        return self.rules.auction.least_bid(self, auction, p)
 
     # ------------------------------------------------------------------
     # questions about the decks and the trades
@@ -503,16 +506,9 @@ class Game(Kernel):
     def trades_left_in_move(self) -> int | None:
         """How many more trades the mover may make in this move, where trades are counted by the move (biznes);
         None where they are not."""
-        limit = self.rules.trade.per_move_limit()
+        limit = self.variant.trades_per_move
         return None if limit is None else max(0, limit - self.trades_used)
 
-    def trades_per_turn(self) -> int | None:
-        """The trades a turn allows, where a turn's trades are limited (brands); None where they are not."""
-        return self.rules.trade.per_turn_limit()
-
-    def shuffled_decks(self) -> bool:
-        """Whether the decks come in a random order (the chance filler then draws any card of the deck)."""
-        return self.rules.deck.shuffled()
 
     # ------------------------------------------------------------------
     # tax
@@ -532,21 +528,9 @@ class Game(Kernel):
         which the building auction and the computer players ask too."""
         return building.build_problem(self, p, i, kind, ignore_cash)
 
-    def building_words(self) -> tuple[str, str]:
-        """What the ruleset calls a house and a hotel (house/hotel, office/holding, branch/corporation)."""
-        return self.rules.building.words()
-
-    def builds_on_visit(self) -> bool:
-        """Whether buildings go up on a visit to one's own lot, after the roll, a few a visit (biznes)."""
-        return self.rules.building.on_visit()
-
-    def builds_at_turn_start(self) -> bool:
-        """Whether buildings go up at the start of one's turn, before rolling, a few a group (brands)."""
-        return self.rules.building.at_turn_start()
-
     def building_auctions(self) -> bool:
-        """Whether the bank's last houses and hotels may be auctioned (`building_auction`)."""
-        return self.rules.building.building_auctions()
+        """`variant.building_auctions`, for the mechanics that still ask the game (banker/mechanics/auction.py)."""
+        return self.variant.building_auctions
 
     # ------------------------------------------------------------------
     # debts: how a debtor raises money (banker/mechanics/debt.py carries out the verbs)
@@ -559,26 +543,12 @@ class Game(Kernel):
         """The lowest and highest opening bid player p may set for an auction of space i."""
         return debt.own_auction_reserves(self, p, i)
 
-    def raises_by_selling(self) -> bool:
-        """Whether a debtor raises money by own auctions and sales to the bank or a player (biznes's
-        `sell_off`: no mortgages; the bank takes a firm of a holding that cannot break up at once) rather
-        than by mortgages and trades."""
-        return self.rules.debt.raises_by_selling()
-
     # ------------------------------------------------------------------
-    # brands: the casino, the turn timer and pauses
-
-    def has_casino(self) -> bool:
-        """Whether the board has a casino space (brands): the jackpot is then part of the bank's state."""
-        return self.rules.casino.present()
-
-    def casino_win(self, count: int) -> int:
-        """What a casino hit pays on a bet on `count` numbers (option `casino_payout`)."""
-        return self.rules.casino.win(count)
+    # brands: the turn timer and pauses
 
     def clocked(self) -> bool:
-        """Whether the ruleset runs on the game clock (brands' economy or turn timer)."""
-        return self.rules.clock.present()
+        """`variant.clocked`, for the code that still asks the game (banker/mechanics/clock.py, banker/simulate.py)."""
+        return self.variant.clocked
 
     # ------------------------------------------------------------------
     # the end

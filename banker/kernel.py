@@ -31,6 +31,7 @@ from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.mechanics import Mechanics, choose as choose_mechanics
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, decision
 from banker.ruleset import Ruleset
+from banker.variant import Variant
 
 if TYPE_CHECKING:
     from banker.game import Game
@@ -54,6 +55,7 @@ class Kernel:
         self.options: dict[str, Any] = opts
         # The variant of each family (banker/mechanics).
         self.rules: Mechanics = choose_mechanics(ruleset.mechanics, opts, [s.kind for s in ruleset.spaces])
+        self.variant = Variant.of(self.rules)  # the variant's facts, asked by the engine, the players and the app
         self.rules.teams.check_setup(ruleset, names)
         hotel_houses = game_setup.hotel_houses(ruleset, opts)
 

@@ -301,25 +301,9 @@ class Ruleset:
         set_(self, "jail_index", next(s.index for s in self.spaces if s.kind == "jail"))
 
     def rules(self) -> Mechanics:
-        """The variant of each mechanic family this ruleset names (banker/mechanics), made with its options."""
+        """The variant of each mechanic family this ruleset names (banker/mechanics), made with its options (the
+        app asks `banker.variant.Variant.of_ruleset` for their facts before a game exists)."""
         return choose_mechanics(self.mechanics, self.options, [s.kind for s in self.spaces])
-
-    # The questions the app asks before a game exists (a game asks its own `rules`).
-
-    @property
-    def has_mortgages(self) -> bool:
-        """False when there are no mortgages (biznes): no space may be mortgaged."""
-        return self.rules().mortgage.allowed()
-
-    @property
-    def builds_on_visit(self) -> bool:
-        """Whether buildings go up only on a visit to one's own space (biznes), as `Game.builds_on_visit`."""
-        return self.rules().building.on_visit()
-
-    @property
-    def builds_at_turn_start(self) -> bool:
-        """Whether buildings go up at the start of one's turn (brands), as `Game.builds_at_turn_start`."""
-        return self.rules().building.at_turn_start()
 
     def space_index(self, name: str) -> int | None:
         """The index of the space with this exact name, if exactly one has it."""
@@ -329,7 +313,7 @@ class Ruleset:
     def to_json(self) -> dict[str, Any]:
         """The full ruleset as plain data: what `banker rules NAME --json` prints."""
         spaces = []
-        mortgages = self.has_mortgages  # asked once: the answer comes from the ruleset's mechanics
+        mortgages = self.rules().mortgage.allowed()  # asked once: the answer comes from the ruleset's mechanics
         for s in self.spaces:
             entry: dict[str, Any] = {"index": s.index, "name": s.name, "kind": s.kind}
             if s.group is not None:

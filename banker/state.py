@@ -36,7 +36,7 @@ def describe(game: "Game") -> dict[str, Any]:
     bank: dict[str, Any] = {"houses": game.bank_houses, "hotels": game.bank_hotels}
     if game.options["free_parking_pot"]:
         bank["pot"] = game.pot
-    if game.has_casino():
+    if game.variant.has_casino:
         bank["jackpot"] = game.jackpot
     auction: dict[str, Any] | None = None
     if game.auction is not None:
@@ -50,7 +50,7 @@ def describe(game: "Game") -> dict[str, Any]:
             "min_bid": a.min_bid,
             "next_bidder": game.players[a.next_bidder].name if a.next_bidder >= 0 else None,
         }
-        if game.rules.debt.raises_by_selling() or game.rules.trade.own_auctions():
+        if game.variant.raises_by_selling or game.variant.own_auctions:
             auction["seller"] = game.players[a.seller].name if a.seller >= 0 else None
             opened = a.opened_at
             auction["opened_at"] = (int(opened) if opened.is_integer() else opened) if opened >= 0 else None
@@ -67,13 +67,14 @@ def describe(game: "Game") -> dict[str, Any]:
     }
     rules = game.rules
     rules.debt.describe(game, state)
-    if rules.trade.per_move_limit() is not None or rules.building.on_visit() or rules.doubles.per_move():
+    variant = game.variant
+    if variant.trades_per_move is not None or variant.builds_on_visit or rules.doubles.per_move():
         state["move"] = {"trades_used": game.trades_used, "visit_builds": game.visit_builds,
                          "extra_roll": game.extra_roll}
     if game.has_random_move:
         state["last_random_target"] = game.last_random_target if game.last_random_target >= 0 else None
     rules.mortgage.describe(game, state)
-    if game.clocked():
+    if variant.clocked:
         state["clock"] = {"minutes": round(game.economy_minutes(), 2), "paused": game.paused_at >= 0,
                           "salary": game.salary_paid(), "rent_tax_percent": game.rent_tax_percent()}
         if int(game.options["turn_seconds"]):

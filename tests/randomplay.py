@@ -78,7 +78,7 @@ def check_invariants(game: Game, before_money: int, log_from: int, where: str) -
         if game.kinds[i] != "lot" and game.level[i]:
             fail(f"{game.space_name(i)} is not a lot but has buildings")
     for members, _cost in game.lot_groups:
-        if game.raises_by_selling():
+        if game.variant.raises_by_selling:
             # biznes's holding exception: the bank may take back a firm of a built branch,
             # leaving the branch split; the firms still owned keep their buildings, evenly.
             # Check the built firms and the rest of their owner's firms of the branch.
@@ -99,7 +99,7 @@ def check_invariants(game: Game, before_money: int, log_from: int, where: str) -
     # Every Get Out of Jail Free card is in one place only.
     held = [c for p in game.players for c in p.jail_cards]
     in_decks = [c for deck in game.decks.values() for c in deck]
-    if game.shuffled_decks():  # drawn cards stay out until the deck is used up and filled again
+    if game.variant.shuffled_decks:  # drawn cards stay out until the deck is used up and filled again
         if len(set(held + in_decks)) != len(held + in_decks) or not set(held + in_decks) <= set(game.ruleset.card_by_id):
             fail("cards duplicated or unknown")
     elif sorted(held + in_decks) != sorted(c.id for c in game.ruleset.cards):
@@ -234,7 +234,7 @@ def pick_action(game: Game, rng: random.Random) -> dict[str, Any]:
         if concede:
             return rng.choice(concede)
     action = dict(rng.choice(legal))
-    if action["do"] == "bid" and not game.auction_in_turn():  # stepped auctions take exactly the next step
+    if action["do"] == "bid" and not game.variant.auction_in_turn:  # stepped auctions take exactly the next step
         auction = game.auction
         assert auction is not None
         cash = game.players[game.index_of[action["player"]]].cash

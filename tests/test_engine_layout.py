@@ -27,9 +27,10 @@ def test_every_card_effect_is_played() -> None:
 
 
 ROOT = Path(__file__).resolve().parent.parent
-# Where the mechanics in play may be known: the core, its modules, the mechanics and the ruleset loader.
+# Where the mechanics in play may be known: the core, its modules, the mechanics, the ruleset loader and the
+# variant record (banker/variant.py), which the rest asks.
 KNOWING = {"banker/game.py", "banker/kernel.py", "banker/game_setup.py", "banker/verbs.py", "banker/cards.py", "banker/state.py",
-           "banker/model.py", "banker/ruleset.py"}
+           "banker/model.py", "banker/ruleset.py", "banker/variant.py"}
 # The flags that chose a mechanic before the families were classes (issue 16).
 OLD_FLAGS = {"stepped", "exact_bids", "visit_building", "turn_start_building", "sell_off", "casino_index",
              "teams", "expiring", "trade_once", "fields_free"}
@@ -78,3 +79,21 @@ def test_the_engine_shares_its_decisions() -> None:
             for node in ast.walk(ast.parse(path.read_text("utf-8")))
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Decision"]
     assert not made, "the engine makes a Decision directly instead of asking model.decision()"
+
+
+def test_the_app_and_the_hardware_never_import_the_mechanics() -> None:
+    """The app and the hardware ask the game and its variant record (banker/variant.py), and take chance from
+    banker/chance.py: no module of ui/ or hardware/ imports banker.mechanics (issue 39)."""
+    found = []
+    for path in sorted([*(ROOT / "ui").rglob("*.py"), *(ROOT / "hardware").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                names = [module, *(f"{module}.{alias.name}" for alias in node.names)]
+            else:
+                continue
+            if any(name == "banker.mechanics" or name.startswith("banker.mechanics.") for name in names):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, f"banker.mechanics imported by {found}"

@@ -18,6 +18,7 @@ from banker.game import Game
 from banker.mechanics.doubles import Doubles
 from banker.ruleset import load_ruleset
 from banker.script import replay_file
+from variantkit import registered
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,13 +43,8 @@ doubles = "no_extra"
 
 @pytest.fixture
 def no_extra(tmp_path: Path) -> Iterator[Path]:
-    mechanics.register("doubles", "no_extra", NoExtraRoll)
-    path = tmp_path / "classic-no-extra.toml"
-    path.write_text(RULESET, "utf-8")
-    try:
+    with registered(tmp_path / "classic-no-extra.toml", "doubles", "no_extra", NoExtraRoll, RULESET) as path:
         yield path
-    finally:
-        del mechanics.REGISTRY["doubles"]["no_extra"]
 
 
 def test_every_family_has_its_default_first_and_every_variant_subclasses_it() -> None:
@@ -112,8 +108,8 @@ def test_the_casino_is_chosen_from_the_board() -> None:
     from banker.mechanics.casino import Casino, NoCasino, jackpot_won
     brands = Game(load_ruleset("brands"), ["Ann", "Ben"])
     classic = Game(load_ruleset("classic"), ["Ann", "Ben"])
-    assert type(brands.rules.casino) is Casino and brands.has_casino() and brands.casino_win(2) == 3000
-    assert type(classic.rules.casino) is NoCasino and not classic.has_casino()
+    assert type(brands.rules.casino) is Casino and brands.variant.has_casino and brands.variant.casino_win(2) == 3000
+    assert type(classic.rules.casino) is NoCasino and not classic.variant.has_casino
     assert jackpot_won(20, lambda: 0.04) and not jackpot_won(20, lambda: 0.05)
 
 

@@ -14,6 +14,7 @@ import pytest
 from banker.errors import RulesetError
 from banker.ruleset import builtin_names, load_ruleset, ruleset_from_data
 from banker.script import replay_text
+from banker.variant import Variant
 
 CLASSIC_TOML = Path(__file__).resolve().parent.parent / "banker" / "rulesets" / "classic.toml"
 
@@ -192,7 +193,7 @@ def test_biznes_loads() -> None:
     assert r.mechanics == {"auction": "stepped", "building": "visit", "debt": "sell_off", "doubles": "after_move",
                            "mortgage": "none", "trade": "once_per_move", "bankruptcy": "fields_free",
                            "deck": "cycle"}
-    assert not r.has_mortgages
+    assert not Variant.of_ruleset(r).has_mortgages
     for key, value in {"start_cash": 1500, "salary": 200, "jail_fine": 50, "houses": 32, "hotels": 12,
                        "hotel_houses": 4, "auction_on_decline": True, "auction_start_percent": 75,
                        "auction_step": 10, "build_only_on_visit": True, "builds_per_visit": 1,
@@ -216,7 +217,7 @@ def test_classic_takes_the_classic_mechanics() -> None:
     r = load_ruleset("classic")
     assert r.mechanics == {"auction": "open", "building": "even", "debt": "whole", "doubles": "classic",
                            "mortgage": "classic", "trade": "open", "bankruptcy": "classic", "deck": "cycle"}
-    assert r.has_mortgages
+    assert Variant.of_ruleset(r).has_mortgages
     assert "mortgage" in r.to_json()["spaces"][1]
 
 
@@ -369,7 +370,7 @@ def test_brands_board(name: str) -> None:
     assert r.mechanics == {"auction": "in_turn", "building": "turn_start", "debt": "whole", "doubles": "classic",
                            "mortgage": "expiring", "trade": "balanced", "bankruptcy": "by_creditor",
                            "deck": "reshuffle"}
-    assert r.has_mortgages
+    assert Variant.of_ruleset(r).has_mortgages
     assert list(r.decks) == ["chance"] and r.decks["chance"]["name"] == "Chance"
 
 

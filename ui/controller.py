@@ -27,17 +27,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from banker.chance import complete_action
+from banker.chance import complete_action, complete_bet
 from banker.errors import ActionError, BankerError, SetupError
 from banker.game import Game
-from banker.mechanics.casino import jackpot_won
 from banker.journal import Journal, JournaledGame, JournalError
 from banker.ruleset import builtin_names, load_ruleset
 from banker.script import Header
 from ui.i18n import Msg, Translator, msg
 from ui.moments import EVENT, MONEY, UNDONE, Listener, Moment
 from ui.pin import check_pin, hash_pin
-from ui.words import building_words
 from ui.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -624,10 +622,8 @@ class Controller:
             return
         if action["do"] in ("draw", "deal"):
             action = complete_action(game, action, self.live.chance)  # the app's own shuffled decks
-        if action["do"] == "casino" and action.get("numbers") and "die" not in action:
-            action = {**action, "die": self._roll(1)[0]}
-        if action["do"] == "casino" and action.get("numbers") and "jackpot" not in action:
-            action = {**action, "jackpot": jackpot_won(int(game.options["casino_jackpot_odds"]), _SYSTEM_RANDOM.random)}
+        if action["do"] == "casino" and action.get("numbers"):  # the app's own die and jackpot draw
+            action = complete_bet(game, action, lambda: self._roll(1)[0], _SYSTEM_RANDOM.random)
         problem = game.can(self._stamped(action))
         if problem is not None:
             live = self.live
@@ -726,11 +722,11 @@ class Controller:
                 self.notify(Msg(f"card.{card.id}", default=card.text), "card", None)
             elif event.code in SHOWN_EVENTS:
                 sound = "building" if event.code in ("built", "sold_building", "sold_all") else None
-                if event.code == "built" and game.builds_on_visit():
+                if event.code == "built" and game.variant.builds_on_visit:
                     sound = "office"  # rulebook 000: opening an office has its own sound
                 self.notify(Msg("event." + event.code, self._words(event.params)), "info", sound)
         for entry in game.money_log()[log_from:] if len(game.log) > log_from else []:
-            sound = "office" if entry.code == "build" and game.builds_on_visit() else SOUNDS.get(entry.code, "payment")
+            sound = "office" if entry.code == "build" and game.variant.builds_on_visit else SOUNDS.get(entry.code, "payment")
             self.notify(self.money_msg(entry.code, entry.payer, entry.payee, entry.amount, entry.params),
                         "money", sound)
         if game.turn != turn_before and not game.ended:
@@ -798,7 +794,7 @@ class Controller:
                 shown["text"] = Msg(f"card.{card.id}", default=card.text)
         kind = shown.get("kind")
         if kind in ("house", "hotel"):
-            words = building_words(game)
+            words = game.variant.building_words
             shown["kind"] = msg(f"ui.word.{words[0] if kind == 'house' else words[1]}")
         return shown
 
@@ -846,9 +842,10 @@ class Controller:
         game = self.game
         assert game is not None and game.auction is not None
         a = game.auction
-        if game.auction_in_turn():  # fixed steps: the next bid is exactly the minimum
-            return a.min_bid
-        return max(a.min_bid, a.high_bid + self.settings.bid_step)
+        least = game.least_bid(game.index_of[player])  # the rules' answer
+        if game.variant.free_raise:  # any raise is allowed: offer the table's own step
+            return max(least, a.high_bid + self.settings.bid_step)
+        return least
 
     def bid(self, player: str, amount: int | None = None) -> None:
         """A bid from a card tap or a button: the high bid raised by the step."""
@@ -1100,7 +1097,7 @@ class Controller:
     def ask_pause(self) -> None:
         """Any player asks for a pause: it starts only if every player still in taps their card in time."""
         game = self.game
-        if game is None or game.paused_at >= 0 or not game.clocked():
+        if game is None or game.paused_at >= 0 or not game.variant.clocked:
             return
         self.vote_kind, self.votes, self.vote_began = "pause", set(), self.game_time()
         self.notify(msg("ui.pause.asked"), "info", "alarm")
@@ -1208,4 +1205,4 @@ def _system_power_off() -> None:
         subprocess.run([command, "poweroff"], check=False)
 
 
-__all__ = ["Controller", "Draft", "DraftPlayer", "HardwareCheck", "Notice", "Pending", "PLAYER_COLOURS", "building_words"]
+__all__ = ["Controller", "Draft", "DraftPlayer", "HardwareCheck", "Notice", "Pending", "PLAYER_COLOURS"]

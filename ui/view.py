@@ -12,12 +12,12 @@ from typing import Any
 
 from banker.game import Game
 from banker.ruleset import load_ruleset
+from banker.variant import Variant
 from ui.controller import MOVE_SECONDS, PIN_FREE_TRIES, Controller, Draft
 from ui.entry import PIN_LEAST, PIN_MOST, Entry
 from ui.i18n import LANGUAGES
 from ui.keys import NameEditor, free_presets, keyboard_rows, name_problem
 from ui.settings import LEVELS
-from ui.words import building_words
 
 # The new-game screen's house rules (each shown where the ruleset leaves a choice).
 OPTION_TOGGLES = ("free_parking_pot", "auction_on_decline", "double_rent_with_mortgaged", "build_only_on_visit")
@@ -72,7 +72,7 @@ def space(c: Controller, i: int) -> dict[str, Any]:
     group = s.group or ""
     colour = game.ruleset.groups.get(group, {}).get("color", "#BDBDBD") if group else "#BDBDBD"
     lines: list[str] = []
-    small, big = building_words(game)  # houses and hotels, or the ruleset's own words
+    small, big = game.variant.building_words  # houses and hotels, or the ruleset's own words
     if s.kind == "lot":
         labels = ["ui.deed.rent"] + [f"ui.deed.{small[0] if small != 'house' else 'h'}{k}" for k in range(1, 5)]
         for level in range(game.hotel_houses + 1):
@@ -169,7 +169,7 @@ def buttons(c: Controller) -> list[dict[str, Any]]:
         out.append(_button(c, "enter_dice", {"do": "roll"}, c.tr("ui.btn.enter_dice"), "secondary"))
     if "end_turn" in verbs:
         pos = cur.position
-        if game.builds_on_visit() and game.kinds[pos] == "lot" and game.can({"do": "build", "space": pos}) is None:
+        if game.variant.builds_on_visit and game.kinds[pos] == "lot" and game.can({"do": "build", "space": pos}) is None:
             level = game.level[pos]
             out.append(_button(c, "build_here", {"do": "build", "space": pos},
                                c.tr("ui.btn.build_here_hotel" if level == game.hotel_houses else "ui.btn.build_here",
@@ -212,7 +212,7 @@ def prompt(c: Controller, shown: list[dict[str, Any]] | None = None) -> str | No
 def clock(c: Controller) -> dict[str, Any] | None:
     """brands: the game clock, the economy and the timers, for the table screen."""
     game = c.game
-    if game is None or not game.clocked():
+    if game is None or not game.variant.clocked:
         return None
     lines = [c.tr("ui.clock.minute", minute=int(game.economy_minutes()))]
     if not game.salary_paid():
@@ -230,7 +230,7 @@ def clock(c: Controller) -> dict[str, Any] | None:
     if resume is not None:
         vote = {"text": c.tr("ui.pause.resuming", seconds=resume)}
     return {"line": " · ".join(lines), "turn": c.turn_countdown(), "debt": c.debt_countdown(),
-            "paused": game.paused_at >= 0, "vote": vote, "jackpot": game.jackpot if game.has_casino() else None}
+            "paused": game.paused_at >= 0, "vote": vote, "jackpot": game.jackpot if game.variant.has_casino else None}
 
 
 def speed_face(value: int) -> str:
@@ -247,7 +247,7 @@ def auction(c: Controller) -> dict[str, Any] | None:
     if game is None or game.auction is None:
         return None
     a = game.auction
-    in_turn = game.auction_in_turn()  # bids in turn order, each the next step
+    in_turn = game.variant.auction_in_turn  # bids in turn order
     what = game.space_name(a.space) if a.space >= 0 else c.tr(f"ui.kind.{a.kind}")
     bidders = []
     for p in game.players:
@@ -258,7 +258,7 @@ def auction(c: Controller) -> dict[str, Any] | None:
                         "turn": in_turn and p.index == a.next_bidder,
                         "may_bid": p.index in a.bidders and p.index != a.high_bidder
                         and (not in_turn or p.index == a.next_bidder),
-                        "next": a.min_bid if in_turn else max(a.min_bid, a.high_bid + c.settings.bid_step)})
+                        "next": c.bid_amount(p.name)})
     return {"what": what, "space": a.space if a.space >= 0 else None, "high_bid": a.high_bid,
             "leader": game.players[a.high_bidder].name if a.high_bidder >= 0 else None,
             "min_bid": a.min_bid, "step": c.settings.bid_step, "bidders": bidders,
@@ -281,7 +281,7 @@ def debts(c: Controller) -> list[dict[str, Any]]:
         owed = sum(d.amount for d in p.debts)
         raisable = 0
         for i in game.iter_properties(p.index):
-            if game.raises_by_selling():  # no mortgages: at worst the bank buys the property back
+            if game.variant.raises_by_selling:  # no mortgages: at worst the bank buys the property back
                 raisable += game.bank_price(i)
                 continue
             raisable += game.buildings_sale_value(i)
@@ -291,7 +291,7 @@ def debts(c: Controller) -> list[dict[str, Any]]:
             "name": p.name, "colour": c.colour(p.name), "cash": p.cash, "owed": owed,
             "missing": max(0, owed - p.cash), "missing_text": money(c, max(0, owed - p.cash)),
             "to": ", ".join(f"{_party(c, game, d.creditor)} {money(c, d.amount)}" for d in p.debts),
-            "raisable": raisable, "enough": p.cash + raisable >= owed, "sell_off": game.raises_by_selling(),
+            "raisable": raisable, "enough": p.cash + raisable >= owed, "sell_off": game.variant.raises_by_selling,
         })
     return out
 
@@ -325,7 +325,7 @@ def buildings_text(c: Controller, game: Game, i: int) -> str:
     level = game.level[i]
     if not level:
         return ""
-    small, big = building_words(game)
+    small, big = game.variant.building_words
     if level == game.hotel_level:
         return c.tr(f"ui.deed.{big}")
     return c.tr(f"ui.deed.{small}es_n" if small == "branch" else f"ui.deed.{small}s_n", count=level)
@@ -333,13 +333,13 @@ def buildings_text(c: Controller, game: Game, i: int) -> str:
 
 def pool_text(c: Controller, game: Game) -> str:
     """"Bank: 30 houses, 12 hotels", in the ruleset's words (offices, branches...)."""
-    key = {"office": "ui.pool_offices", "branch": "ui.pool_branches"}.get(building_words(game)[0], "ui.pool")
+    key = {"office": "ui.pool_offices", "branch": "ui.pool_branches"}.get(game.variant.building_words[0], "ui.pool")
     return c.tr(key, houses=game.bank_houses, hotels=game.bank_hotels)
 
 
 def deeds_key(game: Game | None) -> str:
     """The deeds button's label key, in the ruleset's words."""
-    small = building_words(game)[0] if game is not None else "house"
+    small = game.variant.building_words[0] if game is not None else "house"
     return {"office": "ui.nav.deeds_offices", "branch": "ui.nav.deeds_branches"}.get(small, "ui.nav.deeds")
 
 
@@ -489,15 +489,16 @@ def setup(c: Controller) -> dict[str, Any]:
     d = c.draft
     assert d is not None
     ruleset = load_ruleset(d.rules)
+    facts = Variant.of_ruleset(ruleset)
     options = []
     for option in OPTION_TOGGLES:
-        if option == "double_rent_with_mortgaged" and not ruleset.has_mortgages:
+        if option == "double_rent_with_mortgaged" and not facts.has_mortgages:
             continue  # no mortgages in this ruleset
-        if option == "build_only_on_visit" and ruleset.builds_on_visit:
+        if option == "build_only_on_visit" and facts.builds_on_visit:
             continue  # always on the visited firm in this ruleset
         options.append({"option": option, "on": bool(d.options.get(option, ruleset.options[option]))})
     custom = None
-    if ruleset.builds_at_turn_start:  # brands: the family's own table
+    if facts.builds_at_turn_start:  # brands: the family's own table
         numbers = []
         for option, step, least in CUSTOM_OPTIONS:
             value = int(d.options.get(option, ruleset.options[option]))
@@ -557,7 +558,7 @@ def in_progress(c: Controller) -> dict[str, Any]:
                        "owner": entry.get("owner"), "lot": s.kind == "lot",
                        "level": 5 if entry.get("hotel") else int(entry.get("houses", 0)),
                        "mortgaged": bool(entry.get("mortgaged"))})
-    return {"players": players, "spaces": spaces, "mortgages": ruleset.has_mortgages}
+    return {"players": players, "spaces": spaces, "mortgages": Variant.of_ruleset(ruleset).has_mortgages}
 
 
 def table(c: Controller) -> dict[str, Any]:
@@ -573,7 +574,7 @@ def table(c: Controller) -> dict[str, Any]:
     link = c.player_link(qr_player) if qr_player and time.monotonic() < until else None
     return {
         "players": everyone, "current": next(p for p in everyone if p["current"]), "debts": debts(c),
-        "clocked": game.clocked(), "dice": dice, "move_hint": c.move_hint, "end_time": c.end_time(),
+        "clocked": game.variant.clocked, "dice": dice, "move_hint": c.move_hint, "end_time": c.end_time(),
         "player_qr": {"player": qr_player, "link": link} if link else None,
         "deed": space(c, game.current.position), "nav": nav_bar(c),
     }
@@ -583,7 +584,7 @@ def nav_bar(c: Controller) -> dict[str, Any]:
     """The turn screen's bottom bar: the deeds button's words, the bank's buildings, pause, the hardware."""
     game = c.game
     return {"deeds_key": deeds_key(game), "pool": pool_text(c, game) if game is not None else "",
-            "can_pause": game is not None and game.clocked() and game.paused_at < 0 and not c.vote_kind,
+            "can_pause": game is not None and game.variant.clocked and game.paused_at < 0 and not c.vote_kind,
             "status": status_text(c)}
 
 
@@ -595,7 +596,7 @@ def pool(c: Controller) -> str:
 def trade_sale(c: Controller, offer: dict[str, Any]) -> dict[str, Any] | None:
     """biznes: a debtor's one firm for a rival's cash is a sale to that rival (sell_to_player), not a trade."""
     game = c.game
-    if game is None or not game.raises_by_selling() or offer.get("from") not in game.index_of:
+    if game is None or not game.variant.raises_by_selling or offer.get("from") not in game.index_of:
         return None
     if not game.players[game.index_of[offer["from"]]].debts:
         return None
@@ -633,7 +634,7 @@ def casino(c: Controller) -> dict[str, Any]:
     pick = list(c.casino_pick)
     return {"player": game.current.name, "bet": bet, "jackpot": game.jackpot,
             "odds": game.options["casino_jackpot_odds"], "pick": pick,
-            "win": game.casino_win(len(pick)) if pick else None}
+            "win": game.variant.casino_win(len(pick)) if pick else None}
 
 
 def card_choices(c: Controller) -> list[dict[str, str]]:

@@ -80,6 +80,15 @@ class Open(Mechanic):
         out.append({"player": "bank", "verbs": ["close_auction"]})
         return out
 
+    def free_raise(self) -> bool:
+        """Whether a bid may raise the high bid by any amount, so that the app may offer its table's own bid
+        step (a family setting); False where the rules set the step (`least_bid` is then the bid to offer)."""
+        return True
+
+    def least_bid(self, game: "Game", auction: Auction, p: int) -> int:
+        """The least amount player p may bid in the running auction (their cash and their turn aside)."""
+        return auction.min_bid
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class InTurn(Open):
@@ -150,6 +159,10 @@ class InTurn(Open):
         if auction.high_bidder < 0:
             out.append({"player": "bank", "verbs": ["close_auction"]})
         return out
+
+    def free_raise(self) -> bool:
+        """Each bid is a step (`auction_step`, a rule) more than the last: the least bid already holds it."""
+        return False
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

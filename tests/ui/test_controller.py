@@ -580,3 +580,20 @@ def test_each_action_hands_its_moments_to_the_listeners_and_an_undo_says_how_far
     assert len(heard) == 3
     c.apply({"do": "build", "space": 1})  # refused: Ann owns no colour group
     assert len(heard) == 3  # a refused action tells nothing
+
+
+def test_the_app_offers_the_engine_s_least_bid_where_the_rules_set_the_step(tmp_path: Path) -> None:
+    """An auction variant registered from outside ("bids rise by exactly 50"): the app offers the engine's least
+    bid, not the high bid plus the table's own step, which it adds only where any raise is allowed."""
+    from variantkit import fifty_ruleset
+
+    with fifty_ruleset(tmp_path) as path:
+        c = make(tmp_path)
+        start(c, ("Ann", "Ben", "Cy"), rules=str(path))
+        c.roll()
+        c.request({"do": "decline"})
+        c.settings.bid_step = 25
+        c.card_tapped(CARDS["Ben"])
+        c.card_tapped(CARDS["Cy"])
+        a = c.game.auction  # type: ignore[union-attr]
+        assert a is not None and (a.high_bid, a.high_bidder) == (51, 2) and c.bid_amount("Ann") == 101
