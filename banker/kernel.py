@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 from banker import game_setup
 from banker.errors import IllegalAction, InvalidAction, SetupError
+from banker.messages import DECISION_OWED
 from banker.mechanics import Mechanics, choose as choose_mechanics
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, decision
 from banker.ruleset import Ruleset
@@ -335,9 +336,8 @@ class Kernel:
         if blocker is None:
             return
         name = self.players[p].name
-        if blocker == "decision":
-            raise IllegalAction("rule.decision_owed", player=name, verb=verb,
-                                owed=self._decision_verbs_text())
+        if blocker == "decision":  # the decision's kind names the message: banker/messages.py words what is owed
+            raise IllegalAction(DECISION_OWED + cast(Decision, self.decision).kind, player=name, verb=verb)
         if blocker == "debt":
             debtor = next(q for q in self.players if q.debts)
             raise IllegalAction("rule.debt_blocks", player=name, verb=verb, debtor=debtor.name,
@@ -347,14 +347,6 @@ class Kernel:
             raise IllegalAction("rule.mortgage_decision_owed", verb=verb, player=self.players[who].name,
                                 space=self.space_name(i))
         raise IllegalAction("rule.blocked_" + blocker, verb=verb, player=name)
-
-    def _decision_verbs_text(self) -> str:
-        d = self.decision
-        if d is None:
-            return ""
-        return {"buy": "buy or decline", "draw": "draw a card", "tax": "choose the tax",
-                "card_roll": "roll for the card", "casino": "bet at the casino or decline",
-                "bus": "choose the bus move", "jump": "choose where to jump"}[d.kind]
 
     def free_window(self) -> bool:
         """True when the only thing owed is the current player's roll or end of turn."""
