@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 from banker import game_setup
 from banker.errors import IllegalAction, InvalidAction, SetupError
-from banker.messages import DECISION_OWED
+from banker.messages import decision_owed
 from banker.mechanics import Mechanics, choose as choose_mechanics
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, decision
 from banker.ruleset import Ruleset
@@ -337,7 +337,7 @@ class Kernel:
             return
         name = self.players[p].name
         if blocker == "decision":  # the decision's kind names the message: banker/messages.py words what is owed
-            raise IllegalAction(DECISION_OWED + cast(Decision, self.decision).kind, player=name, verb=verb)
+            raise IllegalAction(decision_owed(cast(Decision, self.decision).kind), player=name, verb=verb)
         if blocker == "debt":
             debtor = next(q for q in self.players if q.debts)
             raise IllegalAction("rule.debt_blocks", player=name, verb=verb, debtor=debtor.name,

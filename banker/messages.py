@@ -19,11 +19,7 @@ Two conventions the catalogues share:
 
 from __future__ import annotations
 
-from typing import Any, Final, Mapping, NamedTuple
-
-# The code of a refusal because a decision is owed first is this and the decision's kind
-# ("rule.decision_owed_buy"): the engine passes the kind, the catalogues word what is owed.
-DECISION_OWED: Final = "rule.decision_owed_"
+from typing import Any, Mapping, NamedTuple
 
 
 class Plural(NamedTuple):
@@ -67,7 +63,7 @@ MESSAGES: dict[str, str | Plural] = {
     "rule.bankrupt_player": "{player} is bankrupt and out of the game",
     "rule.not_your_turn": "{player} cannot {verb}: it is {current}'s turn",
     "rule.chance_needed": "{verb} needs its {what} (the script has no seed to draw them from)",
-    # A decision owed blocks the verb: one message a kind of decision (`DECISION_OWED` + the kind).
+    # A decision owed blocks the verb: one message a kind of decision (`decision_owed`).
     "rule.decision_owed_buy": "{player} cannot {verb} now: first buy or decline",
     "rule.decision_owed_draw": "{player} cannot {verb} now: first draw a card",
     "rule.decision_owed_tax": "{player} cannot {verb} now: first choose the tax",
@@ -288,6 +284,12 @@ MESSAGES: dict[str, str | Plural] = {
     "log.sell_to_bank": "{payee} sells {space} to the bank for {amount:money}",
     "log.sell_to_player": "{payer} pays {payee} {amount:money} for {space}",
 }
+
+
+def decision_owed(kind: str) -> str:
+    """The code of a refusal because a decision of `kind` (`model.Decision.kind`) is owed first: the engine
+    passes the kind, and each catalogue words what is owed ("first buy or decline")."""
+    return f"rule.decision_owed_{kind}"
 
 
 def _plain(template: str) -> str:
