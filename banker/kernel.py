@@ -560,3 +560,46 @@ class Kernel:
     def emit(self, code: str, params: dict[str, Any]) -> None:
         """Record an event (docs/game-script.md, "Events")."""
         self.events.append((code, params))
+
+    # ------------------------------------------------------------------
+    # h-verbs (issue 39, item 2): the roll's changes (banker/verbs.py's `do_roll`), the speed die's and the
+    # casino's
+
+    def count_roll(self, player: Player, dice: Sequence[int]) -> None:
+        """A roll of the dice by `player`: counted, and the `rolled` event (when events are recorded)."""
+        self.rolls += 1
+        if self.record_events:
+            self.events.append(("rolled", {"player": player.name, "dice": dice}))
+
+    def set_last_roll(self, steps: int) -> None:
+        """The dice say `steps` (what a utility's rent counts); a random-move card may move the roller again."""
+        self.last_roll = steps
+        self.random_moved = False
+
+    def set_roll_owed(self, owed: bool) -> None:
+        """Whether the current player still has a roll to make (a double rolls again)."""
+        self.roll_owed = owed
+
+    def count_double(self) -> int:
+        """One double more in the current turn; how many it has now."""
+        self.doubles += 1
+        return self.doubles
+
+    def count_jail_try(self, player: Player) -> int:
+        """A jailed player rolled and did not leave by a double; how many tries they have had now."""
+        player.jail_turns += 1
+        return player.jail_turns
+
+    def leave_jail(self, player: Player, how: str) -> None:
+        """`player` leaves jail (`how`: "double", "forced_fine", "fine", "card"), with the `left_jail` event."""
+        player.in_jail = False
+        player.jail_turns = 0
+        self.events.append(("left_jail", {"player": player.name, "how": how}))
+
+    def set_mr_monopoly(self, due: bool) -> None:
+        """The speed die's Mr. Monopoly move is due once the current landing is settled (False: done)."""
+        self.mr_monopoly = due
+
+    def set_jackpot(self, amount: int) -> None:
+        """The casino's jackpot is now `amount`."""
+        self.jackpot = amount

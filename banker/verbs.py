@@ -218,8 +218,73 @@ def do_end_game(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.end("ended", game.richest())
 
 
+# ----------------------------------------------------------------------
+# roll: the dice, then jail, doubles and the move. What a speed die adds (its face, the triple, the bus,
+# Mr. Monopoly) is the speed die family's (banker/mechanics/speed_die.py): this verb only calls its hooks.
+
+def parse_dice(game: "Game", a: Mapping[str, Any]) -> tuple[int, ...]:
+    """The action's dice, as many as the roll takes (`Game.dice_count`), each 1 to 6."""
+    dice = a.get("dice")
+    if dice is None:
+        raise IllegalAction("rule.chance_needed", verb="roll", what="dice")
+    n = game.rules.speed_die.dice_count(game)
+    if (not isinstance(dice, (list, tuple)) or len(dice) != n
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
+        raise InvalidAction("action.bad_dice", dice=dice, count=n)
+    return tuple(dice)
+
+
+def check_roll(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    game.require_current(p, "roll")
+    parse_dice(game, a)
+    d = game.decision
+    if d is not None and d.kind == "card_roll":
+        if game.auction is not None or game.mortgage_owed or game.build_owed:
+            game.refuse_blocked("roll", p)
+        return
+    game.refuse_blocked("roll", p)
+    if not game.roll_owed:
+        raise IllegalAction("rule.no_roll_owed", player=game.current.name)
+
+
+def do_roll(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    dice = a["dice"]
+    player = game.players[p]
+    game.count_roll(player, dice)
+    d = game.decision
+    if d is not None and d.kind == "card_roll":  # a card's roll for rent: the dice times the card's multiplier
+        game.set_decision(None)
+        i = d.space
+        owner = game.owner[i]
+        if owner >= 0 and owner != p and not game.mortgaged[i]:
+            game.pay_rent(p, i, d.multiplier * (dice[0] + dice[1] if len(dice) == 2 else sum(dice)))
+        return
+    speed_die = game.rules.speed_die
+    steps, double = speed_die.read(game, player, dice)
+    game.set_last_roll(steps)
+    if player.in_jail:
+        game.set_roll_owed(False)
+        if double:
+            game.leave_jail(player, "double")
+            game.move_forward(player, steps)
+        elif game.count_jail_try(player) >= game.jail_tries:
+            game.charge(p, BANK, int(game.options["jail_fine"]), "jail_fine", {}, pot=True)
+            game.leave_jail(player, "forced_fine")
+            game.move_forward(player, steps)
+        return
+    if double:
+        if game.count_double() >= game.rules.doubles.to_jail:
+            game.send_to_jail(player)
+            return
+        game.rules.doubles.rolled_double(game)
+    else:
+        game.set_roll_owed(False)
+    speed_die.move(game, player, dice, steps)
+
+
 HANDLERS = {
     "deal": (check_deal, do_deal),
+    "roll": (check_roll, do_roll),
     "buy": (check_buy, do_buy),
     "decline": (check_decline, do_decline),
     "tax": (check_tax, do_tax),
