@@ -7,10 +7,11 @@ changes nothing. Chance never comes from inside: dice, card draws and the
 opening deal arrive in the action (``banker.chance`` fills them in for a
 caller that wants a seeded source).
 
-Internally every rule is a pair of methods: ``_check_<verb>`` raises when the
-action is not allowed now, ``_do_<verb>`` changes the state and cannot fail
-by the rules (what cannot be paid becomes a debt). ``can(action)`` runs only
-the check; ``legal_actions()`` lists what passes it.
+Every verb is a pair of functions of the module that owns it, listed in the
+verb table (banker/verbtable.py): its check raises when the action is not
+allowed now, its do changes the state through the kernel and cannot fail by
+the rules (what cannot be paid becomes a debt). ``can(action)`` runs only the
+check; ``legal_actions()`` lists what passes it.
 """
 
 from __future__ import annotations
@@ -18,53 +19,20 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from banker import cards, game_setup, limits, state, undo, verbs
+from banker.verbtable import TABLE
 from banker.errors import IllegalAction, InvalidAction, SetupError
-from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, building, choose as choose_mechanics, debt, speed_die
+from banker.mechanics import Mechanics, building, choose as choose_mechanics, debt
 from banker.mechanics import auction as auctions
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player, decision
 from banker.kernel import Kernel
 from banker.ruleset import Ruleset
 
 COMMON_FIELDS = frozenset({"do", "player", "t"})
-VERB_FIELDS: dict[str, frozenset[str]] = {
-    "deal": frozenset({"deeds"}),
-    "roll": frozenset({"dice"}),
-    "buy": frozenset(),
-    "decline": frozenset(),
-    "bid": frozenset({"amount"}),
-    "pass": frozenset(),
-    "close_auction": frozenset(),
-    "building_auction": frozenset({"kind"}),
-    "draw": frozenset({"card", "target"}),
-    "tax": frozenset({"choice"}),
-    "build": frozenset({"space"}),
-    "sell": frozenset({"space"}),
-    "sell_all": frozenset({"space"}),
-    "mortgage": frozenset({"space"}),
-    "unmortgage": frozenset({"space"}),
-    "keep_mortgage": frozenset({"space"}),
-    "pay_fine": frozenset(),
-    "use_card": frozenset(),
-    "trade": frozenset({"from", "to", "give", "get"}),
-    "end_turn": frozenset(),
-    "concede": frozenset(),
-    "adjust": frozenset({"cash", "position", "reason"}),
-    "end_game": frozenset(),
-    "auction_own": frozenset({"space", "reserve"}),
-    "sell_to_bank": frozenset({"space"}),
-    "sell_to_player": frozenset({"space", "to", "price"}),
-    "casino": frozenset({"numbers", "die", "jackpot"}),
-    "bus": frozenset({"steps"}),
-    "jump": frozenset({"space"}),
-    "timeout": frozenset(),
-    "pause": frozenset(),
-    "resume": frozenset(),
-    "undo": frozenset(),
-}
+# Every verb's fields (beside do, player and t), from the verb table (banker/verbtable.py).
+VERB_FIELDS: dict[str, frozenset[str]] = {verb: v.fields for verb, v in TABLE.items()}
 VERBS = tuple(VERB_FIELDS)
 # Verbs whose actor is the owner of the named space when no player is given.
-SPACE_VERBS = frozenset({"build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgage",
-                         "auction_own", "sell_to_bank", "sell_to_player"})
+SPACE_VERBS = frozenset(verb for verb, v in TABLE.items() if v.space_actor)
 
 
 class Game(Kernel):
@@ -113,7 +81,7 @@ class Game(Kernel):
             self.push(verb, self.turn, dict(action))  # time is up: this action ends the game
         else:
             actor = self._actor(verb, action)
-            _HANDLERS[verb][0](self, actor, action)  # check: raises, changes nothing
+            _CHECKS[verb](self, actor, action)  # check: raises, changes nothing
             try:
                 self.push(verb, actor, dict(action))
             except Exception:
@@ -189,7 +157,7 @@ class Game(Kernel):
         if self.paused_at >= 0 and verb not in ("resume", "end_game"):
             raise IllegalAction("rule.paused_now", verb=verb)
         actor = self._actor(verb, action)
-        _HANDLERS[verb][0](self, actor, action)
+        _CHECKS[verb](self, actor, action)
 
     def undo(self, record: dict[str, Any] | None = None) -> None:
         """Take back the latest action not yet taken back."""
@@ -640,11 +608,7 @@ _STATE = (
 )
 
 
-# verb -> (check, do): a module's (the mechanics', the cards'), or else Game's own; module-level so that the
-# compiled build (mypyc) can hold it.
-_MODULE_HANDLERS = {**MECHANIC_HANDLERS, **cards.HANDLERS, **verbs.HANDLERS}
-_HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {
-    verb: _MODULE_HANDLERS.get(verb) or (getattr(Game, f"_check_{verb}"), getattr(Game, f"_do_{verb}"))
-    for verb in VERBS if verb != "undo"
-}
-_DOERS: dict[str, Callable[..., None]] = {verb: pair[1] for verb, pair in _HANDLERS.items()}
+# verb -> its check, verb -> its do, from the verb table (banker/verbtable.py); module-level so that the compiled
+# build (mypyc) holds them: `apply` and `push` dispatch by one dict lookup.
+_CHECKS: dict[str, Callable[..., None]] = {verb: v.check for verb, v in TABLE.items() if v.check is not None}
+_DOERS: dict[str, Callable[..., None]] = {verb: v.do for verb, v in TABLE.items() if v.do is not None}

@@ -1,9 +1,10 @@
 """The shared verbs: what every ruleset plays the same way.
 
-The opening deal, buying or declining the space landed on, the income tax's choice, leaving jail by the
+The opening deal, the roll (the dice, jail, doubles and the move: what a speed die adds is its family's hooks,
+banker/mechanics/speed_die.py), buying or declining the space landed on, the income tax's choice, leaving jail by the
 fine or a card, ending the turn, the banker's corrections (`adjust`) and ending the game by agreement. Each
 verb is a `check_<verb>` that raises and changes nothing, and a `do_<verb>` that changes the state and cannot
-fail by the rules; `HANDLERS` lists them for banker/game.py. A ruleset's own ways live in banker/mechanics/.
+fail by the rules; banker/verbtable.py lists them. A ruleset's own ways live in banker/mechanics/.
 """
 
 from __future__ import annotations
@@ -280,17 +281,3 @@ def do_roll(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     else:
         game.set_roll_owed(False)
     speed_die.move(game, player, dice, steps)
-
-
-HANDLERS = {
-    "deal": (check_deal, do_deal),
-    "roll": (check_roll, do_roll),
-    "buy": (check_buy, do_buy),
-    "decline": (check_decline, do_decline),
-    "tax": (check_tax, do_tax),
-    "pay_fine": (check_pay_fine, do_pay_fine),
-    "use_card": (check_use_card, do_use_card),
-    "end_turn": (check_end_turn, do_end_turn),
-    "adjust": (check_adjust, do_adjust),
-    "end_game": (check_end_game, do_end_game),
-}

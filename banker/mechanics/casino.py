@@ -117,6 +117,4 @@ def do_casino(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         game.set_jackpot(int(options["casino_jackpot_start"]))
 
 
-HANDLERS = {"casino": (check_casino, do_casino)}
-
 VARIANTS: dict[str, type[NoCasino]] = {"none": NoCasino, "casino": Casino}

@@ -156,5 +156,4 @@ def mr_monopoly_move(game: "Game") -> None:
         game.move_forward(player, (target - player.position) % n)
 
 
-HANDLERS = {"bus": (check_bus, do_bus), "jump": (check_jump, do_jump)}
 VARIANTS: dict[str, type[NoSpeedDie]] = {"none": NoSpeedDie, "speed_die": SpeedDie}
