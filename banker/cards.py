@@ -56,16 +56,16 @@ def do_draw(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     if card.effect == "random_move" and game.random_moved:
         # A second random move in the same roll is skipped: the card goes under, the draw stays owed.
         deck.append(card.id)
-        game.events.append(("card_skipped", {"player": player.name, "card": card.id, "text": card.text}))
+        game.emit("card_skipped", {"player": player.name, "card": card.id, "text": card.text})
         return
-    game.decision = None
-    game.events.append(("card", {"player": player.name, "card": card.id, "text": card.text}))
+    game.set_decision(None)
+    game.emit("card", {"player": player.name, "card": card.id, "text": card.text})
     game.rules.deck.after_draw(game, deck, card)
     EFFECTS[card.effect](game, p, card, a)
 
 
 def _jail_free(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
-    game.players[p].jail_cards.append(card.id)
+    game.keep_jail_card(p, card.id)
 
 
 def _money(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
@@ -112,22 +112,17 @@ def _destroy_building(game: "Game", p: int, card: Card, a: Mapping[str, Any]) ->
     if not built:
         return
     i = max(built, key=lambda j: game.level[j])  # the most built lot of the drawer loses one building, for nothing
-    if game.level[i] == game.hotel_level:  # a corporation comes down to its branches
-        game.bank_hotels += 1
-        keep = game.hotel_houses if game.bank_houses >= game.hotel_houses else 0
-        game.bank_houses -= keep
-        game.level[i] = keep
+    if game.level[i] == game.hotel_level:  # a corporation comes down to its branches, if the bank has them
+        game.set_level(i, game.hotel_houses if game.bank_houses >= game.hotel_houses else 0)
     else:
-        game.level[i] -= 1
-        game.bank_houses += 1
-    game.events.append(("building_destroyed", {"player": game.players[p].name, "space": game.space_name(i)}))
+        game.set_level(i, game.level[i] - 1)
+    game.emit("building_destroyed", {"player": game.players[p].name, "space": game.space_name(i)})
 
 
 def _random_move(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     target = game.space_index(a["target"])
-    game.random_moved = True
-    game.last_random_target = target
+    game.note_random_move(target)
     player.position = target
     if target == 0:
         game.pay_salary(player)  # landing straight on the start pays; passing it does not
@@ -149,14 +144,14 @@ def _nearest(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
     if target <= player.position:
         game.pay_salary(player)
     player.position = target
-    game.visit_builds = 0
-    game.events.append(("moved", {"player": player.name, "space": game.space_name(target), "index": target}))
+    game.new_visit()
+    game.emit("moved", {"player": player.name, "space": game.space_name(target), "index": target})
     owner = game.owner[target]
     if owner < 0:
-        game.decision = decision("buy", space=target)
+        game.set_decision(decision("buy", space=target))
     elif owner != p and not game.mortgaged[target]:
         if card.dice_multiplier:
-            game.decision = decision("card_roll", space=target, multiplier=card.dice_multiplier)
+            game.set_decision(decision("card_roll", space=target, multiplier=card.dice_multiplier))
         else:
             rent = game.rent_due(target, game.last_roll, rent_multiplier=card.rent_multiplier)
             game.pay_rent(p, target, rent)

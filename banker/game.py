@@ -510,7 +510,7 @@ class Game(Kernel):
                 out.append({"player": cur.name, "verbs": ["end_turn"]})
         return out
 
-    def _has_any(self, p: int, verb: str) -> bool:
+    def has_any(self, p: int, verb: str) -> bool:
         for i in self.ruleset.property_indices:
             if self.owner[i] == p and self._allowed({"do": verb, "space": i, "player": self.players[p].name}):
                 return True

@@ -117,19 +117,19 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
             where = f"spaces.{key}.{field_name}"
             if field_name == "owner":
                 if value is None:
-                    game.owner[i] = -1
+                    game.give_deed(i, -1)
                 elif not isinstance(value, str):
                     raise SetupError("setup.bad", problem=f"{where} must be a player's name or null, not {limits.shown(value)}")
                 elif value not in game.index_of:
                     raise SetupError("setup.bad", problem=f"{where}: no player {value!r}")
                 else:
-                    game.owner[i] = game.index_of[value]
+                    game.give_deed(i, game.index_of[value])
             elif field_name == "houses":
                 houses = _int(value, where, 0, game.hotel_houses)
             elif field_name == "hotel":
                 hotel = _bool(value, where)
             elif field_name == "mortgaged":
-                game.mortgaged[i] = _bool(value, where)
+                game.set_mortgaged(i, _bool(value, where))
                 if game.mortgaged[i] and not game.rules.mortgage.allowed():
                     raise SetupError("setup.rule", problem=f"{where}: there are no mortgages in {game.ruleset.name}")
             else:
@@ -139,7 +139,7 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
         level = game.hotel_level if hotel else houses
         if level and game.kinds[i] != "lot":
             raise SetupError("setup.bad", problem=f"spaces.{key}: only lots take buildings")
-        game.level[i] = level
+        game.set_level(i, level)  # the bank's pool gives what is built (checked below)
     # Check the whole position like any other state.
     for i in game.ruleset.property_indices:
         name = game.ruleset.spaces[i].name
@@ -159,8 +159,6 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
             raise SetupError("setup.rule", problem=f"buildings in {first}'s group with a lot mortgaged")
         if max(levels) - min(levels) > 1 and game.options["build_evenly"]:
             raise SetupError("setup.rule", problem=f"buildings in {first}'s group are not even")
-    game.bank_houses -= sum(lv for lv in game.level if lv <= game.hotel_houses)
-    game.bank_hotels -= sum(1 for lv in game.level if lv == game.hotel_level)
     if game.bank_houses < 0 or game.bank_hotels < 0:
         raise SetupError("setup.rule", problem=(
             f"more buildings on the board than the bank holds ({game.options['houses']} houses, "

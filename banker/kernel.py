@@ -24,7 +24,7 @@ And the guards the verbs share, which raise `IllegalAction` / `InvalidAction` an
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, cast
 
 from banker import game_setup
 from banker.errors import IllegalAction, InvalidAction, SetupError
@@ -560,6 +560,147 @@ class Kernel:
     def emit(self, code: str, params: dict[str, Any]) -> None:
         """Record an event (docs/game-script.md, "Events")."""
         self.events.append((code, params))
+
+    # ------------------------------------------------------------------
+    # What the game owes and counts: auctions to come, decisions owed, the move's and the turn's counters
+
+    def queue_auctions(self, spaces: Iterable[int]) -> None:
+        """Put properties up for auction after the one under way, each once."""
+        queue = self.auction_queue
+        for i in spaces:
+            if i not in queue:
+                queue.append(i)
+
+    def next_queued_auction(self) -> int:
+        """The next property queued for auction, taken off the queue; -1 when none is."""
+        return self.auction_queue.pop(0) if self.auction_queue else -1
+
+    def owe_mortgage_decision(self, p: int, i: int) -> None:
+        """Player p, given mortgaged space i, must lift the mortgage or pay to keep it (`keep_mortgage`)."""
+        self.mortgage_owed.append((p, i))
+
+    def mortgage_decided(self, p: int, i: int) -> None:
+        """Player p's decision on space i's mortgage is made (if one was owed)."""
+        if (p, i) in self.mortgage_owed:
+            self.mortgage_owed.remove((p, i))
+
+    def owe_building(self, p: int, kind: str) -> None:
+        """Player p won a building auction: a `kind` ("house" or "hotel") of theirs must go up."""
+        self.build_owed.append((p, kind))
+
+    def building_placed(self, p: int, kind: str) -> None:
+        """The `kind` player p owed from a building auction is up."""
+        self.build_owed.remove((p, kind))
+
+    def forget_owed_by(self, p: int) -> None:
+        """Player p is out: the mortgage decisions and buildings they owed are owed no more."""
+        self.mortgage_owed = [(q, i) for q, i in self.mortgage_owed if q != p]
+        self.build_owed = [(q, k) for q, k in self.build_owed if q != p]
+
+    def count_bankruptcy(self) -> int:
+        """One more player has gone bankrupt; how many have so far."""
+        self.bankruptcies += 1
+        return self.bankruptcies
+
+    def end_turn_after_auctions(self) -> None:
+        """The current player is out mid-turn: nothing more is owed by them, and the turn passes once the
+        auctions queued have been held."""
+        self.set_decision(None)
+        self.roll_owed = False
+        self.doubles = 0
+        self.mr_monopoly = False
+        self.turn_over_after_auctions = True
+
+    def owe_roll(self) -> None:
+        """The current player rolls again now (a double)."""
+        self.roll_owed = True
+
+    def owe_roll_after_move(self) -> None:
+        """The current player rolls again when the move is ended (biznes's double)."""
+        self.roll_owed = False
+        self.extra_roll = True
+
+    def start_extra_roll(self) -> bool:
+        """The move is ended and a double's roll was owed after it: a new move begins. False if none was."""
+        if not self.extra_roll:
+            return False
+        self.extra_roll = False
+        self.roll_owed = True
+        self.trades_used = 0
+        return True
+
+    def count_trade(self) -> None:
+        """A trade made: one more in this turn."""
+        self.turn_trades += 1
+
+    def count_trade_in_move(self) -> None:
+        """A trade made where trades are counted by the move (biznes)."""
+        self.trades_used += 1
+
+    def mortgaged_now(self, i: int) -> None:
+        """Space i is mortgaged from this round on (brands counts the rounds a mortgage lasts)."""
+        self.mortgaged[i] = True
+        self.mortgage_round[i] = self.round
+
+    def skip_turn(self) -> int:
+        """The turn timer ran out on the current player: their turn is skipped; how many in a row so far."""
+        self.turn_skipped = True
+        self.skipped[self.turn] += 1
+        return self.skipped[self.turn]
+
+    def pause(self) -> None:
+        """The game clock stops (brands)."""
+        self.paused_at = self.action_t if self.action_t >= 0 else self.clock
+
+    def resume(self) -> None:
+        """The game clock runs again; the pause is left out of the game's minutes."""
+        now = self.action_t if self.action_t >= 0 else self.clock
+        self.paused_total += max(0.0, now - self.paused_at)
+        self.paused_at = -1.0
+
+    def give_jail_cards(self, p: int, q: int, count: int | None = None) -> None:
+        """`count` of player p's Get Out of Jail Free cards (all when None), oldest first, go to player q."""
+        cards = self.players[p].jail_cards
+        moved = cards[:] if count is None else cards[:count]
+        del cards[:len(moved)]
+        self.players[q].jail_cards.extend(moved)
+
+    # ------------------------------------------------------------------
+    # Tokens and cards outside a roll, buildings counted, the deal
+
+    def place_token(self, p: int, i: int) -> None:
+        """Player p's token is put on space i (a correction: nothing is paid, nothing is landed on)."""
+        self.players[p].position = i
+
+    def new_visit(self) -> None:
+        """A token arrives somewhere: the builds of this visit start again from none (biznes)."""
+        self.visit_builds = 0
+
+    def note_random_move(self, target: int) -> None:
+        """A random-move card moved the current player to `target` in this roll (once a roll; the same target
+        may not come twice in a row)."""
+        self.random_moved = True
+        self.last_random_target = target
+
+    def keep_jail_card(self, p: int, card_id: str) -> None:
+        """Player p keeps a Get Out of Jail Free card until it is used or traded."""
+        self.players[p].jail_cards.append(card_id)
+
+    def count_build(self, group: str | None) -> None:
+        """One building more on this visit and, for its group, in this turn."""
+        self.visit_builds += 1
+        if group is not None:
+            self.group_builds[group] = self.group_builds.get(group, 0) + 1
+
+    def dealt(self) -> None:
+        """The opening deal is done."""
+        self.deal_owed = False
+
+    def unobserved(self, watched: bool) -> None:
+        """A game nobody takes back (`banker simulate`): no copies are kept for undo; and unless someone
+        `watched` it, the frequent events (rolled, moved, turn) are not recorded."""
+        self.record_events = watched
+        self.keeps_trail = False
 
     # ------------------------------------------------------------------
     # h-verbs (issue 39, item 2): the roll's changes (banker/verbs.py's `do_roll`), the speed die's and the

@@ -41,8 +41,7 @@ def play_game(rules: str, ruleset: Ruleset, players: int, seed: int, max_turns: 
         header.ruleset_data = ruleset.source_data()  # the saved script stands on its own
     game, chance = new_game(header, ruleset)
     assert chance is not None
-    game.record_events = observe is not None
-    game.keeps_trail = False  # no undo here: no copies for it (banker/undo.py)
+    game.unobserved(watched=observe is not None)  # no undo here, and events only for an observer
     ai_rng = random.Random(seed ^ 0x5EED)
     # A game on the clock (a timed game, brands' economy) needs every action stamped with `t`.
     timed = bool(game.options["time_limit"]) or game.clocked()

@@ -67,12 +67,11 @@ def _parse_deeds(game: "Game", deeds: Any) -> dict[int, list[int]]:
 def do_deal(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     for q, spaces in _parse_deeds(game, a["deeds"]).items():
         for i in spaces:
-            game.owner[i] = q
-            game.owner_version += 1
+            game.give_deed(i, q)
             if not game.options["deal_all"]:  # a dealt board (showdown) costs nothing
                 game.charge(q, BANK, game.prices[i], "deal", game.space_params[i])
-    game.deal_owed = False
-    game.events.append(("dealt", {}))
+    game.dealt()
+    game.emit("dealt", {})
 
 
 def check_buy(game: "Game", p: int, a: Mapping[str, Any]) -> None:
@@ -91,9 +90,8 @@ def check_buy(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 def do_buy(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     i = game.decision.space  # type: ignore[union-attr]
     game.pay_bank(p, game.prices[i], "buy", game.space_params[i])
-    game.owner[i] = p
-    game.owner_version += 1
-    game.decision = None
+    game.give_deed(i, p)
+    game.set_decision(None)
 
 
 def check_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
@@ -105,8 +103,8 @@ def check_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 def do_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     i = game.decision.space  # type: ignore[union-attr]
-    game.decision = None
-    game.events.append(("declined", {"player": game.players[p].name, "space": game.space_name(i)}))
+    game.set_decision(None)
+    game.emit("declined", {"player": game.players[p].name, "space": game.space_name(i)})
     if game.options["auction_on_decline"]:
         auctions.start_property_auction(game, i, decliner=p)
 
@@ -122,7 +120,7 @@ def check_tax(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 def do_tax(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     i = game.decision.space  # type: ignore[union-attr]
-    game.decision = None
+    game.set_decision(None)
     amount = game.income_tax(p, a["choice"])
     game.charge(p, BANK, amount, "tax", {"space": game.space_name(i), "choice": a["choice"]}, pot=True)
 
@@ -151,7 +149,7 @@ def do_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.transfer(p, target, fine, "jail_fine", {})
     player.in_jail = False
     player.jail_turns = 0
-    game.events.append(("left_jail", {"player": player.name, "how": "fine"}))
+    game.emit("left_jail", {"player": player.name, "how": "fine"})
 
 
 def check_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
@@ -168,7 +166,7 @@ def do_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.return_card(card)
     player.in_jail = False
     player.jail_turns = 0
-    game.events.append(("left_jail", {"player": player.name, "how": "card"}))
+    game.emit("left_jail", {"player": player.name, "how": "card"})
 
 
 def check_end_turn(game: "Game", p: int, a: Mapping[str, Any]) -> None:
@@ -207,8 +205,8 @@ def do_adjust(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     elif cash < 0:
         game.transfer(p, BANK, -cash, "adjust", {"reason": reason})
     if a.get("position") is not None:
-        game.players[p].position = game.space_index(a["position"])
-    game.events.append(("adjusted", {"player": game.players[p].name, "cash": cash, "reason": reason}))
+        game.place_token(p, game.space_index(a["position"]))
+    game.emit("adjusted", {"player": game.players[p].name, "cash": cash, "reason": reason})
 
 
 def check_end_game(game: "Game", p: int, a: Mapping[str, Any]) -> None:

@@ -37,8 +37,8 @@ class Open(Mechanic):
 
     def start_property(self, game: "Game", i: int, decliner: int) -> None:
         """The bank opens its auction of space i (`decliner` declined it, or -1)."""
-        game.auction = Auction(space=i, kind="property", bidders=bidders_from_current(game))
-        game.events.append(("auction", game.space_params[i]))
+        game.set_auction(Auction(space=i, kind="property", bidders=bidders_from_current(game)))
+        game.emit("auction", game.space_params[i])
 
     def high_bidder_may_pass(self) -> bool:
         """Whether the high bidder may `pass` (leave the auction)."""
@@ -103,9 +103,9 @@ class InTurn(Open):
         if not self.decliner_bids() and decliner >= 0:
             bidders = [q for q in bidders if q != decliner]  # brands: the decliner takes no part
         opening = -(-game.prices[i] * self.start_percent // 100)
-        game.auction = Auction(space=i, kind="property", bidders=bidders, min_bid=opening,
-                               next_bidder=bidders[0] if bidders else -1, opened_at=game.action_t)
-        game.events.append(("auction", {"space": game.space_names[i], "start": opening}))
+        game.set_auction(Auction(space=i, kind="property", bidders=bidders, min_bid=opening,
+                                 next_bidder=bidders[0] if bidders else -1, opened_at=game.action_t))
+        game.emit("auction", {"space": game.space_names[i], "start": opening})
         auction_changed(game)
 
     def high_bidder_may_pass(self) -> bool:
@@ -140,7 +140,7 @@ class InTurn(Open):
 
     def closing(self, game: "Game", auction: Auction) -> None:
         if auction.high_bidder < 0:
-            game.events.append(("auction_cancelled", {"space": game.space_name(auction.space)}))
+            game.emit("auction_cancelled", {"space": game.space_name(auction.space)})
 
     def owed(self, game: "Game", auction: Auction) -> list[dict[str, Any]]:
         """The player whose bid it is, and the bank's close while nobody has bid."""
@@ -216,8 +216,8 @@ def auction_changed(game: "Game") -> None:
         player = game.players[q]
         if player.debts or player.cash < auction.min_bid:
             auction.bidders.remove(q)
-            game.events.append(("passed", {"player": player.name,
-                                           "reason": "debt" if player.debts else "cash"}))
+            game.emit("passed", {"player": player.name,
+                                 "reason": "debt" if player.debts else "cash"})
             if auction.next_bidder == q:
                 auction.next_bidder = bidder_after(game, auction, q)
     if auction.next_bidder >= 0 and (auction.next_bidder not in auction.bidders
@@ -247,38 +247,36 @@ def finish_auction(game: "Game") -> None:
     """Settle the auction (the high bidder pays and takes what was sold), then start the next queued one."""
     auction = game.auction
     assert auction is not None
-    game.auction = None
+    game.set_auction(None)
     winner = auction.high_bidder
     if auction.kind == "own":
         i = auction.space
         seller = auction.seller
         if winner >= 0:
             game.transfer(winner, seller, auction.high_bid, "own_auction", game.space_params[i])
-            game.owner[i] = winner
-            game.owner_version += 1
-            game.events.append(("sold", {"player": game.players[winner].name,
-                                         "space": game.space_name(i), "amount": auction.high_bid}))
+            game.give_deed(i, winner)
+            game.emit("sold", {"player": game.players[winner].name,
+                               "space": game.space_name(i), "amount": auction.high_bid})
         else:
-            game.events.append(("unsold_own", {"player": game.players[seller].name,
-                                               "space": game.space_name(i)}))
+            game.emit("unsold_own", {"player": game.players[seller].name,
+                                     "space": game.space_name(i)})
     elif auction.kind == "property":
         i = auction.space
         if winner >= 0:
             game.charge(winner, BANK, auction.high_bid, "auction", game.space_params[i])
-            game.owner[i] = winner
-            game.owner_version += 1
-            game.mortgaged[i] = False
-            game.events.append(("sold", {"player": game.players[winner].name,
-                                         "space": game.space_name(i), "amount": auction.high_bid}))
+            game.give_deed(i, winner)
+            game.set_mortgaged(i, False)
+            game.emit("sold", {"player": game.players[winner].name,
+                               "space": game.space_name(i), "amount": auction.high_bid})
         else:
-            game.events.append(("unsold", game.space_params[i]))
+            game.emit("unsold", game.space_params[i])
     elif winner >= 0:
         game.charge(winner, BANK, auction.high_bid, "building_auction", {"kind": auction.kind})
-        game.build_owed.append((winner, auction.kind))
-        game.events.append(("building_won", {"player": game.players[winner].name,
-                                             "kind": auction.kind, "amount": auction.high_bid}))
+        game.owe_building(winner, auction.kind)
+        game.emit("building_won", {"player": game.players[winner].name,
+                                   "kind": auction.kind, "amount": auction.high_bid})
     if game.auction_queue:
-        start_property_auction(game, game.auction_queue.pop(0))
+        start_property_auction(game, game.next_queued_auction())
 
 
 def _building_bidders(game: "Game", kind: str) -> list[int]:
@@ -325,7 +323,7 @@ def do_bid(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     amount = auction.min_bid if given is None else int(given)
     auction.high_bid = amount
     auction.high_bidder = p
-    game.events.append(("bid", {"player": game.players[p].name, "amount": amount}))
+    game.emit("bid", {"player": game.players[p].name, "amount": amount})
     game.rules.auction.bid_made(game, auction, p, amount)
 
 
@@ -337,7 +335,7 @@ def do_pass(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     auction = game.auction
     assert auction is not None
     auction.bidders.remove(p)
-    game.events.append(("passed", {"player": game.players[p].name}))
+    game.emit("passed", {"player": game.players[p].name})
     game.rules.auction.bidder_left(game, auction, p)
 
 
@@ -377,8 +375,8 @@ def do_building_auction(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     cheapest = min(game.ruleset.spaces[i].building_cost for i in game.ruleset.property_indices
                    if game.owner[i] in bidders and game.kinds[i] == "lot"
                    and game.build_problem(game.owner[i], i, kind, True) is None)
-    game.auction = Auction(space=-1, kind=kind, bidders=bidders, min_bid=cheapest)
-    game.events.append(("building_auction", {"kind": kind, "start": cheapest}))
+    game.set_auction(Auction(space=-1, kind=kind, bidders=bidders, min_bid=cheapest))
+    game.emit("building_auction", {"kind": kind, "start": cheapest})
 
 
 VARIANTS: dict[str, type[Open]] = {"open": Open, "stepped": Stepped, "in_turn": InTurn}

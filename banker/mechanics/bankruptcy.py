@@ -41,18 +41,16 @@ class Bankruptcy(Mechanic):
                     game.return_buildings(i)
             game.transfer(p, creditor, player.cash, "bankruptcy", {})
             for i in owned:
-                game.owner[i] = creditor
-                game.owner_version += 1
+                game.give_deed(i, creditor)
                 if game.mortgaged[i] and game.rules.mortgage.decision_on_transfer():
-                    game.mortgage_owed.append((creditor, i))
-            game.players[creditor].jail_cards.extend(player.jail_cards)
+                    game.owe_mortgage_decision(creditor, i)
+            game.give_jail_cards(p, creditor)
             return owned
         game.transfer(p, BANK, player.cash, "bankruptcy", {})
         for i in owned:
             game.return_buildings(i)
-            game.owner[i] = -1
-            game.owner_version += 1
-            game.mortgaged[i] = False
+            game.give_deed(i, -1)
+            game.set_mortgaged(i, False)
         for card in player.jail_cards:
             game.return_card(card)
         return owned
@@ -67,8 +65,7 @@ class FieldsFree(Bankruptcy):
         game.transfer(p, creditor, player.cash, "bankruptcy", {})
         for i in owned:
             game.return_buildings(i)
-            game.owner[i] = -1
-            game.owner_version += 1
+            game.give_deed(i, -1)
         for card in player.jail_cards:
             game.return_card(card)
         return []  # nothing for the bank to auction
@@ -86,12 +83,11 @@ class ByCreditor(Bankruptcy):
         ally = next((q.index for q in game.players if game.allies(p, q.index) and not q.bankrupt), -1)
         for i in owned:
             if ally >= 0:
-                game.owner[i] = ally
+                game.give_deed(i, ally)
             else:
                 game.return_buildings(i)
-                game.owner[i] = -1
-                game.mortgaged[i] = False
-            game.owner_version += 1
+                game.give_deed(i, -1)
+                game.set_mortgaged(i, False)
         for card in player.jail_cards:
             game.return_card(card)
         return []
@@ -111,7 +107,7 @@ def do_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     """Player p goes bankrupt: everything to their first creditor (`hand_over`), then the game goes on or ends."""
     player = game.players[p]
     creditor = player.debts[0].creditor if player.debts else BANK
-    game.events.append(("bankrupt", {"player": player.name, "to": game.name(creditor)}))
+    game.emit("bankrupt", {"player": player.name, "to": game.name(creditor)})
     player.debts.clear()
     game.recount_debtors()
     owned = [i for i in game.ruleset.property_indices if game.owner[i] == p]
@@ -126,10 +122,9 @@ def do_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         for d in q.debts:
             if d.creditor == p:
                 d.creditor = creditor
-    game.mortgage_owed = [(q, i) for q, i in game.mortgage_owed if q != p]
-    game.build_owed = [(q, k) for q, k in game.build_owed if q != p]
+    game.forget_owed_by(p)
     leave_auction(game, p)
-    game.bankruptcies += 1
+    bankruptcies = game.count_bankruptcy()
     remaining = [q for q in game.players if not q.bankrupt]
     limit = int(game.options["end_after_bankruptcies"])
     if len(remaining) == 1:
@@ -138,19 +133,15 @@ def do_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     if game.has_teams() and all(game.allies(remaining[0].index, q.index) for q in remaining[1:]):
         game.end("last_standing", [q.name for q in remaining])  # the last team standing
         return
-    if limit and game.bankruptcies >= limit:
+    if limit and bankruptcies >= limit:
         game.end("bankruptcies", game.richest())
         return
     if creditor < 0:
-        game.auction_queue.extend(i for i in owned if i not in game.auction_queue)
+        game.queue_auctions(owned)
     if p == game.turn:
-        game.decision = None
-        game.roll_owed = False
-        game.doubles = 0
-        game.mr_monopoly = False
-        game.turn_over_after_auctions = True
+        game.end_turn_after_auctions()
     if game.auction is None and game.auction_queue:
-        start_property_auction(game, game.auction_queue.pop(0))
+        start_property_auction(game, game.next_queued_auction())
 
 
 VARIANTS: dict[str, type[Bankruptcy]] = {"classic": Bankruptcy, "fields_free": FieldsFree,

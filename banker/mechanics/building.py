@@ -229,23 +229,15 @@ def check_build(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 def do_build(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
     space = game.ruleset.spaces[i]
-    game.visit_builds += 1
-    if space.group is not None:
-        game.group_builds[space.group] = game.group_builds.get(space.group, 0) + 1
+    game.count_build(space.group)
     hotel = game.level[i] == game.hotel_houses
     kind = "hotel" if hotel else "house"
     if owed_build(game, p, kind):
-        game.build_owed.remove((p, kind))
+        game.building_placed(p, kind)
     else:
         game.pay_bank(p, space.building_cost, "build", {"space": space.name, "kind": kind})
-    if hotel:
-        game.bank_hotels -= 1
-        game.bank_houses += game.hotel_houses
-        game.level[i] = game.hotel_level
-    else:
-        game.bank_houses -= 1
-        game.level[i] += 1
-    game.events.append(("built", {"player": game.players[p].name, "space": space.name, "kind": kind}))
+    game.set_level(i, game.hotel_level if hotel else game.level[i] + 1)
+    game.emit("built", {"player": game.players[p].name, "space": space.name, "kind": kind})
 
 
 def check_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
@@ -272,18 +264,11 @@ def check_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 def do_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
     space = game.ruleset.spaces[i]
-    if game.level[i] == game.hotel_level:
-        game.level[i] = game.hotel_houses
-        game.bank_hotels += 1
-        game.bank_houses -= game.hotel_houses
-        kind = "hotel"
-    else:
-        game.level[i] -= 1
-        game.bank_houses += 1
-        kind = "house"
+    kind = "hotel" if game.level[i] == game.hotel_level else "house"
+    game.set_level(i, game.hotel_houses if kind == "hotel" else game.level[i] - 1)
     game.transfer(BANK, p, game.building_refund(i), "sell", {"space": space.name, "kind": kind})
-    game.events.append(("sold_building", {"player": game.players[p].name, "space": space.name,
-                                          "kind": kind}))
+    game.emit("sold_building", {"player": game.players[p].name, "space": space.name,
+                                "kind": kind})
 
 
 def check_sell_all(game: "Game", p: int, a: Mapping[str, Any]) -> None:
@@ -307,7 +292,7 @@ def do_sell_all(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         total += game.buildings_sale_value(j)
         game.return_buildings(j)
     game.transfer(BANK, p, total, "sell_all", {"space": space.name})
-    game.events.append(("sold_all", {"player": game.players[p].name, "space": space.name}))
+    game.emit("sold_all", {"player": game.players[p].name, "space": space.name})
 
 
 VARIANTS: dict[str, type[Even]] = {"even": Even, "visit": Visit, "turn_start": TurnStart}

@@ -79,11 +79,9 @@ def check_timeout(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 def do_timeout(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     """The turn timer ran out: a skipped turn for the current player; too many in a row is bankruptcy."""
     cur = game.turn
-    game.turn_skipped = True
-    game.skipped[cur] += 1
-    name = game.players[cur].name
-    game.events.append(("timed_out", {"player": name, "count": game.skipped[cur]}))
-    if game.skipped[cur] >= int(game.options["skipped_turns_bankrupt"]):
+    skipped = game.skip_turn()
+    game.emit("timed_out", {"player": game.players[cur].name, "count": skipped})
+    if skipped >= int(game.options["skipped_turns_bankrupt"]):
         do_concede(game, cur, {})
 
 
@@ -95,8 +93,8 @@ def check_pause(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_pause(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game.paused_at = game.action_t if game.action_t >= 0 else game.clock
-    game.events.append(("paused", {}))
+    game.pause()
+    game.emit("paused", {})
 
 
 def check_resume(game: "Game", p: int, a: Mapping[str, Any]) -> None:
@@ -105,10 +103,8 @@ def check_resume(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_resume(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    now = game.action_t if game.action_t >= 0 else game.clock
-    game.paused_total += max(0.0, now - game.paused_at)
-    game.paused_at = -1.0
-    game.events.append(("resumed", {}))
+    game.resume()
+    game.emit("resumed", {})
 
 
 VARIANTS: dict[str, type[NoClock]] = {"none": NoClock, "clocked": Clocked}

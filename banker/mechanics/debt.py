@@ -35,7 +35,7 @@ class Whole(Mechanic):
 
     def debtor_verbs(self, game: "Game", p: int) -> list[str]:
         """The verbs debtor p is waited for with (the state's `owed`); none: debtor p is not listed."""
-        verbs = [v for v in ("sell", "sell_all", "mortgage") if game._has_any(p, v)]
+        verbs = [v for v in ("sell", "sell_all", "mortgage") if game.has_any(p, v)]
         return verbs + ["trade", "concede"]
 
     def add_candidates(self, game: "Game", q: Player, candidates: list[dict[str, Any]]) -> None:
@@ -53,7 +53,7 @@ class SellOff(Whole):
         return True
 
     def debtor_verbs(self, game: "Game", p: int) -> list[str]:
-        verbs = [v for v in ("sell", "auction_own", "sell_to_bank") if game._has_any(p, v)]
+        verbs = [v for v in ("sell", "auction_own", "sell_to_bank") if game.has_any(p, v)]
         if _can_sell_to_player(game, p):
             verbs.append("sell_to_player")
         if game.can({"do": "concede", "player": game.players[p].name}) is None:
@@ -151,10 +151,10 @@ def do_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     n = len(game.players)
     rivals = [(p + k) % n for k in range(1, n)]
     bidders = [q for q in rivals if not game.players[q].bankrupt]
-    game.auction = Auction(space=i, kind="own", bidders=bidders, min_bid=opening, seller=p,
-                           next_bidder=bidders[0], opened_at=game.action_t)
-    game.events.append(("own_auction", {"player": player.name, "space": game.space_name(i),
-                                        "start": opening}))
+    game.set_auction(Auction(space=i, kind="own", bidders=bidders, min_bid=opening, seller=p,
+                             next_bidder=bidders[0], opened_at=game.action_t))
+    game.emit("own_auction", {"player": player.name, "space": game.space_name(i),
+                              "start": opening})
     auction_changed(game)
 
 
@@ -183,11 +183,10 @@ def do_sell_to_bank(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
     price = bank_price(game, i)
     game.return_buildings(i)
-    game.owner[i] = -1
-    game.owner_version += 1
+    game.give_deed(i, -1)
     game.transfer(BANK, p, price, "sell_to_bank", game.space_params[i])
-    game.events.append(("sold_to_bank", {"player": game.players[p].name, "space": game.space_name(i),
-                                         "amount": price}))
+    game.emit("sold_to_bank", {"player": game.players[p].name, "space": game.space_name(i),
+                               "amount": price})
 
 
 def check_sell_to_player(game: "Game", p: int, a: Mapping[str, Any]) -> None:
@@ -224,10 +223,9 @@ def do_sell_to_player(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     buyer = game.player_index(a["to"])
     price = int(a["price"])
     game.transfer(buyer, p, price, "sell_to_player", game.space_params[i])
-    game.owner[i] = buyer
-    game.owner_version += 1
-    game.events.append(("sold_to_player", {"player": game.players[p].name, "to": game.players[buyer].name,
-                                           "space": game.space_name(i), "amount": price}))
+    game.give_deed(i, buyer)
+    game.emit("sold_to_player", {"player": game.players[p].name, "to": game.players[buyer].name,
+                                 "space": game.space_name(i), "amount": price})
 
 
 def _can_sell_to_player(game: "Game", p: int) -> bool:

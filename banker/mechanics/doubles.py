@@ -25,7 +25,7 @@ class Doubles(Mechanic):
 
     def rolled_double(self, game: "Game") -> None:
         """A double that does not send the player to jail (`game.doubles` counts it already)."""
-        game.roll_owed = True
+        game.owe_roll()
 
     def end_move(self, game: "Game", p: int) -> bool:
         """`end_turn` by player p: True when the turn goes on (the double's extra roll), else it passes."""
@@ -41,16 +41,12 @@ class AfterMove(Doubles):
     """after_move (biznes): the double's extra roll comes when the move is ended."""
 
     def rolled_double(self, game: "Game") -> None:
-        game.roll_owed = False
-        game.extra_roll = True
+        game.owe_roll_after_move()
 
     def end_move(self, game: "Game", p: int) -> bool:
-        if not game.extra_roll:
+        if not game.start_extra_roll():
             return False
-        game.extra_roll = False
-        game.roll_owed = True
-        game.trades_used = 0
-        game.events.append(("extra_roll", {"player": game.players[p].name}))
+        game.emit("extra_roll", {"player": game.players[p].name})
         return True
 
     def per_move(self) -> bool:

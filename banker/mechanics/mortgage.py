@@ -87,10 +87,9 @@ class Expiring(Mortgage):
         for i in game.ruleset.property_indices:
             if game.mortgaged[i] and game.round - game.mortgage_round[i] >= self.rounds:
                 self._lapse(game, i)
-                if i not in game.auction_queue:
-                    game.auction_queue.append(i)
+                game.queue_auctions((i,))
         if game.auction is None and game.auction_queue:
-            start_property_auction(game, game.auction_queue.pop(0))
+            start_property_auction(game, game.next_queued_auction())
 
     def check_own_auction(self, game: "Game", p: int, i: int, a: Mapping[str, Any]) -> bool:
         """brands-showdown: the owner sends their mortgaged property to the bank's auction now."""
@@ -119,10 +118,9 @@ class Expiring(Mortgage):
     def _lapse(game: "Game", i: int) -> None:
         """Space i's mortgage is lost: the property goes back to the bank, unowned and unmortgaged."""
         owner = game.owner[i]
-        game.mortgaged[i] = False
-        game.owner[i] = -1
-        game.owner_version += 1
-        game.events.append(("mortgage_lapsed", {"player": game.players[owner].name, "space": game.space_name(i)}))
+        game.set_mortgaged(i, False)
+        game.give_deed(i, -1)
+        game.emit("mortgage_lapsed", {"player": game.players[owner].name, "space": game.space_name(i)})
 
     def describe(self, game: "Game", state: dict[str, Any]) -> None:
         state["round"] = game.round
@@ -161,8 +159,7 @@ def check_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 def do_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
-    game.mortgaged[i] = True
-    game.mortgage_round[i] = game.round
+    game.mortgaged_now(i)
     game.transfer(BANK, p, game.mortgage_value(i), "mortgage", game.space_params[i])
 
 
@@ -187,9 +184,8 @@ def check_unmortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 def do_unmortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
-    if (p, i) in game.mortgage_owed:
-        game.mortgage_owed.remove((p, i))
-    game.mortgaged[i] = False
+    game.mortgage_decided(p, i)
+    game.set_mortgaged(i, False)
     game.pay_bank(p, game.unmortgage_cost(i), "unmortgage", game.space_params[i])
 
 
@@ -203,7 +199,7 @@ def check_keep_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 def do_keep_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
-    game.mortgage_owed.remove((p, i))
+    game.mortgage_decided(p, i)
     game.charge(p, BANK, game.interest(i), "keep_mortgage", game.space_params[i])
 
 

@@ -92,7 +92,7 @@ class OncePerMove(Trade):
             raise IllegalAction("rule.trade_form", player=name)
 
     def traded(self, game: "Game") -> None:
-        game.trades_used += 1
+        game.count_trade_in_move()
 
     def own_auctions(self) -> bool:
         return True
@@ -207,7 +207,7 @@ def check_trade(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_trade(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game.turn_trades += 1
+    game.count_trade()
     game.rules.trade.traded(game)
     giver, taker = _trade_parties(game, a)
     give = _parse_side(game, a.get("give"), "give")
@@ -215,13 +215,11 @@ def do_trade(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     for (cash, spaces, cards), src, dst in ((give, giver, taker), (get, taker, giver)):
         game.transfer(src, dst, cash, "trade", {})
         for i in spaces:
-            game.owner[i] = dst
-            game.owner_version += 1
+            game.give_deed(i, dst)
             if game.mortgaged[i] and game.rules.mortgage.decision_on_transfer():
-                game.mortgage_owed.append((dst, i))
-        for _ in range(cards):
-            game.players[dst].jail_cards.append(game.players[src].jail_cards.pop(0))
-    game.events.append(("traded", {"from": game.players[giver].name, "to": game.players[taker].name}))
+                game.owe_mortgage_decision(dst, i)
+        game.give_jail_cards(src, dst, cards)
+    game.emit("traded", {"from": game.players[giver].name, "to": game.players[taker].name})
 
 
 VARIANTS: dict[str, type[Trade]] = {"open": Trade, "once_per_move": OncePerMove, "balanced": Balanced}
