@@ -170,5 +170,3 @@ EFFECTS: dict[str, Callable[["Game", int, Card, Mapping[str, Any]], None]] = {
     "back": _back,
     "nearest": _nearest,
 }
-
-HANDLERS = {"draw": (check_draw, do_draw)}

@@ -7,10 +7,11 @@ changes nothing. Chance never comes from inside: dice, card draws and the
 opening deal arrive in the action (``banker.chance`` fills them in for a
 caller that wants a seeded source).
 
-Internally every rule is a pair of methods: ``_check_<verb>`` raises when the
-action is not allowed now, ``_do_<verb>`` changes the state and cannot fail
-by the rules (what cannot be paid becomes a debt). ``can(action)`` runs only
-the check; ``legal_actions()`` lists what passes it.
+Every verb is a pair of functions of the module that owns it, listed in the
+verb table (banker/verbtable.py): its check raises when the action is not
+allowed now, its do changes the state through the kernel and cannot fail by
+the rules (what cannot be paid becomes a debt). ``can(action)`` runs only the
+check; ``legal_actions()`` lists what passes it.
 """
 
 from __future__ import annotations
@@ -18,53 +19,20 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from banker import cards, game_setup, limits, state, undo, verbs
+from banker.verbtable import TABLE
 from banker.errors import IllegalAction, InvalidAction, SetupError
-from banker.mechanics import HANDLERS as MECHANIC_HANDLERS, Mechanics, building, choose as choose_mechanics, debt, speed_die
+from banker.mechanics import Mechanics, building, choose as choose_mechanics, debt
 from banker.mechanics import auction as auctions
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player, decision
 from banker.kernel import Kernel
 from banker.ruleset import Ruleset
 
 COMMON_FIELDS = frozenset({"do", "player", "t"})
-VERB_FIELDS: dict[str, frozenset[str]] = {
-    "deal": frozenset({"deeds"}),
-    "roll": frozenset({"dice"}),
-    "buy": frozenset(),
-    "decline": frozenset(),
-    "bid": frozenset({"amount"}),
-    "pass": frozenset(),
-    "close_auction": frozenset(),
-    "building_auction": frozenset({"kind"}),
-    "draw": frozenset({"card", "target"}),
-    "tax": frozenset({"choice"}),
-    "build": frozenset({"space"}),
-    "sell": frozenset({"space"}),
-    "sell_all": frozenset({"space"}),
-    "mortgage": frozenset({"space"}),
-    "unmortgage": frozenset({"space"}),
-    "keep_mortgage": frozenset({"space"}),
-    "pay_fine": frozenset(),
-    "use_card": frozenset(),
-    "trade": frozenset({"from", "to", "give", "get"}),
-    "end_turn": frozenset(),
-    "concede": frozenset(),
-    "adjust": frozenset({"cash", "position", "reason"}),
-    "end_game": frozenset(),
-    "auction_own": frozenset({"space", "reserve"}),
-    "sell_to_bank": frozenset({"space"}),
-    "sell_to_player": frozenset({"space", "to", "price"}),
-    "casino": frozenset({"numbers", "die", "jackpot"}),
-    "bus": frozenset({"steps"}),
-    "jump": frozenset({"space"}),
-    "timeout": frozenset(),
-    "pause": frozenset(),
-    "resume": frozenset(),
-    "undo": frozenset(),
-}
+# Every verb's fields (beside do, player and t), from the verb table (banker/verbtable.py).
+VERB_FIELDS: dict[str, frozenset[str]] = {verb: v.fields for verb, v in TABLE.items()}
 VERBS = tuple(VERB_FIELDS)
 # Verbs whose actor is the owner of the named space when no player is given.
-SPACE_VERBS = frozenset({"build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgage",
-                         "auction_own", "sell_to_bank", "sell_to_player"})
+SPACE_VERBS = frozenset(verb for verb, v in TABLE.items() if v.space_actor)
 
 
 class Game(Kernel):
@@ -113,7 +81,7 @@ class Game(Kernel):
             self.push(verb, self.turn, dict(action))  # time is up: this action ends the game
         else:
             actor = self._actor(verb, action)
-            _HANDLERS[verb][0](self, actor, action)  # check: raises, changes nothing
+            _CHECKS[verb](self, actor, action)  # check: raises, changes nothing
             try:
                 self.push(verb, actor, dict(action))
             except Exception:
@@ -189,7 +157,7 @@ class Game(Kernel):
         if self.paused_at >= 0 and verb not in ("resume", "end_game"):
             raise IllegalAction("rule.paused_now", verb=verb)
         actor = self._actor(verb, action)
-        _HANDLERS[verb][0](self, actor, action)
+        _CHECKS[verb](self, actor, action)
 
     def undo(self, record: dict[str, Any] | None = None) -> None:
         """Take back the latest action not yet taken back."""
@@ -274,13 +242,8 @@ class Game(Kernel):
             for p in self.players:
                 if p.debts:
                     self.settle(p)
-        if (self.mr_monopoly and self.decision is None and self.auction is None and not self.debtors
-                and self.outcome is None and not self.current.in_jail and not self.current.bankrupt):
-            speed_die.mr_monopoly_move(self)
-            if self.debtors:
-                for p in self.players:
-                    if p.debts:
-                        self.settle(p)
+        if self.mr_monopoly:
+            self.rules.speed_die.after_action(self)  # the speed die's Mr. Monopoly move, when it may go now
         if self.turn_over_after_auctions and self.auction is None and not self.auction_queue and self.outcome is None:
             self.turn_over_after_auctions = False
             self.next_turn()
@@ -377,20 +340,7 @@ class Game(Kernel):
 
 
     # ------------------------------------------------------------------
-    # roll
-
-    def parse_dice(self, a: Mapping[str, Any], verb: str = "roll") -> tuple[int, ...]:
-        dice = a.get("dice")
-        if dice is None:
-            raise IllegalAction("rule.chance_needed", verb=verb, what="dice")
-        n = self.ruleset.dice
-        d = self.decision
-        if self.rules.speed_die.active(self) and not (d is not None and d.kind == "card_roll"):
-            n += 1  # brands-fast and -showdown: the speed die joins from its round on
-        if (not isinstance(dice, (list, tuple)) or len(dice) != n
-                or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
-            raise InvalidAction("action.bad_dice", dice=dice, count=n)
-        return tuple(dice)
+    # roll (the verb is banker/verbs.py's; the speed die's hooks count the dice)
 
     def speed_die_active(self) -> bool:
         """The speed die is rolled from round `speed_die_round` on (counting rounds from 1)."""
@@ -398,87 +348,7 @@ class Game(Kernel):
 
     def dice_count(self) -> int:
         """How many dice the next roll takes."""
-        d = self.decision
-        return self.ruleset.dice + (1 if self.speed_die_active() and not (d is not None and d.kind == "card_roll")
-                                    else 0)
-
-    def _check_roll(self, p: int, a: Mapping[str, Any]) -> None:
-        self.require_current(p, "roll")
-        self.parse_dice(a)
-        d = self.decision
-        if d is not None and d.kind == "card_roll":
-            if self.auction is not None or self.mortgage_owed or self.build_owed:
-                self.refuse_blocked("roll", p)
-            return
-        self.refuse_blocked("roll", p)
-        if not self.roll_owed:
-            raise IllegalAction("rule.no_roll_owed", player=self.current.name)
-
-    def _do_roll(self, p: int, a: Mapping[str, Any]) -> None:
-        dice = a["dice"]
-        total = dice[0] + dice[1] if len(dice) == 2 else sum(dice)
-        self.rolls += 1
-        player = self.players[p]
-        if self.record_events:
-            self.events.append(("rolled", {"player": player.name, "dice": dice}))
-        d = self.decision
-        if d is not None and d.kind == "card_roll":
-            self.decision = None
-            i, multiplier = d.space, d.multiplier
-            owner = self.owner[i]
-            if owner >= 0 and owner != p and not self.mortgaged[i]:
-                self.pay_rent(p, i, multiplier * total)
-            return
-        speed = 0
-        if self.rules.speed_die.active(self):  # the third die is the speed die: 1-3 steps, 4-5 Mr. Monopoly, 6 the bus
-            speed = dice[2]
-            total = dice[0] + dice[1]
-        self.last_roll = total
-        self.random_moved = False
-        double = len(dice) == 2 and dice[0] == dice[1] or len(dice) > 2 and len(set(dice)) == 1
-        if speed and not player.in_jail:  # in jail only the white dice count: a triple there is a double
-            double = dice[0] == dice[1] and not (speed <= 3 and speed == dice[0])  # a triple is no double
-        elif speed:
-            double = dice[0] == dice[1]
-        if player.in_jail:
-            self.roll_owed = False
-            if double:
-                player.in_jail = False
-                player.jail_turns = 0
-                self.events.append(("left_jail", {"player": player.name, "how": "double"}))
-                self.move_forward(player, total)
-                return
-            player.jail_turns += 1
-            if player.jail_turns >= self.jail_tries:
-                player.in_jail = False
-                player.jail_turns = 0
-                self.charge(p, BANK, int(self.options["jail_fine"]), "jail_fine", {}, pot=True)
-                self.events.append(("left_jail", {"player": player.name, "how": "forced_fine"}))
-                self.move_forward(player, total)
-            return
-        if double:
-            self.doubles += 1
-            if self.doubles >= self.rules.doubles.to_jail:
-                self.send_to_jail(player)
-                return
-            self.rules.doubles.rolled_double(self)
-        else:
-            self.roll_owed = False
-        if speed:
-            if speed <= 3 and dice[0] == dice[1] == speed:
-                self.decision = decision("jump")  # a triple: jump to any space
-                self.events.append(("speed_die", {"player": player.name, "face": "triple"}))
-                return
-            if speed == 6:
-                self.decision = decision("bus", dice=(dice[0], dice[1]))  # the bus: by either die or their sum
-                self.events.append(("speed_die", {"player": player.name, "face": "bus"}))
-                return
-            if speed >= 4:
-                self.mr_monopoly = True  # after this landing is settled
-                self.events.append(("speed_die", {"player": player.name, "face": "mr_monopoly"}))
-            else:
-                total += speed
-        self.move_forward(player, total)
+        return self.rules.speed_die.dice_count(self)
 
     # ------------------------------------------------------------------
     # auctions (the verbs are banker/mechanics/auction.py's)
@@ -708,11 +578,7 @@ _STATE = (
 )
 
 
-# verb -> (check, do): a module's (the mechanics', the cards'), or else Game's own; module-level so that the
-# compiled build (mypyc) can hold it.
-_MODULE_HANDLERS = {**MECHANIC_HANDLERS, **cards.HANDLERS, **verbs.HANDLERS}
-_HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {
-    verb: _MODULE_HANDLERS.get(verb) or (getattr(Game, f"_check_{verb}"), getattr(Game, f"_do_{verb}"))
-    for verb in VERBS if verb != "undo"
-}
-_DOERS: dict[str, Callable[..., None]] = {verb: pair[1] for verb, pair in _HANDLERS.items()}
+# verb -> its check, verb -> its do, from the verb table (banker/verbtable.py); module-level so that the compiled
+# build (mypyc) holds them: `apply` and `push` dispatch by one dict lookup.
+_CHECKS: dict[str, Callable[..., None]] = {verb: v.check for verb, v in TABLE.items() if v.check is not None}
+_DOERS: dict[str, Callable[..., None]] = {verb: v.do for verb, v in TABLE.items() if v.do is not None}

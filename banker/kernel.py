@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, cast
 
 from banker import game_setup
 from banker.errors import IllegalAction, InvalidAction, SetupError
+from banker.messages import decision_owed
 from banker.mechanics import Mechanics, choose as choose_mechanics
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, decision
 from banker.ruleset import Ruleset
@@ -337,9 +338,8 @@ class Kernel:
         if blocker is None:
             return
         name = self.players[p].name
-        if blocker == "decision":
-            raise IllegalAction("rule.decision_owed", player=name, verb=verb,
-                                owed=self._decision_verbs_text())
+        if blocker == "decision":  # the decision's kind names the message: banker/messages.py words what is owed
+            raise IllegalAction(decision_owed(cast(Decision, self.decision).kind), player=name, verb=verb)
         if blocker == "debt":
             debtor = next(q for q in self.players if q.debts)
             raise IllegalAction("rule.debt_blocks", player=name, verb=verb, debtor=debtor.name,
@@ -349,14 +349,6 @@ class Kernel:
             raise IllegalAction("rule.mortgage_decision_owed", verb=verb, player=self.players[who].name,
                                 space=self.space_name(i))
         raise IllegalAction("rule.blocked_" + blocker, verb=verb, player=name)
-
-    def _decision_verbs_text(self) -> str:
-        d = self.decision
-        if d is None:
-            return ""
-        return {"buy": "buy or decline", "draw": "draw a card", "tax": "choose the tax",
-                "card_roll": "roll for the card", "casino": "bet at the casino or decline",
-                "bus": "choose the bus move", "jump": "choose where to jump"}[d.kind]
 
     def free_window(self) -> bool:
         """True when the only thing owed is the current player's roll or end of turn."""
@@ -711,3 +703,46 @@ class Kernel:
         `watched` it, the frequent events (rolled, moved, turn) are not recorded."""
         self.record_events = watched
         self.keeps_trail = False
+
+    # ------------------------------------------------------------------
+    # h-verbs (issue 39, item 2): the roll's changes (banker/verbs.py's `do_roll`), the speed die's and the
+    # casino's
+
+    def count_roll(self, player: Player, dice: Sequence[int]) -> None:
+        """A roll of the dice by `player`: counted, and the `rolled` event (when events are recorded)."""
+        self.rolls += 1
+        if self.record_events:
+            self.events.append(("rolled", {"player": player.name, "dice": dice}))
+
+    def set_last_roll(self, steps: int) -> None:
+        """The dice say `steps` (what a utility's rent counts); a random-move card may move the roller again."""
+        self.last_roll = steps
+        self.random_moved = False
+
+    def set_roll_owed(self, owed: bool) -> None:
+        """Whether the current player still has a roll to make (a double rolls again)."""
+        self.roll_owed = owed
+
+    def count_double(self) -> int:
+        """One double more in the current turn; how many it has now."""
+        self.doubles += 1
+        return self.doubles
+
+    def count_jail_try(self, player: Player) -> int:
+        """A jailed player rolled and did not leave by a double; how many tries they have had now."""
+        player.jail_turns += 1
+        return player.jail_turns
+
+    def leave_jail(self, player: Player, how: str) -> None:
+        """`player` leaves jail (`how`: "double", "forced_fine", "fine", "card"), with the `left_jail` event."""
+        player.in_jail = False
+        player.jail_turns = 0
+        self.events.append(("left_jail", {"player": player.name, "how": how}))
+
+    def set_mr_monopoly(self, due: bool) -> None:
+        """The speed die's Mr. Monopoly move is due once the current landing is settled (False: done)."""
+        self.mr_monopoly = due
+
+    def set_jackpot(self, amount: int) -> None:
+        """The casino's jackpot is now `amount`."""
+        self.jackpot = amount

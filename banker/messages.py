@@ -63,7 +63,14 @@ MESSAGES: dict[str, str | Plural] = {
     "rule.bankrupt_player": "{player} is bankrupt and out of the game",
     "rule.not_your_turn": "{player} cannot {verb}: it is {current}'s turn",
     "rule.chance_needed": "{verb} needs its {what} (the script has no seed to draw them from)",
-    "rule.decision_owed": "{player} cannot {verb} now: first {owed}",
+    # A decision owed blocks the verb: one message a kind of decision (`decision_owed`).
+    "rule.decision_owed_buy": "{player} cannot {verb} now: first buy or decline",
+    "rule.decision_owed_draw": "{player} cannot {verb} now: first draw a card",
+    "rule.decision_owed_tax": "{player} cannot {verb} now: first choose the tax",
+    "rule.decision_owed_card_roll": "{player} cannot {verb} now: first roll for the card",
+    "rule.decision_owed_casino": "{player} cannot {verb} now: first bet at the casino or decline",
+    "rule.decision_owed_bus": "{player} cannot {verb} now: first choose the bus move",
+    "rule.decision_owed_jump": "{player} cannot {verb} now: first choose where to jump",
     "rule.debt_blocks": "{player} cannot {verb} now: {debtor} owes {amount:money} and must raise it or concede (debts come first)",
     "rule.mortgage_decision_owed": "{player} cannot {verb} now: {player} must first keep or lift the mortgage on {space}",
     "rule.blocked_deal": "{player} cannot {verb} now: the title deeds must be dealt first",
@@ -277,6 +284,12 @@ MESSAGES: dict[str, str | Plural] = {
     "log.sell_to_bank": "{payee} sells {space} to the bank for {amount:money}",
     "log.sell_to_player": "{payer} pays {payee} {amount:money} for {space}",
 }
+
+
+def decision_owed(kind: str) -> str:
+    """The code of a refusal because a decision of `kind` (`model.Decision.kind`) is owed first: the engine
+    passes the kind, and each catalogue words what is owed ("first buy or decline")."""
+    return f"rule.decision_owed_{kind}"
 
 
 def _plain(template: str) -> str:

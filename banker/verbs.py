@@ -1,9 +1,10 @@
 """The shared verbs: what every ruleset plays the same way.
 
-The opening deal, buying or declining the space landed on, the income tax's choice, leaving jail by the
+The opening deal, the roll (the dice, jail, doubles and the move: what a speed die adds is its family's hooks,
+banker/mechanics/speed_die.py), buying or declining the space landed on, the income tax's choice, leaving jail by the
 fine or a card, ending the turn, the banker's corrections (`adjust`) and ending the game by agreement. Each
 verb is a `check_<verb>` that raises and changes nothing, and a `do_<verb>` that changes the state and cannot
-fail by the rules; `HANDLERS` lists them for banker/game.py. A ruleset's own ways live in banker/mechanics/.
+fail by the rules; banker/verbtable.py lists them. A ruleset's own ways live in banker/mechanics/.
 """
 
 from __future__ import annotations
@@ -216,14 +217,65 @@ def do_end_game(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.end("ended", game.richest())
 
 
-HANDLERS = {
-    "deal": (check_deal, do_deal),
-    "buy": (check_buy, do_buy),
-    "decline": (check_decline, do_decline),
-    "tax": (check_tax, do_tax),
-    "pay_fine": (check_pay_fine, do_pay_fine),
-    "use_card": (check_use_card, do_use_card),
-    "end_turn": (check_end_turn, do_end_turn),
-    "adjust": (check_adjust, do_adjust),
-    "end_game": (check_end_game, do_end_game),
-}
+# ----------------------------------------------------------------------
+# roll: the dice, then jail, doubles and the move. What a speed die adds (its face, the triple, the bus,
+# Mr. Monopoly) is the speed die family's (banker/mechanics/speed_die.py): this verb only calls its hooks.
+
+def parse_dice(game: "Game", a: Mapping[str, Any]) -> tuple[int, ...]:
+    """The action's dice, as many as the roll takes (`Game.dice_count`), each 1 to 6."""
+    dice = a.get("dice")
+    if dice is None:
+        raise IllegalAction("rule.chance_needed", verb="roll", what="dice")
+    n = game.rules.speed_die.dice_count(game)
+    if (not isinstance(dice, (list, tuple)) or len(dice) != n
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
+        raise InvalidAction("action.bad_dice", dice=dice, count=n)
+    return tuple(dice)
+
+
+def check_roll(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    game.require_current(p, "roll")
+    parse_dice(game, a)
+    d = game.decision
+    if d is not None and d.kind == "card_roll":
+        if game.auction is not None or game.mortgage_owed or game.build_owed:
+            game.refuse_blocked("roll", p)
+        return
+    game.refuse_blocked("roll", p)
+    if not game.roll_owed:
+        raise IllegalAction("rule.no_roll_owed", player=game.current.name)
+
+
+def do_roll(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+    dice = a["dice"]
+    player = game.players[p]
+    game.count_roll(player, dice)
+    d = game.decision
+    if d is not None and d.kind == "card_roll":  # a card's roll for rent: the dice times the card's multiplier
+        game.set_decision(None)
+        i = d.space
+        owner = game.owner[i]
+        if owner >= 0 and owner != p and not game.mortgaged[i]:
+            game.pay_rent(p, i, d.multiplier * (dice[0] + dice[1] if len(dice) == 2 else sum(dice)))
+        return
+    speed_die = game.rules.speed_die
+    steps, double = speed_die.read(game, player, dice)
+    game.set_last_roll(steps)
+    if player.in_jail:
+        game.set_roll_owed(False)
+        if double:
+            game.leave_jail(player, "double")
+            game.move_forward(player, steps)
+        elif game.count_jail_try(player) >= game.jail_tries:
+            game.charge(p, BANK, int(game.options["jail_fine"]), "jail_fine", {}, pot=True)
+            game.leave_jail(player, "forced_fine")
+            game.move_forward(player, steps)
+        return
+    if double:
+        if game.count_double() >= game.rules.doubles.to_jail:
+            game.send_to_jail(player)
+            return
+        game.rules.doubles.rolled_double(game)
+    else:
+        game.set_roll_owed(False)
+    speed_die.move(game, player, dice, steps)

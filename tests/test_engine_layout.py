@@ -1,25 +1,46 @@
-"""The engine's layout (docs/engine.md, "Modules"): every verb carried out in exactly one place, every card
-effect the loader accepts played by banker/cards.py, no engine module over 1,200 lines, and nothing outside the
-core and the mechanics reading which mechanics are in play (they ask the game, or the ruleset, questions)."""
+"""The engine's layout (docs/engine.md, "Modules"): every verb in the one verb table with its check and its do,
+every card effect the loader accepts played by banker/cards.py, no engine module over 1,200 lines, and nothing
+outside the core and the mechanics reading which mechanics are in play (they ask the game, or the ruleset,
+questions)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import banker.game
-from banker import cards, mechanics, verbs
+from banker import cards, mechanics
 from banker.game import VERBS, Game
+from banker.messages import MESSAGES, decision_owed
 from banker.ruleset import CARD_EFFECTS, load_ruleset
+from banker.verbtable import TABLE
 
 
-def test_every_verb_but_undo_has_one_handler() -> None:
-    modules = [set(mechanics.HANDLERS), set(cards.HANDLERS), set(verbs.HANDLERS)]
-    assert sum(len(m) for m in modules) == len(set().union(*modules)), "a verb carried out by two modules"
-    own = {verb for verb in VERBS if hasattr(Game, f"_check_{verb}") or hasattr(Game, f"_do_{verb}")}
-    for handled in modules:
-        assert not own & handled, f"both Game and a module carry out {sorted(own & handled)}"
-    assert set(banker.game._HANDLERS) == set(VERBS) - {"undo"}
+def test_every_verb_is_in_the_table_with_its_own_check_and_do() -> None:
+    assert tuple(TABLE) == VERBS
+    for verb, row in TABLE.items():
+        if verb == "undo":  # Game takes the latest action back itself
+            assert row.check is None and row.do is None
+            continue
+        assert row.check is not None and row.do is not None, verb
+        assert row.check.__name__ == f"check_{verb}" and row.do.__name__ == f"do_{verb}", verb
+        assert row.check.__module__ == row.do.__module__, f"{verb}: its check and its do in two modules"
+    functions = [f for row in TABLE.values() for f in (row.check, row.do) if f is not None]
+    assert len(functions) == len(set(functions)), "one function serves two verbs"
+    assert set(banker.game._CHECKS) == set(banker.game._DOERS) == set(VERBS) - {"undo"}
+    assert not [verb for verb in VERBS if hasattr(Game, f"_check_{verb}") or hasattr(Game, f"_do_{verb}")]
+    for module in (banker.game, cards, mechanics, *(getattr(mechanics, f) for f in mechanics.REGISTRY),
+                   *(getattr(mechanics, f) for f in mechanics.OPTION_CHOSEN)):
+        assert not hasattr(module, "HANDLERS"), f"{module.__name__} keeps a verb table of its own"
+
+
+def test_every_decision_the_engine_makes_has_its_refusal_worded() -> None:
+    """A decision owed blocks other verbs with the message of its kind (`messages.decision_owed`)."""
+    source = "".join(p.read_text("utf-8") for p in (ROOT / "banker").rglob("*.py"))
+    kinds = set(re.findall(r'\bdecision\("([a-z_]+)"', source))
+    assert {"buy", "draw", "tax", "card_roll", "casino", "bus", "jump"} <= kinds
+    assert not [kind for kind in sorted(kinds) if decision_owed(kind) not in MESSAGES]
 
 
 def test_every_card_effect_is_played() -> None:

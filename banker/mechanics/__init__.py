@@ -13,13 +13,14 @@ them in a ``[mechanics]`` table as it does any unknown family.
 
 Adding a variant: a class in its family's module, subclassing the family's base, and one entry in that
 module's `VARIANTS` (or `register(family, name, cls)` from outside the package, as
-tests/test_mechanics.py does). docs/engine.md walks through it.
+tests/test_mechanics.py does). docs/engine.md walks through it. A family's verbs are functions of its module
+(`check_<verb>` and `do_<verb>`), and banker/verbtable.py lists them with every other verb.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from banker.mechanics import (auction, bankruptcy, building, casino, clock, debt, deck, doubles, mortgage, speed_die,
                               teams, trade)
@@ -45,16 +46,6 @@ OPTION_CHOSEN: dict[str, dict[str, type[Mechanic]]] = {
     "speed_die": dict(speed_die.VARIANTS),
 }
 
-
-# verb -> (check, do) for the verbs a family's module carries out: module functions taking the game, the
-# actor's index and the action, as Game's own `_check_<verb>` and `_do_<verb>` do. A module lists its verbs
-# in its `HANDLERS`; banker.game takes the rest from Game.
-HANDLERS: dict[str, tuple[Callable[..., None], Callable[..., None]]] = {}
-for _module in (auction, deck, doubles, bankruptcy, trade, mortgage, building, debt, casino, teams, clock, speed_die):
-    for _verb, _pair in getattr(_module, "HANDLERS", {}).items():
-        if _verb in HANDLERS:
-            raise ValueError(f"two mechanics modules carry out the verb {_verb!r}")
-        HANDLERS[_verb] = _pair
 
 # The order the families are listed in (a ruleset's table, the loader's messages).
 ORDER = ("auction", "building", "debt", "doubles", "mortgage", "trade", "bankruptcy", "deck")

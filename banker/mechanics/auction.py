@@ -392,11 +392,4 @@ def do_building_auction(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.emit("building_auction", {"kind": kind, "start": cheapest})
 
 
-HANDLERS = {
-    "bid": (check_bid, do_bid),
-    "pass": (check_pass, do_pass),
-    "close_auction": (check_close_auction, do_close_auction),
-    "building_auction": (check_building_auction, do_building_auction),
-}
-
 VARIANTS: dict[str, type[Open]] = {"open": Open, "stepped": Stepped, "in_turn": InTurn}

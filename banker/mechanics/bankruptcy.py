@@ -8,7 +8,7 @@
 - ``by_creditor`` (`ByCreditor`, brands): to a player as classic; to the bank the properties go back unowned,
   without buildings or mortgages and without an auction (in teams the ally takes them as they are).
 
-The verb `concede` (a player going bankrupt, or the turn timer's bankruptcy) is carried out here (`HANDLERS`).
+The verb `concede` (a player going bankrupt, or the turn timer's bankruptcy) is carried out here (banker/verbtable.py lists it).
 """
 
 from __future__ import annotations
@@ -143,11 +143,6 @@ def do_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     if game.auction is None and game.auction_queue:
         start_property_auction(game, game.next_queued_auction())
 
-
-HANDLERS: dict[str, tuple[Callable[["Game", int, Mapping[str, Any]], None],
-                          Callable[["Game", int, Mapping[str, Any]], None]]] = {
-    "concede": (check_concede, do_concede),
-}
 
 VARIANTS: dict[str, type[Bankruptcy]] = {"classic": Bankruptcy, "fields_free": FieldsFree,
                                          "by_creditor": ByCreditor}

@@ -9,7 +9,7 @@
 - ``turn_start`` (`TurnStart`, brands): branches and a corporation, built by the player whose turn it is,
   before rolling, `builds_per_group_turn` a group a turn; no building auctions.
 
-The verbs `build`, `sell` and `sell_all` are this module's (`HANDLERS`).
+The verbs `build`, `sell` and `sell_all` are this module's (banker/verbtable.py lists them).
 """
 
 from __future__ import annotations
@@ -294,8 +294,5 @@ def do_sell_all(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.transfer(BANK, p, total, "sell_all", {"space": space.name})
     game.emit("sold_all", {"player": game.players[p].name, "space": space.name})
 
-
-HANDLERS = {"build": (check_build, do_build), "sell": (check_sell, do_sell),
-            "sell_all": (check_sell_all, do_sell_all)}
 
 VARIANTS: dict[str, type[Even]] = {"even": Even, "visit": Visit, "turn_start": TurnStart}

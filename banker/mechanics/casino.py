@@ -8,7 +8,8 @@ Chosen from the board, not from a ruleset's ``[mechanics]`` table:
   hit, and a jackpot (won one time in `casino_jackpot_odds`) that grows by `casino_jackpot_add` a bet.
 
 The verb ``casino`` (`check_casino`, `do_casino`) and the jackpot draw (`jackpot_won`, used by banker.chance
-and the app's controller) live here; the jackpot itself is game state (`Game.jackpot`).
+and the app's controller) live here; the jackpot itself is game state (`Game.jackpot`, changed by the kernel's
+`set_jackpot`).
 """
 
 from __future__ import annotations
@@ -97,25 +98,23 @@ def check_casino(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_casino(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game.decision = None
+    game.set_decision(None)
     name = game.players[p].name
     numbers = _casino_numbers(a)
     if numbers is None:
-        game.events.append(("casino_declined", {"player": name}))
+        game.emit("casino_declined", {"player": name})
         return
     options = game.options
     bet = int(options["casino_bet"])
     game.pay_bank(p, bet, "casino_bet", NO_PARAMS)
-    game.jackpot += int(options["casino_jackpot_add"])  # the bank adds to the pool with every bet
+    game.set_jackpot(game.jackpot + int(options["casino_jackpot_add"]))  # the bank adds to the pool with every bet
     die = int(a["die"])
-    game.events.append(("casino", {"player": name, "numbers": ", ".join(map(str, numbers)), "die": die}))
+    game.emit("casino", {"player": name, "numbers": ", ".join(map(str, numbers)), "die": die})
     if die in numbers:
         game.transfer(BANK, p, game.rules.casino.win(len(numbers)), "casino_win", NO_PARAMS)
     if a["jackpot"]:
         game.transfer(BANK, p, game.jackpot, "casino_jackpot", NO_PARAMS)
-        game.jackpot = int(options["casino_jackpot_start"])
+        game.set_jackpot(int(options["casino_jackpot_start"]))
 
-
-HANDLERS = {"casino": (check_casino, do_casino)}
 
 VARIANTS: dict[str, type[NoCasino]] = {"none": NoCasino, "casino": Casino}

@@ -107,6 +107,4 @@ def do_resume(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.emit("resumed", {})
 
 
-HANDLERS = {"timeout": (check_timeout, do_timeout), "pause": (check_pause, do_pause),
-            "resume": (check_resume, do_resume)}
 VARIANTS: dict[str, type[NoClock]] = {"none": NoClock, "clocked": Clocked}

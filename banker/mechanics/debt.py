@@ -7,7 +7,7 @@
   auction in this debt, or at once under the holding exception) and sales to a player at no less than the
   bank's price (`sell_to_player`).
 
-The verbs `auction_own`, `sell_to_bank` and `sell_to_player` are carried out here (`HANDLERS`). An own
+The verbs `auction_own`, `sell_to_bank` and `sell_to_player` are carried out here (banker/verbtable.py lists them). An own
 auction also serves the trade family (`once_per_move`: the mover's auction in place of the move's trade)
 and the mortgage family (brands-showdown: a mortgage sent to the bank's auction at once).
 """
@@ -239,12 +239,5 @@ def _can_sell_to_player(game: "Game", p: int) -> bool:
                     return True
     return False
 
-
-HANDLERS: dict[str, tuple[Callable[["Game", int, Mapping[str, Any]], None],
-                          Callable[["Game", int, Mapping[str, Any]], None]]] = {
-    "auction_own": (check_auction_own, do_auction_own),
-    "sell_to_bank": (check_sell_to_bank, do_sell_to_bank),
-    "sell_to_player": (check_sell_to_player, do_sell_to_player),
-}
 
 VARIANTS: dict[str, type[Whole]] = {"whole": Whole, "sell_off": SellOff}

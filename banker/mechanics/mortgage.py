@@ -9,7 +9,7 @@
   `mortgage_auction_now`, brands-showdown, the owner may send it there at once); a mortgaged property
   changes hands with its mortgage and its clock.
 
-The verbs `mortgage`, `unmortgage` and `keep_mortgage` are this module's (`HANDLERS`).
+The verbs `mortgage`, `unmortgage` and `keep_mortgage` are this module's (banker/verbtable.py lists them).
 """
 
 from __future__ import annotations
@@ -202,8 +202,5 @@ def do_keep_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.mortgage_decided(p, i)
     game.charge(p, BANK, game.interest(i), "keep_mortgage", game.space_params[i])
 
-
-HANDLERS = {"mortgage": (check_mortgage, do_mortgage), "unmortgage": (check_unmortgage, do_unmortgage),
-            "keep_mortgage": (check_keep_mortgage, do_keep_mortgage)}
 
 VARIANTS: dict[str, type[Mortgage]] = {"classic": Mortgage, "none": NoMortgages, "expiring": Expiring}

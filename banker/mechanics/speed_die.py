@@ -6,15 +6,21 @@ Chosen from the options, not from a ruleset's ``[mechanics]`` table:
 - `SpeedDie`: from round `speed_die_round` on (rounds counted from 1) every roll but a card's roll for rent
   takes one die more. Its face 4 to 6 is Mr. Monopoly (after the move, on to the nearest unowned property
   ahead, else the nearest an opponent owns), a bus lets the player move by either die or their sum (`bus`),
-  and a triple lets them jump to any space (`jump`); the roll itself is `Game._do_roll`'s.
+  and a triple lets them jump to any space (`jump`).
+
+The roll itself is banker/verbs.py's (`do_roll`), which asks this family's hooks how many dice a roll takes
+(`dice_count`), what the dice say (`read`: the steps and whether it is a double) and how the roller moves
+(`move`); `Game` asks `after_action` for a move still due once an action is settled. The base class
+answers for the classic dice; `SpeedDie` overrides each hook.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from banker.errors import IllegalAction
 from banker.mechanics.base import Mechanic, mypyc_attr
+from banker.model import Player, decision
 
 if TYPE_CHECKING:
     from banker.game import Game
@@ -22,19 +28,82 @@ if TYPE_CHECKING:
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class NoSpeedDie(Mechanic):
-    """No speed die."""
+    """No speed die: the ruleset's dice, their sum, a double when they all match."""
 
     def active(self, game: "Game") -> bool:
         """Whether the speed die is rolled in the current round."""
         return False
 
+    def dice_count(self, game: "Game") -> int:
+        """How many dice the next roll takes."""
+        return game.ruleset.dice
+
+    def read(self, game: "Game", player: Player, dice: Sequence[int]) -> tuple[int, bool]:
+        """What a roll (not a card's roll for rent) says: the steps the dice move `player`, and whether it is
+        a double."""
+        total = dice[0] + dice[1] if len(dice) == 2 else sum(dice)
+        return total, len(dice) == 2 and dice[0] == dice[1] or len(dice) > 2 and len(set(dice)) == 1
+
+    def move(self, game: "Game", player: Player, dice: Sequence[int], steps: int) -> None:
+        """Move the roller after the dice (jail and doubles are settled, and neither kept them in place)."""
+        game.move_forward(player, steps)
+
+    def after_action(self, game: "Game") -> None:
+        """What is still due once an action is settled (`game.mr_monopoly` is set): nothing without the die."""
+        return None
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class SpeedDie(NoSpeedDie):
-    """The speed die, from round `speed_die_round` on."""
+    """The speed die, from round `speed_die_round` on: the third die, 1 to 3 more steps, 4 and 5 Mr. Monopoly,
+    6 the bus; a triple (the white dice and a 1 to 3 alike) is no double but a jump."""
 
     def active(self, game: "Game") -> bool:
         return game.round + 1 >= int(game.options["speed_die_round"])  # the game's options: a table may change it
+
+    def dice_count(self, game: "Game") -> int:
+        d = game.decision
+        if self.active(game) and not (d is not None and d.kind == "card_roll"):
+            return game.ruleset.dice + 1  # a card's roll for rent takes the ruleset's dice only
+        return game.ruleset.dice
+
+    def read(self, game: "Game", player: Player, dice: Sequence[int]) -> tuple[int, bool]:
+        if not self.active(game):
+            return super().read(game, player, dice)
+        speed = dice[2]  # the white dice move; the speed die's face is `move`'s
+        if player.in_jail:  # in jail only the white dice count: a triple there is a double
+            return dice[0] + dice[1], dice[0] == dice[1]
+        return dice[0] + dice[1], dice[0] == dice[1] and not (speed <= 3 and speed == dice[0])  # a triple is no double
+
+    def move(self, game: "Game", player: Player, dice: Sequence[int], steps: int) -> None:
+        if not self.active(game):
+            game.move_forward(player, steps)
+            return
+        speed = dice[2]
+        if speed <= 3 and dice[0] == dice[1] == speed:
+            game.set_decision(decision("jump"))  # a triple: jump to any space
+            game.emit("speed_die", {"player": player.name, "face": "triple"})
+            return
+        if speed == 6:
+            game.set_decision(decision("bus", dice=(dice[0], dice[1])))  # the bus: by either die or their sum
+            game.emit("speed_die", {"player": player.name, "face": "bus"})
+            return
+        if speed >= 4:
+            game.set_mr_monopoly(True)  # after this landing is settled (`after_action`)
+            game.emit("speed_die", {"player": player.name, "face": "mr_monopoly"})
+        else:
+            steps += speed
+        game.move_forward(player, steps)
+
+    def after_action(self, game: "Game") -> None:
+        """Mr. Monopoly's move, once nothing else is owed and the player is still free to move."""
+        if (game.decision is None and game.auction is None and not game.debtors and game.outcome is None
+                and not game.current.in_jail and not game.current.bankrupt):
+            mr_monopoly_move(game)
+            if game.debtors:
+                for q in game.players:
+                    if q.debts:
+                        game.settle(q)
 
 
 def check_bus(game: "Game", p: int, a: Mapping[str, Any]) -> None:
@@ -49,7 +118,7 @@ def check_bus(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_bus(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game.decision = None
+    game.set_decision(None)
     game.move_forward(game.players[p], int(a["steps"]))
 
 
@@ -62,7 +131,7 @@ def check_jump(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def do_jump(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    game.decision = None
+    game.set_decision(None)
     player = game.players[p]
     target = game.space_index(a["space"])
     if target == player.position:
@@ -73,7 +142,7 @@ def do_jump(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 def mr_monopoly_move(game: "Game") -> None:
     """Mr. Monopoly: on to the nearest unowned property ahead, else the nearest an opponent owns."""
-    game.mr_monopoly = False
+    game.set_mr_monopoly(False)
     player = game.current
     n = game.n_spaces
     ahead = [(player.position + k) % n for k in range(1, n)]
@@ -82,11 +151,9 @@ def mr_monopoly_move(game: "Game") -> None:
     if target < 0:
         target = next((i for i in props if game.owner[i] >= 0 and game.owner[i] != player.index
                        and not game.allies(player.index, game.owner[i])), -1)
-    game.events.append(("mr_monopoly", {"player": player.name,
-                                        "space": game.space_name(target) if target >= 0 else None}))
+    game.emit("mr_monopoly", {"player": player.name, "space": game.space_name(target) if target >= 0 else None})
     if target >= 0:
         game.move_forward(player, (target - player.position) % n)
 
 
-HANDLERS = {"bus": (check_bus, do_bus), "jump": (check_jump, do_jump)}
 VARIANTS: dict[str, type[NoSpeedDie]] = {"none": NoSpeedDie, "speed_die": SpeedDie}

@@ -222,6 +222,4 @@ def do_trade(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.emit("traded", {"from": game.players[giver].name, "to": game.players[taker].name})
 
 
-HANDLERS = {"trade": (check_trade, do_trade)}
-
 VARIANTS: dict[str, type[Trade]] = {"open": Trade, "once_per_move": OncePerMove, "balanced": Balanced}
