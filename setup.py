@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The engine's core, its modules and every mechanic module (a new mechanic module is compiled without being
 # listed here).
 COMPILED = ["banker/game.py", "banker/kernel.py", "banker/model.py", "banker/game_setup.py", "banker/verbs.py",
-            "banker/cards.py", "banker/state.py", "banker/undo.py", "banker/limits.py", "banker/outside.py",
+            "banker/cards.py", "banker/state.py", "banker/limits.py", "banker/outside.py",
             "banker/ai.py", "banker/simulate.py", "banker/variant.py",
             *sorted(f"banker/mechanics/{name}" for name in os.listdir(os.path.join(HERE, "banker", "mechanics"))
                     if name.endswith(".py"))]

@@ -18,14 +18,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from banker import cards, game_setup, limits, state, undo, verbs
+from banker import limits, state
+from banker.errors import IllegalAction, InvalidAction
+from banker.kernel import SPARSE, Kernel
+from banker.mechanics import building, debt
+from banker.model import Entry, Event
 from banker.verbtable import TABLE
-from banker.errors import IllegalAction, InvalidAction, SetupError
-from banker.mechanics import Mechanics, building, choose as choose_mechanics, debt
-from banker.mechanics import auction as auctions
-from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Entry, Event, Outcome, Player, decision
-from banker.kernel import Kernel
-from banker.ruleset import Ruleset
 
 COMMON_FIELDS = frozenset({"do", "player", "t"})
 # Every verb's fields (beside do, player and t), from the verb table (banker/verbtable.py).
@@ -87,10 +85,10 @@ class Game(Kernel):
             except Exception:
                 # A rule's effect must never fail halfway; if one does anyway,
                 # put the state back as it was before this action and re-raise.
-                undo.go_back(self, len(self.history), _STATE)
+                self.go_back(len(self.history))
                 raise
-        if self.keeps_trail and len(self.history) % undo.SPARSE == 0:
-            undo.keep(self, _STATE)
+        if self.keeps_trail and len(self.history) % SPARSE == 0:
+            self.keep_copy()
         return [Event(code, params) for code, params in self.events[start:]]
 
     def push(self, verb: str, actor: int, action: dict[str, Any]) -> None:
@@ -163,7 +161,7 @@ class Game(Kernel):
         """Take back the latest action not yet taken back."""
         if not self.history:
             raise IllegalAction("rule.nothing_to_undo")
-        undo.go_back(self, len(self.history) - 1, _STATE)  # banker/undo.py: in time for what it takes back
+        self.go_back(len(self.history) - 1)  # in time for what it takes back (banker/kernel.py, "Going back")
         self.script.append(record or {"do": "undo"})
 
     def restore(self, script: Sequence[Mapping[str, Any]]) -> None:
@@ -188,7 +186,7 @@ class Game(Kernel):
             for action in effective:
                 self.apply(action)
         except Exception:
-            undo.go_back(self, 0, _STATE)
+            self.go_back(0)
             self.script = []
             raise
         self.script = [dict(a) for a in script]
@@ -197,10 +195,9 @@ class Game(Kernel):
         """Go back to the state after the first `length` recorded actions (undos count as actions)."""
         fresh = self.new_like()
         fresh.restore(self.script[:length])
-        for name in _STATE:
-            setattr(self, name, getattr(fresh, name))
+        self.take_state_of(fresh)
         self.script = fresh.script
-        undo.forget(self)
+        self.forget_copies()
 
     # ------------------------------------------------------------------
     # Who acts
@@ -329,10 +326,6 @@ class Game(Kernel):
 
 
 
-    def has_teams(self) -> bool:
-        """`variant.has_teams`, for the mechanics that still ask the game (banker/mechanics/bankruptcy.py)."""
-        return self.variant.has_teams
-
     def allies(self, p: int, q: int) -> bool:
         """Whether players p and q play on the same team (brands-teams: seats 1 and 3 against 2 and 4)."""
         return self.rules.teams.allies(p, q)
@@ -398,10 +391,6 @@ class Game(Kernel):
         which the building auction and the computer players ask too."""
         return building.build_problem(self, p, i, kind, ignore_cash)
 
-    def building_auctions(self) -> bool:
-        """`variant.building_auctions`, for the mechanics that still ask the game (banker/mechanics/auction.py)."""
-        return self.variant.building_auctions
-
     # ------------------------------------------------------------------
     # debts: how a debtor raises money (banker/mechanics/debt.py carries out the verbs)
 
@@ -415,10 +404,6 @@ class Game(Kernel):
 
     # ------------------------------------------------------------------
     # brands: the turn timer and pauses
-
-    def clocked(self) -> bool:
-        """`variant.clocked`, for the code that still asks the game (banker/mechanics/clock.py, banker/simulate.py)."""
-        return self.variant.clocked
 
     # ------------------------------------------------------------------
     # the end
@@ -454,9 +439,9 @@ class Game(Kernel):
             out.append({"player": self.players[q].name, "verbs": ["build"]})
         for debtor in self.players:
             if debtor.debts:
-                verbs = self.rules.debt.debtor_verbs(self, debtor.index)
-                if verbs:
-                    out.append({"player": debtor.name, "verbs": verbs})
+                owed = self.rules.debt.debtor_verbs(self, debtor.index)
+                if owed:
+                    out.append({"player": debtor.name, "verbs": owed})
         d = self.decision
         cur = self.current
         if d is not None and a is None:
@@ -511,7 +496,7 @@ class Game(Kernel):
             candidates.append({"do": verb, "player": cur})
         if self.auction is not None:
             candidates.append({"do": "close_auction"})
-        if self.building_auctions():
+        if self.variant.building_auctions:
             for kind in ("house", "hotel"):
                 candidates.append({"do": "building_auction", "kind": kind})
         legal = [c for c in candidates if self._allowed(c)]
@@ -560,22 +545,6 @@ class Game(Kernel):
         """The properties player p owns, by index."""
         owner = self.owner
         return [i for i in self.ruleset.property_indices if owner[i] == p]
-
-
-
-
-# Everything an action can change, copied by banker/undo.py (the compiled build
-# has no __dict__ to copy); the rest is fixed at creation. A test checks that
-# this list and the constructor agree.
-_STATE = (
-    "players", "owner", "owner_version", "_groups_cache", "level", "mortgaged", "bank_houses",
-    "bank_hotels", "pot", "decks", "turn", "roll_owed", "doubles", "last_roll", "decision", "auction",
-    "auction_queue", "turn_over_after_auctions", "mortgage_owed", "build_owed", "deal_owed", "outcome",
-    "bankruptcies", "clock", "seq", "log", "events", "history", "rolls",
-    "turns", "debtors", "trades_used", "visit_builds", "extra_roll", "random_moved", "last_random_target",
-    "action_t", "round", "mortgage_round", "group_builds", "turn_trades", "jackpot", "skipped", "turn_skipped",
-    "paused_at", "paused_total", "mr_monopoly",
-)
 
 
 # verb -> its check, verb -> its do, from the verb table (banker/verbtable.py); module-level so that the compiled

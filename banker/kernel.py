@@ -24,7 +24,8 @@ And the guards the verbs share, which raise `IllegalAction` / `InvalidAction` an
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, cast
+import operator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, cast
 
 from banker import game_setup
 from banker.errors import IllegalAction, InvalidAction, SetupError
@@ -36,6 +37,129 @@ from banker.variant import Variant
 
 if TYPE_CHECKING:
     from banker.game import Game
+
+
+# ----------------------------------------------------------------------
+# Going back: undo in time proportional to what it takes back.
+#
+# The engine keeps no inverse of its rules: the state after the first k actions
+# in effect is made by playing them again. Playing the whole history again for
+# every undo made a run of n undos cost about n*n/2 actions (2,000 actions and
+# then 2,000 undos: 7 to 9 seconds; twice that, 42). So a game keeps a *trail*:
+# copies of its state, each labelled with the number of actions in effect it
+# belongs to.
+#
+# `Game.apply` keeps a copy every SPARSE actions (about 2% of its time; the
+# simulator, which never undoes, turns it off). To go back to k actions,
+# `Kernel.go_back` takes the copy for exactly k if there is one (moving it into the
+# game: going further back never needs it again); otherwise it starts from the
+# copy nearest below k (or from the start of the game), plays forward to k
+# through `Game.apply`, and keeps a copy after each of the last DENSE actions.
+# The next undo (to k - 1) then finds its copy waiting; once those are used up,
+# one more replay of at most SPARSE actions makes the next DENSE. A run of n
+# undos thus plays each action about once more (benchmarks/bench_undo.py), and
+# the trail holds at most k / SPARSE + DENSE copies.
+#
+# A copy for j actions stays true while the first j actions in effect stay the
+# same. Actions are only ever appended to the history, and going back to k drops
+# every copy above k, so the trail is always true and always sorted.
+#
+# A copy holds every attribute `STATE` names, copied so that
+# it shares nothing that can change, except the append-only lists (the money
+# log, the events, the history): of those it keeps the length, and going back
+# cuts the game's list to it.
+
+# Everything an action can change, copied for going back (the compiled build has no __dict__ to copy); the
+# rest is fixed at creation. A test checks that this list and the constructor agree.
+STATE = (
+    "players", "owner", "owner_version", "_groups_cache", "level", "mortgaged", "bank_houses",
+    "bank_hotels", "pot", "decks", "turn", "roll_owed", "doubles", "last_roll", "decision", "auction",
+    "auction_queue", "turn_over_after_auctions", "mortgage_owed", "build_owed", "deal_owed", "outcome",
+    "bankruptcies", "clock", "seq", "log", "events", "history", "rolls",
+    "turns", "debtors", "trades_used", "visit_builds", "extra_roll", "random_moved", "last_random_target",
+    "action_t", "round", "mortgage_round", "group_builds", "turn_trades", "jackpot", "skipped", "turn_skipped",
+    "paused_at", "paused_total", "mr_monopoly",
+)
+
+SPARSE = 64  # a copy every this many actions on the way forward
+DENSE = 64  # and one after each of the last this many
+APPEND_ONLY = frozenset({"log", "events", "history"})
+
+
+def _copied(value: Any) -> Any:
+    """`value` sharing nothing that can change: lists, dicts and the mutable records are copied."""
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, (Player, Auction, Debt)):
+        return value.copy()
+    return value  # numbers, text, tuples, frozen values (Decision, Outcome), None
+
+
+def _flat(value: list[Any]) -> list[Any]:
+    return value[:]
+
+
+def _players(value: list[Player]) -> list[Player]:
+    return [p.copy() for p in value]
+
+
+def _auction(value: Auction | None) -> Auction | None:
+    return None if value is None else value.copy()
+
+
+def _decks(value: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {name: cards[:] for name, cards in value.items()}
+
+
+def _dict(value: dict[str, int]) -> dict[str, int]:
+    return dict(value)
+
+
+# How the attributes that hold lists and records are copied, faster than `_copied` can (a copy is taken for
+# most actions undone); every other attribute not in APPEND_ONLY goes through `_copied`, which copies any
+# value correctly, and tests/test_undo.py checks that a copy shares nothing that can change.
+COPIERS: dict[str, Callable[[Any], Any]] = {
+    "players": _players, "auction": _auction, "decks": _decks, "group_builds": _dict,
+    **{name: _flat for name in ("owner", "level", "mortgaged", "mortgage_round", "skipped", "auction_queue",
+                                "mortgage_owed", "build_owed")},  # lists of numbers and tuples
+}
+# Values that are never changed in place, only replaced: shared by a copy as they are.
+SHARED = frozenset({"owner_version", "_groups_cache", "bank_houses", "bank_hotels", "pot", "turn", "roll_owed",
+                    "doubles", "last_roll", "decision", "turn_over_after_auctions", "deal_owed", "outcome",
+                    "bankruptcies", "clock", "seq", "rolls", "turns", "debtors", "trades_used", "visit_builds",
+                    "extra_roll", "random_moved", "last_random_target", "action_t", "round", "turn_trades",
+                    "jackpot", "turn_skipped", "paused_at", "paused_total", "mr_monopoly"})
+
+
+class _Plan:
+    """How to copy the attributes `names`: read them all at once, then copy those that need it."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+        self.read: Callable[[Any], Any] = operator.attrgetter(*names) if names else (lambda game: ())
+        self.copied = [(i, COPIERS.get(name, _copied)) for i, name in enumerate(names)
+                       if name not in SHARED and name not in APPEND_ONLY]
+        self.lengths = [i for i, name in enumerate(names) if name in APPEND_ONLY]
+        self.cut = [(i, name) for i, name in enumerate(names) if name in APPEND_ONLY]
+        self.assign = [(i, name) for i, name in enumerate(names) if name not in APPEND_ONLY]
+
+
+_PLANS: dict[tuple[str, ...], _Plan] = {}
+
+
+def _plan(names: tuple[str, ...]) -> _Plan:
+    plan = _PLANS.get(names)
+    if plan is None:
+        plan = _PLANS[names] = _Plan(names)
+    return plan
+
+
+def _copies(plan: _Plan, values: list[Any]) -> list[Any]:
+    for i, copier in plan.copied:
+        values[i] = copier(values[i])
+    return values
 
 
 class Kernel:
@@ -157,8 +281,8 @@ class Kernel:
         self.record_events = True
         self.history: list[dict[str, Any]] = []  # effective actions (undos applied)
         self.script: list[dict[str, Any]] = []  # every accepted action, undos included
-        # Copies of the state for going back (banker/undo.py), by the number of actions in effect; `apply`
-        # keeps one every undo.SPARSE actions unless told not to (the simulator, which never undoes).
+        # Copies of the state for going back ("Going back" above), by the number of actions in effect; `apply`
+        # keeps one every SPARSE actions unless told not to (the simulator, which never undoes).
         self.trail_at: list[int] = []
         self.trail: list[tuple[Any, ...]] = []
         self.keeps_trail = True
@@ -688,6 +812,10 @@ class Kernel:
         """Player p keeps a Get Out of Jail Free card until it is used or traded."""
         self.players[p].jail_cards.append(card_id)
 
+    def take_jail_card(self, p: int) -> str:
+        """Player p gives up their oldest Get Out of Jail Free card (to use it); which one."""
+        return self.players[p].jail_cards.pop(0)
+
     def count_build(self, group: str | None) -> None:
         """One building more on this visit and, for its group, in this turn."""
         self.visit_builds += 1
@@ -746,3 +874,77 @@ class Kernel:
     def set_jackpot(self, amount: int) -> None:
         """The casino's jackpot is now `amount`."""
         self.jackpot = amount
+
+
+    # ------------------------------------------------------------------
+    # Going back (see "Going back" at the top of this module)
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """A copy of the state: every name in `STATE`, the append-only lists by their length."""
+        plan = _plan(STATE)
+        values = _copies(plan, list(plan.read(self)))
+        for i in plan.lengths:
+            values[i] = len(values[i])
+        return tuple(values)
+
+    def put_back(self, copy: tuple[Any, ...], keep: bool = True) -> None:
+        """Make the state the one in `copy`: copied again if `keep` (to be used again), else moved in."""
+        plan = _plan(STATE)
+        values = _copies(plan, list(copy)) if keep else copy
+        for i, name in plan.cut:
+            del getattr(self, name)[values[i]:]
+        for i, name in plan.assign:
+            setattr(self, name, values[i])
+
+    def take_state_of(self, other: "Kernel") -> None:
+        """Make the state `other`'s (a game of the same ruleset, players and setup), sharing its values."""
+        for name in STATE:
+            setattr(self, name, getattr(other, name))
+
+    def go_back(self, length: int) -> None:
+        """Make the state the one after the first `length` actions in effect (`history`).
+
+        The recorded script (`script`) is left as it is: the caller records the undo.
+        """
+        game = cast("Game", self)
+        history = self.history
+        if not 0 <= length <= len(history):
+            raise ValueError(f"cannot go back to {length} actions: the game has {len(history)}")
+        at, copies = self.trail_at, self.trail
+        while at and at[-1] > length:  # copies of a future that going back leaves behind
+            at.pop()
+            copies.pop()
+        if at and at[-1] == length:  # the copy for exactly here: moved in, as going further back never needs it
+            at.pop()
+            self.put_back(copies.pop(), keep=False)
+            return
+        todo = history[at[-1] if at else 0:length]
+        if at:
+            self.put_back(copies[-1])  # kept: the base for going back to anywhere above it
+            start = at[-1]
+        else:
+            self.take_state_of(game.new_like())
+            start = 0
+            at.append(0)
+            copies.append(self.snapshot())
+        script = self.script
+        self.script = []  # apply() records what it plays; these actions are recorded already
+        try:
+            for reached, action in enumerate(todo, start=start + 1):
+                game.apply(action)  # keeps a copy every SPARSE actions (keeps_trail)
+                if reached % SPARSE == 0 or reached > length - DENSE:
+                    self.keep_copy()
+        finally:
+            self.script = script
+
+    def keep_copy(self) -> None:
+        """Add a copy of the state as it is now to the trail (unless the trail has one for here already)."""
+        reached = len(self.history)
+        if not self.trail_at or self.trail_at[-1] < reached:
+            self.trail_at.append(reached)
+            self.trail.append(self.snapshot())
+
+    def forget_copies(self) -> None:
+        """Drop the trail (the state was replaced wholesale)."""
+        self.trail_at.clear()
+        self.trail.clear()

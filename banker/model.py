@@ -25,7 +25,7 @@ class Debt:
     params: dict[str, Any] = field(default_factory=dict)  # the charge's log parameters (rent: its space)
 
     def copy(self) -> Debt:
-        """A copy that shares nothing that can change (banker/undo.py keeps these)."""
+        """A copy that shares nothing that can change (the kernel keeps these for going back)."""
         return Debt(self.amount, self.creditor, self.to_pot, self.code, dict(self.params))
 
 
@@ -44,7 +44,7 @@ class Player:
     debt_auctioned: list[int] = field(default_factory=list)
 
     def copy(self) -> Player:
-        """A copy that shares nothing that can change (banker/undo.py keeps these)."""
+        """A copy that shares nothing that can change (the kernel keeps these for going back)."""
         return Player(self.name, self.index, self.cash, self.position, self.in_jail, self.jail_turns,
                       list(self.jail_cards), self.bankrupt, [d.copy() for d in self.debts],
                       list(self.debt_auctioned))
@@ -63,7 +63,7 @@ class Auction:
     opened_at: float = -1.0  # the game clock when it opened (-1: unstamped)
 
     def copy(self) -> Auction:
-        """A copy that shares nothing that can change (banker/undo.py keeps these)."""
+        """A copy that shares nothing that can change (the kernel keeps these for going back)."""
         return Auction(self.space, self.kind, list(self.bidders), self.high_bid, self.high_bidder, self.min_bid,
                        self.seller, self.next_bidder, self.opened_at)
 

@@ -147,9 +147,7 @@ def do_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     fine = int(game.options["jail_fine"])
     target = POT if game.options["free_parking_pot"] else BANK
     game.transfer(p, target, fine, "jail_fine", {})
-    player.in_jail = False
-    player.jail_turns = 0
-    game.emit("left_jail", {"player": player.name, "how": "fine"})
+    game.leave_jail(player, "fine")
 
 
 def check_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
@@ -162,11 +160,8 @@ def check_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 def do_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     player = game.players[p]
-    card = player.jail_cards.pop(0)
-    game.return_card(card)
-    player.in_jail = False
-    player.jail_turns = 0
-    game.emit("left_jail", {"player": player.name, "how": "card"})
+    game.return_card(game.take_jail_card(p))
+    game.leave_jail(player, "card")
 
 
 def check_end_turn(game: "Game", p: int, a: Mapping[str, Any]) -> None:

@@ -2,7 +2,7 @@
 
 Issue 17 found that 2,000 actions followed by 2,000 undos took 7 to 9 seconds
 to replay and twice that 42: every undo played the whole history again. Now a
-run of undos plays each action about once (banker/undo.py), so the undos of a
+run of undos plays each action about once (banker/kernel.py, "Going back"), so the undos of a
 game should cost about what the game itself does. For each size N this plays
 a computer game of `--rules` (biznes by default: its games are long) to at
 least N actions, writes its first N actions as a game script, and times

@@ -15,7 +15,8 @@ from typing import Any
 from banker.ai import choose
 from banker.chance import complete_action
 from banker.errors import ActionError
-from banker.game import BANK, Game
+from banker.game import Game
+from banker.model import BANK
 from banker.ruleset import Ruleset
 from banker.script import Header, new_game, replay_text, script_lines
 

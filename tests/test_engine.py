@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+import banker.kernel
 from banker import Game, IllegalAction, InvalidAction, load_ruleset
 from banker.chance import SeededChance, complete_action
 from banker.messages import MESSAGES, render
@@ -149,7 +150,7 @@ def test_net_worth_and_end_game() -> None:
 
 
 def test_rebuild_copies_every_changing_attribute() -> None:
-    """Undo rebuilds the state into the same object: _STATE must name all that can change."""
+    """Undo rebuilds the state into the same object: kernel.STATE must name all that can change."""
     import banker.game
     g = Game(load_ruleset("classic"), ["Ann", "Ben"])
     if not hasattr(g, "__dict__"):
@@ -159,4 +160,4 @@ def test_rebuild_copies_every_changing_attribute() -> None:
              "hotel_level", "salary", "time_limit", "jail_index", "jail_tries", "index_of", "record_events", "script",
              "has_random_move", "auction_step", "space_verbs",
              "refund_percent", "rules", "variant", "trail_at", "trail", "keeps_trail"}
-    assert set(vars(g)) == fixed | set(banker.game._STATE)
+    assert set(vars(g)) == fixed | set(banker.kernel.STATE)

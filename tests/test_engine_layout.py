@@ -87,6 +87,93 @@ def test_the_old_flags_are_gone() -> None:
     assert not [flag for flag in OLD_FLAGS if hasattr(game, flag)]
 
 
+# The core (docs/engine.md, "The kernel"): the only code that may write a game's attributes or use its private names.
+CORE = {"banker/game.py", "banker/kernel.py"}
+MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "sort", "reverse", "add",
+            "discard", "popitem"}
+
+
+def _game_rooted(node: ast.AST) -> bool:
+    """Whether `node` is a game or reached from one: `game`, `self.game`, `game.x`, `live.game.x[i]`."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute) and node.attr == "game":
+            return True
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == "game"
+
+
+def _outside_core_uses(tree: ast.AST) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                and _game_rooted(node.value)):
+            found.append((node.lineno, f"uses game.{node.attr}"))
+        targets: list[ast.AST] = []
+        if isinstance(node, (ast.Assign, ast.Delete)):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        for target in targets:
+            for t in target.elts if isinstance(target, ast.Tuple) else [target]:
+                if isinstance(t, (ast.Attribute, ast.Subscript)) and _game_rooted(t.value):
+                    found.append((node.lineno, "writes " + ast.unparse(t)))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            receiver = node.func.value
+            if (node.func.attr in MUTATORS and isinstance(receiver, (ast.Attribute, ast.Subscript))
+                    and _game_rooted(receiver)):
+                found.append((node.lineno, "changes " + ast.unparse(node.func)))
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr")
+                and node.args and (_game_rooted(node.args[0]) or ast.unparse(node.args[0]) == "game")):
+            found.append((node.lineno, f"{node.func.id} on the game"))
+    return found
+
+
+def test_only_the_core_writes_the_game_or_uses_its_private_names() -> None:
+    """Mechanics, card effects, verbs, setup, the computer players, the app and the hardware change a game
+    through the kernel's methods and read it through public names."""
+    found = []
+    for top in ("banker", "ui", "hardware"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            name = str(path.relative_to(ROOT))
+            if name not in CORE:
+                found += [f"{name}:{line}: {what}" for line, what in _outside_core_uses(ast.parse(path.read_text("utf-8")))]
+    assert not found
+
+
+def test_the_walk_finds_what_it_looks_for() -> None:
+    code = """
+game.owner[3] = 1
+self.game.decision = None
+game.events.append(("x", {}))
+live.game.auction_queue.pop(0)
+setattr(game, "turn", 2)
+game._transfer(0, 1, 5, "rent", {})
+game.owner_version += 1
+game.give_deed(3, 1)
+x = game.owner[3]
+game.emit("x", {})
+"""
+    found = sorted(what for _, what in _outside_core_uses(ast.parse(code)))
+    assert found == ["changes game.events.append", "changes live.game.auction_queue.pop", "setattr on the game",
+                     "uses game._transfer", "writes game.owner[3]", "writes game.owner_version",
+                     "writes self.game.decision"]
+    assert not _outside_core_uses(ast.parse("self.game = game\nlive.game = None\n"))
+
+
+def test_owner_version_changes_in_one_place() -> None:
+    """Caches key on `owner_version`: it is set when the game is made and changed only by `give_deed`."""
+    writers = []
+    for name in sorted(CORE):
+        for func in ast.walk(ast.parse((ROOT / name).read_text("utf-8"))):
+            if isinstance(func, ast.FunctionDef):
+                for node in ast.walk(func):
+                    targets = node.targets if isinstance(node, ast.Assign) else (
+                        [node.target] if isinstance(node, ast.AugAssign) else [])
+                    if any(isinstance(t, ast.Attribute) and t.attr == "owner_version" for t in targets):
+                        writers.append(f"{name}:{func.name}")
+    assert writers == ["banker/kernel.py:__init__", "banker/kernel.py:give_deed"]
+
+
 def test_the_engine_shares_its_decisions() -> None:
     """A decision is a frozen value made once and shared (`model.decision`): in the compiled build each new one
     runs the interpreted `__init__` that `dataclasses` writes, which cost 7% of a simulated game."""

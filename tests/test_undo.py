@@ -1,4 +1,4 @@
-"""Undo (banker/undo.py): the same state as playing the remaining actions again from the start, in time for
+"""Undo (banker/kernel.py, "Going back"): the same state as playing the remaining actions again from the start, in time for
 what it takes back, with the copies it keeps dropped when the game goes another way."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ from typing import Any, Mapping
 
 import pytest
 
-from banker import undo
+from banker import kernel
 from banker.chance import SeededChance
-from banker.game import _STATE, Game
+from banker.game import Game
+from banker.kernel import STATE
 from banker.model import Decision, Outcome
 from banker.ruleset import load_ruleset
 from banker.simulate import play_game
@@ -98,36 +99,35 @@ def test_a_run_of_undos_plays_each_action_about_once() -> None:
         game.apply({"do": "undo"})
     # n undos: the n undo actions themselves, plus every action played again about once (not n*n/2 = 180,000)
     assert Counting.played <= len(actions) + 2 * len(actions)
-    assert len(game.trail) <= len(actions) // undo.SPARSE + undo.DENSE + 1
+    assert len(game.trail) <= len(actions) // kernel.SPARSE + kernel.DENSE + 1
 
 
 def test_a_copy_shares_nothing_that_can_change() -> None:
     actions = _long_game("classic", seed=SEED, actions=500)
     game = _played("classic", actions)
-    names = _STATE
-    copy = undo.snapshot(game, names)
+    copy = game.snapshot()
     before = game.to_json()
     for a in _long_game("classic", seed=SEED, actions=560)[500:]:
         game.apply(a)
     assert game.to_json() != before
-    undo.put_back(game, names, copy)
+    game.put_back(copy)
     assert game.to_json() == before
-    undo.put_back(game, names, copy)  # a copy can be used again
+    game.put_back(copy)  # a copy can be used again
     assert game.to_json() == before
 
 
 def test_going_back_past_the_history_is_refused() -> None:
     game = _played("classic", _long_game("classic", seed=SEED, actions=10))
     with pytest.raises(ValueError, match="the game has 10"):
-        undo.go_back(game, 11, ())
+        game.go_back(11)
 
 
 @pytest.mark.parametrize("rules", ["classic", "brands", "biznes", "brands-fast"])
 def test_what_a_copy_shares_is_never_changed_in_place(rules: str) -> None:
-    """undo.SHARED names values a copy shares: each must be immutable (replaced, never changed in place)."""
+    """kernel.SHARED names values a copy shares: each must be immutable (replaced, never changed in place)."""
     game, _header, _how = play_game(rules, load_ruleset(rules), players=4, seed=SEED, max_turns=200)
-    assert undo.SHARED <= set(_STATE) and set(undo.COPIERS) <= set(_STATE) and undo.APPEND_ONLY <= set(_STATE)
-    for name in undo.SHARED:
+    assert kernel.SHARED <= set(STATE) and set(kernel.COPIERS) <= set(STATE) and kernel.APPEND_ONLY <= set(STATE)
+    for name in kernel.SHARED:
         value = getattr(game, name)
         if name == "_groups_cache":  # (version, lists): replaced whole when the owners change, never edited
             assert isinstance(value, tuple)
@@ -139,4 +139,4 @@ def test_the_simulator_keeps_no_trail_and_apply_keeps_a_sparse_one() -> None:
     game, _header, _how = play_game("classic", load_ruleset("classic"), players=4, seed=SEED)
     assert not game.keeps_trail and game.trail == []
     replayed = _played("classic", [dict(a) for a in game.history])
-    assert replayed.trail_at == list(range(undo.SPARSE, len(game.history) + 1, undo.SPARSE))
+    assert replayed.trail_at == list(range(kernel.SPARSE, len(game.history) + 1, kernel.SPARSE))

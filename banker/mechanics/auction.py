@@ -367,7 +367,7 @@ def do_close_auction(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def check_building_auction(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    if not game.building_auctions():
+    if not game.variant.building_auctions:
         raise IllegalAction("rule.no_building_auctions", rules=game.ruleset.name)
     kind = a.get("kind")
     if kind not in ("house", "hotel"):

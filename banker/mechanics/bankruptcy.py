@@ -13,7 +13,7 @@ The verb `concede` (a player going bankrupt, or the turn timer's bankruptcy) is 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from banker.mechanics.auction import leave_auction, start_property_auction
 from banker.mechanics.base import Mechanic, mypyc_attr
@@ -130,7 +130,7 @@ def do_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     if len(remaining) == 1:
         game.end("last_standing", remaining[0].name)
         return
-    if game.has_teams() and all(game.allies(remaining[0].index, q.index) for q in remaining[1:]):
+    if game.variant.has_teams and all(game.allies(remaining[0].index, q.index) for q in remaining[1:]):
         game.end("last_standing", [q.name for q in remaining])  # the last team standing
         return
     if limit and bankruptcies >= limit:

@@ -86,7 +86,7 @@ def do_timeout(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def check_pause(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    if not game.clocked():
+    if not game.variant.clocked:
         raise IllegalAction("rule.no_clock", rules=game.ruleset.name)
     if game.paused_at >= 0:
         raise IllegalAction("rule.paused")

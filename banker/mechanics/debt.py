@@ -14,7 +14,7 @@ and the mortgage family (brands-showdown: a mortgage sent to the bank's auction 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.auction import auction_changed
