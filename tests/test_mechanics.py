@@ -27,7 +27,7 @@ class NoExtraRoll(Doubles):
     """A made-up house rule: a double gives no extra roll (three in a row still send you to jail)."""
 
     def rolled_double(self, game: Game) -> None:
-        game.roll_owed = False
+        game.set_roll_owed(False)  # the kernel changes the game; a mechanic asks it to
 
 
 RULESET = """format = 1

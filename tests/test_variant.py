@@ -3,6 +3,7 @@ which the engine answers by the auction family's rules (issue 39, item 3)."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Iterator
@@ -79,6 +80,27 @@ def test_a_variant_from_outside_answers_the_least_bid(fifty: Path) -> None:
         game.apply({"do": "bid", "player": "Cy", "amount": 60})
     game.apply({"do": "bid", "player": "Cy", "amount": game.least_bid(2)})
     assert game.auction is not None and game.auction.high_bid == 51
+
+
+def test_a_variant_from_outside_replays_through_the_command(fifty: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """`banker replay` of a script whose header names the variant's ruleset file, in this process (where the
+    variant is registered): the fifty-step bids are taken, a bid off the step is refused naming the rule."""
+    from banker.cli import main
+
+    script = tmp_path / "fifty.jsonl"
+    lines = [{"rules": fifty.name, "players": ["Ann", "Ben", "Cy"]}, {"do": "roll", "dice": [1, 2]},
+             {"do": "decline"}, {"do": "bid", "player": "Ben", "amount": 1},
+             {"do": "bid", "player": "Cy", "amount": 51}, {"do": "close_auction"}]
+    script.write_text("\n".join(json.dumps(line) for line in lines) + "\n", "utf-8")
+    assert main(["replay", str(script), "--json"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["spaces"]["3"]["owner"] == "Cy"
+    assert next(p for p in state["players"] if p["name"] == "Cy")["cash"] == 1500 - 51
+    lines[4]["amount"] = 60
+    script.write_text("\n".join(json.dumps(line) for line in lines) + "\n", "utf-8")
+    assert main(["replay", str(script), "--json"]) != 0
+    assert "exactly" in capsys.readouterr().err
 
 
 def test_a_casino_bet_s_chance_is_filled_in_one_place() -> None:
