@@ -512,14 +512,9 @@ class Game(Kernel):
                 legal.append({"do": "draw", "player": cur})
         if d is not None and d.kind == "tax":
             legal += [{"do": "tax", "player": cur, "choice": c} for c in ("flat", "percent")]
-        if d is not None and d.kind == "bus":
-            legal += [{"do": "bus", "player": cur, "steps": k} for k in sorted({d.dice[0], d.dice[1], sum(d.dice)})]
-        if d is not None and d.kind == "jump":
-            legal += [{"do": "jump", "player": cur, "space": i} for i in range(self.n_spaces)]
-        if d is not None and d.kind == "casino":
-            legal.append({"do": "casino", "player": cur})
-            if self.can({"do": "casino", "numbers": [1], "die": 1, "jackpot": False}) is None:
-                legal.append({"do": "casino", "player": cur, "numbers": [1]})
+        if d is not None:  # the speed die's bus and jump, the casino's bet: their families' choices
+            legal += self.rules.speed_die.choices(self, d, cur)
+            legal += self.rules.casino.choices(self, d, cur)
         if self.deal_owed:
             legal.append({"do": "deal"})
         if self.history:

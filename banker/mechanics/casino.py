@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
-from banker.model import BANK, NO_PARAMS
+from banker.model import BANK, NO_PARAMS, Decision
 
 if TYPE_CHECKING:
     from banker.game import Game
@@ -36,6 +36,11 @@ class NoCasino(Mechanic):
         """What a hit pays on a bet on `count` numbers: no casino, no bet."""
         return 0
 
+    def choices(self, game: "Game", d: Decision, player: str) -> list[dict[str, Any]]:
+        """The actions that settle decision `d` when it is the casino's, for `legal_actions`: without a
+        casino space the game never asks for one."""
+        return []
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Casino(NoCasino):
@@ -52,6 +57,15 @@ class Casino(NoCasino):
     def win(self, count: int) -> int:
         """What a hit pays on a bet on `count` numbers (1 to 3)."""
         return self.bet * self.payout // count
+
+    def choices(self, game: "Game", d: Decision, player: str) -> list[dict[str, Any]]:
+        """Declining the casino, and a bet on one number if the player may bet, for `legal_actions`."""
+        if d.kind != "casino":
+            return []
+        out: list[dict[str, Any]] = [{"do": "casino", "player": player}]
+        if game.can({"do": "casino", "numbers": [1], "die": 1, "jackpot": False}) is None:
+            out.append({"do": "casino", "player": player, "numbers": [1]})
+        return out
 
 
 def jackpot_won(odds: int, random: Callable[[], float]) -> bool:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from banker.errors import IllegalAction
 from banker.mechanics.base import Mechanic, mypyc_attr
-from banker.model import Player, decision
+from banker.model import Decision, Player, decision
 
 if TYPE_CHECKING:
     from banker.game import Game
@@ -47,6 +47,11 @@ class NoSpeedDie(Mechanic):
     def move(self, game: "Game", player: Player, dice: Sequence[int], steps: int) -> None:
         """Move the roller after the dice (jail and doubles are settled, and neither kept them in place)."""
         game.move_forward(player, steps)
+
+    def choices(self, game: "Game", d: Decision, player: str) -> list[dict[str, Any]]:
+        """The actions that settle decision `d` when it is this family's (the bus, the jump), for
+        `legal_actions`: without a speed die the game never asks for one."""
+        return []
 
     def after_action(self, game: "Game") -> None:
         """What is still due once an action is settled (`game.mr_monopoly` is set): nothing without the die."""
@@ -94,6 +99,14 @@ class SpeedDie(NoSpeedDie):
         else:
             steps += speed
         game.move_forward(player, steps)
+
+    def choices(self, game: "Game", d: Decision, player: str) -> list[dict[str, Any]]:
+        """The bus's steps (either die or their sum) and the jump's spaces, for `legal_actions`."""
+        if d.kind == "bus":
+            return [{"do": "bus", "player": player, "steps": k} for k in sorted({d.dice[0], d.dice[1], sum(d.dice)})]
+        if d.kind == "jump":
+            return [{"do": "jump", "player": player, "space": i} for i in range(game.n_spaces)]
+        return []
 
     def after_action(self, game: "Game") -> None:
         """Mr. Monopoly's move, once nothing else is owed and the player is still free to move."""
