@@ -402,6 +402,19 @@ class Game(Kernel):
         """The lowest and highest opening bid player p may set for an auction of space i."""
         return debt.own_auction_reserves(self, p, i)
 
+    def raisable(self, p: int) -> int:
+        """What player p could still raise from their properties: every building sold back and every property
+        not yet mortgaged mortgaged, or, where the rules have no mortgages, every property sold to the bank."""
+        total = 0
+        for i in self.iter_properties(p):
+            if self.variant.raises_by_selling:
+                total += self.bank_price(i)
+                continue
+            total += self.buildings_sale_value(i)
+            if not self.mortgaged[i]:
+                total += self.mortgage_value(i)
+        return total
+
     # ------------------------------------------------------------------
     # brands: the turn timer and pauses
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from banker.journal import Journal
-from ui.controller import Controller
+from ui.flows import Flows
 from ui.settings import Settings
 
 CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12"}
@@ -25,28 +25,28 @@ class Clock:
         return self.now
 
 
-def make(tmp_path: Path, taps: bool = True, clock: Clock | None = None) -> Controller:
+def make(tmp_path: Path, taps: bool = True, clock: Clock | None = None) -> Flows:
     journal = Journal(tmp_path / "games.sqlite3")
     rolls = iter([(1, 2)] * 100)
-    return Controller(journal, Settings(taps=taps), save_settings=lambda s: s.save(tmp_path / "settings.json"),
-                      roll=lambda n: next(rolls), power_off=lambda: None, clock=clock or Clock())
+    return Flows.on(journal, Settings(taps=taps), save_settings=lambda s: s.save(tmp_path / "settings.json"),
+                    roll=lambda n: next(rolls), power_off=lambda: None, clock=clock or Clock())
 
 
-def start(c: Controller, names: tuple[str, ...] = ("Ann", "Ben"), rules: str = "classic", pin: str = "",
+def start(c: Flows, names: tuple[str, ...] = ("Ann", "Ben"), rules: str = "classic", pin: str = "",
           setup: dict[str, Any] | None = None) -> None:
     """A new game: the players named and their cards registered by taps, then started."""
-    c.new_game()
-    c.draft_rules(rules)
-    while len(c.draft.players) < len(names):  # type: ignore[union-attr]
-        c.draft_add_player()
+    c.setup.new_game()
+    c.setup.choose_rules(rules)
+    while len(c.setup.draft.players) < len(names):  # type: ignore[union-attr]
+        c.setup.add_player()
     for k, name in enumerate(names):
-        c.draft_set(k, name=name)
-        c.draft_register(k)
-        c.card_tapped(CARDS[name])
-    c.draft.pin = pin  # type: ignore[union-attr]
-    c.draft.setup = setup  # type: ignore[union-attr]
-    assert c.draft_start(), [n.text for n in c.notices]
+        c.setup.set_player(k, name=name)
+        c.setup.register(k)
+        c.taps.card_tapped(CARDS[name])
+    c.setup.draft.pin = pin  # type: ignore[union-attr]
+    c.setup.draft.setup = setup  # type: ignore[union-attr]
+    assert c.setup.start(), [n.text for n in c.session.notices]
 
 
-def texts(c: Controller) -> list[str]:
-    return [n.text for n in c.notices]
+def texts(c: Flows) -> list[str]:
+    return [n.text for n in c.session.notices]

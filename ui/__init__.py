@@ -1,1 +1,1 @@
-"""Board Banker's touchscreen app (Kivy): the controller (no Kivy), view data, screens."""
+"""Board Banker's touchscreen app (Kivy): the session and the flows (no Kivy), view data, screens."""

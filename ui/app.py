@@ -1,14 +1,14 @@
 """The Kivy app: one ScreenManager, screens from a registry, hardware on the side.
 
-The App only wires Kivy to the controller (ui/controller.py: the game, the journal, the taps) and the
-navigator (ui/navigator.py: which screen shows, and the choices made on the screens): the screen
-manager, the redraw trigger, the clock timers, garbage collection, the hardware, the sounds and the
-phone server. Neither of those two knows about Kivy.
+The App only wires Kivy to the session (ui/session.py: the journaled game, the notices) and the flows
+(ui/flows/: what the family does, and which page shows): the screen manager, the redraw trigger, the
+clock timers, garbage collection, the hardware, the sounds and the phone server. None of those knows
+about Kivy.
 
 Threads: the card reader and the dice button call back from their own
 threads; `on_main_thread` hands every such call to Kivy's Clock, so the
-controller and the widgets are only ever touched on the main thread. The
-controller's changes are folded by one `Clock.create_trigger` into one
+flows and the widgets are only ever touched on the main thread. The
+session's changes are folded by one `Clock.create_trigger` into one
 redraw per frame.
 """
 
@@ -31,10 +31,10 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from banker.journal import Journal
 from ui import theme
-from ui.controller import Controller
+from ui.flows import Flows
 from ui.i18n import msg
-from ui.navigator import Navigator
-from ui.screens import SCREENS, BaseScreen
+from ui.screens import BaseScreen, screens
+from ui.session import Session
 from ui.settings import Settings, settings_path
 
 log = logging.getLogger(__name__)
@@ -88,8 +88,8 @@ class KeepRunning(ExceptionHandler):
         if now - before < AGAIN:
             return ExceptionManager.PASS  # failing again at once (a screen that cannot draw): no redraw loop
         try:
-            self.app.controller.notify(msg("ui.oops"), "error", "error")
-            self.app.controller.changed()
+            self.app.session.notify(msg("ui.oops"), "error", "error")
+            self.app.session.changed()
         except Exception:
             log.exception("could not report the error")
         return ExceptionManager.PASS
@@ -108,9 +108,9 @@ class BankerApp(App):
         self.settings_file = settings_file or settings_path()
         settings, self.settings_problems = Settings.load(self.settings_file)
         self.journal = Journal(journal_path)
-        self.controller = Controller(self.journal, settings, save_settings=lambda s: s.save(self.settings_file),
-                                     play_sound=self.play_sound)
-        self.navigator = Navigator(self.controller)  # which screen shows, and the choices made on them
+        self.session = Session(self.journal, settings, save_settings=lambda s: s.save(self.settings_file),
+                               play_sound=self.play_sound)
+        self.flows = Flows(self.session)  # what the family does, and which page shows (flows.nav)
         self.voice: Any = None
         self.motion: Any = None  # the money in motion (ui/motion.py), laid over the window once the app starts
         self.use_motion = motion
@@ -118,9 +118,9 @@ class BankerApp(App):
             from ui.voice import EspeakSpeaker, Voice, kivy_player
 
             speaker = EspeakSpeaker(kivy_player, lambda fn: Clock.schedule_once(lambda dt: fn(), 0))
-            self.voice = Voice(self.controller, speaker)
-            self.controller.moment_listeners.append(self.voice.tell)
-            self.controller.voice_status = self.voice.status
+            self.voice = Voice(self.session, speaker)
+            self.session.moment_listeners.append(self.voice.tell)
+            self.flows.settings.voice_status = self.voice.status
         self.reader: Any = None
         self.web: Any = None
         self.dice_button: Any = None
@@ -141,16 +141,16 @@ class BankerApp(App):
         Window.clearcolor = theme.BG
         ExceptionManager.add_handler(KeepRunning(self))
         self.manager = ScreenManager(transition=NoTransition())
-        for name, cls in SCREENS.items():
-            self.manager.add_widget(cls(self.controller, self.navigator, name=name))
-        self.controller.listeners.append(self._redraw)
+        for name, cls in screens().items():
+            self.manager.add_widget(cls(self.flows, name=name))
+        self.session.listeners.append(self._redraw)
         for problem in self.settings_problems:
-            self.controller.notify(problem, "error")
-        self.controller.resume()
+            self.session.notify(problem, "error")
+        self.flows.home.resume()
         Window.bind(on_flip=self._flipped)
         # systemd stops the service with SIGTERM: close the reader, the button and the journal cleanly.
         signal.signal(signal.SIGTERM, lambda *_: Clock.schedule_once(lambda dt: self.stop(), 0))
-        Clock.schedule_interval(lambda dt: self.controller.tick(), 1.0)
+        Clock.schedule_interval(lambda dt: self.flows.tick(), 1.0)
         # Rebuilding screens leaves cyclic garbage (Kivy's widgets are full of cycles). Left to itself,
         # Python collects whenever allocations add up, in the middle of a tap; collected only at idle
         # moments it piles up, and freeing a pile of dead widgets took 50-290 ms. So: no automatic
@@ -163,7 +163,7 @@ class BankerApp(App):
         self.started = time.monotonic()
         if self.use_hardware:
             self.start_hardware()
-        if self.controller.settings.sounds:
+        if self.session.settings.sounds:
             self.flip_callbacks.append(self.prepare_sounds)  # after the first frame too
         self.redraw()
         return self.manager
@@ -173,11 +173,11 @@ class BankerApp(App):
             from ui.motion import MotionLayer
 
             def sound(name: str) -> None:
-                if self.controller.settings.sounds:
+                if self.session.settings.sounds:
                     self.play_sound(name)
-            self.motion = MotionLayer(self.controller, lambda: self.manager.current_screen, play_sound=sound)
+            self.motion = MotionLayer(self.session, lambda: self.manager.current_screen, play_sound=sound)
             Window.add_widget(self.motion)  # above the screens (the root is in the window by now), taking no touch
-            self.controller.moment_listeners.append(self.motion.tell)
+            self.session.moment_listeners.append(self.motion.tell)
             self.manager.bind(current=lambda *_: self.motion.screen_shown())  # houses built off the board pop on it
 
     def _collect_garbage(self, dt: float = 0) -> None:
@@ -218,7 +218,7 @@ class BankerApp(App):
             self._collect_after_frame()  # at the next turn of the loop, once this frame is out
 
     def redraw(self, *_: Any) -> None:
-        name = self.navigator.screen_name()
+        name = self.flows.nav.screen_name()
         screen = self.manager.get_screen(name)
         assert isinstance(screen, BaseScreen)
         screen.refresh()
@@ -245,22 +245,23 @@ class BankerApp(App):
         from ui.web import PhoneServer
 
         hosts = [lan_address() if h == "lan" else h for h in web.listen]
-        moved = on_main_thread(self.controller.game_moved)
+        moved = on_main_thread(self.flows.phones.game_moved)
         server = PhoneServer(hosts, web.port, on_moved=moved)
         try:
             server.start()
         except OSError as exc:
-            self.controller.notify(msg("ui.phones.cannot_start", problem=str(exc)), "error")
+            self.session.notify(msg("ui.phones.cannot_start", problem=str(exc)), "error")
             return
         from ui.phone import phone_state
 
         self.web = server
         host = hosts[0]
         base = f"http://[{host}]:{server.port}" if ":" in host else f"http://{host}:{server.port}"
-        self.controller.connect_phones(server, base, phone_state)
-        self.controller.publish_soon = self._publish_soon
-        self.controller.publish_finished()
-        self.controller.changed()
+        phones = self.flows.phones
+        phones.connect(server, base, phone_state)
+        phones.publish_soon = self._publish_soon
+        phones.publish_finished()
+        self.session.changed()
 
     # ------------------------------------------------------------------ hardware and sound
 
@@ -272,19 +273,19 @@ class BankerApp(App):
         try:
             config = load_config(self.config_path)
         except ConfigError as exc:
-            self.controller.notify(str(exc), "error")
+            self.session.notify(str(exc), "error")
             try:
                 source = str(find_config(self.config_path) or SYSTEM_CONFIG)
             except (OSError, ValueError, RuntimeError):
                 source = str(self.config_path or SYSTEM_CONFIG)
-            self.controller.hardware_config(source, problem=str(exc))  # the checks say what is wrong
+            self.flows.settings.hardware_config(source, problem=str(exc))  # the checks say what is wrong
             return
         # What the checks and the start screen's note name: the file (or where the installer puts one), the
         # reader's kind and port as the file gives them, the dice button's pin.
         from hardware import kinds
 
         kind = kinds.kind(config.reader.protocol)  # the config allows only the table's names
-        self.controller.hardware_config(config.source or str(SYSTEM_CONFIG), reader_kind=config.reader.protocol,
+        self.flows.settings.hardware_config(config.source or str(SYSTEM_CONFIG), reader_kind=config.reader.protocol,
                                         reader_port=config.reader.url, reader_used=kind.used(config.reader.url),
                                         dice_pin=str(config.dice.pin) if config.dice.enabled else "")
         # The phone server (aiohttp: a tenth of a second to import and start) comes up once the first
@@ -293,25 +294,25 @@ class BankerApp(App):
         if kind.used(config.reader.url):
             from hardware.reader import CardReader
 
-            tapped = on_main_thread(lambda event: self.controller.card_tapped(event.uid))
-            status = on_main_thread(lambda event: self.controller.reader_status(event.connected, event.detail))
+            tapped = on_main_thread(lambda event: self.flows.taps.card_tapped(event.uid))
+            status = on_main_thread(lambda event: self.flows.settings.reader_status(event.connected, event.detail))
             try:
                 protocol = kind.make(config.reader.baudrate, config.reader)
             except HardwareError as exc:  # its library is not installed: say how to install it
-                self.controller.reader_status(False, str(exc))
+                self.flows.settings.reader_status(False, str(exc))
             else:
                 self.reader = CardReader(config.reader.url, protocol, tapped, status,
                                          retap_window=config.reader.retap_window).start()
         if config.dice.enabled:
             from hardware.dice import DiceButton
 
-            pressed = on_main_thread(lambda event: self.controller.dice_pressed(event.dice))
+            pressed = on_main_thread(lambda event: self.flows.turn.dice_pressed(event.dice))
             try:
                 self.dice_button = DiceButton.from_config(config.dice, on_roll=pressed)
-                self.controller.button_status(True)
+                self.flows.settings.button_status(True)
             except (HardwareError, Exception) as exc:  # no GPIO on a desktop: the on-screen button stands in
                 log.info("no dice button: %s", exc)
-                self.controller.button_status(False, str(exc))
+                self.flows.settings.button_status(False, str(exc))
 
     def prepare_sounds(self) -> None:
         """Have every sound ready before it is first played: the WAV files made by a thread (pure Python, a

@@ -4,8 +4,8 @@ A family at the table has a touchscreen and nothing else: the banker's PIN and e
 types (a correction of a player's cash, a trade's cash, an own-property auction's opening bid) are
 entered on a big digit pad (ui/screens/digits.py), never stepped out in tens. `Entry` is what is being
 entered, for what, the digits so far, the bounds and step it must keep, a correction's sign and the
-balance it changes; the navigator holds one while the pad shows (`Navigator.entry`) and does what OK
-means (`Navigator.entry_ok`).
+balance it changes; the digit pad's flow holds one while the pad shows (`PadFlow.entry`,
+ui/flows/pad.py) and does what OK means (`PadFlow.ok`).
 
     entry = Entry("correction", back="banker", mode="table", signed=True, base=1500, subject={"player": "Ann"})
     for key in ("5", "0"):
@@ -16,7 +16,8 @@ means (`Navigator.entry_ok`).
 
 `Confirm` is the second touch that Undo, End the game, Abandon and Shut down ask for: the first touch
 arms the button (it then says "Touch again to ..."), a second touch within CONFIRM_SECONDS does it, and
-any other touch, or the time running out, disarms it. The navigator holds one (`Navigator.confirm`).
+any other touch, or the time running out, disarms it. The navigator holds one (`Navigator.confirm`), for
+the banker's flow.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ DIGITS = "0123456789"
 ERASE, CLEAR, PLUS, MINUS = "erase", "clear", "+", "-"
 # The pad's keys, as the screen lays them out: three columns, four rows.
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", CLEAR, "0", ERASE)
-# What an entry is for (the navigator does what OK means for each).
+# What an entry is for (ui/flows/pad.py does what OK means for each).
 PURPOSES = ("unlock", "undo_pin", "new_pin", "correction", "trade_cash", "reserve")
 SECRET = ("unlock", "undo_pin", "new_pin")
 
@@ -49,7 +50,7 @@ class Entry:
 
     purpose: str
     back: str  # the page OK and Cancel return to
-    mode: str  # the controller's mode it belongs to ("setup", "table", "over"): once that is over, so is it
+    mode: str  # the table's mode it belongs to (`Flows.mode`) ("setup", "table", "over"): once that is over, so is it
     digits: str = ""
     least: int = 0
     most: int | None = None

@@ -1,7 +1,7 @@
 """The on-screen keyboard for player names, without Kivy: the layouts of the four languages, the ready
 names (presets), and the name being typed (`NameEditor`: the buffer, shift, the digits layer, the length
 limit and what Done gives). The keyboard page (ui/screens/keyboard.py) draws `layout()` and sends each
-touched key's id to `Navigator.keyboard_press`, which hands it to the editor the navigator holds.
+touched key's id to `NamesFlow.press` (ui/flows/names.py), which hands it to the editor that flow holds.
 
 A family at the table has a touchscreen and nothing else, so this is the only way a name is typed; a game
 can also start with no typing at all, every new player getting a ready name (`PRESETS`).
@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable
 
 from ui.i18n import Translator
 
-NAME_MAX = 16  # characters; the controller keeps no more than this (Controller.draft_set)
+NAME_MAX = 16  # characters; the setup keeps no more than this (SetupFlow.set_player)
 
 # The keys that are not characters, by id.
 SHIFT, BACKSPACE, SPACE, CLEAR, SYMBOLS, LETTERS = "shift", "backspace", "space", "clear", "symbols", "letters"

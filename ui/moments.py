@@ -1,7 +1,7 @@
-"""The moments of a game, as the controller hands them to whatever makes them felt at the table.
+"""The moments of a game, as the session hands them to whatever makes them felt at the table.
 
-Kivy-free. After every action the controller (ui/controller.py) passes the listeners in
-`Controller.moment_listeners` one list of `Moment`s, in the order they happened: each engine
+Kivy-free. After every action the session (ui/session.py) passes the listeners in
+`Session.moment_listeners` one list of `Moment`s, in the order they happened: each engine
 event (`kind` "event", its code and parameters) and each money movement (`kind` "money", the
 money log's code, with `payer`, `payee` and `amount` among the parameters). An undo passes one
 moment of `kind` "undone" whose `seq` is the number of actions left: a listener drops whatever it

@@ -38,7 +38,7 @@ from ui.board import BoardView, rgba
 from ui.moments import EVENT, MONEY, UNDONE, Moment
 
 if TYPE_CHECKING:
-    from ui.controller import Controller
+    from ui.session import Session
 
 FLIGHT = 0.6  # seconds an amount travels from the payer to the payee
 FADE = 0.2  # seconds it then takes to fade
@@ -116,10 +116,10 @@ class Piece(Widget):
 class MotionLayer(Widget):
     """Over the whole window; animates the moments it hears; takes no touches."""
 
-    def __init__(self, controller: "Controller", screen: Callable[[], Widget | None],
+    def __init__(self, session: "Session", screen: Callable[[], Widget | None],
                  play_sound: Callable[[str], None] | None = None, **kw: Any) -> None:
         super().__init__(**kw)
-        self.c = controller
+        self.c = session
         self.screen = screen  # the screen showing now
         self.play_sound = play_sound or (lambda name: None)
         self.waiting: list[Any] = []  # scheduled starts not yet run (Clock events)

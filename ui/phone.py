@@ -1,7 +1,7 @@
 """What the phone page shows: the live game as plain JSON, in the family's language.
 
-`phone_state(controller)` is built from the same view data the touchscreen
-draws (ui/view.py) and the controller's translator, so a phone reads exactly
+`phone_state(session)` is built from the same view data the touchscreen
+draws (ui/view.py) and the session's translator, so a phone reads exactly
 what the table reads. No Kivy here, and nothing personal beyond the names the
 family typed: no card UIDs, no PIN hash, no journal path.
 
@@ -17,13 +17,13 @@ from typing import Any
 
 from banker.game import Game
 from ui import view
-from ui.controller import Controller
+from ui.session import Session
 
 LOG_LINES = 50  # the newest money-log lines the page shows
 
 
-def phone_state(c: Controller) -> dict[str, Any]:
-    """The JSON-safe state of the controller's live game (ValueError if there is none)."""
+def phone_state(c: Session) -> dict[str, Any]:
+    """The JSON-safe state of the session's live game (ValueError if there is none)."""
     game = c.game
     if game is None:
         raise ValueError("no live game")
@@ -73,10 +73,10 @@ def phone_state(c: Controller) -> dict[str, Any]:
     }
 
 
-def _deeds(c: Controller, game: Game, player: str) -> list[dict[str, Any]]:
-    """A player's deeds by colour group, as view.deeds groups them, without the touchscreen's buttons.
+def _deeds(c: Session, game: Game, player: str) -> list[dict[str, Any]]:
+    """A player's deeds by colour group, as the deeds screen groups them, without the touchscreen's buttons.
 
-    (view.deeds also asks the rules which of seven actions each deed allows and
+    (the deeds screen also asks the rules which of seven actions each deed allows and
     prints its rents; the phone shows neither, and this is called on every tap.)
     """
     groups: dict[str, list[dict[str, Any]]] = {}

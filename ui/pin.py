@@ -1,7 +1,7 @@
 """The banker's PIN as a game keeps it: salted scrypt, never the PIN. No Kivy.
 
 The new-game screen's PIN is hashed here (`hash_pin`) into the game's meta document in the journal, and the
-banker's menu (ui/controller.py, `pin_ok`) checks a typed PIN against it (`check_pin`). The record's format
+banker's menu (ui/flows/banker.py, `pin_ok`) checks a typed PIN against it (`check_pin`). The record's format
 is what journals already hold, so it stays as it is: {"scheme": "scrypt", "n", "r", "p", "salt", "hash"},
 the salt and the hash in hex.
 """

@@ -1,7 +1,7 @@
 """`banker app --tour DIR [--language CODE]`: scripted games through the real app, offscreen,
 with a PNG of every screen.
 
-The steps press what a family would press (through the same controller calls
+The steps press what a family would press (through the same flow calls
 the buttons make) and tap cards the way the reader reports them; after each
 step the app redraws, and the first frame after that is saved as
 DIR/NN-name.png. Besides a three-player classic game and short biznes and
@@ -12,7 +12,7 @@ does not answer, the reader's check with nothing coming and with a card, the
 dice button's check).
 
 The whole tour is in the language given (the settings' own call,
-`Controller.set_language`, before the first shot; English without one), except
+`SettingsFlow.set_language`, before the first shot; English without one), except
 the shots that show another language by name (`keyboard-polski`,
 `table-russkij`...). After the last shot the tour writes DIR/shots.json (per
 shot its file, its name, the screen's name and the texts on screen, top of the widget tree first)
@@ -42,7 +42,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 
 from ui.app import BankerApp
-from ui.controller import READER_QUIET_SECONDS
+from ui.flows.settings import READER_QUIET_SECONDS
 
 CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12", "Dorota": "04D0D0A1",
          "Eve": "04E5E5E5", "Francesca": "04F1F2F3F4F5F6", "Gus": "0409C0DE", "Hania": "04AA55AA"}
@@ -71,24 +71,24 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     """The tour's steps: (shot name, what to do before the shot). `chosen`: the tour's language (--language),
     the one every shot is in unless it shows another language by name; without one, English, with the
     ready names in Polish."""
-    c = app.controller
-    nav = app.navigator
+    f = app.flows
+    s = app.session
     base = chosen or "en"
 
     def setup() -> None:
-        c.new_game()
-        c.draft_add_player()
+        f.setup.new_game()
+        f.setup.add_player()
         for k, name in enumerate(CARDS_THREE):
-            c.draft_set(k, name=name)
-            c.draft_register(k)
-            c.card_tapped(CARDS[name])
-        c.draft_register(1)
-        c.card_tapped(CARDS["Ann"])  # Ann's card again, for Ben: refused with her name
+            f.setup.set_player(k, name=name)
+            f.setup.register(k)
+            f.taps.card_tapped(CARDS[name])
+        f.setup.register(1)
+        f.taps.card_tapped(CARDS["Ann"])  # Ann's card again, for Ben: refused with her name
 
     def in_progress() -> None:
-        assert c.draft is not None
-        c.draft.pin = "1234"
-        c.draft.setup = {
+        assert f.setup.draft is not None
+        f.setup.draft.pin = "1234"
+        f.setup.draft.setup = {
             "players": {"Ann": {"cash": 1200, "position": 0}, "Ben": {"cash": 1500, "position": 0},
                         "Cy": {"cash": 60, "position": 4}},
             "spaces": {"6": {"owner": "Ann", "houses": 2}, "8": {"owner": "Ann", "houses": 2},
@@ -96,20 +96,20 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                        "18": {"owner": "Ann", "houses": 1}, "19": {"owner": "Ann", "houses": 1},
                        "5": {"owner": "Ben"}, "15": {"owner": "Ben"}, "39": {"owner": "Ben", "mortgaged": True}},
         }
-        nav.go("inprogress")
+        f.nav.go("inprogress")
 
     def start() -> None:
-        nav.go("table")
-        c.draft_start()
+        f.nav.go("table")
+        f.setup.start()
 
     def tap(name: str) -> Callable[[], None]:
-        return lambda: c.card_tapped(CARDS[name])
+        return lambda: f.taps.card_tapped(CARDS[name])
 
     def press(verb: str, **fields: Any) -> Callable[[], None]:
-        return lambda: c.request({"do": verb, **fields})
+        return lambda: f.paying.request({"do": verb, **fields})
 
     def roll(*dice: int) -> Callable[[], None]:
-        return lambda: c.roll(tuple(dice))
+        return lambda: f.turn.roll(tuple(dice))
 
     def steps_then(*fns: Callable[[], Any]) -> Callable[[], None]:
         def run() -> None:
@@ -118,28 +118,28 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         return run
 
     def language(code: str) -> Callable[[], None]:
-        return lambda: c.set_language(code)
+        return lambda: f.settings.set_language(code)
 
     def typing(code: str, k: int, *keys: str) -> Callable[[], None]:
         """The keyboard page in a language: player k's name cleared and typed anew (not kept)."""
         def run() -> None:
-            c.set_language(code)
-            nav.edit_name(k)
+            f.settings.set_language(code)
+            f.names.edit(k)
             for key in ("clear", *keys):
-                nav.keyboard_press(key)
+                f.names.press(key)
         return run
 
     def keys(*pressed: str) -> Callable[[], None]:
         """Keys of the digit pad, then its OK when the last is "ok"."""
         def run() -> None:
             for key in pressed:
-                nav.entry_ok() if key == "ok" else nav.entry_press(key)
+                f.pad.ok() if key == "ok" else f.pad.press(key)
         return run
 
     def later(seconds: float) -> None:
         """The clock moves on (the wait after too many wrong PINs is over)."""
-        now = c.clock
-        c.clock = lambda: now() + seconds  # type: ignore[method-assign]
+        now = s.clock
+        s.clock = lambda: now() + seconds  # type: ignore[method-assign]
 
     def start_web() -> None:
         """A real phone server on this machine only, for the QR screens."""
@@ -148,61 +148,61 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         app.start_web(WebConfig(listen=("127.0.0.1",), port=0))
 
     def biznes_start() -> None:
-        assert c.draft is not None
-        c.draft.setup = {
+        assert f.setup.draft is not None
+        f.setup.draft.setup = {
             "players": {"Ann": {"cash": 1500, "position": 0}, "Ben": {"cash": 1500, "position": 0},
                         "Cy": {"cash": 60, "position": 1}},
             "spaces": {"1": {"owner": "Ann", "houses": 1}, "3": {"owner": "Ann", "houses": 1},
                        "5": {"owner": "Ann", "houses": 1}, "25": {"owner": "Ann"}, "15": {"owner": "Cy"},
                        "12": {"owner": "Cy"}},
         }
-        nav.go("table")
-        c.draft_start()
+        f.nav.go("table")
+        f.setup.start()
 
     def brands_start() -> None:
-        assert c.draft is not None
-        c.draft.options["speed_die_round"] = 1
-        c.draft.setup = {"players": {"Ann": {"position": 16}, "Cy": {"position": 5}},
+        assert f.setup.draft is not None
+        f.setup.draft.options["speed_die_round"] = 1
+        f.setup.draft.setup = {"players": {"Ann": {"position": 16}, "Cy": {"position": 5}},
                          "spaces": {"1": {"owner": "Cy", "houses": 2}, "3": {"owner": "Cy", "houses": 2},
                                     "6": {"owner": "Ann", "mortgaged": True}}}
-        nav.go("table")
-        c.draft_start()
+        f.nav.go("table")
+        f.setup.start()
 
     def no_game() -> None:
         """No game open any more (a running one ended first), in the tour's language."""
-        nav.keyboard_cancel()
-        if c.live is not None:
-            if c.mode == "table":
-                c.end_game()
-            c.close_game()
-        c.set_language(base)
+        f.names.cancel()
+        if s.live is not None:
+            if f.mode == "table":
+                f.banker.end_game()
+            f.home.close_game()
+        f.settings.set_language(base)
 
     # ------------------------------------------------------------------ the largest tables
     def table_of(names: list[str], rules: str) -> Callable[[], None]:
         """A new game of `rules` with these players, each card registered by a tap."""
         def run() -> None:
             no_game()
-            c.new_game()
+            f.setup.new_game()
             if rules != "classic":
-                c.draft_rules(rules)
-            while c.draft is not None and len(c.draft.players) < len(names):
-                c.draft_add_player()
+                f.setup.choose_rules(rules)
+            while f.setup.draft is not None and len(f.setup.draft.players) < len(names):
+                f.setup.add_player()
             for k, name in enumerate(names):
-                c.draft_set(k, name=name)
-                c.draft_register(k)
-                c.card_tapped(CARDS[name])
-            nav.go("setup")
+                f.setup.set_player(k, name=name)
+                f.setup.register(k)
+                f.taps.card_tapped(CARDS[name])
+            f.nav.go("setup")
         return run
 
     def going(cash: dict[str, int], positions: dict[str, int], spaces: dict[int, dict[str, Any]]) -> Callable[[], None]:
         """The game already going, entered on the game-in-progress screen."""
         def run() -> None:
-            assert c.draft is not None
-            c.draft.setup = {
+            assert f.setup.draft is not None
+            f.setup.draft.setup = {
                 "players": {name: {"cash": cash[name], "position": positions.get(name, 0)} for name in cash},
                 "spaces": {str(i): space for i, space in spaces.items()},
             }
-            nav.go("inprogress")
+            f.nav.go("inprogress")
         return run
 
     def taps(*names: str) -> Callable[[], None]:
@@ -217,18 +217,18 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
             return {"cash": 0, "spaces": [], "jail_cards": 0, **items}
 
         def run() -> None:
-            nav.go("table")
-            nav.trade.update({"from": offer["from"], "to": offer["to"], "give": side(offer["give"]),
+            f.nav.go("table")
+            f.trade.offer.update({"from": offer["from"], "to": offer["to"], "give": side(offer["give"]),
                               "get": side(offer["get"])})
-            nav.go("trade")
+            f.nav.go("trade")
         return run
 
     def agreed(offer: dict[str, Any]) -> Callable[[], None]:
         """Both players tap to agree to the trade on the screen."""
-        return steps_then(press("trade", **offer), tap(offer["from"]), tap(offer["to"]), lambda: nav.go("table"))
+        return steps_then(press("trade", **offer), tap(offer["from"]), tap(offer["to"]), lambda: f.nav.go("table"))
 
     def over() -> Callable[[], None]:
-        return steps_then(lambda: nav.go("table"), c.end_game)
+        return steps_then(lambda: f.nav.go("table"), f.banker.end_game)
 
     # Eight players of classic: Ann declines Baltic Avenue and all eight bid for it; Ann buys Ben's
     # railroad; Ben lands on Cy's Boardwalk hotel and owes more than he has.
@@ -253,13 +253,13 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("classic8-landed", roll(1, 2)),
         ("classic8-auction", steps_then(press("decline"), taps(*CLASSIC8))),
         ("classic8-auction-scrolled", lambda: None),
-        ("classic8-deeds", steps_then(press("close_auction"), lambda: nav.show_deeds("Ann"))),
+        ("classic8-deeds", steps_then(press("close_auction"), lambda: f.deeds.show("Ann"))),
         ("classic8-trade", trade_screen(classic_deal)),
-        ("classic8-banker-corrections", steps_then(agreed(classic_deal), lambda: nav.go("banker"))),
+        ("classic8-banker-corrections", steps_then(agreed(classic_deal), lambda: f.nav.go("banker"))),
         ("classic8-banker-corrections-scrolled", lambda: None),
-        ("classic8-correction", lambda: nav.correct("Hania")),
-        ("classic8-debt", steps_then(nav.entry_cancel, lambda: nav.go("table"), press("end_turn"), roll(2, 3))),
-        ("classic8-log", lambda: nav.go("log")),
+        ("classic8-correction", lambda: f.banker.correct("Hania")),
+        ("classic8-debt", steps_then(f.pad.cancel, lambda: f.nav.go("table"), press("end_turn"), roll(2, 3))),
+        ("classic8-log", lambda: f.nav.go("log")),
         ("classic8-game-over", over()),
     ]
     # Six players of biznes: Ann declines Bar mleczny and the auction goes round all six; Ann buys Ben's
@@ -283,9 +283,9 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("biznes6-auction-scrolled", lambda: None),
         ("biznes6-auction-passes", passes("Ann", "Cy", "Dorota")),
         ("biznes6-trade", steps_then(passes("Eve"), trade_screen(biznes_deal))),
-        ("biznes6-banker-corrections", steps_then(agreed(biznes_deal), lambda: nav.go("banker"))),
-        ("biznes6-debt", steps_then(lambda: nav.go("table"), press("end_turn"), roll(2, 3))),
-        ("biznes6-deeds", lambda: nav.show_deeds("Ben")),
+        ("biznes6-banker-corrections", steps_then(agreed(biznes_deal), lambda: f.nav.go("banker"))),
+        ("biznes6-debt", steps_then(lambda: f.nav.go("table"), press("end_turn"), roll(2, 3))),
+        ("biznes6-deeds", lambda: f.deeds.show("Ben")),
         ("biznes6-game-over", over()),
     ]
     largest = classic8 + biznes6
@@ -298,25 +298,25 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     # shows the presses and rolls nothing.
     def reader_not_answering() -> None:
         no_game()
-        c.leave_draft()
-        nav.go("table")  # the start screen
-        c.hardware_config("/etc/board-banker/config.toml", reader_kind="pn532", reader_port="/dev/serial0",
+        f.setup.cancel()
+        f.nav.go("table")  # the start screen
+        f.settings.hardware_config("/etc/board-banker/config.toml", reader_kind="pn532", reader_port="/dev/serial0",
                           dice_pin="17")
-        c.reader_status(False, "cannot open: [Errno 2] could not open port /dev/serial0")
-        c.button_status(True)
+        f.settings.reader_status(False, "cannot open: [Errno 2] could not open port /dev/serial0")
+        f.settings.button_status(True)
         later(READER_QUIET_SECONDS)
 
     def check(page: str) -> Callable[[], None]:
-        return steps_then(lambda: nav.go("settings"), lambda: nav.go(page))
+        return steps_then(lambda: f.nav.go("settings"), lambda: f.nav.go(page))
 
     hardware = [
         ("home-reader-not-answering", reader_not_answering),
-        ("check-reader-nothing-comes", lambda: nav.go("check_reader")),  # the note's own button
-        ("check-reader-card", steps_then(lambda: c.reader_status(True, "ready"), nav.back_from_check,
-                                         table_of(CARDS_THREE, "classic"), lambda: c.draft_register(0),
+        ("check-reader-nothing-comes", lambda: f.nav.go("check_reader")),  # the note's own button
+        ("check-reader-card", steps_then(lambda: f.settings.reader_status(True, "ready"), f.nav.back_from_check,
+                                         table_of(CARDS_THREE, "classic"), lambda: f.setup.register(0),
                                          check("check_reader"), tap("Ben"))),
-        ("check-dice-pressed", steps_then(nav.back_from_check, check("check_dice"), lambda: c.dice_pressed((2, 4)),
-                                          lambda: c.dice_pressed((3, 5)))),
+        ("check-dice-pressed", steps_then(f.nav.back_from_check, check("check_dice"), lambda: f.turn.dice_pressed((2, 4)),
+                                          lambda: f.turn.dice_pressed((3, 5)))),
     ]
 
     trade = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [5]}}
@@ -324,15 +324,15 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("home", lambda: None),
         ("setup-players-and-cards", setup),
         ("keyboard-english", typing("en", 1, "s", "a", "m")),
-        ("keyboard-digits", steps_then(lambda: nav.keyboard_press("symbols"), lambda: nav.keyboard_press("2"))),
+        ("keyboard-digits", steps_then(lambda: f.names.press("symbols"), lambda: f.names.press("2"))),
         ("keyboard-polski", typing("pl", 2, "ł", "u", "k", "a", "s", "z")),
         ("keyboard-cestina", typing("cs", 2, "ř", "e", "h", "o", "ř")),
-        ("setup-cestina", nav.keyboard_cancel),
+        ("setup-cestina", f.names.cancel),
         ("keyboard-russkij", typing("ru", 2, "ф", "ё", "д", "о", "р")),
-        ("setup-russkij", nav.keyboard_cancel),
+        ("setup-russkij", f.names.cancel),
         ("keyboard-name-taken", steps_then(typing(base, 2, "a", "n", "n"))),
-        ("setup-game-in-progress", steps_then(nav.keyboard_cancel, in_progress)),
-        ("setup-pin", steps_then(lambda: nav.go("setup"), nav.edit_pin, keys("1", "2"))),
+        ("setup-game-in-progress", steps_then(f.names.cancel, in_progress)),
+        ("setup-pin", steps_then(lambda: f.nav.go("setup"), f.pad.new_pin, keys("1", "2"))),
         ("turn-start", start),
         ("turn-landed-on-unowned", roll(1, 2)),
         ("tap-your-card-to-buy", press("buy")),
@@ -341,63 +341,63 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("rent-paid", roll(2, 4)),
         ("auction", steps_then(press("end_turn"), roll(3, 4), press("decline"))),
         ("auction-bids", steps_then(tap("Ann"), tap("Ben"), tap("Ann"))),
-        ("deeds-and-buildings", steps_then(press("close_auction"), press("end_turn"), lambda: nav.show_deeds("Ann"))),
-        ("trade", lambda: (nav.trade.update({"from": "Ann", "to": "Ben",
+        ("deeds-and-buildings", steps_then(press("close_auction"), press("end_turn"), lambda: f.deeds.show("Ann"))),
+        ("trade", lambda: (f.trade.offer.update({"from": "Ann", "to": "Ben",
                                              "give": {"cash": 250, "spaces": [], "jail_cards": 0},
                                              "get": {"cash": 0, "spaces": [5], "jail_cards": 0}}),
-                           nav.go("trade"))),
+                           f.nav.go("trade"))),
         ("trade-both-tap", press("trade", **trade)),
-        ("debt", steps_then(tap("Ann"), tap("Ben"), lambda: nav.go("table"), roll(1, 2), press("end_turn"),
+        ("debt", steps_then(tap("Ann"), tap("Ben"), lambda: f.nav.go("table"), roll(1, 2), press("end_turn"),
                             roll(1, 2), press("end_turn"), roll(2, 3))),
-        ("log", lambda: nav.go("log")),
-        ("banker-pin", steps_then(lambda: nav.go("banker"), keys("1", "2"))),
+        ("log", lambda: f.nav.go("log")),
+        ("banker-pin", steps_then(lambda: f.nav.go("banker"), keys("1", "2"))),
         ("banker-pin-wrong", keys("3", "5", "ok")),
         ("banker-pin-wait", keys(*"1111", "ok", *"1111", "ok", *"1111", "ok", *"1111", "ok")),
-        ("banker-menu", steps_then(lambda: later(31), lambda: nav.unlock("1234"))),
-        ("banker-touch-again", lambda: nav.destructive("abandon")),
-        ("banker-correction", steps_then(nav.other_touch, lambda: nav.correct("Ann"), keys("5", "0", "-"))),
-        ("phones-table-code", steps_then(nav.entry_cancel, start_web, lambda: nav.go("phones"))),
-        ("phones-move-code", nav.show_move),
-        ("phones-player-code", steps_then(nav.hide_move, lambda: nav.go("table"), tap("Ben"))),
-        ("replace-lost-card", lambda: (nav.go("replace"), c.replace_card("Ben"))),
-        ("settings", lambda: nav.go("settings")),
-        ("table-polski", steps_then(language("pl"), lambda: nav.go("table"))),
+        ("banker-menu", steps_then(lambda: later(31), lambda: f.banker.unlock("1234"))),
+        ("banker-touch-again", lambda: f.banker.destructive("abandon")),
+        ("banker-correction", steps_then(f.banker.other_touch, lambda: f.banker.correct("Ann"), keys("5", "0", "-"))),
+        ("phones-table-code", steps_then(f.pad.cancel, start_web, lambda: f.nav.go("phones"))),
+        ("phones-move-code", f.phones.show_move),
+        ("phones-player-code", steps_then(f.phones.hide_move, lambda: f.nav.go("table"), tap("Ben"))),
+        ("replace-lost-card", lambda: (f.nav.go("replace"), f.banker.replace_card("Ben"))),
+        ("settings", lambda: f.nav.go("settings")),
+        ("table-polski", steps_then(language("pl"), lambda: f.nav.go("table"))),
         ("table-cestina", language("cs")),
         ("table-russkij", language("ru")),
-        ("dice-entry", steps_then(language(base), lambda: nav.go("dice"))),
-        ("game-over-chart", steps_then(lambda: nav.go("table"), c.end_game)),
-        ("game-over-undo-pin", nav.undo_end),
+        ("dice-entry", steps_then(language(base), lambda: f.nav.go("dice"))),
+        ("game-over-chart", steps_then(lambda: f.nav.go("table"), f.banker.end_game)),
+        ("game-over-undo-pin", f.banker.undo_end),
         # A biznes game (rulebook 000): one branch office per visit, stepped and own-property auctions.
-        ("biznes-setup", steps_then(c.close_game, setup, lambda: c.draft_rules("biznes"))),
+        ("biznes-setup", steps_then(f.home.close_game, setup, lambda: f.setup.choose_rules("biznes"))),
         ("biznes-build-here", steps_then(biznes_start, roll(1, 2))),
         ("biznes-own-auction-setup", steps_then(press("build", space=3), tap("Ann"),
-                                                lambda: nav.start_own_auction("Ann", 25),
-                                                lambda: nav.own_auction.update(reserve=120))),  # type: ignore[union-attr]
-        ("biznes-own-auction-pad", steps_then(nav.edit_reserve, keys("1", "2", "5"))),
+                                                lambda: f.auction.start_own("Ann", 25),
+                                                lambda: f.auction.own.update(reserve=120))),  # type: ignore[union-attr]
+        ("biznes-own-auction-pad", steps_then(f.pad.reserve, keys("1", "2", "5"))),
         ("biznes-own-auction-timer", steps_then(press("auction_own", player="Ann", space=25, reserve=120),
                                                 tap("Ann"))),
         ("biznes-own-auction-sold", tap("Ben")),
         ("biznes-decline-stepped", steps_then(press("pass", player="Cy"), press("end_turn"), roll(2, 4),
                                               press("decline"))),
         ("biznes-debt", steps_then(tap("Ben"), press("pass", player="Ann"), press("end_turn"), roll(1, 2))),
-        ("biznes-deeds", lambda: nav.show_deeds("Cy")),
+        ("biznes-deeds", lambda: f.deeds.show("Cy")),
         # A brands-fast game (rulebook 001) with the speed die from the start: the casino, the bus, a pause.
-        ("brands-setup", steps_then(lambda: nav.go("table"), c.end_game, c.close_game, setup,
-                                    lambda: c.draft_rules("brands-fast"))),
-        ("brands-custom-table", lambda: nav.go("setup")),
-        ("brands-casino", steps_then(brands_start, roll(1, 2, 1), lambda: nav.go("casino"),
-                                     lambda: c.casino_toggle(2), lambda: c.casino_toggle(5))),
-        ("brands-casino-tap", lambda: c.request({"do": "casino", "numbers": [2, 5], "die": 5})),
-        ("brands-casino-result", steps_then(tap("Ann"), lambda: nav.go("table"))),
+        ("brands-setup", steps_then(lambda: f.nav.go("table"), f.banker.end_game, f.home.close_game, setup,
+                                    lambda: f.setup.choose_rules("brands-fast"))),
+        ("brands-custom-table", lambda: f.nav.go("setup")),
+        ("brands-casino", steps_then(brands_start, roll(1, 2, 1), lambda: f.nav.go("casino"),
+                                     lambda: f.turn.casino_toggle(2), lambda: f.turn.casino_toggle(5))),
+        ("brands-casino-tap", lambda: f.paying.request({"do": "casino", "numbers": [2, 5], "die": 5})),
+        ("brands-casino-result", steps_then(tap("Ann"), lambda: f.nav.go("table"))),
         ("brands-bus", steps_then(press("end_turn"), roll(3, 3, 6))),
         ("brands-pause-vote", steps_then(press("bus", steps=6), press("buy"), tap("Ben"),
-                                         c.ask_pause,
+                                         f.clock.ask_pause,
                                          tap("Ann"))),
         ("brands-paused", steps_then(tap("Ben"), tap("Cy"))),
         # No typing at all: every new player has a ready name, and the keyboard offers the others.
-        ("setup-ready-names", steps_then(lambda: nav.go("table"), c.end_game, c.close_game, language(chosen or "pl"),
-                                         nav.new_game, nav.add_player, nav.add_player)),
-        ("keyboard-ready-names", lambda: nav.edit_name(3)),
+        ("setup-ready-names", steps_then(lambda: f.nav.go("table"), f.banker.end_game, f.home.close_game, language(chosen or "pl"),
+                                         f.setup.new_game, f.setup.add_player, f.setup.add_player)),
+        ("keyboard-ready-names", lambda: f.names.edit(3)),
         *largest,
         *hardware,
     ]
@@ -495,7 +495,7 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
     def finish() -> None:
         try:
             (out / TEXTS).write_text(json.dumps(
-                {"language": app.controller.settings.language if language is None else language,
+                {"language": app.session.settings.language if language is None else language,
                  "size": [int(Window.width), int(Window.height)], "contact_sheet": SHEET if pictures else None,
                  "shots": state["shots"]},
                 ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
@@ -510,7 +510,7 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
         ExceptionManager.add_handler(errors)
         Clock.schedule_interval(watch, 1.0)
         if language is not None:
-            app.controller.set_language(language)  # what the settings' language button does
+            app.flows.settings.set_language(language)  # what the settings' language button does
         state["steps"] = (steps or tour_steps)(app, language)[:first]
         app.collect_at_frames = False  # collected every COLLECT_EVERY shots instead (shoot)
         Clock.schedule_once(next_step, 0.1)
@@ -544,11 +544,11 @@ def layout_findings(app: BankerApp) -> list[str]:
     every widget tree in the window, the marked figures under theme.MIN_FIGURE, and the figures this
     screen must show (`layout.required_figures`: by the screen's name, and 'owed' on the turn screen
     while someone owes and its debt panel shows) that no widget is marked with."""
-    from ui import layout, view
+    from ui import layout
 
     size = (int(Window.width), int(Window.height))
     screen = app.manager.current
-    debt_panel = screen == "table" and bool(view.debts(app.controller))
+    debt_panel = screen == "table" and bool(app.flows.deeds.debts())
     required = layout.required_figures(screen, debt_panel)
     found: list[str] = []
     roots = list(reversed(Window.children))  # the screens, then anything drawn over them

@@ -10,7 +10,7 @@ The parts, from the game to the loudspeaker:
 - `SpeechQueue` holds the phrases not yet said, at most `QUEUE_MOST` of them: when more come than the
   voice can say, the older ones fold into one summary ("3 payments, 2 rolls"), and an undo drops what
   it took back.
-- `Voice` is the controller's moment listener: it feeds the queue and hands one phrase at a time to a
+- `Voice` is the session's moment listener: it feeds the queue and hands one phrase at a time to a
   speaker, the next once the last has been said.
 - `EspeakSpeaker` renders a phrase to a WAV file with the `espeak-ng` program on a thread of its own
   (a few tens of milliseconds a phrase, never on the main thread) and hands the file to `play`, on the
@@ -39,7 +39,7 @@ from ui.i18n import Msg
 from ui.moments import EVENT, MONEY, UNDONE, Moment
 
 if TYPE_CHECKING:
-    from ui.controller import Controller
+    from ui.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ def _plain(n: Any) -> str:
     return str(int(n)) if isinstance(n, (int, float)) and not isinstance(n, bool) else str(n)
 
 
-def phrases(c: "Controller", moments: list[Moment]) -> list[Phrase]:
+def phrases(c: "Session", moments: list[Moment]) -> list[Phrase]:
     """What is worth saying of one action's moments, in the order they happened."""
     found: list[Phrase] = []
     for m in moments:
@@ -141,7 +141,7 @@ def phrases(c: "Controller", moments: list[Moment]) -> list[Phrase]:
     return found
 
 
-def _card_text(c: "Controller", params: dict[str, Any]) -> Msg | str:
+def _card_text(c: "Session", params: dict[str, Any]) -> Msg | str:
     game = c.game
     card_id, text = params.get("card"), params.get("text", "")
     if game is not None and card_id is not None:
@@ -151,7 +151,7 @@ def _card_text(c: "Controller", params: dict[str, Any]) -> Msg | str:
     return str(text)
 
 
-def say(c: "Controller", waiting: Waiting) -> str:
+def say(c: "Session", waiting: Waiting) -> str:
     """The words of one waiting thing in the table's language: the phrase, or the summary of several."""
     if len(waiting.phrases) == 1:
         p = waiting.phrases[0]
@@ -201,9 +201,9 @@ class Speaker(Protocol):
 
 
 class Voice:
-    """The controller's moment listener that speaks: one phrase at a time from a short queue."""
+    """The session's moment listener that speaks: one phrase at a time from a short queue."""
 
-    def __init__(self, c: "Controller", speaker: Speaker) -> None:
+    def __init__(self, c: "Session", speaker: Speaker) -> None:
         self.c = c
         self.speaker = speaker
         self.queue = SpeechQueue()

@@ -7,7 +7,7 @@ Run by test_board.py in a subprocess (Kivy opens one window per process):
 A three-player classic game is waiting in the journal: Ann owns the purple streets with two houses each
 and the light blues with hotels, Ben the magentas with houses, a mortgaged railroad and a mortgaged orange
 street, Cy the utility and Boardwalk; Ann and Ben stand on Baltic Avenue, Cy on Illinois Avenue, and it is
-Ann's turn. The board of `view.board(app.controller)` goes on the window where the turn screen's deed card
+Ann's turn. The board of `view.board(app.session)` goes on the window where the turn screen's deed card
 is (300 x 300 at 800x480); after a frame the window is photographed (WORKDIR/board0001.png) and read back:
 each owner's colour runs round the owned spaces' boxes and nowhere on an unowned space, the houses and the
 hotel are on their bands, each token's colour is at its centre, Ann's token is ringed; new data with
@@ -90,7 +90,7 @@ def main(work: Path) -> int:
         journal.start(Header(rules="classic", players=["Ann", "Ben", "Cy"], seed=1, setup=SETUP),
                       meta={"cards": {}, "colours": COLOURS, "started": time.time()})
     app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json")
-    c = app.controller
+    c = app.flows
     Window.bind(on_flip=lambda *_: frames.__setitem__("count", frames["count"] + 1))
     seen: dict[str, Any] = {}
     colour = {name: list(get_color_from_hex(code)) for name, code in COLOURS.items()}
@@ -100,7 +100,7 @@ def main(work: Path) -> int:
 
     def put_the_board() -> bool:
         started = time.perf_counter()
-        data = view.board(c)
+        data = view.board(c.session)
         seen["view ms"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
         board = BoardView(data, size_hint=(None, None), pos=PLACE[:2], size=PLACE[2:])
@@ -127,7 +127,7 @@ def main(work: Path) -> int:
     def owners_on_their_spaces() -> bool:
         shot: Shot = seen["shot"]
         boxes = seen["board"].boxes
-        data = view.board(c)
+        data = view.board(c.session)
         for sp in data["spaces"]:
             owner = next((n for n, code in COLOURS.items() if code == sp["owner_colour"]), None)
             if owner is None:
@@ -190,9 +190,9 @@ def main(work: Path) -> int:
     def redraws_only_on_change() -> bool:
         board: BoardView = seen["board"]
         draws = board.draws
-        board.update(view.board(c))
+        board.update(view.board(c.session))
         seen["same draws"] = draws
-        data = view.board(c)
+        data = view.board(c.session)
         data["tokens"][2]["position"] = 25
         seen["moved"] = data
         board.update(data)
@@ -212,11 +212,11 @@ def main(work: Path) -> int:
 
     def timed() -> bool:
         board: BoardView = seen["board"]
-        data = view.board(c)
+        data = view.board(c.session)
         built, redrawn = [], []
         for _ in range(30):
             started = time.perf_counter()
-            BoardView(view.board(c), size_hint=(None, None), pos=PLACE[:2], size=PLACE[2:])
+            BoardView(view.board(c.session), size_hint=(None, None), pos=PLACE[:2], size=PLACE[2:])
             built.append((time.perf_counter() - started) * 1000)
             started = time.perf_counter()
             board.draw()
@@ -260,7 +260,7 @@ def main(work: Path) -> int:
         return True
 
     def jailed_behind_the_bars() -> bool:
-        data = view.board(c)
+        data = view.board(c.session)
         for t, jailed in zip(data["tokens"], (True, False, True)):
             t["position"], t["in_jail"] = 10, jailed
         board = BoardView(data, size_hint=(None, None), size=PLACE[2:])

@@ -40,44 +40,44 @@ def type_names(app: BankerApp, names: tuple[str, ...] = ("Ann", "Ben")) -> list[
         for n, letter in enumerate(name):
             steps.append((f"name {k + 1}: {name[:n + 1]}", lambda ch=letter.lower(): touch_role(app, f"key {ch}")))
         steps.append((f"name {k + 1} done", lambda: touch_role(app, "done")))
-    names_now = lambda: [p.name for p in app.controller.draft.players] if app.controller.draft else []  # noqa: E731
+    names_now = lambda: [p.name for p in app.flows.setup.draft.players] if app.flows.setup.draft else []  # noqa: E731
     steps.append(("the names typed", lambda: names_now()[:len(names)] == list(names)))
     return steps
 
 
 def register(app: BankerApp, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
-    c = app.controller
+    c = app.flows
     return [
         *type_names(app),
         ("register Ann", lambda: touch(app, "Tap card to register")),
         ("Ann taps", lambda: reader.tap(ANN) or True),
-        ("Ann's card registered", lambda: c.draft is not None and c.draft.players[0].card == ANN),
+        ("Ann's card registered", lambda: c.setup.draft is not None and c.setup.draft.players[0].card == ANN),
         ("Ben taps", lambda: reader.tap(BEN) or True),
-        ("Ben's card registered", lambda: c.draft is not None and c.draft.players[1].card == BEN),
+        ("Ben's card registered", lambda: c.setup.draft is not None and c.setup.draft.players[1].card == BEN),
     ]
 
 
 def break_once(app: BankerApp) -> bool:
     """Make the next roll raise, as a bug would."""
-    c = app.controller
-    real = c.roll
+    c = app.flows
+    real = c.turn.roll
 
     def broken(*args: Any) -> None:
-        c.roll = real  # type: ignore[method-assign]
+        c.turn.roll = real  # type: ignore[method-assign]
         raise RuntimeError("a bug")
 
-    c.roll = broken  # type: ignore[method-assign]
+    c.turn.roll = broken  # type: ignore[method-assign]
     return True
 
 
 def debt_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
     """A game already under way, physical card decks, a debt nobody can pay, and a bankruptcy."""
     app: BankerApp = App_holder["app"]
-    c = app.controller
+    c = app.flows
     steps: list[tuple[str, Callable[[], bool]]] = [
         ("settings from home", lambda: touch(app, "Settings")),
         ("physical decks", lambda: touch(app, "Cards: the banker shuffles and draws")),
-        ("set", lambda: c.settings.physical_decks),
+        ("set", lambda: c.session.settings.physical_decks),
         ("back home", lambda: touch(app, "Back")),
         ("new game", lambda: touch(app, "New game")),
         *register(app, reader),
@@ -98,15 +98,15 @@ def debt_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callabl
         ("a bug in a button", lambda: break_once(app)
          and Clock.schedule_once(lambda dt: touch(app, "Roll the dice"), 0) is not None),
         ("is reported, and the app goes on", seen(app, "Something went wrong, but the game is safe")),
-        ("the setup holds", lambda: c.game is not None and c.game.level[39] == c.game.hotel_level
-         and c.game.players[1].position == 37),
+        ("the setup holds", lambda: c.session.game is not None and c.session.game.level[39] == c.session.game.hotel_level
+         and c.session.game.players[1].position == 37),
         *enter(app, 3, 4),
         ("draw", lambda: touch(app, "Draw a Chance card")),
         ("pick the card drawn", lambda: touch(app, "Pay poor tax of 15.")),
-        ("paid the card", lambda: c.game.players[0].cash == 1485),  # type: ignore[union-attr]
+        ("paid the card", lambda: c.session.game.players[0].cash == 1485),  # type: ignore[union-attr]
         ("end Ann's turn", lambda: touch(app, "End turn")),
         *enter(app, 1, 1),
-        ("the debt", seen(app, f"Ben owes Ann {c.tr.money(2000)}")),
+        ("the debt", seen(app, f"Ben owes Ann {c.session.tr.money(2000)}")),
         ("declare bankruptcy", lambda: touch(app, "Declare bankruptcy")),
         ("Ben must tap", seen(app, "Ben: tap your card to declare bankruptcy")),
         ("Ben taps", lambda: reader.tap(BEN) or True),
@@ -119,17 +119,17 @@ def biznes_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
     """Rulebook 000: an office on the visited firm, an own-property auction cancelled by its
     60-second timer, and a stepped auction by card taps."""
     app: BankerApp = App_holder["app"]
-    c = app.controller
-    real_clock = c.clock
+    c = app.flows
+    real_clock = c.session.clock
 
     def minute_later() -> bool:
-        c.clock = lambda: real_clock() + 61  # type: ignore[method-assign]
+        c.session.clock = lambda: real_clock() + 61  # type: ignore[method-assign]
         return True
 
     steps: list[tuple[str, Callable[[], bool]]] = [
         ("new game", lambda: touch(app, "New game")),
         ("biznes", lambda: touch(app, "Biznes")),
-        ("biznes chosen", lambda: c.draft is not None and c.draft.rules == "biznes"),
+        ("biznes chosen", lambda: c.setup.draft is not None and c.setup.draft.rules == "biznes"),
         *register(app, reader),
         ("game already going", lambda: touch(app, "Game already going? Enter it")),
     ]
@@ -143,11 +143,11 @@ def biznes_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
         ("on her own firm", seen(app, "Ann: move your token to Bar mleczny")),
         ("open an office", lambda: touch(app, "Open a branch office on Bar mleczny: 50")),
         ("Ann taps", lambda: reader.tap(ANN) or True),
-        ("one office", lambda: c.game is not None and c.game.level[3] == 1 and c.game.players[0].cash == 1450),
+        ("one office", lambda: c.session.game is not None and c.session.game.level[3] == 1 and c.session.game.players[0].cash == 1450),
         ("once per visit", lambda: button(app, "Open a branch office on Bar mleczny: 50") is None),
         ("deeds", lambda: touch(app, "Deeds & offices")),
         ("auction her logistics", lambda: touch_role(app, "auction_own 25")),
-        ("the opening bid", seen(app, "Opening bid: 100", f"From 100 (what the bank pays) to {c.tr.money(1500)}")),
+        ("the opening bid", seen(app, "Opening bid: 100", f"From 100 (what the bank pays) to {c.session.tr.money(1500)}")),
         ("type the opening bid", lambda: touch_role(app, "reserve")),
         ("on the digit pad", lambda: app.manager.current == "digits"),
         ("1", lambda: touch_role(app, "digit 1")),
@@ -158,7 +158,7 @@ def biznes_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
         ("Ann taps to start", lambda: reader.tap(ANN) or True),
         ("the countdown", seen(app, "Ann is selling", "No bid yet: cancelled in")),
         ("a minute passes with no bid", minute_later),
-        ("cancelled", lambda: c.game is not None and c.game.auction is None and c.game.owner[25] == 0),
+        ("cancelled", lambda: c.session.game is not None and c.session.game.auction is None and c.session.game.owner[25] == 0),
         ("said so", seen(app, "no bid: the auction of Spedycja kolejowa is cancelled")),
         ("end the move", lambda: touch(app, "End turn")),
         ("Ben's turn", seen(app, "Ben's turn")),
@@ -168,14 +168,14 @@ def biznes_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
         ("Ann cannot bid first", lambda: reader.tap(ANN) or True),
         ("told whose bid", seen(app, "Ann cannot bid now: it is Ben's bid")),
         ("Ben taps to bid 75", lambda: reader.tap(BEN) or True),
-        ("Ben leads", lambda: c.game is not None and c.game.auction is not None
-         and c.game.auction.high_bid == 75),
+        ("Ben leads", lambda: c.session.game is not None and c.session.game.auction is not None
+         and c.session.game.auction.high_bid == 75),
         ("Ann taps: exactly 85", lambda: reader.tap(ANN) or True),
-        ("Ann leads", lambda: c.game is not None and c.game.auction is not None
-         and c.game.auction.high_bid == 85),
+        ("Ann leads", lambda: c.session.game is not None and c.session.game.auction is not None
+         and c.session.game.auction.high_bid == 85),
         ("Ben passes", lambda: touch_role(app, "pass Ben")),
-        ("Ben taps to pass", lambda: (c.pending is None) or (reader.tap(BEN) or True)),
-        ("sold to Ann", lambda: c.game is not None and c.game.owner[6] == 0 and c.game.players[0].cash == 1365),
+        ("Ben taps to pass", lambda: (c.paying.pending is None) or (reader.tap(BEN) or True)),
+        ("sold to Ann", lambda: c.session.game is not None and c.session.game.owner[6] == 0 and c.session.game.players[0].cash == 1365),
     ]
     return steps
 
@@ -184,18 +184,18 @@ def brands_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
     """Rulebook 001 (fast mode): the family's table with the speed die from round 1, three real dice,
     the bus, the casino with the GPIO button rolling its die, the turn timer on screen."""
     app: BankerApp = App_holder["app"]
-    c = app.controller
+    c = app.flows
 
     steps: list[tuple[str, Callable[[], bool]]] = [
         ("new game", lambda: touch(app, "New game")),
         ("brands fast", lambda: touch(app, "Brands: fast")),
-        ("chosen", lambda: c.draft is not None and c.draft.rules == "brands-fast"),
+        ("chosen", lambda: c.setup.draft is not None and c.setup.draft.rules == "brands-fast"),
         *register(app, reader),
     ]
     for k in range(7):  # the speed die from round 8 down to round 1
         steps.append((f"speed die earlier ({k + 1})", lambda: touch_role(app, "speed_die_round -1")))
     steps += [
-        ("from round 1", lambda: c.draft is not None and c.draft.options.get("speed_die_round") == 1),
+        ("from round 1", lambda: c.setup.draft is not None and c.setup.draft.options.get("speed_die_round") == 1),
         ("game already going", lambda: touch(app, "Game already going? Enter it")),
     ]
     for k in range(13):
@@ -211,16 +211,16 @@ def brands_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
         ("bus choices", lambda: button(app, "Bus: move 3 spaces") is not None
          and button(app, "Bus: move 4 spaces") is not None),
         ("take the bus 7", lambda: touch(app, "Bus: move 7 spaces")),
-        ("at the casino", lambda: c.game is not None and c.game.decision == Decision("casino", space=20)),
-        ("casino", lambda: touch(app, f"Casino: bet {c.tr.money(1000)}")),
+        ("at the casino", lambda: c.session.game is not None and c.session.game.decision == Decision("casino", space=20)),
+        ("casino", lambda: touch(app, f"Casino: bet {c.session.tr.money(1000)}")),
         ("pick 2", lambda: touch_role(app, "casino 2")),
         ("pick 5", lambda: touch_role(app, "casino 5")),
-        ("the odds", seen(app, f"On 2, 5: a hit pays {c.tr.money(3000)}")),
+        ("the odds", seen(app, f"On 2, 5: a hit pays {c.session.tr.money(3000)}")),
         ("the dice button rolls the casino die", press_button),
         ("Ann must tap", seen(app, "Ann: tap your card")),
         ("Ann taps", lambda: reader.tap(ANN) or True),
-        ("bet settled", lambda: c.game is not None and c.game.decision is None
-         and c.game.players[0].cash in (17500 - 1000, 17500 + 2000, 17500 - 1000 + 500, 17500 + 2000 + 500)),
+        ("bet settled", lambda: c.session.game is not None and c.session.game.decision is None
+         and c.session.game.players[0].cash in (17500 - 1000, 17500 + 2000, 17500 - 1000 + 500, 17500 + 2000 + 500)),
         ("back at the table", seen(app, "Ann's turn")),
     ]
     return steps
@@ -255,7 +255,7 @@ def phones_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
     import urllib.request
 
     app: BankerApp = App_holder["app"]
-    c = app.controller
+    c = app.flows
     got: dict[str, Any] = {}
 
     def read_code(role: str, key: str) -> bool:
@@ -284,7 +284,7 @@ def phones_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
         ("banker", lambda: touch(app, "Banker")),
         ("phones", lambda: touch(app, "Phones: QR code")),
         ("the table code decodes", lambda: read_code("qr table", "table")),
-        ("to the live game", lambda: got["table"] == c.table_link() and "/g/" in got["table"]),
+        ("to the live game", lambda: got["table"] == c.phones.table_link() and "/g/" in got["table"]),
         ("the page loads", lambda: fetch(got["table"])[0] == 200),
         ("its state", live_state),
         ("shows the players", lambda: [p["name"] for p in got["state"]["players"]] == ["Ann", "Ben"]
@@ -305,13 +305,13 @@ def phones_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
         ("a one-time link", lambda: "/m/" in got["move"]),
         ("download the game", lambda: fetch(got["move"])[0] == 200),
         ("only once", lambda: fetch(got["move"])[0] == 410),
-        ("marked as moved here", lambda: c.live is None and button(app, "New game") is not None),
+        ("marked as moved here", lambda: c.session.live is None and button(app, "New game") is not None),
     ]
 
 
 def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
     app: BankerApp = App_holder["app"]
-    c = app.controller
+    c = app.flows
     journal = work / "games.sqlite3"
 
     def seen(*words: str) -> Callable[[], bool]:
@@ -343,7 +343,7 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
         later.mkdir(exist_ok=True)
         with sqlite3.connect(journal) as src, sqlite3.connect(later / "games.sqlite3") as dst:
             src.backup(dst)
-        (later / "state.json").write_text(json.dumps(c.game.to_json()))  # type: ignore[union-attr]
+        (later / "state.json").write_text(json.dumps(c.session.game.to_json()))  # type: ignore[union-attr]
         return True
 
     return [
@@ -351,11 +351,11 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
         *type_names(app),
         ("register Ann", lambda: touch(app, "Tap card to register")),
         ("Ann taps", do(lambda: reader.tap(ANN))),
-        ("Ann's card registered", lambda: c.draft is not None and c.draft.players[0].card == ANN),
+        ("Ann's card registered", lambda: c.setup.draft is not None and c.setup.draft.players[0].card == ANN),
         ("Ben taps", do(lambda: reader.tap(BEN))),
-        ("Ben's card registered", lambda: c.draft is not None and c.draft.players[1].card == BEN),
+        ("Ben's card registered", lambda: c.setup.draft is not None and c.setup.draft.players[1].card == BEN),
         ("start", lambda: touch(app, "Start the game")),
-        ("the table", seen("Ann's turn", c.tr.money(1500))),
+        ("the table", seen("Ann's turn", c.session.tr.money(1500))),
         *enter(1, 2),
         ("where to move", seen("Ann: move your token to Baltic Avenue")),
         ("buy", lambda: touch(app, "Buy Baltic Avenue for 60")),
@@ -363,37 +363,37 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
         ("Ben's card is refused", do(lambda: reader.tap(BEN))),
         ("with Ben's name", seen("That is Ben's card. Ann must tap.")),
         ("Ann taps to pay", do(lambda: reader.tap(ANN))),
-        ("bought and journaled", lambda: c.game.owner[3] == 0 and last_action()["do"] == "buy"),  # type: ignore
-        ("the new balance", seen(c.tr.money(1440), "Ann buys Baltic Avenue for 60")),
+        ("bought and journaled", lambda: c.session.game.owner[3] == 0 and last_action()["do"] == "buy"),  # type: ignore
+        ("the new balance", seen(c.session.tr.money(1440), "Ann buys Baltic Avenue for 60")),
         ("deeds", lambda: touch(app, "Deeds & houses")),
         ("Ann's deeds", seen("Ann's deeds", "Baltic Avenue")),
         ("mortgage Baltic", lambda: touch(app, "Mortgage")),
         ("Ann taps for the mortgage", do(lambda: reader.tap(ANN))),
-        ("mortgaged", lambda: c.game.mortgaged[3]),  # type: ignore[union-attr]
+        ("mortgaged", lambda: c.session.game.mortgaged[3]),  # type: ignore[union-attr]
         ("back", lambda: touch(app, "Back")),
         ("log", lambda: touch(app, "Money log")),
         ("the log", seen("Ann mortgages Baltic Avenue for 30", "Ann buys Baltic Avenue for 60")),
         ("back again", lambda: touch(app, "Back")),
         ("banker", lambda: touch(app, "Banker")),
         ("undo", lambda: touch(app, "Undo the last action")),
-        ("undo asks for a second touch", lambda: c.game.mortgaged[3]  # type: ignore[union-attr]
+        ("undo asks for a second touch", lambda: c.session.game.mortgaged[3]  # type: ignore[union-attr]
          and touch(app, "Touch again to undo the last action")),
-        ("undone", lambda: not c.game.mortgaged[3] and last_action()["do"] == "undo"),  # type: ignore[union-attr]
+        ("undone", lambda: not c.session.game.mortgaged[3] and last_action()["do"] == "undo"),  # type: ignore[union-attr]
         ("settings", lambda: touch(app, "Settings")),
         ("Polski", lambda: touch(app, "Polski")),
-        ("Polish on screen", lambda: c.tr.language == "pl" and button(app, "English") is not None),
+        ("Polish on screen", lambda: c.session.tr.language == "pl" and button(app, "English") is not None),
         ("back to English", lambda: touch(app, "English")),
         ("animations off", lambda: touch(app, "Animations: on")),
-        ("off, and saved", lambda: not c.settings.motion and button(app, "Animations: off") is not None),
-        ("animations on again", lambda: touch(app, "Animations: off") and c.settings.motion),
+        ("off, and saved", lambda: not c.session.settings.motion and button(app, "Animations: off") is not None),
+        ("animations on again", lambda: touch(app, "Animations: off") and c.session.settings.motion),
         ("a louder voice", lambda: touch(app, "Volume: normal")),
-        ("loud", lambda: c.settings.voice_volume == 3 and touch(app, "Volume: loud")),
-        ("round to quiet", lambda: c.settings.voice_volume == 1 and touch(app, "Volume: quiet")),
-        ("slower speech", lambda: c.settings.voice_volume == 2 and touch(app, "Speech: normal")),
-        ("speech fast", lambda: c.settings.voice_speed == 3 and touch(app, "Speech: fast")),
-        ("speech slow", lambda: c.settings.voice_speed == 1 and touch(app, "Speech: slow")),
-        ("voice off", lambda: c.settings.voice_speed == 2 and touch(app, "Voice: on")),
-        ("voice on again", lambda: not c.settings.voice and touch(app, "Voice: off") and c.settings.voice),
+        ("loud", lambda: c.session.settings.voice_volume == 3 and touch(app, "Volume: loud")),
+        ("round to quiet", lambda: c.session.settings.voice_volume == 1 and touch(app, "Volume: quiet")),
+        ("slower speech", lambda: c.session.settings.voice_volume == 2 and touch(app, "Speech: normal")),
+        ("speech fast", lambda: c.session.settings.voice_speed == 3 and touch(app, "Speech: fast")),
+        ("speech slow", lambda: c.session.settings.voice_speed == 1 and touch(app, "Speech: slow")),
+        ("voice off", lambda: c.session.settings.voice_speed == 2 and touch(app, "Voice: on")),
+        ("voice on again", lambda: not c.session.settings.voice and touch(app, "Voice: off") and c.session.settings.voice),
         ("leave settings", lambda: touch(app, "Back")),
         ("leave the banker", lambda: touch(app, "Back")),
         ("end turn", lambda: touch(app, "End turn")),
@@ -406,10 +406,10 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
         ("Ben taps to bid", do(lambda: reader.tap(BEN))),
         ("Ben leads", seen("20 — Ben leads")),
         ("the hammer", lambda: touch(app, "Sold!")),
-        ("sold to Ben", lambda: c.game.owner[6] == 1 and app.manager.current == "table"),  # type: ignore
+        ("sold to Ben", lambda: c.session.game.owner[6] == 1 and app.manager.current == "table"),  # type: ignore
         ("end Ben's turn", lambda: touch(app, "End turn")),
         ("the GPIO button rolls for Ann", press_button),
-        ("Ann rolled", lambda: last_action()["do"] == "roll" and bool(c.last_dice)),
+        ("Ann rolled", lambda: last_action()["do"] == "roll" and bool(c.session.last_dice)),
         ("settle Ann's space by touches", settle(app)),
         ("end Ann's turn", lambda: touch(app, "End turn")),
         ("Ben again", seen("Ben's turn")),
@@ -419,7 +419,7 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
         ("agree", lambda: touch(app, "Ann and Ben: tap to agree")),
         ("Ben taps", do(lambda: reader.tap(BEN))),
         ("Ann taps", do(lambda: reader.tap(ANN))),
-        ("swapped", lambda: c.game.owner[3] == 1 and c.game.owner[6] == 0),  # type: ignore[union-attr]
+        ("swapped", lambda: c.session.game.owner[3] == 1 and c.session.game.owner[6] == 0),  # type: ignore[union-attr]
         ("remember where we are", save_state),
         ("leave the trade", lambda: touch(app, "Back")),
         ("banker again", lambda: touch(app, "Banker")),
@@ -467,9 +467,9 @@ def resume_checks(work: Path) -> list[tuple[str, Callable[[], bool]]]:
     cash = next(p["cash"] for p in saved["players"] if p["name"] == "Ann")
     return [
         ("the game reopened by itself", lambda: app.manager.current in ("table", "auction")),
-        ("exactly where it was", lambda: app.controller.game is not None
-         and app.controller.game.to_json() == saved),
-        ("the same balances on screen", lambda: app.controller.tr.money(cash) in texts(app)),
+        ("exactly where it was", lambda: app.session.game is not None
+         and app.session.game.to_json() == saved),
+        ("the same balances on screen", lambda: app.session.tr.money(cash) in texts(app)),
     ]
 
 

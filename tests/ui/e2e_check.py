@@ -33,7 +33,7 @@ from hardware.emulate import LineReaderEmulator  # noqa: E402
 from hardware.line import SETTLE  # noqa: E402
 from ui import view  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
-from ui.controller import READER_QUIET_SECONDS  # noqa: E402
+from ui.flows.settings import READER_QUIET_SECONDS  # noqa: E402
 from ui.i18n import LANGUAGES  # noqa: E402
 
 ANN, BEN = "04A32B1C", "04B7771A2C5E80"
@@ -41,7 +41,7 @@ ANN, BEN = "04A32B1C", "04B7771A2C5E80"
 
 def words(app: BankerApp) -> Callable[..., str]:
     """The app's own words in the language of the moment (looked up when a step runs)."""
-    return lambda key, **params: app.controller.tr(key, **params)
+    return lambda key, **params: app.session.tr(key, **params)
 
 
 def language(app: BankerApp, code: str) -> list[Step]:
@@ -49,13 +49,13 @@ def language(app: BankerApp, code: str) -> list[Step]:
     t = words(app)
     return [("settings", lambda: touch(app, t("ui.settings"))),
             (f"pick {LANGUAGES[code]}", lambda: touch(app, LANGUAGES[code])),
-            ("picked", lambda: app.controller.settings.language == code),
+            ("picked", lambda: app.session.settings.language == code),
             ("back home", lambda: touch(app, t("ui.back")))]
 
 
 def said(app: BankerApp, key: str, *also: str, **params: Any) -> Callable[[], bool]:
     """The app's words `key` (with `params`), in the language of the moment, and every one of `also`, on screen."""
-    return lambda: seen(app, app.controller.tr(key, **params), *also)()
+    return lambda: seen(app, app.session.tr(key, **params), *also)()
 
 
 def shows(app: BankerApp, text: Callable[[], str], times: int) -> Callable[[], bool]:
@@ -69,12 +69,12 @@ def switch_taps(app: BankerApp, on: bool) -> list[Step]:
     t = words(app)
     return [("settings", lambda: touch(app, t("ui.settings"))),
             ("cards or buttons", lambda: touch_role(app, "setting taps")),
-            ("switched", lambda: app.controller.settings.taps is on),
+            ("switched", lambda: app.session.settings.taps is on),
             ("back home", lambda: touch(app, t("ui.back")))]
 
 
 def the_check(app: BankerApp, reader: LineReaderEmulator) -> list[Step]:
-    c = app.controller
+    c = app.flows
     t = words(app)
     cards = Cards(reader)
     need = lambda: t("ui.setup.need_cards")  # noqa: E731
@@ -87,17 +87,17 @@ def the_check(app: BankerApp, reader: LineReaderEmulator) -> list[Step]:
     game: dict[str, Any] = {}
 
     def remember() -> bool:
-        g = c.game
+        g = c.session.game
         assert g is not None
         game.update(seq=g.seq, cash=[p.cash for p in g.players], first=g.players[0].name)
         return True
 
     def unchanged() -> bool:
-        g = c.game
+        g = c.session.game
         return g is not None and g.seq == game["seq"] and [p.cash for p in g.players] == game["cash"]
 
     def buy_button() -> str:
-        return next(b["text"] for b in view.buttons(c) if b["id"] == "buy")
+        return next(b["text"] for b in c.turn.buttons() if b["id"] == "buy")
 
     def to_settings_in_game() -> list[Step]:
         return [("the banker's menu", lambda: touch(app, t("ui.nav.banker"))),
@@ -110,7 +110,7 @@ def the_check(app: BankerApp, reader: LineReaderEmulator) -> list[Step]:
                 ("the table", lambda: app.manager.current == "table")]
 
     return [
-        ("the reader answers", lambda: c.reader == "connected"),
+        ("the reader answers", lambda: c.settings.reader == "connected"),
         # The refusal goes once the family switches to on-screen buttons ...
         ("new game", lambda: touch(app, t("ui.home.new"))),
         ("start without cards", lambda: touch(app, t("ui.setup.start"))),
@@ -129,20 +129,20 @@ def the_check(app: BankerApp, reader: LineReaderEmulator) -> list[Step]:
         ("register the first card", lambda: touch(app, t("ui.setup.register"))),
         ("the first card", cards.tap(ANN)),
         ("the second card", cards.tap(BEN)),
-        ("both registered, the refusal gone", lambda: c.draft is not None
-         and [p.card for p in c.draft.players] == [ANN, BEN] and shows(app, need, 0)()),
+        ("both registered, the refusal gone", lambda: c.setup.draft is not None
+         and [p.card for p in c.setup.draft.players] == [ANN, BEN] and shows(app, need, 0)()),
         ("start", lambda: touch(app, t("ui.setup.start"))),
-        ("the game", lambda: c.game is not None and app.manager.current == "table" and remember()),
+        ("the game", lambda: c.session.game is not None and app.manager.current == "table" and remember()),
         # The dice button on its check: the press shows, nothing rolls.
         *to_settings_in_game(),
         ("check the dice button", lambda: touch_role(app, "check_dice")),
         ("waiting for a press", said(app, "ui.check.press_button")),
         ("press the dice button", press_button),
         ("the press shows", said(app, "ui.check.presses", count=1)),
-        ("nothing rolled", lambda: unchanged() and c.last_dice == ()),
+        ("nothing rolled", lambda: unchanged() and c.session.last_dice == ()),
         ("press it again", press_button),
         ("two presses", said(app, "ui.check.presses", count=2)),
-        ("still nothing rolled", lambda: unchanged() and c.last_dice == ()),
+        ("still nothing rolled", lambda: unchanged() and c.session.last_dice == ()),
         *back_to_table(),
         # A purchase waits for the first player's card; the reader's check shows the card and pays nothing.
         ("enter real dice", lambda: touch(app, t("ui.btn.enter_dice"))),
@@ -150,7 +150,7 @@ def the_check(app: BankerApp, reader: LineReaderEmulator) -> list[Step]:
         ("die 2", lambda: touch_role(app, "die1-2")),
         ("move by them", lambda: touch(app, t("ui.dice.done"))),
         ("buy", lambda: touch(app, buy_button())),
-        ("waiting for the card", lambda: c.pending is not None and remember()),
+        ("waiting for the card", lambda: c.paying.pending is not None and remember()),
         *to_settings_in_game(),
         ("check the reader", lambda: touch_role(app, "check_reader")),
         ("waiting for a card", said(app, "ui.check.tap_any")),
@@ -158,13 +158,13 @@ def the_check(app: BankerApp, reader: LineReaderEmulator) -> list[Step]:
                                                             kind="line", port=str(reader.link))()),
         ("tap the first player's card", cards.tap(ANN)),
         ("its id and whose it is", lambda: said(app, "ui.check.card_of", ANN, player=game["first"])()),
-        ("nothing paid, the purchase still waits", lambda: unchanged() and c.pending is not None),
+        ("nothing paid, the purchase still waits", lambda: unchanged() and c.paying.pending is not None),
         ("another card", cards.tap(BEN)),
         ("two taps", said(app, "ui.check.taps", BEN, count=2)),
-        ("still nothing paid", lambda: unchanged() and c.pending is not None),
+        ("still nothing paid", lambda: unchanged() and c.paying.pending is not None),
         *back_to_table(),
         ("the same card, now at the table", cards.tap(ANN)),
-        ("bought", lambda: c.pending is None and c.game is not None and c.game.players[0].cash < game["cash"][0]),
+        ("bought", lambda: c.paying.pending is None and c.session.game is not None and c.session.game.players[0].cash < game["cash"][0]),
         ("the start screen's note never showed", lambda: not note_seen),
     ]
 
@@ -193,7 +193,7 @@ def silent(work: Path, code: str) -> int:
         return [
             *language(app, code),
             ("not said at once", lambda: time.monotonic() < app.started + READER_QUIET_SECONDS - 1
-             and app.manager.current == "home" and note() not in texts(app) and app.controller.reader != "connected"),
+             and app.manager.current == "home" and note() not in texts(app) and app.flows.settings.reader != "connected"),
             ("said after a while", lambda: note() in texts(app)),
             ("the note's way to the check", lambda: touch_role(app, "check_reader")),
             ("the check says what to do", said(app, "ui.check.reader_cable")),

@@ -80,16 +80,16 @@ def side_button(app: Any, text: str, side: str) -> Any:
 
 
 def family(app: Any, reader: Any) -> list[Step]:
-    c = app.controller
+    c = app.flows
     cards = Cards(reader)
-    money = c.tr.money
+    money = c.session.tr.money
 
     def tap(name: str) -> Callable[[], bool]:
         return cards.tap(CARDS[name])
 
     def game() -> Any:
-        assert c.game is not None
-        return c.game
+        assert c.session.game is not None
+        return c.session.game
 
     def cash(name: str) -> int:
         g = game()
@@ -109,7 +109,7 @@ def family(app: Any, reader: Any) -> list[Step]:
 
     def registers(k: int, name: str) -> list[Step]:
         return [(f"{name} taps to register", tap(name)),
-                (f"{name}'s card registered", lambda: c.draft is not None and c.draft.players[k].card == CARDS[name]
+                (f"{name}'s card registered", lambda: c.setup.draft is not None and c.setup.draft.players[k].card == CARDS[name]
                  and f"Card registered for {name}." in texts(app))]
 
     def nudge(name: str, key: str, target: int, start: int, step: int) -> list[Step]:
@@ -133,7 +133,7 @@ def family(app: Any, reader: Any) -> list[Step]:
         ("a fourth player", lambda: touch(app, "Add a player")),
         ("four rows", lambda: labels(app).count("Tap card to register") == 4),
         *name_players(app),
-        ("the card reader is connected", lambda: c.reader == "connected"),
+        ("the card reader is connected", lambda: c.settings.reader == "connected"),
         ("register the first card", lambda: touch(app, "Tap card to register")),
         ("waiting for a card", lambda: "Tap the card now…" in labels(app)),
         *registers(0, "Ann"),
@@ -181,10 +181,10 @@ def family(app: Any, reader: Any) -> list[Step]:
             ("Ann must tap to build", seen(app, "Ann: tap your card")),
             ("Ann taps", tap("Ann")),
             (f"{name}: {houses} house(s)", lambda s=space, h=houses, n=name: game().level[s] == h
-             and f"{n}  {c.tr('ui.deed.houses_n', count=h)}" in texts(app)),
+             and f"{n}  {c.session.tr('ui.deed.houses_n', count=h)}" in texts(app)),
         ]
     steps += [
-        ("the bank's houses", seen(app, c.tr("ui.pool", houses=26, hotels=12))),
+        ("the bank's houses", seen(app, c.session.tr("ui.pool", houses=26, hotels=12))),
         ("Ann paid 1,200", lambda: cash("Ann") == 300),
         ("back to the table", lambda: touch(app, "Back")),
         *enter(app, 1, 2),
@@ -249,7 +249,7 @@ def family(app: Any, reader: Any) -> list[Step]:
         ("agree", lambda: touch(app, "Dan and Cat: tap to agree")),
         ("both must tap", seen(app, "Dan + Cat: tap your card to agree to this trade")),
         ("Dan taps", tap("Dan")),
-        ("still Cat's", lambda: game().owner[35] == 2 and c.pending is not None),
+        ("still Cat's", lambda: game().owner[35] == 2 and c.paying.pending is not None),
         ("Cat taps", tap("Cat")),
         ("traded", lambda: game().owner[35] == 3 and cash("Dan") == 785 and cash("Cat") == 975),
         ("said so", seen(app, f"Dan hands Cat {money(150)} in a trade")),
@@ -309,7 +309,7 @@ def family(app: Any, reader: Any) -> list[Step]:
     ]
 
     def save_final() -> bool:
-        (Path(c.journal.path).parent / "final.json").write_text(json.dumps(game().to_json()), "utf-8")
+        (Path(c.session.journal.path).parent / "final.json").write_text(json.dumps(game().to_json()), "utf-8")
         return True
 
     def ranking_shown() -> bool:
@@ -350,10 +350,10 @@ def name_players(app: Any) -> list[Step]:
     """The four names on the on-screen keyboard, a touch a key (the first letter a capital by itself): Ann
     typed, Ben typed with a slip taken back by the backspace key, Dan typed, and Cat one touch on a ready
     name (free once Dan no longer has it)."""
-    c = app.controller
+    c = app.flows
 
     def named(k: int, name: str) -> Callable[[], bool]:
-        return lambda: (app.manager.current == "setup" and c.draft is not None and c.draft.players[k].name == name
+        return lambda: (app.manager.current == "setup" and c.setup.draft is not None and c.setup.draft.players[k].name == name
                         and (b := by_role(app, f"name {k}")) is not None and b.text == name)
 
     def typed(text: str) -> Callable[[], bool]:
@@ -362,8 +362,8 @@ def name_players(app: Any) -> list[Step]:
     def keys(word: str) -> list[Step]:
         return [(f"key {ch}", lambda ch=ch: touch_role(app, f"key {ch}")) for ch in word]
 
-    steps: list[Step] = [("ready names to begin with", lambda: c.draft is not None
-                          and [p.name for p in c.draft.players] == ["Car", "Ship", "Dog", "Cat"])]
+    steps: list[Step] = [("ready names to begin with", lambda: c.setup.draft is not None
+                          and [p.name for p in c.setup.draft.players] == ["Car", "Ship", "Dog", "Cat"])]
     for k in (0, 1, 3, 2):  # Dan before Cat: the fourth player's ready name is Cat until then
         name = PLAYERS[k]
         steps += [(f"player {k + 1}'s name", lambda k=k: touch_role(app, f"name {k}")),
@@ -386,14 +386,14 @@ def name_players(app: Any) -> list[Step]:
 
 def set_pin(app: Any) -> list[Step]:
     """The banker's PIN, on the digit pad."""
-    c = app.controller
+    c = app.flows
     return [("the banker's PIN", lambda: touch_role(app, "setup pin")),
             ("the digit pad", on(app, "digits")),
             *digits(app, PIN, "the PIN"),
             ("shown as dots", lambda: (w := by_role(app, "digits shown")) is not None and PIN not in w.text),
             ("OK", lambda: touch_role(app, "digit ok")),
-            ("back on the setup", lambda: app.manager.current == "setup" and c.draft is not None
-             and c.draft.pin == PIN)]
+            ("back on the setup", lambda: app.manager.current == "setup" and c.setup.draft is not None
+             and c.setup.draft.pin == PIN)]
 
 
 def trade_cash(app: Any, who: str, amount: int) -> list[Step]:
@@ -408,16 +408,16 @@ def trade_cash(app: Any, who: str, amount: int) -> list[Step]:
 def correct_cash(app: Any, who: str, cash: int, amount: int) -> list[Step]:
     """Behind the banker's PIN (a wrong one first), `who`'s cash (`cash` now) corrected on the digit pad:
     `amount` added."""
-    money = app.controller.tr.money
+    money = app.session.tr.money
     return [("the banker's menu", lambda: touch(app, "Banker")),
             ("asks for the PIN", on(app, "digits")),
             *digits(app, WRONG_PIN, "a wrong PIN"),
             ("OK", lambda: touch_role(app, "digit ok")),
             ("refused, and how many tries are left", seen(app, "Wrong PIN: 4 more tries before a wait")),
-            ("still locked", lambda: app.manager.current == "digits" and app.navigator.is_locked()),
+            ("still locked", lambda: app.manager.current == "digits" and app.flows.banker.is_locked()),
             *digits(app, PIN, "the PIN"),
             ("OK", lambda: touch_role(app, "digit ok")),
-            ("the banker's menu is open", lambda: app.manager.current == "banker" and not app.navigator.is_locked()),
+            ("the banker's menu is open", lambda: app.manager.current == "banker" and not app.flows.banker.is_locked()),
             ("corrections", seen(app, "Correct a player's cash")),
             (f"correct {who}", lambda: touch_role(app, f"correct {who}")),
             ("the digit pad", on(app, "digits")),
@@ -425,7 +425,7 @@ def correct_cash(app: Any, who: str, cash: int, amount: int) -> list[Step]:
             ("add to the cash", lambda: touch_role(app, "digit +")),
             *digits(app, str(amount), "the correction"),
             ("the new balance before OK", lambda: seen(app, f"New balance: {money(cash + amount)}")()
-             and app.controller.game.players[app.controller.game.index_of[who]].cash == cash),
+             and app.session.game.players[app.session.game.index_of[who]].cash == cash),
             ("OK", lambda: touch_role(app, "digit ok")),
             ("back to the menu", on(app, "banker"))]
 

@@ -179,9 +179,9 @@ class Script:
 
     def where(self) -> str:
         app = self.app
-        notices = [n["text"] for n in app.controller.notice_lines(3)]
+        notices = [n["text"] for n in app.session.notice_lines(3)]
         return (f"screen: {app.manager.current}\n{texts(app)}\nbuttons: {labels(app)}\n"
-                f"entered dice: {app.navigator.entered_dice}; notices: {notices}")
+                f"entered dice: {app.flows.turn.entered_dice}; notices: {notices}")
 
 
 def free_port() -> int:

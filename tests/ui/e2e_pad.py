@@ -23,7 +23,8 @@ from kivy.uix.label import Label  # noqa: E402
 
 from banker.journal import Journal  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
-from ui.controller import PIN_FREE_TRIES, Controller  # noqa: E402
+from ui.flows import Flows
+from ui.flows.banker import PIN_FREE_TRIES
 from ui.settings import Settings  # noqa: E402
 
 PIN = "2468"
@@ -33,7 +34,7 @@ CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80"}
 def touch_nothing(app: BankerApp) -> bool:
     """A finger on the screen's title, where no button is."""
     title = next((w for w in widgets(app) if isinstance(w, Label) and not isinstance(w, Button)
-                  and w.text == app.controller.tr("ui.banker.title")), None)
+                  and w.text == app.session.tr("ui.banker.title")), None)
     if title is None:
         return False
     t = UnitTestTouch(*title.to_window(*title.center))
@@ -51,7 +52,7 @@ def digits(app: BankerApp, keys: str) -> list[Step]:
     steps: list[Step] = []
     for k, key in enumerate(keys):
         def one(key: str = key, count: int = k + 1) -> bool:
-            entry = app.navigator.entry
+            entry = app.flows.pad.entry
             return entry is not None and touch_role(app, f"digit {key}")
         steps.append((f"key {key} ({k + 1} of {len(keys)})", one))
     return steps
@@ -60,29 +61,29 @@ def digits(app: BankerApp, keys: str) -> list[Step]:
 def prepared_game(journal: Path) -> None:
     """A game of Ann and Ben with the banker PIN, left unfinished in the journal (the app reopens it)."""
     j = Journal(journal)
-    c = Controller(j, Settings(), save_settings=lambda s: None, power_off=lambda: None)
-    c.new_game()
-    assert c.draft is not None
-    while len(c.draft.players) < 2:
-        c.draft_add_player()
+    c = Flows.on(j, Settings(), save_settings=lambda s: None, power_off=lambda: None)
+    c.setup.new_game()
+    assert c.setup.draft is not None
+    while len(c.setup.draft.players) < 2:
+        c.setup.add_player()
     for k, (name, uid) in enumerate(CARDS.items()):
-        c.draft_set(k, name=name)
-        c.draft_register(k)
-        c.card_tapped(uid)
-    c.draft.pin = PIN
-    assert c.draft_start(), [n.text for n in c.notices]
+        c.setup.set_player(k, name=name)
+        c.setup.register(k)
+        c.taps.card_tapped(uid)
+    c.setup.draft.pin = PIN
+    assert c.setup.start(), [n.text for n in c.session.notices]
     j.close()
 
 
 def steps(app: BankerApp) -> list[Step]:
-    c = app.controller
-    real_clock = c.clock
+    c = app.flows
+    real_clock = c.session.clock
 
     def cash(k: int) -> int:
-        return c.game.players[k].cash if c.game is not None else -1
+        return c.session.game.players[k].cash if c.session.game is not None else -1
 
     def later(seconds: float) -> bool:
-        c.clock = lambda: real_clock() + seconds  # type: ignore[method-assign]
+        c.session.clock = lambda: real_clock() + seconds  # type: ignore[method-assign]
         return True
 
     def screen(name: str) -> Callable[[], bool]:
@@ -132,7 +133,7 @@ def steps(app: BankerApp) -> list[Step]:
         ("a touch elsewhere", lambda: touch_nothing(app)),
         ("disarmed", labelled(app, "confirm end", "End the game now (ranking)")),
         ("stand-ins for a forgotten card", lambda: touch_role(app, "stand-ins")),
-        ("switched on", lambda: c.settings.stand_ins
+        ("switched on", lambda: c.session.settings.stand_ins
          and labelled(app, "stand-ins", "'Tap as' buttons for a forgotten card: on")()),
         ("end: armed again", lambda: touch_role(app, "confirm end")),
         ("end: confirmed", lambda: labelled(app, "confirm end", "Touch again to end the game")()
@@ -144,7 +145,7 @@ def steps(app: BankerApp) -> list[Step]:
         ("OK", lambda: touch_role(app, "digit ok")),
         ("back, Undo armed", lambda: screen("over")()
          and labelled(app, "confirm undo_end", "Touch again to undo the last action")()
-         and c.game is not None and c.game.ended),
+         and c.session.game is not None and c.session.game.ended),
         ("the confirming touch", lambda: touch_role(app, "confirm undo_end")),
         ("the game goes on", lambda: c.mode == "table" and screen("table")()),
         ("trade", lambda: touch(app, "Trade")),
@@ -168,7 +169,7 @@ def steps(app: BankerApp) -> list[Step]:
         ("too short for a PIN", lambda: by_role(app, "digit ok").disabled and "4 to 8 digits" in texts(app)),
         *digits(app, "34"),
         ("OK", lambda: touch_role(app, "digit ok")),
-        ("the PIN is set", lambda: screen("setup")() and c.draft is not None and c.draft.pin == "1234"
+        ("the PIN is set", lambda: screen("setup")() and c.setup.draft is not None and c.setup.draft.pin == "1234"
          and labelled(app, "setup pin", "Banker PIN: \u2022\u2022\u2022\u2022")()),
     ]
 

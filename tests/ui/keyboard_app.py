@@ -42,13 +42,13 @@ def keys_big_enough(app: BankerApp) -> bool:
 
 
 def steps(app: BankerApp) -> list[Step]:
-    c = app.controller
+    c = app.flows
 
     def tr(key: str) -> str:
-        return c.tr(key)  # in the language of the moment
+        return c.session.tr(key)  # in the language of the moment
 
     def names() -> list[str]:
-        return [p.name for p in c.draft.players] if c.draft is not None else []
+        return [p.name for p in c.setup.draft.players] if c.setup.draft is not None else []
 
     def on(screen: str) -> Callable[[], bool]:
         return lambda: app.manager.current == screen
@@ -61,7 +61,7 @@ def steps(app: BankerApp) -> list[Step]:
                 (f"{code}: settings", lambda: app.manager.current == "home" and touch(app, tr("ui.settings"))),
                 (f"{code}: the language", lambda: touch(app, {"en": "English", "cs": "Čeština",
                                                                      "ru": "Русский"}[code])),
-                (f"{code}: chosen", lambda: c.tr.language == code),
+                (f"{code}: chosen", lambda: c.session.tr.language == code),
                 (f"{code}: back", lambda: touch(app, tr("ui.back"))),
                 (f"{code}: a new game", lambda: app.manager.current == "home" and touch(app, tr("ui.home.new"))),
                 (f"{code}: the name", lambda: touch_role(app, "name 1")),

@@ -69,8 +69,8 @@ def main(work: Path, language: str) -> int:
 
 
 def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
-    c = app.controller
-    tr = c.tr
+    c = app.flows
+    tr = c.session.tr
     frames: list[dict[str, Any]] = []  # what each frame showed: Ann's cash, the amounts in flight
     seen: dict[str, Any] = {}
     diagonal = math.hypot(Window.width, Window.height)
@@ -91,7 +91,7 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
     def the_button(id_: str) -> Callable[[], bool]:
         """The turn's button `id_` (its words name the space and the price in the family's language)."""
         def run() -> bool:
-            b = next((b for b in view.buttons(c) if b["id"] == id_), None)
+            b = next((b for b in c.turn.buttons() if b["id"] == id_), None)
             return b is not None and touch(app, b["text"])
         return run
 
@@ -180,7 +180,7 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
 
     def undone_at_once() -> bool:
         assert seen["flying at undo"], "nothing was in flight when the undo was touched"
-        if c.game.owner[5] != -1:
+        if c.session.game.owner[5] != -1:
             return False
         assert not app.motion.busy() and not any(w.parent for w in seen["in flight"]), \
             "the undone purchase still flies"
@@ -215,9 +215,9 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
     # ---- Ben builds on the deeds screen (no board there): the house pops on its space when the board shows
 
     def built_unseen() -> bool:
-        if c.game.level[16] != 1 or app.motion.waiting:
+        if c.session.game.level[16] != 1 or app.motion.waiting:
             return False  # the pop is decided once its moment is on screen (motion._later): a busy machine lags
-        assert app.motion.unseen == [c.game.ruleset.spaces[16].name], app.motion.unseen
+        assert app.motion.unseen == [c.session.game.ruleset.spaces[16].name], app.motion.unseen
         assert not any(isinstance(w, motion.Piece) for w in app.motion.flying), "a pop with no board on screen"
         return True
 
@@ -240,7 +240,7 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
         return True
 
     def nothing_moved() -> bool:
-        if c.game.players[0].cash != 25:
+        if c.session.game.players[0].cash != 25:
             return False
         assert app.motion.started == seen["started"] and not app.motion.busy(), "something moved with animations off"
         return True
@@ -272,13 +272,13 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
         ("half way", rent_half_way),
         ("photograph the flight", photograph("rent")),
         ("end turn under the flight", end_turn_under_the_flight),
-        ("Ben's turn", lambda: c.game.turn == 1),
+        ("Ben's turn", lambda: c.session.game.turn == 1),
         ("the rent flew from Ann to Ben", the_rent_flew),
         *dice(2, 3),
         ("slow flights", slow_flights),
         ("buy Reading Railroad", the_button("buy")),
         ("Ben taps to buy", cards.tap(BEN)),
-        ("bought", lambda: c.game.owner[5] == 1 and bool(flying_amounts())),
+        ("bought", lambda: c.session.game.owner[5] == 1 and bool(flying_amounts())),
         ("the banker", the("ui.nav.banker")),
         ("undo", lambda: touch_role(app, "confirm undo")),
         ("touch again", confirm_undo),
@@ -298,7 +298,7 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
         ("the banker again", the("ui.nav.banker")),
         ("settings", the("ui.settings")),
         ("animations off", the("ui.settings.motion.on")),
-        ("off", lambda: not c.settings.motion and button(app, tr("ui.settings.motion.off")) is not None),
+        ("off", lambda: not c.session.settings.motion and button(app, tr("ui.settings.motion.off")) is not None),
         ("leave settings", the("ui.back")),
         ("count what moved so far", count_started),
         ("leave the banker", the("ui.back")),
@@ -307,11 +307,11 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
         ("the banker once more", the("ui.nav.banker")),
         ("settings again", the("ui.settings")),
         ("animations on", the("ui.settings.motion.off")),
-        ("on", lambda: c.settings.motion),
+        ("on", lambda: c.session.settings.motion),
         ("out of settings", the("ui.back")),
         ("out of the banker", the("ui.back")),
         *dice(1, 2),
-        ("the debt", lambda: bool(c.game.players[0].debts)),
+        ("the debt", lambda: bool(c.session.game.players[0].debts)),
         ("declare bankruptcy", the("ui.debt.concede")),
         ("Ann taps", cards.tap(ANN)),
         ("the winner, large", celebration),

@@ -66,7 +66,7 @@ def main(work: Path) -> int:
     # Without the money in motion: its frames (a flight draws one as often as it can) would come between the
     # purchase's frame and the step that counts frames, which this script pins.
     app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json", motion=False)
-    c = app.controller
+    c = app.flows
     Window.bind(on_flip=lambda *_: frames.__setitem__("count", frames["count"] + 1))
     phones = Phones()
     seen: dict[str, Any] = {}
@@ -80,8 +80,8 @@ def main(work: Path) -> int:
     def ready() -> bool:
         if app.manager.current != "table" or frames["count"] < 1:
             return False
-        c.connect_phones(phones, "http://127.0.0.1:1", lambda c: {"actions": len(c.game.script)})
-        c.publish_soon = app._publish_soon  # as the app wires its own phone server
+        c.phones.connect(phones, "http://127.0.0.1:1", lambda session: {"actions": len(session.game.script)})
+        c.phones.publish_soon = app._publish_soon  # as the app wires its own phone server
         return True
 
     def redraw_unchanged() -> bool:
@@ -102,27 +102,27 @@ def main(work: Path) -> int:
     def buy() -> bool:
         seen["ben"], seen["ann"] = row_of("Ben"), row_of("Ann")
         seen["nav"] = next(w for w in widgets(app) if isinstance(w, NavBar))
-        c.request({"do": "buy"})
+        c.paying.request({"do": "buy"})
         return True
 
     def tap() -> bool:
-        if c.pending is None or "Ann" not in texts(app):
+        if c.paying.pending is None or "Ann" not in texts(app):
             return False
         seen["published"] = len(phones.published)
         seen["before"] = shown()
         drawn["which"] = []
-        c.card_tapped(ANN)
+        c.taps.card_tapped(ANN)
         return True
 
     def bought() -> bool:
-        if c.tr.money(1440) not in texts(app):
+        if c.session.tr.money(1440) not in texts(app):
             return False
         seen["shown at"] = frames["count"]
         assert row_of("Ben") is seen["ben"], "Ben's row was rebuilt though his money did not change"
         assert next(w for w in widgets(app) if isinstance(w, NavBar)) is seen["nav"], "the navigation bar was rebuilt"
         assert row_of("Ann") is seen["ann"], "Ann's row was rebuilt, not its amount changed"
         amounts = [w.text for w in row_of("Ann").parent.children if isinstance(w, Label)]
-        assert amounts == [c.tr.money(1440)], f"Ann's row shows {amounts}"
+        assert amounts == [c.session.tr.money(1440)], f"Ann's row shows {amounts}"
         same = seen["before"] & shown()  # the words on the screen before the tap and after it
         again = sorted(set(drawn["which"]) & same)
         assert not again, f"the purchase drew again texts whose words did not change: {again}"
@@ -133,7 +133,7 @@ def main(work: Path) -> int:
         if not new:
             return False
         frame, state = new[-1]
-        assert state == {"actions": len(c.game.script)}, state
+        assert state == {"actions": len(c.session.game.script)}, state
         assert frame >= seen["shown at"], f"published at frame {frame}, before the frame {seen['shown at']} " \
                                           "that showed the purchase"
         assert len(new) == 1, f"one change published {len(new)} times"
@@ -148,7 +148,7 @@ def main(work: Path) -> int:
             raise RuntimeError("a screen that cannot draw")
         TableScreen.build = broken  # type: ignore[method-assign]
         seen["broken at"] = time.monotonic()
-        c.changed()
+        c.session.changed()
         return True
 
     def no_redraw_loop() -> bool:
@@ -156,11 +156,11 @@ def main(work: Path) -> int:
             return False
         assert 1 <= seen["redraws"] <= 3, f"a failing screen was drawn {seen['redraws']} times in 1.5 s"
         TableScreen.build = seen["build"]  # type: ignore[method-assign]
-        c.changed()
+        c.session.changed()
         return True
 
     def table_again() -> bool:
-        return c.tr.money(1440) in texts(app) and c.tr("ui.oops") in texts(app)
+        return c.session.tr.money(1440) in texts(app) and c.session.tr("ui.oops") in texts(app)
 
     steps: list[Step] = [
         ("the table", ready),

@@ -38,8 +38,8 @@ def test_classic_owners_buildings_mortgages_and_tokens(tmp_path: Path) -> None:
                    "6": {"owner": "Ben", "hotel": True}, "8": {"owner": "Ben", "hotel": True},
                    "9": {"owner": "Ben", "hotel": True}, "5": {"owner": "Cy", "mortgaged": True},
                    "12": {"owner": "Cy"}}})
-    b = view.board(c)
-    colour = {n: c.colour(n) for n in ("Ann", "Ben", "Cy")}
+    b = view.board(c.session)
+    colour = {n: c.session.colour(n) for n in ("Ann", "Ben", "Cy")}
     spaces = b["spaces"]
     assert [s["index"] for s in spaces] == list(range(40))
     assert spaces[0] == {"index": 0, "name": "GO", "kind": "go", "colour": None, "owner_colour": None, "houses": 0,
@@ -68,18 +68,18 @@ def test_classic_owners_buildings_mortgages_and_tokens(tmp_path: Path) -> None:
 def test_a_bankrupt_players_token_is_left_out(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c, ("Ann", "Ben", "Cy"))
-    c.game.players[1].bankrupt = True  # type: ignore[union-attr]
-    assert [t["name"] for t in view.board(c)["tokens"]] == ["Ann", "Cy"]
+    c.session.game.players[1].bankrupt = True  # type: ignore[union-attr]
+    assert [t["name"] for t in view.board(c.session)["tokens"]] == ["Ann", "Cy"]
 
 
 def test_the_board_follows_the_game(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c)
-    before = view.board(c)
-    c.roll()  # the kit's dice roll 1 + 2: Ann to Baltic Avenue
-    after = view.board(c)
+    before = view.board(c.session)
+    c.turn.roll()  # the kit's dice roll 1 + 2: Ann to Baltic Avenue
+    after = view.board(c.session)
     assert [t["position"] for t in after["tokens"]] == [3, 0] and after != before
-    assert view.board(c) == after  # the same game gives the same data (BoardView then draws nothing)
+    assert view.board(c.session) == after  # the same game gives the same data (BoardView then draws nothing)
 
 
 @pytest.mark.parametrize("rules", RULESETS)
@@ -96,20 +96,20 @@ def test_every_ruleset_has_one_entry_per_space(tmp_path: Path, rules: str, monke
     setup = {"players": {names[1]: {"position": 5}, names[2 % count]: {"position": 7}}, "spaces": spaces}
     c = make(tmp_path)
     start(c, names, rules=rules, setup=setup)
-    game = c.game
+    game = c.session.game
     assert game is not None
-    b = view.board(c)
+    b = view.board(c.session)
     assert len(b["spaces"]) == len(ruleset.spaces) == game.n_spaces
     for s, entry in zip(ruleset.spaces, b["spaces"]):
         assert entry["index"] == s.index and entry["name"] == game.space_name(s.index) and entry["kind"] == s.kind
         assert entry["colour"] == (ruleset.groups[s.group]["color"] if s.group else None)
         owner = game.owner[s.index] if s.is_property else -1
-        assert entry["owner_colour"] == (c.colour(game.players[owner].name) if owner >= 0 else None)
+        assert entry["owner_colour"] == (c.session.colour(game.players[owner].name) if owner >= 0 else None)
         assert entry["mortgaged"] == bool(game.mortgaged[s.index])
         level = game.level[s.index]
         assert (entry["houses"], entry["hotels"]) == ((0, 1) if level == game.hotel_level else (level, 0))
-    assert all(b["spaces"][i]["houses"] == 1 and b["spaces"][i]["owner_colour"] == c.colour("Ann") for i in group)
-    assert b["spaces"][railroad]["owner_colour"] == c.colour("Ben")
+    assert all(b["spaces"][i]["houses"] == 1 and b["spaces"][i]["owner_colour"] == c.session.colour("Ann") for i in group)
+    assert b["spaces"][railroad]["owner_colour"] == c.session.colour("Ben")
     assert b["spaces"][railroad]["mortgaged"] == (ruleset.mechanics.get("mortgage") != "none")
     assert [(t["name"], t["position"]) for t in b["tokens"]] == \
         [(p.name, p.position) for p in game.players if not p.bankrupt]

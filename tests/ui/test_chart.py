@@ -39,9 +39,9 @@ def test_every_point_of_the_chart_has_its_round(tmp_path: Path) -> None:
     start(c, setup={"players": {"Ann": {"position": 2}}, "spaces": {"1": {"owner": "Ann"}, "3": {"owner": "Ann"},
                                                                      "5": {"owner": "Ben"}}})
     for _ in range(2):  # Ann pays Ben's rent, Ben pays Ann's: then Ann again, in round 2
-        c.roll()
-        c.request({"do": "end_turn"})
-    game = c.game
+        c.turn.roll()
+        c.paying.request({"do": "end_turn"})
+    game = c.session.game
     assert game is not None and game.turns == 2
     series, rounds = view.worth_history_and_rounds(game)
     assert series == view.worth_history(game)

@@ -287,59 +287,59 @@ def test_every_currency_a_ruleset_may_name_has_a_symbol_in_every_language() -> N
 def test_notices_re_render_after_a_language_switch(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c)
-    c.roll((1, 2))
-    c.request({"do": "buy"})
-    c.card_tapped(CARDS["Ann"])  # a money notice: Ann buys Baltic Avenue
-    c.request({"do": "roll", "dice": [2, 2]})  # refused by a rule: an error notice from the engine's code
-    c.card_tapped(CARDS["Ben"])  # Ben's balance
+    c.turn.roll((1, 2))
+    c.paying.request({"do": "buy"})
+    c.taps.card_tapped(CARDS["Ann"])  # a money notice: Ann buys Baltic Avenue
+    c.paying.request({"do": "roll", "dice": [2, 2]})  # refused by a rule: an error notice from the engine's code
+    c.taps.card_tapped(CARDS["Ben"])  # Ben's balance
     english = texts(c)
     assert "Ann has no roll to make now (end the turn)" in english
     assert "Ann buys Baltic Avenue for 60" in english and english[-1] == "Ben: 1,500 in cash. Deeds: —"
-    c.set_language("pl")
+    c.settings.set_language("pl")
     polish = texts(c)
     assert len(polish) == len(english) and not set(polish) & set(english) - {"Ann rolled 1 + 2"}
     assert polish[-1] == f"Ben: 1{NBSP}500 w gotówce. Nieruchomości: —"
-    assert c.tr("rule.no_roll_owed", player="Ann") in polish
-    assert [line["text"] for line in c.notice_lines(2)] == polish[-2:]
-    c.set_language("en")
+    assert c.session.tr("rule.no_roll_owed", player="Ann") in polish
+    assert [line["text"] for line in c.session.notice_lines(2)] == polish[-2:]
+    c.settings.set_language("en")
     assert texts(c) == english
 
 
 def test_a_pending_prompt_follows_the_language(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c)
-    c.roll((1, 2))
-    c.request({"do": "buy"})
-    assert c.pending is not None and c.pending.prompt == "Ann: tap your card to buy Baltic Avenue for 60"
-    c.set_language("ru")
-    assert c.pending.prompt == c.tr("ui.tap.prompt", players="Ann", what=c.describe_action({"do": "buy"}))
-    assert "Ann" in c.pending.prompt and "tap your card" not in c.pending.prompt
+    c.turn.roll((1, 2))
+    c.paying.request({"do": "buy"})
+    assert c.paying.pending is not None and c.paying.pending.prompt == "Ann: tap your card to buy Baltic Avenue for 60"
+    c.settings.set_language("ru")
+    assert c.paying.pending.prompt == c.session.tr("ui.tap.prompt", players="Ann", what=c.paying.describe({"do": "buy"}))
+    assert "Ann" in c.paying.pending.prompt and "tap your card" not in c.paying.pending.prompt
 
 
 def test_money_is_shown_in_the_game_s_currency_while_it_lasts(tmp_path: Path) -> None:
     rules = tmp_path / "zloty.toml"
     rules.write_text('extends = "classic"\nname = "zloty"\ncurrency = "PLN"\n', "utf-8")
     c = make(tmp_path)
-    c.set_language("pl")
-    assert c.tr.currency is None
+    c.settings.set_language("pl")
+    assert c.session.tr.currency is None
     start(c, rules=str(rules))
-    assert c.tr.currency == "PLN" and c.tr.money(1500) == f"1{NBSP}500{NBSP}zł"
-    c.card_tapped(CARDS["Ben"])
+    assert c.session.tr.currency == "PLN" and c.session.tr.money(1500) == f"1{NBSP}500{NBSP}zł"
+    c.taps.card_tapped(CARDS["Ben"])
     assert texts(c)[-1] == f"Ben: 1{NBSP}500{NBSP}zł w gotówce. Nieruchomości: —"
-    c.set_language("en")  # a new language keeps the game's currency
+    c.settings.set_language("en")  # a new language keeps the game's currency
     assert texts(c)[-1] == "Ben: PLN1,500 in cash. Deeds: —"
-    c.close_game()
-    assert c.tr.currency is None
-    assert c.resume() and c.tr.currency == "PLN"  # reopening the game brings its currency back
+    c.home.close_game()
+    assert c.session.tr.currency is None
+    assert c.home.resume() and c.session.tr.currency == "PLN"  # reopening the game brings its currency back
 
 
 def test_how_a_player_left_jail_is_said_in_the_family_s_language(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c, setup={"players": {"Ann": {"in_jail": True, "position": 10}}})
-    c.request({"do": "pay_fine"})
-    c.card_tapped(CARDS["Ann"])
+    c.paying.request({"do": "pay_fine"})
+    c.taps.card_tapped(CARDS["Ann"])
     assert "Ann leaves jail (the fine paid)" in texts(c)
-    c.set_language("pl")
+    c.settings.set_language("pl")
     assert "Ann wychodzi z więzienia (zapłacona kara)" in texts(c)
 
 
@@ -365,13 +365,13 @@ def test_a_key_a_translation_lacks_falls_back_to_english_with_english_plural_rul
 def test_the_bank_as_a_creditor_and_a_card_s_text_are_pieces_in_the_family_s_language(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c, setup={"players": {"Ann": {"cash": 10, "position": 35}}})
-    c.roll((1, 2))  # Luxury Tax, 75, with 10 in cash: a debt to the bank
+    c.turn.roll((1, 2))  # Luxury Tax, 75, with 10 in cash: a debt to the bank
     assert "Ann owes the bank 75 and must raise it" in texts(c)
-    c.set_language("pl")
-    assert c.tr("event.debt", player="Ann", to=c.tr("ui.bank"), amount=75) in texts(c)
-    skipped = Msg("event.card", c._words({"player": "Ann", "card": "cc-opera-50", "text": "Opera night"}))
-    assert c.tr.card("cc-opera-50", "Opera night") in c.tr.render(skipped)
-    assert "Opera night" not in c.tr.render(skipped)
+    c.settings.set_language("pl")
+    assert c.session.tr("event.debt", player="Ann", to=c.session.tr("ui.bank"), amount=75) in texts(c)
+    skipped = Msg("event.card", c.session.words({"player": "Ann", "card": "cc-opera-50", "text": "Opera night"}))
+    assert c.session.tr.card("cc-opera-50", "Opera night") in c.session.tr.render(skipped)
+    assert "Opera night" not in c.session.tr.render(skipped)
 
 
 def test_the_tool_s_check_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -96,10 +96,12 @@ def test_no_import_cycle_in_ui() -> None:
 
 def test_the_graph_sees_the_imports_that_matter() -> None:
     graph = import_graph()
-    assert {"ui.controller", "ui.navigator", "ui.screens", "ui.theme"} <= graph["ui.app"]
+    assert {"ui.session", "ui.flows", "ui.screens", "ui.theme"} <= graph["ui.app"]
     assert "ui.phone" in graph["ui.app"] and "ui.web" in graph["ui.app"]  # imported inside functions
-    assert {"ui.view", "ui.controller"} <= graph["ui.navigator"]
-    assert "ui.screens.base" in graph["ui.screens.table"] and "ui.screens.table" in graph["ui.screens"]
+    assert {"ui.flows.setup", "ui.navigator", "ui.taps", "ui.session"} <= graph["ui.flows"]
+    assert {"ui.flows.base", "ui.view"} <= graph["ui.flows.turn"] and "ui.session" in graph["ui.flows.base"]
+    assert "ui.pages" in graph["ui.navigator"] and "ui.pages" in graph["ui.screens"]
+    assert "ui.screens.base" in graph["ui.screens.table"]  # (ui.screens imports each screen by its page's name)
     assert "ui.app" not in graph["ui.screens.base"]
 
 

@@ -11,7 +11,7 @@ import pytest
 import controllerkit
 from controllerkit import CARDS
 from ui import phone, view
-from ui.controller import Controller
+from ui.flows import Flows
 from ui.phone import phone_state
 
 PIN = "4321"
@@ -24,29 +24,29 @@ SETUP = {"players": {"Ann": {"position": 2}},
                     "5": {"owner": "Ben"}, "39": {"owner": "Ben", "mortgaged": True}}}
 
 
-def make(tmp_path: Path) -> Controller:
+def make(tmp_path: Path) -> Flows:
     return controllerkit.make(tmp_path, taps=False)
 
 
-def start(c: Controller, names: tuple[str, ...] = ("Ann", "Ben"), rules: str = "classic", pin: str = PIN,
+def start(c: Flows, names: tuple[str, ...] = ("Ann", "Ben"), rules: str = "classic", pin: str = PIN,
           setup: dict | None = None) -> None:
     controllerkit.start(c, names, rules, pin, setup)
 
 
-def played(tmp_path: Path) -> Controller:
+def played(tmp_path: Path) -> Flows:
     """Ann lands on Reading (25 to Ben), Ben on Baltic with a house (20 to Ann): back to Ann."""
     c = make(tmp_path)
     start(c, setup=SETUP)
-    c.roll()
-    c.request({"do": "end_turn"})
-    c.roll()
-    c.request({"do": "end_turn"})
+    c.turn.roll()
+    c.paying.request({"do": "end_turn"})
+    c.turn.roll()
+    c.paying.request({"do": "end_turn"})
     return c
 
 
 def test_the_live_game_in_plain_words(tmp_path: Path) -> None:
     c = played(tmp_path)
-    state = phone_state(c)
+    state = phone_state(c.session)
     assert set(state) == KEYS and set(state["labels"]) == LABELS
     assert state["title"] == "Classic" and state["language"] == "en"
     assert state["turn"] == "Ann" and state["labels"]["turn_line"] == "Ann's turn"
@@ -57,15 +57,15 @@ def test_the_live_game_in_plain_words(tmp_path: Path) -> None:
         "name": "Ann", "colour": "#E53935", "cash": 1495, "where": "Reading Railroad", "flags": "",
         "bankrupt": False, "current": True}
     assert ben["cash"] == 1505 and ben["current"] is False and ben["where"] == "Baltic Avenue"
-    game = c.game
+    game = c.session.game
     assert game is not None
     assert ann["net_worth"] == game.net_worth(0) and ben["net_worth"] == game.net_worth(1)
     # Deeds by colour group, with buildings and mortgages in words.
     assert [(g["group"], g["colour"], [(d["name"], d["buildings"], d["mortgaged"]) for d in g["deeds"]])
             for g in ann["deeds"]] == [
         ("purple", game.ruleset.groups["purple"]["color"],
-         [("Mediterranean Avenue", c.tr("ui.deed.houses_n", count=2), False),
-          ("Baltic Avenue", c.tr("ui.deed.houses_n", count=1), False)])]
+         [("Mediterranean Avenue", c.session.tr("ui.deed.houses_n", count=2), False),
+          ("Baltic Avenue", c.session.tr("ui.deed.houses_n", count=1), False)])]
     assert [(g["group_name"], [(d["name"], d["buildings"], d["mortgaged"]) for d in g["deeds"]])
             for g in ben["deeds"]] == [("Railroads", [("Reading Railroad", "", False)]),
                                        ("Dark blue", [("Boardwalk", "", True)])]
@@ -81,28 +81,28 @@ def test_the_live_game_in_plain_words(tmp_path: Path) -> None:
 def test_nothing_personal_leaves(tmp_path: Path) -> None:
     c = played(tmp_path)
     if hasattr(c, "web_token"):
-        c.web_token()  # the phone link's token lives in the same document
-    text = json.dumps(phone_state(c), ensure_ascii=False)
-    meta = c.journal.meta(c.live.id)  # type: ignore[union-attr]
+        c.phones.token()  # the phone link's token lives in the same document
+    text = json.dumps(phone_state(c.session), ensure_ascii=False)
+    meta = c.session.journal.meta(c.session.live.id)  # type: ignore[union-attr]
     assert set(meta["cards"]) == {CARDS["Ann"], CARDS["Ben"]}
     secrets = [*meta["cards"], PIN, meta["pin"]["hash"], meta["pin"]["salt"]]
     if meta.get("web_token"):
         secrets.append(meta["web_token"])
     for secret in secrets:
         assert secret not in text and secret.lower() not in text.lower()
-    assert str(c.journal.path) not in text
+    assert str(c.session.journal.path) not in text
 
 
 def test_the_end_ranking_and_winner(tmp_path: Path) -> None:
     c = played(tmp_path)
-    c.end_game()
-    state = phone_state(c)
+    c.banker.end_game()
+    state = phone_state(c.session)
     assert state["ended"] is True and state["winner"] == "Ben"
     assert state["labels"]["winner"] == "Ben wins!"
     assert state["ranking"] == [{"name": "Ben", "worth": 1905, "place": 1}, {"name": "Ann", "worth": 1765, "place": 2}]
     assert len(state["chart"]["Ann"]) == 4  # the end adds the final point
-    c.undo()  # the banker takes the end back
-    state = phone_state(c)
+    c.banker.undo()  # the banker takes the end back
+    state = phone_state(c.session)
     assert state["ended"] is False and state["ranking"] == [] and state["winner"] is None
     assert len(state["chart"]["Ann"]) == 3
 
@@ -110,26 +110,26 @@ def test_the_end_ranking_and_winner(tmp_path: Path) -> None:
 def test_a_tie_names_every_winner(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c)
-    c.end_game()
-    state = phone_state(c)
+    c.banker.end_game()
+    state = phone_state(c.session)
     assert state["winner"] == ["Ann", "Ben"] and state["labels"]["winner"] == "Ann & Ben wins!"
     assert [r["place"] for r in state["ranking"]] == [1, 2]
 
 
 def test_in_the_familys_language(tmp_path: Path) -> None:
     c = played(tmp_path)
-    c.set_language("pl")
-    state = phone_state(c)
+    c.settings.set_language("pl")
+    state = phone_state(c.session)
     assert state["language"] == "pl"
     assert state["labels"]["cash"] == "Gotówka" and state["labels"]["turn_line"] == "Teraz gra Ann"
     assert state["labels"]["chart"] == "Majątek w trakcie gry"
-    assert state["title"] == c.tr("ui.rules.classic") and state["bank"] == "W banku: 29 domów, 12 hoteli"
-    assert state["log"][0] == c.money_text(*_last_entry(c))
+    assert state["title"] == c.session.tr("ui.rules.classic") and state["bank"] == "W banku: 29 domów, 12 hoteli"
+    assert state["log"][0] == c.session.money_text(*_last_entry(c))
     assert "Bank: 29 houses" not in state["bank"] and "Ann's turn" not in json.dumps(state, ensure_ascii=False)
 
 
-def _last_entry(c: Controller) -> tuple:
-    game = c.game
+def _last_entry(c: Flows) -> tuple:
+    game = c.session.game
     assert game is not None
     e = game.money_log()[-1]
     return e.code, e.payer, e.payee, e.amount, e.params
@@ -138,31 +138,31 @@ def _last_entry(c: Controller) -> tuple:
 def test_the_ruleset_s_own_building_words(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c, rules="biznes")
-    state = phone_state(c)
+    state = phone_state(c.session)
     assert state["title"] == "Biznes"
     assert state["bank"].startswith("Bank: ") and "offices" in state["bank"] and "holdings" in state["bank"]
-    assert state["labels"]["deeds"] == c.tr("ui.nav.deeds_offices")
+    assert state["labels"]["deeds"] == c.session.tr("ui.nav.deeds_offices")
 
 
 def test_the_chart_is_kept_up_to_date_not_replayed(tmp_path: Path) -> None:
     c = played(tmp_path)
-    game = c.game
+    game = c.session.game
     assert game is not None
     assert phone.worth_history(game) == view.worth_history(game)
     replay = phone._chart.replay
-    c.roll()  # one more action: the kept replay goes on from where it was
+    c.turn.roll()  # one more action: the kept replay goes on from where it was
     assert phone._chart.replay is replay and phone.worth_history(game) == view.worth_history(game)
-    c.undo()  # an undo rebuilds the history: a fresh replay
+    c.banker.undo()  # an undo rebuilds the history: a fresh replay
     assert phone.worth_history(game) == view.worth_history(game) and phone._chart.replay is not replay
-    c.roll()
-    c.request({"do": "end_turn"})
-    assert phone.worth_history(c.game) == view.worth_history(c.game)  # type: ignore[arg-type]
+    c.turn.roll()
+    c.paying.request({"do": "end_turn"})
+    assert phone.worth_history(c.session.game) == view.worth_history(c.session.game)  # type: ignore[arg-type]
     # Another game (here the same one loaded afresh) never gets the old game's series.
-    other = c.journal.load(c.live.id)  # type: ignore[union-attr]
+    other = c.session.journal.load(c.session.live.id)  # type: ignore[union-attr]
     assert phone.worth_history(other.game) == view.worth_history(other.game)
     assert phone._chart.game is other.game
 
 
 def test_no_live_game(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
-        phone_state(make(tmp_path))
+        phone_state(make(tmp_path).session)

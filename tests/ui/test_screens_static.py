@@ -1,8 +1,9 @@
 """What the screens may not do, checked in their source (ui/screens/*.py):
 
 - read the engine: no `game.` anything, no ruleset mechanics, no `load_ruleset`, no `banker` import, and
-  none of the controller's raw state (its live game, journal, draft, notices...): the view data
-  (ui/view.py) and the navigator say what a screen needs;
+  none of the session's raw state (its live game, journal, meta, notices...) nor a flow's (the setup's
+  draft, a pending payment, the trade's offer...): the flows' view data (ui/flows/, ui/view.py) say what a
+  screen needs;
 - write a pixel number: a size, height, width, font size, padding, spacing or bar width (in the screens
   and in ui/widgets.py) comes from ui/theme.py, in dp/sp, so the panel's density scales it.
 """
@@ -14,16 +15,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = sorted((ROOT / "ui" / "screens").glob("*.py"))
-# Never read in a screen, on anything; and the controller's state a screen must not read itself (view.py
-# turns it into view data).
+# Never read in a screen, on anything; the session's state a screen must not read itself, and a flow's (the
+# flows turn it into view data).
 ENGINE = {"game", "mechanics", "ruleset", "load_ruleset", "live"}
 RAW_STATE = {"journal", "meta", "draft", "notices", "pending", "settings", "replacing", "player_qr", "last_dice"}
+FLOW_STATE = {"draft", "pending", "replacing", "player_qr", "offer", "own", "check", "hardware", "casino_pick"}
 LENGTHS = {"size", "height", "width", "font_size", "padding", "spacing", "bar_width", "radius"}
 
 
-def _is_controller(node: ast.expr) -> bool:
-    """`self.c` or `c`: the controller, as the screens name it."""
-    return (isinstance(node, ast.Attribute) and node.attr == "c") or (isinstance(node, ast.Name) and node.id == "c")
+def _is_session(node: ast.expr) -> bool:
+    """`self.s` or `s`: the session, as the screens name it."""
+    return (isinstance(node, ast.Attribute) and node.attr == "s") or (isinstance(node, ast.Name) and node.id == "s")
+
+
+def _is_flow(node: ast.expr) -> bool:
+    """`self.f.<flow>` or `f.<flow>`: one of the flows, as the screens name them."""
+    return isinstance(node, ast.Attribute) and (
+        (isinstance(node.value, ast.Attribute) and node.value.attr == "f")
+        or (isinstance(node.value, ast.Name) and node.value.id == "f"))
 
 
 def engine_reads(source: str) -> list[str]:
@@ -35,8 +44,10 @@ def engine_reads(source: str) -> list[str]:
             found.append(f"from {node.module} import ...")
         elif isinstance(node, ast.Attribute) and node.attr in ENGINE:
             found.append(f"line {node.lineno}: .{node.attr}")
-        elif isinstance(node, ast.Attribute) and node.attr in RAW_STATE and _is_controller(node.value):
-            found.append(f"line {node.lineno}: c.{node.attr}")
+        elif isinstance(node, ast.Attribute) and node.attr in RAW_STATE and _is_session(node.value):
+            found.append(f"line {node.lineno}: s.{node.attr}")
+        elif isinstance(node, ast.Attribute) and node.attr in FLOW_STATE and _is_flow(node.value):
+            found.append(f"line {node.lineno}: f.<flow>.{node.attr}")
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "game":
             found.append(f"line {node.lineno}: game.{node.attr}")
         elif isinstance(node, ast.Name) and node.id == "load_ruleset":
@@ -97,12 +108,12 @@ def test_no_pixel_numbers_in_the_screens_or_widgets() -> None:
 def test_the_checks_catch_what_they_are_for() -> None:
     bad = ("from banker.ruleset import load_ruleset\n"
            "def build(self):\n"
-           "    game = self.c.game\n"
+           "    game = self.s.game\n"
            "    n = game.dice_count()\n"
            "    r = load_ruleset('classic').mechanics\n"
-           "    self.c.draft.pin, c.notices\n"
-           "    self.notices(root), view.pending(self.c)\n")
-    assert len(engine_reads(bad)) == 7
+           "    self.s.meta['pin'], s.notices, self.f.setup.draft.pin, f.trade.offer\n"
+           "    self.notices(root), self.f.paying.view(), self.f.setup.view()\n")
+    assert len(engine_reads(bad)) == 9
     sizes = ("BigButton('x', height=64)\nrow(height=theme.TARGET + 8)\nChip(size=(40, 40))\n"
              "Text('x', 20)\nkw.setdefault('height', 14)\nBox(spacing=-6)\nBox(height=cond and 0 or 56)\n"
              "Widget(height=0)\nGrid(height=4 * theme.TARGET)\nBigButton('x', size=theme.FONT_BODY)\n")

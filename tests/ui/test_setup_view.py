@@ -11,20 +11,20 @@ from ui import view
 
 def test_add_a_player_stops_at_the_rulesets_most_and_the_x_at_two(tmp_path: Path) -> None:
     c = make(tmp_path)
-    c.new_game()
-    assert c.draft is not None
-    s = view.setup(c)
+    c.setup.new_game()
+    assert c.setup.draft is not None
+    s = c.setup.view()
     assert len(s["players"]) == 2 and s["can_add"] and not s["can_remove"]
-    c.draft_add_player()
-    assert view.setup(c)["can_remove"]
-    while len(c.draft.players) < 6:
-        c.draft_add_player()
-    assert view.setup(c)["can_add"]  # classic takes eight
-    c.draft_rules("biznes")
-    assert not view.setup(c)["can_add"]  # biznes takes six
-    c.draft_rules("classic")
-    while len(c.draft.players) < 8:
-        c.draft_add_player()
-    assert not view.setup(c)["can_add"]
-    c.draft_rules("biznes")  # too many for biznes now: the setup says so, and Start would refuse
-    assert not view.setup(c)["can_add"] and view.setup(c)["problems"]
+    c.setup.add_player()
+    assert c.setup.view()["can_remove"]
+    while len(c.setup.draft.players) < 6:
+        c.setup.add_player()
+    assert c.setup.view()["can_add"]  # classic takes eight
+    c.setup.choose_rules("biznes")
+    assert not c.setup.view()["can_add"]  # biznes takes six
+    c.setup.choose_rules("classic")
+    while len(c.setup.draft.players) < 8:
+        c.setup.add_player()
+    assert not c.setup.view()["can_add"]
+    c.setup.choose_rules("biznes")  # too many for biznes now: the setup says so, and Start would refuse
+    assert not c.setup.view()["can_add"] and c.setup.view()["problems"]

@@ -13,37 +13,37 @@ from ui.board import middle
 def test_the_prompt_follows_the_turn(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c)
-    assert view.prompt(c) == "Ann: roll the dice"
-    c.roll()
-    assert c.move_hint == "Ann: move your token to Baltic Avenue"  # said on the board, beside the deed card
-    assert view.prompt(c) == "Baltic Avenue is for sale for 60: buy it, or it goes to auction"
-    c.request({"do": "buy"})
-    assert c.pending is not None and view.prompt(c) is None  # the banner asks for the card
-    c.card_tapped(CARDS["Ann"])
-    assert view.prompt(c) == "Ann: end your turn when ready"
-    c.request({"do": "end_turn"})
-    assert view.prompt(c) == "Ben: roll the dice"
+    assert c.turn.prompt() == "Ann: roll the dice"
+    c.turn.roll()
+    assert c.session.move_hint == "Ann: move your token to Baltic Avenue"  # said on the board, beside the deed card
+    assert c.turn.prompt() == "Baltic Avenue is for sale for 60: buy it, or it goes to auction"
+    c.paying.request({"do": "buy"})
+    assert c.paying.pending is not None and c.turn.prompt() is None  # the banner asks for the card
+    c.taps.card_tapped(CARDS["Ann"])
+    assert c.turn.prompt() == "Ann: end your turn when ready"
+    c.paying.request({"do": "end_turn"})
+    assert c.turn.prompt() == "Ben: roll the dice"
 
 
 def test_after_a_restart_the_prompt_asks_for_the_decision(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c)
-    c.roll()
+    c.turn.roll()
     again = make(tmp_path)  # the app restarted after the move
-    assert again.resume() and again.move_hint is None
-    assert view.prompt(again) == "Baltic Avenue is for sale for 60: buy it, or it goes to auction"
-    again.set_language("pl")
-    assert view.prompt(again) == "Baltic Avenue na sprzedaż za 60: kup albo pójdzie na licytację"
+    assert again.home.resume() and again.session.move_hint is None
+    assert again.turn.prompt() == "Baltic Avenue is for sale for 60: buy it, or it goes to auction"
+    again.settings.set_language("pl")
+    assert again.turn.prompt() == "Baltic Avenue na sprzedaż za 60: kup albo pójdzie na licytację"
 
 
 def test_no_prompt_while_a_debt_is_open(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c, ("Ann", "Ben", "Cy"), rules="biznes",
           setup={"players": {"Ann": {"cash": 40}}, "spaces": {"15": {"owner": "Ann"}}})
-    c.roll((1, 3))  # Akcyza: 100 owed with 40 in cash
-    assert c.game is not None and c.game.players[0].debts
-    assert view.prompt(c) is None  # the debt panel says what is missing
-    [debt] = view.debts(c)
+    c.turn.roll((1, 3))  # Akcyza: 100 owed with 40 in cash
+    assert c.session.game is not None and c.session.game.players[0].debts
+    assert c.turn.prompt() is None  # the debt panel says what is missing
+    [debt] = c.deeds.debts()
     assert debt["missing"] == 60 and debt["missing_text"] == "60"
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from controllerkit import CARDS, make, start
 from ui import view
-from ui.controller import Controller
+from ui.flows import Flows
 from ui.i18n import Translator
 from ui.moments import EVENT, MONEY, Moment
 from ui.voice import EspeakSpeaker, Voice, phrases, say, Waiting
@@ -49,22 +49,22 @@ class FakeSpeaker:
         return None
 
 
-def speaking(tmp_path: Path, language: str = "en", hold: bool = False) -> tuple[Controller, FakeSpeaker]:
+def speaking(tmp_path: Path, language: str = "en", hold: bool = False) -> tuple[Flows, FakeSpeaker]:
     c = make(tmp_path)
     speaker = FakeSpeaker(hold)
-    c.moment_listeners.append(Voice(c, speaker).tell)
-    c.set_language(language)
+    c.session.moment_listeners.append(Voice(c.session, speaker).tell)
+    c.settings.set_language(language)
     start(c)
     return c, speaker
 
 
-def a_turn_each(c: Controller) -> None:
+def a_turn_each(c: Flows) -> None:
     """Ann rolls 1 + 2 onto Baltic Avenue and buys it with her card; Ben rolls the same and pays her rent."""
-    c.roll()
-    c.request({"do": "buy"})
-    c.card_tapped(CARDS["Ann"])
-    c.request({"do": "end_turn"})
-    c.roll()
+    c.turn.roll()
+    c.paying.request({"do": "buy"})
+    c.taps.card_tapped(CARDS["Ann"])
+    c.paying.request({"do": "end_turn"})
+    c.turn.roll()
 
 
 TURNS = {
@@ -120,41 +120,41 @@ AUCTIONS = {
 def test_an_auction_is_called_bid_by_bid_then_the_hammer(tmp_path: Path, language: str) -> None:
     c = make(tmp_path)
     speaker = FakeSpeaker()
-    c.moment_listeners.append(Voice(c, speaker).tell)
-    c.set_language(language)
+    c.session.moment_listeners.append(Voice(c.session, speaker).tell)
+    c.settings.set_language(language)
     start(c, ("Ann", "Ben", "Cy"))
-    c.roll()
-    c.request({"do": "decline"})
-    c.bid("Ben", 1200)
-    c.request({"do": "pass", "player": "Cy"})
-    c.request({"do": "pass", "player": "Ann"})
-    assert c.game.owner[3] == 1  # type: ignore[union-attr]
+    c.turn.roll()
+    c.paying.request({"do": "decline"})
+    c.auction.bid("Ben", 1200)
+    c.paying.request({"do": "pass", "player": "Cy"})
+    c.paying.request({"do": "pass", "player": "Ann"})
+    assert c.session.game.owner[3] == 1  # type: ignore[union-attr]
     assert speaker.said[2:] == AUCTIONS[language]  # after the roll and the move
 
 
 def test_a_summary_counts_with_the_languages_plural_forms(tmp_path: Path) -> None:
     c, _ = speaking(tmp_path, "pl")
-    rents = [p for p in phrases(c, [Moment(MONEY, "rent", {"payer": "Ben", "payee": "Ann", "amount": 4,
+    rents = [p for p in phrases(c.session, [Moment(MONEY, "rent", {"payer": "Ben", "payee": "Ann", "amount": 4,
                                                            "space": "Baltic Avenue"}, 1)] * 5)]
-    assert say(c, Waiting(rents[:2])) == "W skrócie: 2 płatności"
-    assert say(c, Waiting(rents)) == "W skrócie: 5 płatności"
-    c.set_language("cs")
-    assert say(c, Waiting(rents)) == "Ve zkratce: 5 plateb"
-    c.set_language("ru")
-    assert say(c, Waiting(rents)) == "Коротко: 5 платежей"
+    assert say(c.session, Waiting(rents[:2])) == "W skrócie: 2 płatności"
+    assert say(c.session, Waiting(rents)) == "W skrócie: 5 płatności"
+    c.settings.set_language("cs")
+    assert say(c.session, Waiting(rents)) == "Ve zkratce: 5 plateb"
+    c.settings.set_language("ru")
+    assert say(c.session, Waiting(rents)) == "Коротко: 5 платежей"
 
 
 def test_what_an_undo_took_back_is_not_spoken(tmp_path: Path) -> None:
     c, speaker = speaking(tmp_path, hold=True)
-    c.roll()  # "Ann rolled 3" is being said; "move to" waits
-    c.request({"do": "buy"})
-    c.card_tapped(CARDS["Ann"])  # the purchase waits too
-    c.undo()  # ... and is taken back
-    assert c.game.owner[3] == -1  # type: ignore[union-attr]
+    c.turn.roll()  # "Ann rolled 3" is being said; "move to" waits
+    c.paying.request({"do": "buy"})
+    c.taps.card_tapped(CARDS["Ann"])  # the purchase waits too
+    c.banker.undo()  # ... and is taken back
+    assert c.session.game.owner[3] == -1  # type: ignore[union-attr]
     speaker.finish()
     assert speaker.said == ["Ann rolled 3", "Ann, move to Baltic Avenue"]
-    c.request({"do": "buy"})
-    c.card_tapped(CARDS["Ann"])
+    c.paying.request({"do": "buy"})
+    c.taps.card_tapped(CARDS["Ann"])
     speaker.finish()
     assert speaker.said[-1] == "Ann buys Baltic Avenue for 60"
 
@@ -165,13 +165,13 @@ GROUPED = re.compile(r"\d[\s,.\u00a0\u202f]\d")
 @pytest.mark.parametrize("language", ["en", "pl", "cs", "ru"])
 def test_numbers_reach_the_speech_engine_as_plain_digits(tmp_path: Path, language: str) -> None:
     c, _ = speaking(tmp_path, language)
-    c.tr.currency = "PLN"  # a game with a currency: still no symbol and no grouping in speech
+    c.session.tr.currency = "PLN"  # a game with a currency: still no symbol and no grouping in speech
     moments = [Moment(MONEY, "rent", {"payer": "Ben", "payee": "Ann", "amount": 15000, "space": "Boardwalk"}, 1),
                Moment(EVENT, "bid", {"player": "Cy", "amount": 1250}, 1),
                Moment(EVENT, "sold", {"player": "Cy", "space": "Boardwalk", "amount": 123456}, 1),
                Moment(EVENT, "debt", {"player": "Ben", "to": "bank", "amount": 2000}, 1),
                Moment(MONEY, "salary", {"payer": "bank", "payee": "Ann", "amount": 2000}, 1)]
-    texts = [say(c, Waiting([p])) for p in phrases(c, moments)]
+    texts = [say(c.session, Waiting([p])) for p in phrases(c.session, moments)]
     assert len(texts) == 5
     for text in texts:
         assert not GROUPED.search(text) and "zł" not in text and "PLN" not in text, text
@@ -214,28 +214,28 @@ def test_every_kind_of_moment_has_its_phrase_in_every_language(tmp_path: Path, l
     c, _ = speaking(tmp_path, language)
     english = Translator("en")
     for moment, expected in EVERY_KIND:
-        found = phrases(c, [moment])
+        found = phrases(c.session, [moment])
         assert len(found) == 1, moment
-        text = say(c, Waiting(found))
+        text = say(c.session, Waiting(found))
         assert "?" not in text and "ui.voice" not in text and "{" not in text, text
         if language == "en":
             assert text == expected
         else:
             assert text != english(found[0].key, **found[0].params), (language, text)  # translated
     # Told already by another phrase of the same action: the hammer says the price, the event the building.
-    assert phrases(c, [Moment(MONEY, "auction", {"payer": "Cy", "payee": "bank", "amount": 120}, 1),
+    assert phrases(c.session, [Moment(MONEY, "auction", {"payer": "Cy", "payee": "bank", "amount": 120}, 1),
                        Moment(MONEY, "build", {"payer": "Ann", "payee": "bank", "amount": 200}, 1)]) == []
 
 
 def test_switched_off_the_voice_says_nothing(tmp_path: Path) -> None:
     c, speaker = speaking(tmp_path)
-    c.set_setting("voice", False)
+    c.settings.set_setting("voice", False)
     a_turn_each(c)
     assert speaker.said == []
-    c.set_setting("voice", True)
-    c.set_setting("voice_volume", 3)
-    c.set_setting("voice_speed", 1)
-    c.request({"do": "end_turn"})
+    c.settings.set_setting("voice", True)
+    c.settings.set_setting("voice_volume", 3)
+    c.settings.set_setting("voice_speed", 1)
+    c.paying.request({"do": "end_turn"})
     assert speaker.said == ["Ann's turn"] and speaker.levels == [("en", 3, 1)]
 
 
@@ -243,16 +243,16 @@ def test_without_espeak_ng_the_app_is_silent_and_the_settings_say_why(tmp_path: 
     c = make(tmp_path)
     played: list[Path] = []
     speaker = EspeakSpeaker(lambda path, done: played.append(path) or True, lambda fn: fn(), which=lambda name: None)
-    voice = Voice(c, speaker)
-    c.moment_listeners.append(voice.tell)
-    c.voice_status = voice.status
+    voice = Voice(c.session, speaker)
+    c.session.moment_listeners.append(voice.tell)
+    c.settings.voice_status = voice.status
     start(c)
     a_turn_each(c)
     assert played == [] and voice.said == []
-    assert view.settings(c)["status"].splitlines()[-1] == "No voice: espeak-ng is not installed (sudo apt install espeak-ng)"
-    c.set_language("ru")
-    assert view.settings(c)["status"].splitlines()[-1] == "Голоса нет: не установлен espeak-ng (sudo apt install espeak-ng)"
-    assert c.game.owner[3] == 0  # type: ignore[union-attr]  # and the game went on as ever
+    assert c.settings.view()["status"].splitlines()[-1] == "No voice: espeak-ng is not installed (sudo apt install espeak-ng)"
+    c.settings.set_language("ru")
+    assert c.settings.view()["status"].splitlines()[-1] == "Голоса нет: не установлен espeak-ng (sudo apt install espeak-ng)"
+    assert c.session.game.owner[3] == 0  # type: ignore[union-attr]  # and the game went on as ever
 
 
 def test_without_an_audio_device_the_voice_stops_trying_and_says_so(tmp_path: Path) -> None:
@@ -267,21 +267,21 @@ def test_without_an_audio_device_the_voice_stops_trying_and_says_so(tmp_path: Pa
         return False
 
     speaker = EspeakSpeaker(no_device, lambda fn: fn(), which=lambda name: shutil.which("true"), folder=tmp_path)
-    voice = Voice(c, speaker)
-    c.moment_listeners.append(voice.tell)
-    c.voice_status = voice.status
+    voice = Voice(c.session, speaker)
+    c.session.moment_listeners.append(voice.tell)
+    c.settings.voice_status = voice.status
     start(c)
-    c.roll()
+    c.turn.roll()
     assert finished.wait(10)
     for _ in range(100):  # the render thread hands back the result, then the voice has nothing more to try
         if voice.speaking is None:
             break
         threading.Event().wait(0.05)
     assert voice.speaking is None and len(calls) == 1
-    assert view.settings(c)["status"].splitlines()[-1] == "No voice: no speaker or sound device found"
-    c.request({"do": "buy"})
-    c.card_tapped(CARDS["Ann"])
-    assert len(calls) == 1 and c.game.owner[3] == 0  # type: ignore[union-attr]
+    assert c.settings.view()["status"].splitlines()[-1] == "No voice: no speaker or sound device found"
+    c.paying.request({"do": "buy"})
+    c.taps.card_tapped(CARDS["Ann"])
+    assert len(calls) == 1 and c.session.game.owner[3] == 0  # type: ignore[union-attr]
     assert list(tmp_path.glob("banker-voice-*.wav")) == []  # no file left behind
 
 

@@ -1,41 +1,30 @@
-"""The screens, one module each, in one registry (`SCREENS`, by the navigator's page names).
+"""The screens, one module each, made from the one page list (ui/pages.py): `screens()` gives each page's
+screen class by its page name.
 
-Each screen renders the view data (ui/view.py) and calls controller and navigator methods; none reads
-the engine, and every size and colour comes from ui/theme.py (tests/ui/test_screens_static.py checks both).
+Each screen renders its flow's view data and calls its flow's commands (ui/flows/); none reads the engine,
+and every size and colour comes from ui/theme.py (tests/ui/test_screens_static.py checks both).
 """
 
 from __future__ import annotations
 
-from ui.screens.auction import AuctionScreen
-from ui.screens.banker import BankerScreen
+import importlib
+
+from ui import pages
 from ui.screens.base import BaseScreen
-from ui.screens.cards import CardPickScreen
-from ui.screens.check import DiceCheckScreen, ReaderCheckScreen
-from ui.screens.casino import CasinoScreen
-from ui.screens.deeds import DeedsScreen
-from ui.screens.dice import DiceEntryScreen
-from ui.screens.digits import DigitsScreen
-from ui.screens.home import HomeScreen
-from ui.screens.inprogress import InProgressScreen
-from ui.screens.jump import JumpScreen
-from ui.screens.keyboard import KeyboardScreen
-from ui.screens.log import LogScreen
-from ui.screens.over import GameOverScreen
-from ui.screens.ownauction import OwnAuctionScreen
-from ui.screens.phones import PhonesScreen
-from ui.screens.replace import ReplaceCardScreen
-from ui.screens.settings import SettingsScreen
-from ui.screens.setup import SetupScreen
-from ui.screens.table import TableScreen
-from ui.screens.trade import TradeScreen
 
-SCREENS: dict[str, type[BaseScreen]] = {
-    "home": HomeScreen, "setup": SetupScreen, "inprogress": InProgressScreen, "table": TableScreen,
-    "auction": AuctionScreen, "deeds": DeedsScreen, "trade": TradeScreen, "log": LogScreen,
-    "banker": BankerScreen, "replace": ReplaceCardScreen, "over": GameOverScreen, "settings": SettingsScreen,
-    "cards": CardPickScreen, "dice": DiceEntryScreen, "ownauction": OwnAuctionScreen, "casino": CasinoScreen,
-    "jump": JumpScreen, "phones": PhonesScreen, "keyboard": KeyboardScreen,
-    "digits": DigitsScreen, "check_reader": ReaderCheckScreen, "check_dice": DiceCheckScreen,
-}
 
-__all__ = ["SCREENS", "BaseScreen"]
+def screen_class(page: pages.Page) -> type[BaseScreen]:
+    """The screen class a page names ("module:Class")."""
+    module, name = page.screen.split(":")
+    cls = getattr(importlib.import_module(module), name)
+    if not (isinstance(cls, type) and issubclass(cls, BaseScreen)):
+        raise TypeError(f"page {page.name!r}: {page.screen} is not a screen")
+    return cls
+
+
+def screens() -> dict[str, type[BaseScreen]]:
+    """Every page's screen class, by page name, in the registry's order."""
+    return {name: screen_class(page) for name, page in pages.PAGES.items()}
+
+
+__all__ = ["BaseScreen", "screen_class", "screens"]

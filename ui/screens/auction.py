@@ -42,13 +42,13 @@ class AuctionScreen(BaseScreen):
         line.add_widget(who)
         if b["may_bid"]:
             line.add_widget(BigButton(self.tr("ui.auction.bid", amount=b["next"]),
-                                      lambda n=b["name"]: self.nav.auction_bid(n), "primary",
+                                      lambda n=b["name"]: self.f.auction.bid_button(n), "primary",
                                       size=theme.FONT_SMALL, size_hint_x=None,
                                       width=theme.WIDTH_BID_COMPACT if compact else theme.WIDTH_BID,
                                       height=inner))
         if b["in"] and (not b["leading"] or stepped):  # stepped: the high bidder may pass and keep the bid
             passing = BigButton(self.tr("ui.auction.pass"),
-                                lambda n=b["name"]: self.c.request({"do": "pass", "player": n}),
+                                lambda n=b["name"]: self.f.paying.request({"do": "pass", "player": n}),
                                 "secondary", size=theme.FONT_SMALL, size_hint_x=None,
                                 width=theme.WIDTH_PASS_COMPACT if compact else theme.WIDTH_PASS, height=inner)
             passing.role = f"pass {b['name']}"
@@ -67,7 +67,7 @@ class AuctionScreen(BaseScreen):
         return box
 
     def build(self, root: BoxLayout) -> None:
-        a = view.auction(self.c)
+        a = self.f.auction.view()
         if a is None:
             return
         title = self.tr("ui.auction.title", what=a["what"])
@@ -105,10 +105,10 @@ class AuctionScreen(BaseScreen):
         if not a["stepped"]:  # fixed steps (biznes) need no step control
             for delta in (-STEP_CHANGE, STEP_CHANGE):
                 bottom.add_widget(BigButton(self.tr("ui.auction.step", delta=f"{delta:+d}"),
-                                            lambda d=delta: self.nav.bid_step(d), "secondary", size=theme.FONT_SMALL,
+                                            lambda d=delta: self.f.auction.step(d), "secondary", size=theme.FONT_SMALL,
                                             height=theme.TARGET_BAR))
         if a["can_close"]:
             key = "ui.auction.cancel" if a["stepped"] else "ui.auction.sold"
-            bottom.add_widget(BigButton(self.tr(key), lambda: self.c.request({"do": "close_auction"}),
+            bottom.add_widget(BigButton(self.tr(key), lambda: self.f.paying.request({"do": "close_auction"}),
                                         "accent", size=theme.FONT_BIG, height=theme.TARGET_BAR))
         root.add_widget(bottom)

@@ -22,7 +22,7 @@ MENU_COLUMNS = 4  # the menu's eight buttons in two rows, and the players to cor
 
 class Confirming(BaseScreen):
     """A screen with buttons that arm on the first touch: a touch anywhere else disarms them, and an armed
-    button is redrawn disarmed when its time is up (Navigator.confirm)."""
+    button is redrawn disarmed when its time is up (the navigator's `confirm`)."""
 
     _armable: dict[str, Widget]
     _lapse: Any = None
@@ -31,7 +31,7 @@ class Confirming(BaseScreen):
                        **kw: Any) -> BigButton:
         """The button `key`: its own words and colour, or "Touch again to ..." (`armed_label`, by default
         ui.confirm.<key>) in red while armed."""
-        armed = self.nav.armed() == key
+        armed = self.f.banker.armed() == key
         b = BigButton(self.tr(armed_label or f"ui.confirm.{key}") if armed else self.tr(label), press,
                       "danger" if armed else kind, **kw)
         b.role = f"confirm {key}"
@@ -44,16 +44,16 @@ class Confirming(BaseScreen):
         if self._lapse is not None:
             self._lapse.cancel()
             self._lapse = None
-        left = self.nav.confirm.left()
+        left = self.f.nav.confirm.left()
         if left is not None:
-            self._lapse = Clock.schedule_once(lambda dt: self.nav.confirm_lapse(), left + 0.05)
+            self._lapse = Clock.schedule_once(lambda dt: self.f.banker.confirm_lapse(), left + 0.05)
 
     def on_touch_down(self, touch: Any) -> bool:
-        armed = self.nav.armed()
+        armed = self.f.banker.armed()
         if armed is not None:
             button = getattr(self, "_armable", {}).get(armed)
             if button is None or not _inside(button, touch.pos):
-                self.nav.other_touch()
+                self.f.banker.other_touch()
         return bool(super().on_touch_down(touch))
 
 
@@ -66,34 +66,34 @@ def _inside(widget: Widget, pos: tuple[float, float]) -> bool:
 class BankerScreen(Confirming):
     def build(self, root: BoxLayout) -> None:
         self.start_confirming()
-        self.header(root, self.tr("ui.banker.title"), lambda: self.nav.go("table"))
-        if self.nav.is_locked():  # the PIN pad shows instead; this is only for a moment
+        self.header(root, self.tr("ui.banker.title"), lambda: self.f.nav.go("table"))
+        if self.f.banker.is_locked():  # the PIN pad shows instead; this is only for a moment
             root.add_widget(Widget())
             return
-        b = view.banker(self.c)
+        b = self.f.banker.view()
         menu = grid(MENU_COLUMNS, spacing=theme.GAP_WIDE)
         tall: dict[str, Any] = {"size": theme.FONT_SMALL, "height": theme.TARGET_LARGE}
         for key, label, kind in DESTRUCTIVE:
-            menu.add_widget(self.confirm_button(key, label, kind, lambda k=key: self.nav.destructive(k), **tall))
-        menu.add_widget(BigButton(self.tr("ui.banker.replace_card"), lambda: self.nav.go("replace"), "secondary",
+            menu.add_widget(self.confirm_button(key, label, kind, lambda k=key: self.f.banker.destructive(k), **tall))
+        menu.add_widget(BigButton(self.tr("ui.banker.replace_card"), lambda: self.f.nav.go("replace"), "secondary",
                                   **tall))
         on = b["stand_ins"]
         stand_ins = BigButton(self.tr("ui.banker.stand_ins.on" if on else "ui.banker.stand_ins.off"),
-                              lambda: self.c.set_setting("stand_ins", not on), "primary" if on else "secondary",
+                              lambda: self.f.settings.set_setting("stand_ins", not on), "primary" if on else "secondary",
                               **tall)
         stand_ins.role = "stand-ins"
         menu.add_widget(stand_ins)
-        menu.add_widget(BigButton(self.tr("ui.settings"), lambda: self.nav.go("settings"), "secondary", **tall))
-        phones = BigButton(self.tr("ui.phones.button"), lambda: self.nav.go("phones"), "primary", **tall)
+        menu.add_widget(BigButton(self.tr("ui.settings"), lambda: self.f.nav.go("settings"), "secondary", **tall))
+        phones = BigButton(self.tr("ui.phones.button"), lambda: self.f.nav.go("phones"), "primary", **tall)
         phones.disabled = not b["phones"]  # no web server (switched off in the config)
         menu.add_widget(phones)
         menu.add_widget(self.confirm_button("power_off", "ui.banker.power_off", "danger",
-                                            lambda: self.nav.destructive("power_off"), **tall))
+                                            lambda: self.f.banker.destructive("power_off"), **tall))
         root.add_widget(menu)
         root.add_widget(Text(self.tr("ui.banker.adjust"), theme.FONT_BIG, bold=True))
         people = grid(MENU_COLUMNS, spacing=theme.GAP_WIDE)  # every player at once, eight in two rows
         for p in b["players"]:
-            person = BigButton(f"{p['name']}: {p['cash_text']}", lambda n=p["name"]: self.nav.correct(n), "secondary",
+            person = BigButton(f"{p['name']}: {p['cash_text']}", lambda n=p["name"]: self.f.banker.correct(n), "secondary",
                                size=theme.FONT_BODY, height=theme.TARGET_MEDIUM)
             person.role = f"correct {p['name']}"
             people.add_widget(person)

@@ -13,8 +13,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from ui import theme, view
-from ui.controller import Controller
-from ui.navigator import Navigator
+from ui.flows import Flows
 from ui.widgets import BigButton, Panel, Text
 
 
@@ -120,10 +119,10 @@ def notice_colour(kind: str) -> list[float]:
 class BaseScreen(Screen):
     """A screen: `build(root)` lays it out from the view data at every `refresh()`."""
 
-    def __init__(self, controller: Controller, navigator: Navigator, **kw: Any) -> None:
+    def __init__(self, flows: Flows, **kw: Any) -> None:
         super().__init__(**kw)
-        self.c = controller
-        self.nav = navigator
+        self.f = flows  # every flow (ui/flows/): what the screen shows and what its buttons do
+        self.s = flows.session  # the translator, the notices
 
     def refresh(self) -> None:
         self._used: dict[str, tuple[Any, Widget]] = {}
@@ -182,7 +181,7 @@ class BaseScreen(Screen):
         raise TypeError("every screen builds its own content")
 
     def tr(self, key: str, **params: Any) -> str:
-        return self.c.tr(key, **params)
+        return self.s.tr(key, **params)
 
     def header(self, root: BoxLayout, text: str, back: Callable[[], Any] | None = None) -> None:
         bar = row(theme.TARGET_MEDIUM)
@@ -196,22 +195,22 @@ class BaseScreen(Screen):
         """The latest notices: who paid whom and why, errors in red (`one_line`: each cut to a line, for a
         crowded screen; the money log keeps every word)."""
         box = column()
-        for notice in view.notices(self.c, count):
+        for notice in view.notices(self.s, count):
             extra: dict[str, Any] = {"max_lines": 1, "shorten": True, "shorten_from": "right"} if one_line else {}
             box.add_widget(Text(notice["text"], theme.FONT_BODY, color=notice_colour(notice["kind"]), **extra))
         root.add_widget(box)
 
     def pending_banner(self, root: BoxLayout) -> None:
         """"Ann: tap your card to buy ..." with a stand-in button for each card still missing, and Cancel."""
-        pending = view.pending(self.c)
+        pending = self.f.paying.view()
         if pending is None:
             return
         panel = auto_height(Panel(orientation="vertical", size_hint_y=None, fill=theme.PENDING_FILL))
         panel.add_widget(Text(pending["prompt"], theme.FONT_BIG, bold=True))
         buttons = row()
         for name in pending["waiting"] if pending["stand_ins"] else ():  # only when the banker allows stand-ins
-            buttons.add_widget(BigButton(self.tr("ui.tap.as", player=name), lambda n=name: self.nav.tap_as(n),
+            buttons.add_widget(BigButton(self.tr("ui.tap.as", player=name), lambda n=name: self.f.paying.stand_in(n),
                                          "secondary", size=theme.FONT_SMALL))
-        buttons.add_widget(BigButton(self.tr("ui.cancel"), self.c.cancel_pending, "danger", size=theme.FONT_SMALL))
+        buttons.add_widget(BigButton(self.tr("ui.cancel"), self.f.paying.cancel, "danger", size=theme.FONT_SMALL))
         panel.add_widget(buttons)
         root.add_widget(panel)

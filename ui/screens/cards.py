@@ -30,10 +30,10 @@ class CardChoice(BigButton):
 
 class CardPickScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        self.header(root, self.tr("ui.cards.which"), lambda: self.nav.go("table"))
+        self.header(root, self.tr("ui.cards.which"), lambda: self.f.nav.go("table"))
         sv = self.box("list", listing)
         body = self.box("rows", list_column)
-        for card in view.card_choices(self.c):
-            body.add_widget(CardChoice(card["text"], lambda cid=card["id"]: self.nav.pick_card(cid)))
+        for card in self.f.turn.card_choices():
+            body.add_widget(CardChoice(card["text"], lambda cid=card["id"]: self.f.turn.pick_card(cid)))
         sv.add_widget(body)
         root.add_widget(sv)

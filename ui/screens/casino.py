@@ -13,18 +13,18 @@ from ui.widgets import BigButton, Text
 
 class CasinoScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        k = view.casino(self.c)
+        k = self.f.turn.casino()
         bet, pick = k["bet"], k["pick"]
         self.header(root, self.tr("ui.casino.title", player=k["player"], jackpot=k["jackpot"]),
-                    lambda: self.nav.go("table"))
+                    lambda: self.f.nav.go("table"))
         self.pending_banner(root)
-        betting = view.pending(self.c) is not None  # the bet waits for the player's card: the banner asks
+        betting = self.f.paying.view() is not None  # the bet waits for the player's card: the banner asks
         if not betting:
             root.add_widget(Text(self.tr("ui.casino.how", bet=bet, jackpot=k["jackpot"], odds=k["odds"]),
                                  theme.FONT_READ, color=theme.MUTED, halign="center"))
         numbers = row(theme.ROW_DIE)
         for n in range(1, 7):
-            b = BigButton(str(n), lambda n=n: self.c.casino_toggle(n), "primary" if n in pick else "secondary",
+            b = BigButton(str(n), lambda n=n: self.f.turn.casino_toggle(n), "primary" if n in pick else "secondary",
                           size=theme.FONT_LEAD, height=theme.ROW_DIE)
             b.role = f"casino {n}"
             numbers.add_widget(b)
@@ -37,10 +37,10 @@ class CasinoScreen(BaseScreen):
         if betting:
             return
         bottom = row(theme.TARGET_LARGE)
-        bottom.add_widget(BigButton(self.tr("ui.btn.casino_no"), lambda: self.c.request({"do": "casino"}), "secondary",
+        bottom.add_widget(BigButton(self.tr("ui.btn.casino_no"), lambda: self.f.paying.request({"do": "casino"}), "secondary",
                                     size=theme.FONT_BODY, height=theme.TARGET_LARGE))
         if pick:
             bottom.add_widget(BigButton(self.tr("ui.casino.bet", bet=bet, numbers=", ".join(map(str, pick))),
-                                        lambda: self.c.request({"do": "casino", "numbers": list(pick)}), "primary",
+                                        lambda: self.f.paying.request({"do": "casino", "numbers": list(pick)}), "primary",
                                         size=theme.FONT_BODY, height=theme.TARGET_LARGE))
         root.add_widget(bottom)

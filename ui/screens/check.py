@@ -1,6 +1,6 @@
 """The settings' hardware checks: "Check the reader" (tap any card: its id shows, whose it is, with the reader's
 kind, port and last status) and "Check the dice button" (press it: the dice show). While one shows, a tap or a
-press acts on nothing in the game (ui/controller.py's `check`); under the result, what to check when nothing
+press acts on nothing in the game (ui/flows/settings.py's `check`); under the result, what to check when nothing
 comes, in the family's words (ui/view.py's `hardware_check`)."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ class CheckScreen(BaseScreen):
     kind = ""
 
     def build(self, root: BoxLayout) -> None:
-        v = view.hardware_check(self.c, self.kind)
-        self.header(root, v["title"], self.nav.back_from_check)
+        v = self.f.settings.check_view(self.kind)
+        self.header(root, v["title"], self.f.nav.back_from_check)
         result = auto_height(Panel(orientation="vertical", size_hint_y=None))
         if v["figure"] is not None:  # what came, large enough to read from across the table
             shown = Text(v["figure"], theme.FONT_FIGURE, bold=True, color=theme.ACCENT, halign="center")

@@ -15,23 +15,23 @@ TABS_ROW_MOST = 4  # players' tabs in one row; more go into two rows
 
 class DeedsScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        who = self.nav.deeds_player()
+        who = self.f.deeds.player()
         bar = row(theme.TARGET_MEDIUM)
-        bar.add_widget(BigButton(self.tr("ui.back"), lambda: self.nav.go("table"), "secondary", size_hint_x=None,
+        bar.add_widget(BigButton(self.tr("ui.back"), lambda: self.f.nav.go("table"), "secondary", size_hint_x=None,
                                  width=theme.WIDTH_BACK, height=theme.TARGET_MEDIUM))
         bar.add_widget(Text(self.tr("ui.deeds.title", player=who), theme.FONT_TITLE, bold=True,
                             height=theme.TARGET_MEDIUM))
-        pool = Text(view.pool(self.c), theme.FONT_SMALL, color=theme.MUTED, halign="right",
+        pool = Text(self.f.deeds.pool_text(), theme.FONT_SMALL, color=theme.MUTED, halign="right",
                     size_hint_x=None, width=theme.WIDTH_POOL, height=theme.TARGET_MEDIUM)
         pool.role = "pool"
         bar.add_widget(pool)
         root.add_widget(bar)
-        players = [p for p in view.players(self.c) if not p["bankrupt"]]
+        players = [p for p in view.players(self.s) if not p["bankrupt"]]
         cols = len(players) if len(players) <= TABS_ROW_MOST else (len(players) + 1) // 2
         tabs = grid(max(1, cols), spacing=theme.GAP_TIGHT)
         for p in players:
             chosen = p["name"] == who
-            tab = BigButton(f"{p['name']} {p['cash_text']}", lambda n=p["name"]: self.nav.show_deeds(n),
+            tab = BigButton(f"{p['name']} {p['cash_text']}", lambda n=p["name"]: self.f.deeds.show(n),
                             "primary" if chosen else "secondary", size=theme.FONT_SMALL,
                             height=theme.TARGET_COMPACT,
                             background_color=colour(p["colour"]) if chosen else theme.TAB)
@@ -41,7 +41,7 @@ class DeedsScreen(BaseScreen):
         self.pending_banner(root)
         sv = self.box("list", listing)  # kept: a tap far down the list leaves it where it was
         body = self.box("rows", list_column)
-        groups = view.deeds(self.c, who)
+        groups = self.f.deeds.view(who)
         if not groups:
             body.add_widget(Text(self.tr("ui.deeds.none", player=who), theme.FONT_BIG, color=theme.MUTED))
         for g in groups:
@@ -53,7 +53,7 @@ class DeedsScreen(BaseScreen):
                 line.add_widget(Text(label, theme.FONT_READ, bold=True, height=theme.TARGET_MEDIUM))
                 for act in d["actions"]:
                     action = BigButton(act["text"],
-                                       lambda v=act["verb"], i=d["index"]: self.nav.deed_action(who, v, i),
+                                       lambda v=act["verb"], i=d["index"]: self.f.deeds.act(who, v, i),
                                        "primary" if act["enabled"] else "secondary", size=theme.FONT_SMALL,
                                        size_hint_x=None, width=theme.WIDTH_DEED_VERB, height=theme.TARGET_MEDIUM)
                     action.role = f"{act['verb']} {d['index']}"  # every row has the same labels

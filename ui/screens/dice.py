@@ -12,16 +12,16 @@ from ui.widgets import BigButton
 
 class DiceEntryScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        self.header(root, self.tr("ui.dice.enter"), lambda: self.nav.go("table"))
-        chosen = self.nav.entered_dice
-        for k in range(view.dice_count(self.c)):
+        self.header(root, self.tr("ui.dice.enter"), lambda: self.f.nav.go("table"))
+        chosen = self.f.turn.entered_dice
+        for k in range(self.f.turn.dice_count()):
             line = row(theme.ROW_DIE)
             for value in range(1, 7):
-                die = BigButton(str(value), lambda k=k, v=value: self.nav.enter_die(k, v),
+                die = BigButton(str(value), lambda k=k, v=value: self.f.turn.enter_die(k, v),
                                 "primary" if len(chosen) > k and chosen[k] == value else "secondary",
                                 size=theme.FONT_HEADLINE, height=theme.TARGET_DIE)
                 die.role = f"die{k}-{value}"  # two rows share the labels 1-6: tests tell them apart
                 line.add_widget(die)
             root.add_widget(line)
-        root.add_widget(BigButton(self.tr("ui.dice.done"), self.nav.dice_entered, "primary", height=theme.TARGET_LARGE))
+        root.add_widget(BigButton(self.tr("ui.dice.done"), self.f.turn.dice_entered, "primary", height=theme.TARGET_LARGE))
         root.add_widget(Widget())

@@ -1,6 +1,6 @@
 """The digit pad: the banker's PIN and every amount the banker types (a correction, a trade's cash, an
 own-property auction's opening bid), on big keys 0-9 with Erase and Clear, OK and Cancel; the value shown
-large the language's way (ui/entry.py holds what is being entered, the navigator what OK does)."""
+large the language's way (ui/entry.py holds what is being entered, ui/flows/pad.py what OK does)."""
 
 from __future__ import annotations
 
@@ -26,12 +26,12 @@ class DigitsScreen(BaseScreen):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        entry = self.nav.entry
-        if entry is None:  # the pad's moment has passed: the navigator shows another screen at once
+        entry = self.f.pad.entry
+        if entry is None:  # the pad's moment has passed: another screen shows at once
             return
-        d = view.digits(self.c, entry)
+        d = self.f.pad.view()
         if d["wait"] is not None:  # the wait after too many wrong PINs counts down on screen
-            self._timer = Clock.schedule_once(lambda dt: self.nav.entry_tick(), 1)
+            self._timer = Clock.schedule_once(lambda dt: self.f.pad.tick(), 1)
         self.header(root, d["title"])
         body = BoxLayout(orientation="horizontal", spacing=theme.GAP_PANEL)
         left = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.44)
@@ -54,19 +54,19 @@ class DigitsScreen(BaseScreen):
             signs = row(theme.TARGET)
             for key, label, kind in ((PLUS, "ui.digits.add", "primary"), (MINUS, "ui.digits.take", "danger")):
                 chosen = (d["sign"] > 0) == (key == PLUS)
-                b = BigButton(self.tr(label), lambda k=key: self.nav.entry_press(k),
+                b = BigButton(self.tr(label), lambda k=key: self.f.pad.press(k),
                               kind if chosen else "secondary", size=theme.FONT_BIG)
                 b.role = f"digit {key}"
                 signs.add_widget(b)
             left.add_widget(signs)
         left.add_widget(Widget())
         # Until the value keeps its rule, OK is a grey button with faint text: plainly there, plainly not yet.
-        ok = BigButton(d["ok_text"], self.nav.entry_ok, "primary" if d["ok"] else "secondary", size=theme.FONT_LARGE,
+        ok = BigButton(d["ok_text"], self.f.pad.ok, "primary" if d["ok"] else "secondary", size=theme.FONT_LARGE,
                        height=theme.TARGET_LARGE, background_disabled_normal="")
         ok.disabled = not d["ok"]
         ok.role = "digit ok"
         left.add_widget(ok)
-        cancel = BigButton(self.tr("ui.cancel"), self.nav.entry_cancel, "secondary", size=theme.FONT_BIG)
+        cancel = BigButton(self.tr("ui.cancel"), self.f.pad.cancel, "secondary", size=theme.FONT_BIG)
         cancel.role = "digit cancel"
         left.add_widget(cancel)
         body.add_widget(left)
@@ -76,7 +76,7 @@ class DigitsScreen(BaseScreen):
                 label, size = self.tr(f"ui.digits.{key}"), theme.FONT_BIG
             else:
                 label, size = key, theme.FONT_PAD_KEY
-            b = BigButton(label, lambda k=key: self.nav.entry_press(k), "secondary", size=size, size_hint_y=1)
+            b = BigButton(label, lambda k=key: self.f.pad.press(k), "secondary", size=size, size_hint_y=1)
             b.disabled = not d["keys"]
             b.role = f"digit {key}"
             keys.add_widget(b)

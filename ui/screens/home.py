@@ -15,11 +15,11 @@ class HomeScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         root.add_widget(Text(self.tr("ui.app_name"), theme.FONT_HUGE, bold=True, halign="center",
                              height=theme.TARGET_HOME))
-        if view.reader_silent(self.c):  # in the tagline's place, gone as soon as the reader answers
+        if self.f.settings.reader_silent():  # in the tagline's place, gone as soon as the reader answers
             note = row()
             note.add_widget(Text(self.tr("ui.home.reader_silent"), theme.FONT_BIG, bold=True, color=theme.WARNING,
                                  height=theme.TARGET))
-            check = BigButton(self.tr("ui.settings.check_reader"), lambda: self.nav.go("check_reader"), "accent",
+            check = BigButton(self.tr("ui.settings.check_reader"), lambda: self.f.nav.go("check_reader"), "accent",
                               size=theme.FONT_BODY, size_hint_x=0.45)
             check.role = "check_reader"
             note.add_widget(check)
@@ -27,12 +27,12 @@ class HomeScreen(BaseScreen):
         else:
             root.add_widget(Text(self.tr("ui.home.tagline"), theme.FONT_BIG, color=theme.MUTED, halign="center"))
         box = column(padding=theme.HOME_PAD)
-        if view.can_resume(self.c):
-            box.add_widget(BigButton(self.tr("ui.home.resume"), self.c.resume, "primary", size=theme.FONT_LARGE,
+        if self.f.home.can_resume():
+            box.add_widget(BigButton(self.tr("ui.home.resume"), self.f.home.resume, "primary", size=theme.FONT_LARGE,
                                      height=theme.TARGET_HOME))
-        box.add_widget(BigButton(self.tr("ui.home.new"), self.nav.new_game, "primary", size=theme.FONT_LARGE,
+        box.add_widget(BigButton(self.tr("ui.home.new"), self.f.setup.new_game, "primary", size=theme.FONT_LARGE,
                                  height=theme.TARGET_HOME))
-        box.add_widget(BigButton(self.tr("ui.settings"), lambda: self.nav.go("settings"), "secondary",
+        box.add_widget(BigButton(self.tr("ui.settings"), lambda: self.f.nav.go("settings"), "secondary",
                                  size=theme.FONT_BIG))
         root.add_widget(box)
         self.notices(root, 2)

@@ -8,7 +8,6 @@ from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
-from ui.navigator import SETUP_CASH_STEP
 from ui.screens.base import BaseScreen, fit_font, list_column, listing, rewind, row
 from ui.widgets import BigButton, Stripe, Text
 
@@ -38,9 +37,9 @@ class InProgressScreen(BaseScreen):
         rewind(self)
 
     def build(self, root: BoxLayout) -> None:
-        self.header(root, self.tr("ui.progress.title"), lambda: self.nav.go("setup"))
-        self.nav.progress_setup()  # every player named on the setup screen gets today's cash and position
-        g = view.in_progress(self.c)
+        self.header(root, self.tr("ui.progress.title"), lambda: self.f.nav.go("setup"))
+        self.f.progress.entered()  # every player named on the setup screen gets today's cash and position
+        g = self.f.progress.view()
         sv = self.box("list", listing)  # kept: a touch far down the list leaves it where it was
         body = self.box("rows", list_column)
         names = name_width([p["name"] for p in g["players"]])
@@ -51,8 +50,8 @@ class InProgressScreen(BaseScreen):
                           width=names, pos_hint={"center_y": 0.5})]
             fit_font(texts[0], [theme.FONT_BIG, theme.FONT_BODY, theme.FONT_SMALL])
             line.add_widget(texts[0])
-            for key, step, shown in (("cash", SETUP_CASH_STEP, p["cash_text"]), ("position", 1, p["where"])):
-                minus = BigButton("-", lambda n=name, k=key, s=step: self.nav.bump_player(n, k, -s), "secondary",
+            for key, step, shown in (("cash", g["step"], p["cash_text"]), ("position", 1, p["where"])):
+                minus = BigButton("-", lambda n=name, k=key, s=step: self.f.progress.bump_player(n, k, -s), "secondary",
                                   size=theme.FONT_LARGE, size_hint_x=None, width=theme.WIDTH_NUDGE, size_hint_y=1)
                 minus.role = f"{name} {key} -"  # many buttons read "-": tests tell them apart
                 line.add_widget(minus)
@@ -60,7 +59,7 @@ class InProgressScreen(BaseScreen):
                                   theme.FONT_BODY if key == "cash" else theme.FONT_SMALL,
                                   height=theme.TARGET_MEDIUM, size_hint_x=SHARES[key], pos_hint={"center_y": 0.5}))
                 line.add_widget(texts[-1])
-                plus = BigButton("+", lambda n=name, k=key, s=step: self.nav.bump_player(n, k, s), "secondary",
+                plus = BigButton("+", lambda n=name, k=key, s=step: self.f.progress.bump_player(n, k, s), "secondary",
                                  size=theme.FONT_LARGE, size_hint_x=None, width=theme.WIDTH_NUDGE, size_hint_y=1)
                 plus.role = f"{name} {key} +"
                 line.add_widget(plus)
@@ -71,7 +70,7 @@ class InProgressScreen(BaseScreen):
             line = row(theme.TARGET_COMPACT)
             line.add_widget(Stripe(s["colour"], size_hint_x=None, width=theme.STRIPE, size_hint_y=1))
             line.add_widget(Text(s["name"], theme.FONT_SMALL, height=theme.TARGET_COMPACT))
-            owner_button = BigButton(s["owner"] or self.tr("ui.bank"), lambda i=i: self.nav.cycle_owner(i),
+            owner_button = BigButton(s["owner"] or self.tr("ui.bank"), lambda i=i: self.f.progress.cycle_owner(i),
                                      "secondary", size=theme.FONT_SMALL, size_hint_x=None, width=theme.WIDTH_OWNER,
                                      height=theme.TARGET_COMPACT)
             owner_button.role = f"owner {i}"
@@ -80,18 +79,18 @@ class InProgressScreen(BaseScreen):
                 level = s["level"]
                 level_button = BigButton(self.tr("ui.deed.hotel") if level == HOTEL else
                                          self.tr("ui.deed.houses_n", count=level),
-                                         lambda i=i: self.nav.cycle_level(i), "secondary", size=theme.FONT_SMALL,
+                                         lambda i=i: self.f.progress.cycle_level(i), "secondary", size=theme.FONT_SMALL,
                                          size_hint_x=None, width=theme.WIDTH_LEVEL, height=theme.TARGET_COMPACT)
                 level_button.role = f"level {i}"
                 line.add_widget(level_button)
             if g["mortgages"]:
                 said = "ui.deed.mortgaged" if s["mortgaged"] else "ui.progress.not_mortgaged"
-                line.add_widget(BigButton(self.tr(said), lambda i=i: self.nav.toggle_mortgaged(i),
+                line.add_widget(BigButton(self.tr(said), lambda i=i: self.f.progress.toggle_mortgaged(i),
                                           "danger" if s["mortgaged"] else "secondary", size=theme.FONT_SMALL,
                                           size_hint_x=None, width=theme.WIDTH_MORTGAGE, height=theme.TARGET_COMPACT))
             body.add_widget(line)
         sv.add_widget(body)
         root.add_widget(sv)
         self.notices(root, 1)
-        root.add_widget(BigButton(self.tr("ui.setup.start"), self.c.draft_start, "primary", size=theme.FONT_LARGE,
+        root.add_widget(BigButton(self.tr("ui.setup.start"), self.f.setup.start, "primary", size=theme.FONT_LARGE,
                                   height=theme.TARGET_LARGE))

@@ -24,11 +24,11 @@ class JumpScreen(BaseScreen):
         rewind(self)
 
     def build(self, root: BoxLayout) -> None:
-        self.header(root, self.tr("ui.jump.title", player=view.turn_player(self.c)), lambda: self.nav.go("table"))
+        self.header(root, self.tr("ui.jump.title", player=self.f.turn.player()), lambda: self.f.nav.go("table"))
         sv = self.box("list", listing)  # kept: scrolled where the finger left it
         board = self.box("spaces", spaces_grid)
-        for s in view.jump_spaces(self.c):
-            b = BigButton(f"{s['index']}. {s['name']}", lambda i=s["index"]: self.c.request({"do": "jump", "space": i}),
+        for s in self.f.turn.jump_spaces():
+            b = BigButton(f"{s['index']}. {s['name']}", lambda i=s["index"]: self.f.paying.request({"do": "jump", "space": i}),
                           "secondary", size=theme.FONT_SMALL, height=theme.TARGET_COMPACT)
             b.role = f"jump {s['index']}"
             board.add_widget(b)

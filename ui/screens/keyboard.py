@@ -19,12 +19,12 @@ NAME_LARGE = 12  # letters of a name shown in the largest font; a longer one tak
 
 class KeyboardScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        editor = self.nav.name_edit
-        if editor is None:  # only shown while a name is edited (Navigator.screen_name)
+        editor = self.f.names.editor
+        if editor is None:  # only shown while a name is edited (ui/flows/names.py's `leave`)
             return
-        k = view.keyboard(self.c, editor)
+        k = self.f.names.view()
         top = row(theme.KEY_TOP)
-        top.add_widget(BigButton(self.tr("ui.cancel"), self.nav.keyboard_cancel, "secondary", size=theme.FONT_BIG,
+        top.add_widget(BigButton(self.tr("ui.cancel"), self.f.names.cancel, "secondary", size=theme.FONT_BIG,
                                  size_hint_x=None, width=theme.WIDTH_KEY_ACTION, height=theme.KEY_TOP))
         chip = BoxLayout(orientation="vertical", size_hint_x=None, width=theme.CHIP_TURN[0])
         for part in (Widget(), Chip(k["colour"], size=theme.CHIP_TURN), Widget()):
@@ -46,7 +46,7 @@ class KeyboardScreen(BaseScreen):
         name.add_widget(shown)
         name.add_widget(Widget())
         top.add_widget(name)
-        done = BigButton(self.tr("ui.keyboard.done"), self.nav.keyboard_done,
+        done = BigButton(self.tr("ui.keyboard.done"), self.f.names.done,
                          "primary" if k["can_finish"] else "secondary", size=theme.FONT_BIG, size_hint_x=None,
                          width=theme.WIDTH_KEY_ACTION, height=theme.KEY_TOP)
         done.role = "done"
@@ -55,7 +55,7 @@ class KeyboardScreen(BaseScreen):
         if k["presets"]:
             presets = row(theme.KEY_PRESET)
             for preset in k["presets"]:  # as wide as their names: eight fit across, none wraps
-                b = BigButton(preset, lambda p=preset: self.nav.keyboard_done(p), size=theme.FONT_SMALL,
+                b = BigButton(preset, lambda p=preset: self.f.names.done(p), size=theme.FONT_SMALL,
                               height=theme.KEY_PRESET, background_color=theme.PRESET_FILL,
                               size_hint_x=max(len(preset), 5) + 2)
                 b.role = f"preset {preset}"
@@ -75,7 +75,7 @@ class KeyboardScreen(BaseScreen):
             for key in line:
                 fill = theme.KEY_ON if key["on"] else theme.SECONDARY if key["id"] in SPECIAL else theme.KEY_FILL
                 extra: dict[str, Any] = {"font_name": theme.FONT_GLYPHS} if key["glyph"] else {}
-                b = BigButton(key["label"], lambda i=key["id"]: self.nav.keyboard_press(i),
+                b = BigButton(key["label"], lambda i=key["id"]: self.f.names.press(i),
                               size=theme.FONT_LARGE if len(key["label"]) <= 3 else theme.FONT_SMALL,
                               size_hint_x=key["width"] / units, size_hint_y=1, background_color=fill, **extra)
                 b.role = f"key {key['id']}"

@@ -11,10 +11,10 @@ from ui.widgets import Text
 
 class LogScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        self.header(root, self.tr("ui.log.title"), lambda: self.nav.go("table"))
+        self.header(root, self.tr("ui.log.title"), lambda: self.f.nav.go("table"))
         sv = self.box("list", listing)  # kept: scrolled where the finger left it
         body = self.box("rows", list_column)
-        for line in view.log(self.c):
+        for line in self.f.home.log():
             body.add_widget(Text(line, theme.FONT_READ))
         sv.add_widget(body)
         root.add_widget(sv)

@@ -20,7 +20,7 @@ RANKS_ROOMY_MOST = 5  # players ranked in full-size lines; more get compact ones
 class GameOverScreen(Confirming):
     def build(self, root: BoxLayout) -> None:
         self.start_confirming()
-        g = view.game_over(self.c)
+        g = self.f.home.game_over()
         self.header(root, self.tr("ui.over.winner", player=g["winner"]))
         body = BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE)
         left = BoxLayout(orientation="vertical", size_hint_x=0.4)
@@ -40,14 +40,14 @@ class GameOverScreen(Confirming):
         body.add_widget(left)
         chart_box = BoxLayout(orientation="vertical")
         chart_box.add_widget(Text(self.tr("ui.over.chart_rounds"), theme.FONT_SMALL, color=theme.MUTED))
-        chart_box.add_widget(Chart(g["history"], g["colours"], rounds=g["rounds"], number=self.c.tr.number))
+        chart_box.add_widget(Chart(g["history"], g["colours"], rounds=g["rounds"], number=self.s.tr.number))
         body.add_widget(chart_box)
         root.add_widget(body)
         bottom = row(theme.TARGET_BAR)
-        bottom.add_widget(self.confirm_button("undo_end", "ui.banker.undo", "secondary", self.nav.undo_end,
+        bottom.add_widget(self.confirm_button("undo_end", "ui.banker.undo", "secondary", self.f.banker.undo_end,
                                               "ui.confirm.undo", height=theme.TARGET_BAR))
-        if view.phones(self.c)["link"]:  # the phones keep the final results until a new link replaces this one
-            bottom.add_widget(BigButton(self.tr("ui.phones.revoke"), self.c.revoke_link, "danger",
+        if self.f.phones.view()["link"]:  # the phones keep the final results until a new link replaces this one
+            bottom.add_widget(BigButton(self.tr("ui.phones.revoke"), self.f.phones.revoke, "danger",
                                         size=theme.FONT_SMALL, height=theme.TARGET_BAR))
-        bottom.add_widget(BigButton(self.tr("ui.over.close"), self.c.close_game, "primary", height=theme.TARGET_BAR))
+        bottom.add_widget(BigButton(self.tr("ui.over.close"), self.f.home.close_game, "primary", height=theme.TARGET_BAR))
         root.add_widget(bottom)

@@ -12,14 +12,14 @@ from ui.widgets import BigButton, QRCode, Text
 
 class PhonesScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        self.header(root, self.tr("ui.phones.title"), lambda: self.nav.go("banker"))
-        phones = view.phones(self.c)
+        self.header(root, self.tr("ui.phones.title"), lambda: self.f.nav.go("banker"))
+        phones = self.f.phones.view()
         link = phones["link"]
         if link is None:
             root.add_widget(Text(self.tr("ui.phones.off"), theme.FONT_BIG, halign="center"))
             return
         main = self.box("qr main", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_PANEL))
-        move = self.nav.move_url
+        move = self.f.phones.move_url
         shown = move or link
         left = self.box("qr side", lambda: BoxLayout(orientation="vertical", size_hint_x=0.5))
         code = self.part("qr", shown, lambda: QRCode(shown, size_hint=(1, 1)))
@@ -32,12 +32,12 @@ class PhonesScreen(BaseScreen):
         right.add_widget(Text(shown, theme.FONT_SMALL, color=theme.MUTED))
         right.add_widget(Widget())
         if move:
-            right.add_widget(BigButton(self.tr("ui.phones.back_to_table"), self.nav.hide_move, "secondary",
+            right.add_widget(BigButton(self.tr("ui.phones.back_to_table"), self.f.phones.hide_move, "secondary",
                                        size=theme.FONT_SMALL, height=theme.TARGET))
         else:
-            right.add_widget(BigButton(self.tr("ui.phones.move"), self.nav.show_move, "primary",
+            right.add_widget(BigButton(self.tr("ui.phones.move"), self.f.phones.show_move, "primary",
                                        size=theme.FONT_SMALL, height=theme.TARGET))
-            right.add_widget(BigButton(self.tr("ui.phones.revoke"), self.c.revoke_link, "danger",
+            right.add_widget(BigButton(self.tr("ui.phones.revoke"), self.f.phones.revoke, "danger",
                                        size=theme.FONT_SMALL, height=theme.TARGET))
         main.add_widget(right)
         root.add_widget(main)

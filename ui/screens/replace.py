@@ -15,15 +15,15 @@ ONE_COLUMN = 4  # players listed one under another; more go in two columns
 
 class ReplaceCardScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        b = view.banker(self.c)
-        self.header(root, self.tr("ui.banker.replace_card"), lambda: self.nav.go("banker"))
+        b = self.f.banker.view()
+        self.header(root, self.tr("ui.banker.replace_card"), lambda: self.f.nav.go("banker"))
         if b["replacing"]:
             root.add_widget(Text(self.tr("ui.replace.tap", player=b["replacing"]), theme.FONT_TITLE, bold=True,
                                  color=theme.ACCENT))
         players = b["players"]
         names = grid(1 if len(players) <= ONE_COLUMN else 2, spacing=theme.GAP_WIDE)
         for p in players:
-            names.add_widget(BigButton(p["name"], lambda n=p["name"]: self.c.replace_card(n),
+            names.add_widget(BigButton(p["name"], lambda n=p["name"]: self.f.banker.replace_card(n),
                                        "accent" if p["name"] == b["replacing"] else "secondary",
                                        size=theme.FONT_BIG,
                                        height=theme.TARGET if len(players) <= ONE_COLUMN else theme.TARGET_MEDIUM))

@@ -13,17 +13,17 @@ from ui.widgets import BigButton, Text
 
 class SettingsScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        s = view.settings(self.c)
-        self.header(root, self.tr("ui.settings"), self.nav.back_from_settings)
+        s = self.f.settings.view()
+        self.header(root, self.tr("ui.settings"), self.f.nav.back_from_settings)
         languages = row()
         for code, name in s["languages"].items():
-            languages.add_widget(BigButton(name, lambda code=code: self.c.set_language(code),
+            languages.add_widget(BigButton(name, lambda code=code: self.f.settings.set_language(code),
                                            "primary" if s["language"] == code else "secondary", height=theme.TARGET))
         root.add_widget(languages)
         for buttons in s["rows"]:
             line = row()
             for b in buttons:
-                button = BigButton(self.tr(b["text_key"]), lambda k=b["key"], v=b["next"]: self.c.set_setting(k, v),
+                button = BigButton(self.tr(b["text_key"]), lambda k=b["key"], v=b["next"]: self.f.settings.set_setting(k, v),
                                    "primary" if b["on"] else "secondary", height=theme.TARGET)
                 button.role = f"setting {b['key']}"
                 fit_font(button, [theme.FONT_BODY, theme.FONT_SMALL], theme.TEXT_INSET)
@@ -31,7 +31,7 @@ class SettingsScreen(BaseScreen):
             root.add_widget(line)
         checks = row()
         for page, key in (("check_reader", "ui.settings.check_reader"), ("check_dice", "ui.settings.check_dice")):
-            button = BigButton(self.tr(key), lambda page=page: self.nav.go(page), "secondary", height=theme.TARGET)
+            button = BigButton(self.tr(key), lambda page=page: self.f.nav.go(page), "secondary", height=theme.TARGET)
             button.role = page
             fit_font(button, [theme.FONT_BODY, theme.FONT_SMALL], theme.TEXT_INSET)
             checks.add_widget(button)

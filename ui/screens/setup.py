@@ -13,7 +13,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
-from ui.navigator import TIME_LIMIT_STEP
+from ui.flows.setup import TIME_LIMIT_STEP
 from ui.screens.base import BaseScreen, fit_font, grid, list_column, listing, rewind, row
 from ui.widgets import BigButton, Text, colour
 
@@ -24,11 +24,11 @@ class SetupScreen(BaseScreen):
         rewind(self)
 
     def build(self, root: BoxLayout) -> None:
-        s = view.setup(self.c)
+        s = self.f.setup.view()
         self.head(root, s)
         rules = grid(4)  # eight rulesets: two rows of four
         for r in s["rulesets"]:
-            rules.add_widget(BigButton(r["text"], lambda n=r["name"]: self.c.draft_rules(n),
+            rules.add_widget(BigButton(r["text"], lambda n=r["name"]: self.f.setup.choose_rules(n),
                                        "primary" if r["chosen"] else "secondary", size=theme.FONT_SMALL,
                                        height=theme.SETUP_RULESET))
         root.add_widget(rules)
@@ -38,23 +38,23 @@ class SetupScreen(BaseScreen):
         root.add_widget(body)
         self.notices(root, 1)
         bottom = row(theme.TARGET)
-        add = BigButton(self.tr("ui.setup.add_player"), self.nav.add_player, "secondary", size=theme.FONT_SMALL,
+        add = BigButton(self.tr("ui.setup.add_player"), self.f.setup.add_player, "secondary", size=theme.FONT_SMALL,
                         size_hint_x=0.8)
         add.disabled = not s["can_add"]  # as many as the ruleset takes: no more (the button stays, greyed)
         bottom.add_widget(add)
-        bottom.add_widget(BigButton(self.tr("ui.setup.in_progress"), lambda: self.nav.go("inprogress"),
+        bottom.add_widget(BigButton(self.tr("ui.setup.in_progress"), lambda: self.f.nav.go("inprogress"),
                                     "secondary", size=theme.FONT_SMALL))
-        bottom.add_widget(BigButton(self.tr("ui.setup.start"), self.c.draft_start, "primary", size=theme.FONT_LARGE))
+        bottom.add_widget(BigButton(self.tr("ui.setup.start"), self.f.setup.start, "primary", size=theme.FONT_LARGE))
         root.add_widget(bottom)
 
     def head(self, root: BoxLayout, s: dict[str, Any]) -> None:
         """Back, the title, and the banker's PIN (its dots once set)."""
         bar = row(theme.SETUP_HEAD)
-        bar.add_widget(BigButton(self.tr("ui.back"), self.c.leave_draft, "secondary", size_hint_x=None,
+        bar.add_widget(BigButton(self.tr("ui.back"), self.f.setup.cancel, "secondary", size_hint_x=None,
                                  width=theme.WIDTH_BACK, height=theme.SETUP_HEAD))
         bar.add_widget(Text(self.tr("ui.setup.title"), theme.FONT_TITLE, bold=True, height=theme.SETUP_HEAD))
         pin = BigButton(self.tr("ui.setup.pin_shown", dots="\u2022" * len(s["pin"])) if s["pin"]
-                        else self.tr("ui.setup.pin_none"), self.nav.edit_pin, "secondary", size=theme.FONT_SMALL,
+                        else self.tr("ui.setup.pin_none"), self.f.pad.new_pin, "secondary", size=theme.FONT_SMALL,
                         size_hint_x=None, width=theme.WIDTH_SETUP_PIN, height=theme.SETUP_HEAD)
         pin.role = "setup pin"  # opens the digit pad for the banker's PIN
         bar.add_widget(pin)
@@ -68,11 +68,11 @@ class SetupScreen(BaseScreen):
         for p in s["players"]:
             k = p["index"]
             line = row(theme.SETUP_ROW)
-            line.add_widget(BigButton("", lambda k=k: self.nav.next_colour(k), "secondary", size_hint_x=None,
+            line.add_widget(BigButton("", lambda k=k: self.f.setup.next_colour(k), "secondary", size_hint_x=None,
                                       width=theme.WIDTH_SETUP_SWATCH, height=theme.SETUP_ROW,
                                       background_color=colour(p["colour"])))
             shown = p["name"] or self.tr("ui.setup.name", number=k + 1)
-            name = BigButton(shown, lambda k=k: self.nav.edit_name(k), "secondary", size=theme.FONT_LARGE,
+            name = BigButton(shown, lambda k=k: self.f.names.edit(k), "secondary", size=theme.FONT_LARGE,
                              height=theme.SETUP_ROW)
             fit_font(name, [theme.FONT_LARGE, theme.FONT_BIG, theme.FONT_BODY, theme.FONT_SMALL], theme.TEXT_INSET)
             name.color = theme.TEXT if p["name"] else theme.MUTED  # no name yet: "Player 2", greyed
@@ -84,9 +84,9 @@ class SetupScreen(BaseScreen):
                 label, kind = self.tr("ui.setup.card_ok"), "primary"
             else:
                 label, kind = self.tr("ui.setup.register"), "secondary"
-            line.add_widget(BigButton(label, lambda k=k: self.c.draft_register(k), kind, size=theme.FONT_SMALL,
+            line.add_widget(BigButton(label, lambda k=k: self.f.setup.register(k), kind, size=theme.FONT_SMALL,
                                       size_hint_x=None, width=theme.WIDTH_SETUP_CARD, height=theme.SETUP_ROW))
-            remove = BigButton("X", lambda k=k: self.c.draft_remove_player(k), "danger", size_hint_x=None,
+            remove = BigButton("X", lambda k=k: self.f.setup.remove_player(k), "danger", size_hint_x=None,
                                width=theme.WIDTH_SETUP_SWATCH, height=theme.SETUP_ROW)
             remove.disabled = not s["can_remove"]  # two players are the least: their X is greyed
             line.add_widget(remove)
@@ -106,7 +106,7 @@ class SetupScreen(BaseScreen):
         for o in s["options"]:
             option, on = o["option"], o["on"]
             body.add_widget(BigButton(self.tr(f"ui.option.{option}") + (": " + self.tr("ui.on") if on else ""),
-                                      lambda o=option, v=on: self.nav.set_option(o, not v),
+                                      lambda o=option, v=on: self.f.setup.set_option(o, not v),
                                       "primary" if on else "secondary", size=theme.FONT_SMALL,
                                       height=theme.SETUP_ROW))
         custom = s["custom"]
@@ -116,16 +116,16 @@ class SetupScreen(BaseScreen):
                 option, value, step, least = number["option"], number["value"], number["step"], number["least"]
                 shown = self.tr("ui.off") if value == 0 and least == 0 else number["shown"]
                 body.add_widget(self.stepper(f"{self.tr('ui.custom.' + option)}: {shown}", option, step,
-                                             lambda v, o=option, x=value: self.nav.set_custom(o, x + v)))
+                                             lambda v, o=option, x=value: self.f.setup.set_custom(o, x + v)))
             even = custom["build_evenly"]
             body.add_widget(BigButton(self.tr("ui.custom.build_evenly") + (": " + self.tr("ui.on") if even else ""),
-                                      lambda v=even: self.nav.set_option("build_evenly", not v),
+                                      lambda v=even: self.f.setup.set_option("build_evenly", not v),
                                       "primary" if even else "secondary", size=theme.FONT_SMALL,
                                       height=theme.SETUP_ROW))
         minutes = s["time_limit"]
         if minutes is not None:
             body.add_widget(self.stepper(self.tr("ui.setup.time_limit", minutes=minutes), None, TIME_LIMIT_STEP,
-                                         lambda v, m=minutes: self.nav.set_time_limit(m + v)))
+                                         lambda v, m=minutes: self.f.setup.set_time_limit(m + v)))
         sv.add_widget(body)
         side.add_widget(sv)
         return side

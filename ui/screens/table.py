@@ -10,8 +10,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
-from ui.controller import Controller
-from ui.navigator import Navigator
+from ui.flows import Flows
+from ui.session import Session
 from ui.screens.base import BaseScreen, auto_height, grid, notice_colour, row
 from ui.board import BoardFrame
 from ui.widgets import BigButton, Chip, Die, Panel, QRCode, Stripe, Text, colour, snug
@@ -33,13 +33,13 @@ class TableScreen(BaseScreen):
     the board is one widget, told the new data (it draws again only if it changed)."""
 
     def build(self, root: BoxLayout) -> None:
-        t = view.table(self.c)
-        lang = self.c.tr.language
+        t = self.f.turn.view()
+        lang = self.s.tr.language
         players, cur, debts = t["players"], t["current"], t["debts"]
-        pending = view.pending(self.c)
+        pending = self.f.paying.view()
         self._top(root, cur)
         main = self.box("main", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE))
-        board = view.board(self.c)
+        board = view.board(self.s)
         frame = self.part("board", (), lambda: BoardFrame(board, square=True))
         frame.board.update(board)  # drawn again only if it changed
         middle = self.box("middle", lambda: frame.middle)
@@ -47,8 +47,8 @@ class TableScreen(BaseScreen):
         main.add_widget(frame)
         right = self.box("right", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP))
         cols = 1 if len(players) <= PLAYERS_ONE_COLUMN else 2
-        buttons = view.buttons(self.c) if pending is None else []  # the banner's Cancel is the way out
-        clock = view.clock(self.c)
+        buttons = self.f.turn.buttons() if pending is None else []  # the banner's Cancel is the way out
+        clock = self.f.clock.view()
         # A crowded column (four players or more, a debt, a banner, the clock, many buttons) takes less room a
         # part, so the notices keep some.
         crowded = bool(debts or pending or clock) or len(players) >= PLAYERS_COMPACT or len(buttons) > 2
@@ -71,12 +71,12 @@ class TableScreen(BaseScreen):
         for debt in debts if pending is None else ():  # while a card is awaited, its banner is what happens now
             right.add_widget(self.part(f"debt {debt['name']}", (lang, explain, tuple(sorted(debt.items()))),
                                        lambda debt=debt: self._debt(debt, explain)))
-        prompt = view.prompt(self.c, buttons)
+        prompt = self.f.turn.prompt(buttons)
         if prompt is not None:
             right.add_widget(self.words(f"prompt {crowded}", prompt, lambda: self._prompt(prompt, crowded)))
         # The latest notices of this turn fill the room left above the buttons, as many as fit (a refused
         # card shows under the banner that asked for one).
-        shown = view.notices(self.c, NOTICES_MOST)
+        shown = view.notices(self.s, NOTICES_MOST)
         right.add_widget(self.part("notices", tuple((n["text"], n["kind"]) for n in shown),
                                    lambda: Notices(self._notice_texts(shown))))
         if buttons:
@@ -86,12 +86,12 @@ class TableScreen(BaseScreen):
         root.add_widget(main)
         bar = t["nav"]
         shown_bar = tuple(sorted((k, v) for k, v in bar.items() if k != "pool"))  # the pool is in the board's middle
-        root.add_widget(self.part("nav", (lang, shown_bar), lambda: NavBar(self.c, self.nav, bar)))
+        root.add_widget(self.part("nav", (lang, shown_bar), lambda: NavBar(self.f, bar)))
 
     def _middle(self, middle: Any, t: dict[str, Any]) -> None:
         """The board's middle: the dice, then where to move the token and the space landed on as its deed
         card (after a card tap, that player's phone code instead), else the bank's buildings left."""
-        lang = self.c.tr.language
+        lang = self.s.tr.language
         middle.add_widget(self.box("middle top", Widget))
         dice = t["dice"]
         qr = t["player_qr"]
@@ -111,7 +111,7 @@ class TableScreen(BaseScreen):
             if hint is not None:  # where to move the token, over the deed of where it goes
                 middle.add_widget(self.part("move", hint, lambda: self._move(hint)))
             deed = t["deed"]
-            middle.add_widget(self.part("deed", (lang, deed["index"]), lambda: DeedCard(self.c, deed, True)))
+            middle.add_widget(self.part("deed", (lang, deed["index"]), lambda: DeedCard(self.s, deed, True)))
             owner = (lang, deed["owner"], deed["owner_colour"], deed["built"], deed["mortgaged"], deed["price"])
             middle.add_widget(self.part("deed owner", owner, lambda: self._owner_line(deed)))
         if hint is None or qr is not None:  # the bank's buildings left, when the middle has room for them
@@ -170,7 +170,7 @@ class TableScreen(BaseScreen):
             box.add_widget(Text(self.tr("ui.pause.paused"), theme.FONT_HEADLINE, bold=True, color=theme.ACCENT,
                                 halign="center"))
             if clock["vote"] is None:
-                box.add_widget(BigButton(self.tr("ui.pause.resume"), self.c.ask_resume, "primary",
+                box.add_widget(BigButton(self.tr("ui.pause.resume"), self.f.clock.ask_resume, "primary",
                                          size=theme.FONT_BODY, height=theme.TARGET_SNUG))
         if clock["vote"] is not None:
             vote = Text(clock["vote"]["text"], theme.FONT_BODY, bold=True, color=theme.ACCENT)
@@ -208,7 +208,7 @@ class TableScreen(BaseScreen):
     def _banner(self) -> Widget:
         """"Ann: tap your card to buy ..." with Cancel beside it (and a stand-in button for each card still
         missing, when the banker allows them): one row, so a refused card's notice has room under it."""
-        pending = view.pending(self.c)
+        pending = self.f.paying.view()
         assert pending is not None
         panel = Panel(orientation="horizontal", size_hint_y=None, fill=theme.PENDING_FILL)
         panel.add_widget(Text(pending["prompt"], theme.FONT_BIG, bold=True, pos_hint={"center_y": 0.5}))
@@ -217,9 +217,9 @@ class TableScreen(BaseScreen):
                                      width=theme.WIDTH_REGISTER if stand_ins else theme.WIDTH_BACK,
                                      pos_hint={"center_y": 0.5}))
         for name in stand_ins:
-            side.add_widget(BigButton(self.tr("ui.tap.as", player=name), lambda n=name: self.nav.tap_as(n),
+            side.add_widget(BigButton(self.tr("ui.tap.as", player=name), lambda n=name: self.f.paying.stand_in(n),
                                       "secondary", size=theme.FONT_SMALL))
-        side.add_widget(BigButton(self.tr("ui.cancel"), self.c.cancel_pending, "danger", size=theme.FONT_SMALL))
+        side.add_widget(BigButton(self.tr("ui.cancel"), self.f.paying.cancel, "danger", size=theme.FONT_SMALL))
         panel.add_widget(side)
 
         def fit(*_: Any) -> None:
@@ -249,13 +249,13 @@ class TableScreen(BaseScreen):
             panel.add_widget(Text(self.tr("ui.debt.owes", **debt), theme.FONT_SMALL))
         buttons = row(theme.TARGET_COMPACT)
         buttons.add_widget(BigButton(self.tr("ui.debt.raise_sell" if sell_off else "ui.debt.raise"),
-                                     lambda n=debt["name"]: self.nav.show_deeds(n), "secondary",
+                                     lambda n=debt["name"]: self.f.deeds.show(n), "secondary",
                                      size=theme.FONT_SMALL, height=theme.TARGET_COMPACT))
         buttons.add_widget(BigButton(self.tr("ui.debt.sell_to_rival" if sell_off else "ui.btn.trade"),
-                                     lambda n=debt["name"]: self.nav.start_trade(n), "secondary",
+                                     lambda n=debt["name"]: self.f.trade.start(n), "secondary",
                                      size=theme.FONT_SMALL, height=theme.TARGET_COMPACT))
         buttons.add_widget(BigButton(self.tr("ui.debt.concede"),
-                                     lambda n=debt["name"]: self.c.request({"do": "concede", "player": n}),
+                                     lambda n=debt["name"]: self.f.paying.request({"do": "concede", "player": n}),
                                      "danger", size=theme.FONT_SMALL, height=theme.TARGET_COMPACT))
         panel.add_widget(buttons)
         return panel
@@ -265,7 +265,7 @@ class TableScreen(BaseScreen):
         box = grid(2)
         height = theme.TARGET_MEDIUM if len(buttons) > 2 else theme.TARGET if crowded else theme.TARGET_LARGE
         for b in buttons:
-            box.add_widget(BigButton(b["text"], lambda b=b: self.nav.press(b), b["kind"], size=theme.FONT_BODY,
+            box.add_widget(BigButton(b["text"], lambda b=b: self.f.turn.press(b), b["kind"], size=theme.FONT_BODY,
                                      height=height))
         return box
 
@@ -316,13 +316,13 @@ class TableScreen(BaseScreen):
 class DeedCard(BoxLayout):
     """The printed part of a title deed: colour, name, price and rents (the owner is drawn beside it)."""
 
-    def __init__(self, c: Controller, deed: dict[str, Any], compact: bool = False, **kw: Any) -> None:
+    def __init__(self, s: Session, deed: dict[str, Any], compact: bool = False, **kw: Any) -> None:
         super().__init__(orientation="vertical", size_hint_y=None, spacing=theme.GAP_TIGHT, **kw)
         self.bind(minimum_height=self.setter("height"))
         self.add_widget(Stripe(deed["colour"], height=theme.STRIPE_DEED))
         self.add_widget(Text(deed["name"], theme.FONT_BIG, bold=True, halign="center"))
         if deed["price"] is not None:
-            self.add_widget(Text(c.tr("ui.deed.price", price=deed["price"]), theme.FONT_SMALL, halign="center",
+            self.add_widget(Text(s.tr("ui.deed.price", price=deed["price"]), theme.FONT_SMALL, halign="center",
                                  color=theme.MUTED))
         if not compact and deed["lines"]:
             lines = grid(2, spacing=(theme.GAP, 0))
@@ -332,17 +332,18 @@ class DeedCard(BoxLayout):
 
 
 class NavBar(BoxLayout):
-    """Deeds, trade, the money log and the banker; brands' pause; the card reader's and the dice button's state."""
+    """The pages the registry puts on the bar (deeds, trade, the money log, the banker); brands' pause; the card
+    reader's and the dice button's state."""
 
-    def __init__(self, c: Controller, nav: Navigator, bar: dict[str, Any], **kw: Any) -> None:
+    def __init__(self, f: Flows, bar: dict[str, Any], **kw: Any) -> None:
         super().__init__(orientation="horizontal", size_hint_y=None, height=theme.TARGET_MEDIUM, spacing=theme.GAP,
                          **kw)
-        for key, page in ((bar["deeds_key"], "deeds"), ("ui.nav.trade", "trade"), ("ui.nav.log", "log"),
-                          ("ui.nav.banker", "banker")):
-            self.add_widget(BigButton(c.tr(key), lambda p=page: nav.go(p), "secondary", size=theme.FONT_SMALL,
+        tr = f.session.tr
+        for page, key in bar["links"]:  # the pages the registry puts on the bar (ui/pages.py)
+            self.add_widget(BigButton(tr(key), lambda p=page: f.nav.go(p), "secondary", size=theme.FONT_SMALL,
                                       height=theme.TARGET_MEDIUM))
         if bar["can_pause"]:
-            self.add_widget(BigButton(c.tr("ui.btn.pause"), c.ask_pause, "secondary", size=theme.FONT_SMALL,
+            self.add_widget(BigButton(tr("ui.btn.pause"), f.clock.ask_pause, "secondary", size=theme.FONT_SMALL,
                                       height=theme.TARGET_MEDIUM))
         self.add_widget(snug(Text(bar["status"], theme.FONT_SMALL, color=theme.MUTED, height=theme.TARGET_MEDIUM)))
 

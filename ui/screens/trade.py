@@ -26,14 +26,14 @@ class TradeScreen(BaseScreen):
         pick = row(theme.TARGET_COMPACT)
         if max(map(len, names), default=0) <= PICK_NAME_MOST.get(len(names), 0):
             for n in names:
-                pick.add_widget(BigButton(n, lambda n=n: self.nav.trade_who(key, n),
+                pick.add_widget(BigButton(n, lambda n=n: self.f.trade.who(key, n),
                                           "primary" if who == n else "secondary", size=theme.FONT_SMALL,
                                           height=theme.TARGET_COMPACT))
             return pick
         choices = [n for n in names if n != other]
         at = choices.index(who) if who in choices else 0
         for step, label in ((-1, "<"), (1, ">")):
-            button = BigButton(label, lambda step=step: self.nav.trade_who(key, choices[(at + step) % len(choices)]),
+            button = BigButton(label, lambda step=step: self.f.trade.who(key, choices[(at + step) % len(choices)]),
                                "secondary", size=theme.FONT_BIG, size_hint_x=None, width=theme.WIDTH_NUDGE,
                                height=theme.TARGET_COMPACT)
             button.role = f"trade {key} {'next' if step > 0 else 'previous'}"
@@ -56,9 +56,9 @@ class TradeScreen(BaseScreen):
         return sv
 
     def build(self, root: BoxLayout) -> None:
-        t = view.trade(self.c, self.nav.trade_offer())
-        agreeing = view.pending(self.c) is not None  # both are asked to tap: the offer is shown, not edited
-        self.header(root, self.tr("ui.trade.title"), lambda: self.nav.go("table"))
+        t = self.f.trade.view()
+        agreeing = self.f.paying.view() is not None  # both are asked to tap: the offer is shown, not edited
+        self.header(root, self.tr("ui.trade.title"), lambda: self.f.nav.go("table"))
         self.pending_banner(root)
         sides = self.box("sides", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE))
         for s in t["sides"]:
@@ -77,7 +77,7 @@ class TradeScreen(BaseScreen):
                 panel.add_widget(self._summary(s))
                 sides.add_widget(panel)
                 continue
-            cash = BigButton(self.tr("ui.trade.cash", cash=s["cash"]), lambda s=side: self.nav.edit_trade_cash(s),
+            cash = BigButton(self.tr("ui.trade.cash", cash=s["cash"]), lambda s=side: self.f.pad.trade_cash(s),
                              "secondary", size=theme.FONT_BODY, height=theme.TARGET_COMPACT)
             cash.role = f"trade cash {side}"
             panel.add_widget(cash)
@@ -85,12 +85,12 @@ class TradeScreen(BaseScreen):
             deeds = self.box(f"{side} rows", list_column)
             for d in s["deeds"]:
                 deeds.add_widget(BigButton(("+ " if d["chosen"] else "") + d["name"],
-                                           lambda s=side, i=d["index"]: self.nav.trade_space(s, i),
+                                           lambda s=side, i=d["index"]: self.f.trade.space(s, i),
                                            "primary" if d["chosen"] else "secondary", size=theme.FONT_SMALL,
                                            height=theme.TARGET_LIST))
             if s["jail_cards_held"]:
                 deeds.add_widget(BigButton(self.tr("ui.trade.jail_cards", count=s["jail_cards"]),
-                                           lambda s=side, most=s["jail_cards_held"]: self.nav.trade_cards(s, most),
+                                           lambda s=side, most=s["jail_cards_held"]: self.f.trade.cards(s, most),
                                            "secondary", size=theme.FONT_SMALL, height=theme.TARGET_LIST))
             sv.add_widget(deeds)
             panel.add_widget(sv)
@@ -101,5 +101,5 @@ class TradeScreen(BaseScreen):
                                  theme.FONT_SMALL, color=theme.MUTED))
         self.notices(root, 1)
         if not agreeing:  # the banner above asks for the taps (and cancels)
-            root.add_widget(BigButton(self.tr("ui.trade.agree", a=t["from"], b=t["to"]), self.nav.trade_agree,
+            root.add_widget(BigButton(self.tr("ui.trade.agree", a=t["from"], b=t["to"]), self.f.trade.agree,
                                       "primary", size=theme.FONT_BIG, height=theme.TARGET_BAR))

@@ -1,0 +1,53 @@
+"""A game's beginning and end at the table: the start screen (a new game, or the unfinished one resumed
+exactly where it was), the money log, and the game-over screen (the winner, the ranking and everyone's net
+worth over the game), from which the table goes back to the start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from banker.journal import JournalError
+from ui import view
+from ui.flows.base import Flow
+
+
+class HomeFlow(Flow):
+    def can_resume(self) -> bool:
+        """There is an unfinished game in the journal to go back to."""
+        return self.s.journal.latest_active() is not None
+
+    def resume(self) -> bool:
+        """Reopen the last unfinished game, exactly where it was."""
+        s = self.s
+        game_id = s.journal.latest_active()
+        if game_id is None:
+            return False
+        try:
+            live = s.journal.load(game_id)
+        except JournalError as exc:
+            s.error(exc)
+            return False
+        s.open(live, fresh=False)
+        self.changed()
+        return True
+
+    def close_game(self) -> None:
+        """Back to the start screen after the game-over screen (the game stays finished)."""
+        self.s.close()
+        self.changed()
+
+    def log(self, limit: int = 200) -> list[str]:
+        """Every money movement in words, newest first."""
+        return view.log(self.s, limit)
+
+    def game_over(self) -> dict[str, Any]:
+        """The winner, the ranking by net worth, and everyone's net worth over the game for the chart (with the
+        round of each of its points)."""
+        s, game = self.s, self.game
+        assert game is not None and game.outcome is not None
+        history, rounds = view.worth_history_and_rounds(game)
+        return {"winner": " & ".join(game.outcome.winners), "ranking": view.ranking(s),
+                "history": history, "rounds": rounds, "colours": {p.name: s.colour(p.name) for p in game.players}}
+
+
+__all__ = ["HomeFlow"]

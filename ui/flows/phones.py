@@ -1,0 +1,179 @@
+"""The players' phones: the game's secret link and its QR codes, the phone page's state published to the
+phone server (ui/web.py) after every change, a player's own code after their card tap, the banker's "new
+link", and "continue on another device" (a one-time link to the game as a game script)."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any, Callable
+from urllib.parse import quote
+
+from ui.flows.base import Flow
+from ui.i18n import msg
+
+MOVE_SECONDS = 600  # a "continue on another device" link lives 10 minutes
+PLAYER_QR_SECONDS = 20  # how long the table shows a player's own QR code after their card tap
+
+
+class PhonesFlow(Flow):
+    def __init__(self, flows: Any) -> None:
+        super().__init__(flows)
+        # The web server (ui/web.PhoneServer) once the app starts it, its base address, what builds the state
+        # it publishes, and what was last published.
+        self.web: Any = None
+        self.base = ""
+        self.phone_state: Callable[[Any], dict[str, Any]] = lambda session: {}
+        self._published: tuple[Any, ...] = ()
+        # How a change reaches the phones: at once (None: the tests' and the tools' way), or handed to the
+        # app, which publishes after the frame that shows the change, so a tap's screen never waits for it.
+        self.publish_soon: Callable[[Callable[[], None]], None] | None = None
+        self._waiting = False
+        self.player_qr: tuple[str, float] = ("", 0.0)  # whose code the table shows after a card tap, until when
+        self.move_codes: dict[str, int] = {}  # one-time move code -> game id
+        self.move_url: str | None = None  # a "continue on another device" link being shown
+        self.s.listeners.append(self._changed)
+
+    def opened(self, fresh: bool) -> None:
+        if fresh:
+            self.player_qr = ("", 0.0)  # a code shown for the last game's player is not this game's
+
+    def closed(self) -> None:
+        self.player_qr = ("", 0.0)
+
+    def connect(self, web: Any, base: str, phone_state: Callable[[Any], dict[str, Any]]) -> None:
+        """The phone server (ui/web.PhoneServer or a test's fake), its base address, and what builds the state it
+        publishes (ui/phone.phone_state: handed in, so the flows do not import the screens' side)."""
+        self.web, self.base, self.phone_state = web, base, phone_state
+
+    # ------------------------------------------------------------------ links
+
+    def token(self) -> str | None:
+        """The live game's secret link token (128 random bits), made when first needed and kept in the journal."""
+        s = self.s
+        if s.live is None:
+            return None
+        token = s.meta.get("web_token")
+        if not token:
+            token = secrets.token_urlsafe(16)
+            s.meta["web_token"] = token
+            s.save_meta()
+        return str(token)
+
+    def table_link(self) -> str | None:
+        token = self.token()
+        return f"{self.base}/g/{token}" if token and self.base else None
+
+    def player_link(self, player: str) -> str | None:
+        link = self.table_link()
+        return f"{link}?p={quote(player)}" if link else None
+
+    def revoke(self) -> None:
+        """The banker's "new link": the old one answers nothing any more."""
+        s = self.s
+        old = s.meta.get("web_token")
+        if s.live is None:
+            return
+        if self.web is not None and old:
+            self.web.publish(old, None)
+        s.meta.pop("web_final", None)
+        s.meta["web_token"] = secrets.token_urlsafe(16)
+        s.save_meta()
+        self._published = ()
+        s.notify(msg("ui.phones.revoked"), "info", None)
+        self.changed()
+
+    def show_player_qr(self, player: str) -> None:
+        if self.table_link():
+            self.player_qr = (player, time.monotonic() + PLAYER_QR_SECONDS)
+
+    def tick(self) -> None:
+        """Every second: the player's phone code goes once it has been shown long enough."""
+        if self.player_qr[0] and time.monotonic() >= self.player_qr[1]:
+            self.player_qr = ("", 0.0)
+            self.changed()
+
+    # ------------------------------------------------------------------ publishing
+
+    def _changed(self) -> None:
+        if self.publish_soon is None:
+            self.publish()
+        elif not self._waiting:
+            self._waiting = True
+            self.publish_soon(self._publish_waited)
+
+    def _publish_waited(self) -> None:
+        if self._waiting:  # once, however many changes came in meanwhile
+            self._waiting = False
+            self.publish()
+
+    def publish(self) -> None:
+        """Send the phone page's state to the web server when the game has changed."""
+        s = self.s
+        if self.web is None or s.live is None:
+            return
+        game = s.live.game
+        token = self.token()
+        key = (token, s.live.id, len(game.script), game.ended, s.tr.language)
+        if key == self._published:
+            return
+        self._published = key
+        state = self.phone_state(self.s)
+        self.web.publish(token, state)
+        if game.ended and s.meta.get("web_final") != state:
+            # The final results stay on the phones after a restart too, until the link is revoked
+            # or the game deleted: keep them with the game.
+            s.meta["web_final"] = state
+            s.save_meta()
+
+    def publish_finished(self) -> None:
+        """At start: the finished games whose phone links still stand show their final results."""
+        if self.web is None:
+            return
+        journal = self.s.journal
+        for info in journal.games():
+            if info.status != "finished":
+                continue
+            meta = journal.meta(info.id)
+            if meta.get("web_token") and meta.get("web_final"):
+                self.web.publish(meta["web_token"], meta["web_final"])
+
+    # ------------------------------------------------------------------ continue on another device
+
+    def move_link(self) -> str | None:
+        """"Continue on another device": a one-time link, valid 10 minutes, to this game as a game script."""
+        s = self.s
+        if self.web is None or s.live is None or not self.base:
+            return None
+        code = secrets.token_urlsafe(16)
+        script = "\n".join(s.journal.export(s.live.id)) + "\n"
+        self.web.add_move(code, script, time.monotonic() + MOVE_SECONDS)
+        self.move_codes[code] = s.live.id
+        return f"{self.base}/m/{code}"
+
+    def show_move(self) -> None:
+        self.move_url = self.move_link()
+        self.changed()
+
+    def hide_move(self) -> None:
+        self.move_url = None
+        self.changed()
+
+    def game_moved(self, code: str) -> None:
+        """The move link was used: the game now lives on another device; here it is marked moved, not deleted."""
+        s = self.s
+        game_id = self.move_codes.pop(code, None)
+        if game_id is None:
+            return
+        s.journal.set_status(game_id, "moved")
+        if s.live is not None and s.live.id == game_id:
+            s.close()
+        s.notify(msg("ui.phones.moved"), "info", "payment")
+        self.changed()
+
+    def view(self) -> dict[str, Any]:
+        """The table's link, the move link being shown, and how many minutes a one-time move link lives."""
+        return {"link": self.table_link(), "move_minutes": MOVE_SECONDS // 60, "move_url": self.move_url}
+
+
+__all__ = ["MOVE_SECONDS", "PhonesFlow"]

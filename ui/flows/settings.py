@@ -1,0 +1,211 @@
+"""The settings: the language, the sounds, the voice, the money in motion, paying by card, physical decks; and
+the hardware: the card reader's and the dice button's state as the hardware reports it, and the hardware
+checks (pages "check_reader" and "check_dice"), which show each tap or press and act on none."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ui.flows.base import Flow
+from ui.i18n import LANGUAGES, Translator
+from ui.settings import LEVELS
+
+# A reader named in the config that has not answered this long after the start is said to be silent (the home
+# screen's note): a line reader answers at once, a PN532 within about a second at worst (two configuration
+# commands, up to three tries of about 0.2 s each, hardware/pn532.py), and a port that is not there yet is tried
+# again every half second (hardware/reader.py), so a reader that comes up with the app never flashes the note.
+READER_QUIET_SECONDS = 5.0
+SETTING_ROWS = (("sounds", "motion"), ("voice", "voice_volume", "voice_speed"), ("taps", "physical_decks"))
+
+
+@dataclass
+class HardwareCheck:
+    """The settings' hardware check while its screen is open: what came since it opened. While it is open a card
+    tap or a press of the dice button is only shown there, never acted on in the game."""
+
+    kind: str  # "reader" | "dice": the screen open
+    card: str | None = None  # the last card tapped
+    taps: int = 0
+    dice: tuple[int, ...] = ()  # the dice of the last press
+    presses: int = 0
+
+
+class SettingsFlow(Flow):
+    def __init__(self, flows: Any) -> None:
+        super().__init__(flows)
+        self.reader = "none"  # none | connected | disconnected
+        self.button = "none"  # none | ready | missing
+        # The hardware as the config file set it up (`hardware_config`: the app at its start), None when the app
+        # runs without hardware; the reader's last status in the hardware's own words; the check being made.
+        self.hardware: dict[str, str] | None = None
+        self.reader_detail = ""
+        self.button_detail = ""
+        self.reader_since = 0.0  # the session's clock when the reader was started
+        self._reader_silent = False  # what the screens were last told
+        self.check: HardwareCheck | None = None
+        # Why the voice is silent though switched on (no espeak-ng, no audio device), or None: the app sets
+        # it to the voice's own (ui/voice.py), and the settings screen shows it under the hardware's state.
+        self.voice_status: Callable[[], str | None] = lambda: None
+
+    def opened(self, fresh: bool) -> None:
+        if fresh and self.s.settings.stand_ins:  # allowed for a forgotten card in the last game, not for this one
+            self.set_setting("stand_ins", False)
+
+    # ------------------------------------------------------------------ the settings
+
+    def set_language(self, language: str) -> None:
+        s = self.s
+        s.settings.language = language
+        s.tr = Translator(language, currency=s.tr.currency)
+        self.f.paying.retranslate()
+        s.save_settings(s.settings)
+        self.changed()
+
+    def set_setting(self, name: str, value: Any) -> None:
+        setattr(self.s.settings, name, value)
+        self.s.save_settings(self.s.settings)
+        self.changed()
+
+    # ------------------------------------------------------------------ the hardware
+
+    def hardware_config(self, source: str, *, reader_kind: str = "", reader_port: str = "", dice_pin: str = "",
+                        problem: str = "", reader_used: bool | None = None) -> None:
+        """What the hardware config file sets up, from the app at its start: the file (`source`), the reader's
+        kind (its [reader] protocol, as the file names it) and port (its url), the dice button's pin ("" when
+        it is off), or the file's `problem`. `reader_used`: whether the config has a reader at all (its kind's
+        `used(url)`: a PC/SC reader with an empty url is the first reader there is); by default, whether a port
+        is named. The reader's silence is counted from now."""
+        used = bool(reader_port) if reader_used is None else reader_used
+        self.hardware = {"source": source, "reader_kind": reader_kind, "reader_port": reader_port,
+                         "reader_used": "yes" if used else "", "dice_pin": dice_pin, "problem": problem}
+        self.reader_since = self.s.clock()
+        self.changed()
+
+    def reader_status(self, connected: bool, detail: str = "") -> None:
+        """The reader came or went; `detail` is the hardware's reason ("ready", "cannot open: ...")."""
+        self.reader = "connected" if connected else "disconnected"
+        self.reader_detail = detail
+        self.changed()
+
+    def button_status(self, ready: bool, detail: str = "") -> None:
+        self.button = "ready" if ready else "missing"
+        self.button_detail = detail
+        self.changed()
+
+    def reader_silent(self) -> bool:
+        """A reader is named in the config but has not answered READER_QUIET_SECONDS after the start (or has
+        gone since): the home screen says so, with the way to the check."""
+        h = self.hardware
+        if h is None or not h["reader_used"] or self.reader == "connected":
+            return False
+        return self.s.clock() - self.reader_since >= READER_QUIET_SECONDS
+
+    def tick(self) -> None:
+        """Every second: a reader that stays silent after the start is said to be so."""
+        if self.reader_silent() != self._reader_silent:
+            self._reader_silent = not self._reader_silent
+            self.changed()
+
+    def start_check(self, kind: str | None) -> None:
+        """The hardware check's screen opens ("reader" or "dice", afresh) or closes (None)."""
+        self.check = HardwareCheck(kind) if kind is not None else None
+
+    def card_seen(self, uid: str) -> None:
+        """A card tapped during the reader's check (ui/taps.py): shown, nothing else."""
+        assert self.check is not None
+        self.check.card = uid
+        self.check.taps += 1
+
+    def dice_seen(self, dice: tuple[int, ...]) -> None:
+        """A press of the dice button during the check: shown, nothing else."""
+        assert self.check is not None
+        self.check.dice = dice
+        self.check.presses += 1
+        self.changed()
+
+    # ------------------------------------------------------------------ what the screens show
+
+    def status_text(self) -> str:
+        """The card reader's and the dice button's state, in a line."""
+        tr = self.s.tr
+        return tr("ui.status", reader=tr(f"ui.reader.{self.reader}"), button=tr(f"ui.button.{self.button}"))
+
+    def view(self) -> dict[str, Any]:
+        """The settings screen: the languages, the settings' buttons in rows (each says what it is set to; a
+        touch switches it, or steps a level on to the next), and the hardware's and the voice's state."""
+        s = self.s.settings
+        rows = []
+        for keys in SETTING_ROWS:
+            buttons = []
+            for key in keys:
+                value = getattr(s, key)
+                if isinstance(value, bool):
+                    buttons.append({"key": key, "text_key": f"ui.settings.{key}.{'on' if value else 'off'}",
+                                    "on": value, "next": not value})
+                else:  # a level of the voice's: it only counts while the voice is on
+                    following = LEVELS[(LEVELS.index(value) + 1) % len(LEVELS)] if value in LEVELS else LEVELS[0]
+                    buttons.append({"key": key, "text_key": f"ui.settings.{key}.{value}", "on": s.voice,
+                                    "next": following})
+            rows.append(buttons)
+        status = self.status_text().replace("\n", " · ")  # one line under the checks' buttons, the voice's below it
+        silent = self.voice_status() if s.voice else None
+        return {"language": s.language, "languages": dict(LANGUAGES), "rows": rows,
+                "status": f"{status}\n{silent}" if silent else status}
+
+    def check_view(self, kind: str) -> dict[str, Any]:
+        """The hardware check, `kind` "reader" or "dice": what came since its screen opened, in large figures
+        (the card's id, or the dice of the press: `figure`, None until something comes) with whose card it is
+        or how many came (`about`), else what to do (`waiting`); the part's kind, port or pin and last status
+        (`facts`); what to check when nothing comes, or that it works (`hints`), in the family's words."""
+        tr, h, check = self.s.tr, self.hardware, self.check
+        source = h["source"] if h is not None else ""
+        figure: str | None = None
+        about: list[str] = []
+        if kind == "reader":
+            port = h["reader_port"] if h is not None else ""
+            used = bool(h is not None and h["reader_used"])  # a PC/SC reader may have no port: the first reader
+            if check is not None and check.card is not None:
+                figure = check.card
+                owner = self.f.taps.card_owner(check.card)
+                if owner is not None:
+                    about.append(tr("ui.check.card_of", player=owner))
+                elif self.f.mode in ("setup", "table"):
+                    about.append(tr("ui.check.card_unknown"))
+                about.append(tr("ui.check.taps", count=check.taps))
+            facts = [tr("ui.check.reader_facts", status=tr(f"ui.reader.{self.reader}"),
+                        kind=(h["reader_kind"] if h is not None and used else "") or "—", port=port or "—")]
+            why = self.reader_detail if self.reader != "connected" else ""
+            if not used:
+                hints = [tr("ui.check.reader_unset", config=source), tr("ui.check.use_buttons")]
+            elif self.reader != "connected":
+                hints = [tr("ui.check.reader_cable")]
+                if port:
+                    hints.append(tr("ui.check.reader_port", port=port, config=source))
+            else:
+                hints = [tr("ui.check.reader_works" if figure is not None else "ui.check.reader_nothing")]
+        else:
+            pin = h["dice_pin"] if h is not None else ""
+            if check is not None and check.presses:
+                figure = " + ".join(str(d) for d in check.dice)
+                about.append(tr("ui.check.presses", count=check.presses))
+            facts = [tr("ui.check.dice_facts", status=tr(f"ui.button.{self.button}"), pin=pin or "—")]
+            why = self.button_detail if self.button == "missing" else ""
+            if not pin:
+                hints = [tr("ui.check.dice_unset", config=source)]
+            elif self.button == "missing":
+                hints = [tr("ui.check.dice_missing", pin=pin)]
+            else:
+                hints = [tr("ui.check.dice_works" if figure is not None else "ui.check.dice_wires", pin=pin)]
+        if why:  # the hardware's own reason, as it gave it
+            facts.append(tr("ui.check.why", detail=why))
+        if h is None:  # the app runs without its hardware, or its config file is wrong: that first
+            hints = [tr("ui.check.no_hardware")]
+        elif h["problem"]:
+            hints = [tr("ui.check.config_problem", config=source), h["problem"]]
+        waiting = tr("ui.check.tap_any" if kind == "reader" else "ui.check.press_button")
+        return {"title": tr(f"ui.check.{kind}_title"), "figure": figure, "about": " · ".join(about),
+                "waiting": waiting, "facts": facts, "hints": hints}
+
+
+__all__ = ["HardwareCheck", "READER_QUIET_SECONDS", "SettingsFlow"]

@@ -1,0 +1,268 @@
+"""A new game being set up at the table: the ruleset, the players, their colours and cards, the house rules,
+the banker's PIN; then the start.
+
+The players' names are typed on the keyboard page (ui/flows/names.py); a game already going on the
+physical board is entered on its own page (ui/flows/progress.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from banker.errors import BankerError
+from banker.ruleset import builtin_names, load_ruleset
+from banker.script import Header
+from banker.variant import Variant
+from ui.flows.base import Flow
+from ui.i18n import Msg, msg
+from ui.pin import hash_pin
+
+PLAYER_COLOURS = ["#E53935", "#1E88E5", "#43A047", "#FDD835", "#8E24AA", "#FB8C00", "#00ACC1", "#EC407A"]
+# The new-game screen's house rules, each shown where the ruleset leaves a choice (`SetupFlow.view`).
+OPTION_TOGGLES = ("free_parking_pot", "auction_on_decline", "double_rent_with_mortgaged", "build_only_on_visit")
+# brands' custom table (rulebook 001): option, step of the -/+ buttons, least value (0 = "off").
+CUSTOM_OPTIONS = (("start_cash", 2500, 2500), ("turn_seconds", 15, 0), ("salary_stop_minutes", 5, 0),
+                  ("rent_tax_start_minutes", 5, 0), ("mortgage_rounds", 1, 1), ("speed_die_round", 1, 0))
+MONEY_OPTIONS = {"start_cash"}  # the custom table's amounts of money (the others count seconds, minutes, rounds)
+TIME_LIMIT_STEP, TIME_LIMIT_LEAST, TIME_LIMIT_MOST = 15, 15, 600  # minutes, for a timed game
+# The shipped rulesets in the order the new-game screen offers them: the classic family first, then biznes and
+# the brands modes (any other after them).
+RULESET_ORDER = ("classic", "classic-short", "classic-timed", "biznes", "brands", "brands-fast", "brands-showdown",
+                 "brands-teams")
+
+
+@dataclass
+class DraftPlayer:
+    name: str
+    colour: str
+    card: str | None = None
+
+
+@dataclass
+class Draft:
+    """A new game being set up at the table."""
+
+    rules: str = "classic"
+    players: list[DraftPlayer] = field(default_factory=list)
+    registering: int | None = None  # the player whose card the next tap registers
+    pin: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    setup: dict[str, Any] | None = None  # "game in progress": the engine's setup
+    time_limit: int | None = None  # minutes, for timed rulesets
+
+    def names(self) -> list[str]:
+        """The players being set up, by name (#1, #2... until named)."""
+        return [p.name or f"#{k + 1}" for k, p in enumerate(self.players)]
+
+
+class SetupFlow(Flow):
+    def __init__(self, flows: Any) -> None:
+        super().__init__(flows)
+        self.draft: Draft | None = None
+
+    def opened(self, fresh: bool) -> None:
+        self.draft = None  # a game is on: started from this draft, or resumed
+
+    # ------------------------------------------------------------------ the draft
+
+    def new_game(self) -> None:
+        """The new-game screen, every player with a ready name (a game can start with no typing)."""
+        self.f.names.editor = None
+        self.draft = Draft(players=[DraftPlayer("", PLAYER_COLOURS[0]), DraftPlayer("", PLAYER_COLOURS[1])])
+        self.f.names.fill()
+
+    def cancel(self) -> None:
+        """Back to the start screen: the draft goes."""
+        self.draft = None
+        self.changed()
+
+    def _draft(self) -> Draft:
+        if self.draft is None:
+            self.draft = Draft()
+        return self.draft
+
+    def rulesets(self) -> list[str]:
+        """The shipped rulesets in the order the screen offers them."""
+        names = builtin_names()
+        return [n for n in RULESET_ORDER if n in names] + [n for n in names if n not in RULESET_ORDER]
+
+    def choose_rules(self, rules: str) -> None:
+        d = self._draft()
+        d.rules = rules
+        d.options = {}
+        self.changed()
+
+    def add_player(self) -> None:
+        d = self._draft()
+        if len(d.players) < 8:
+            used = {p.colour for p in d.players}
+            colour = next(c for c in PLAYER_COLOURS if c not in used)
+            d.players.append(DraftPlayer("", colour))
+        self.f.names.fill()
+
+    def remove_player(self, index: int) -> None:
+        d = self._draft()
+        if len(d.players) > 2:
+            del d.players[index]
+            d.registering = None
+        self.changed()
+
+    def set_player(self, index: int, name: str | None = None, colour: str | None = None) -> None:
+        p = self._draft().players[index]
+        if name is not None:
+            p.name = name.strip()[:16]
+        if colour is not None:
+            p.colour = colour
+        self.changed()
+
+    def next_colour(self, k: int) -> None:
+        """Player k's token colour: the next one nobody else has."""
+        d = self._draft()
+        used = {p.colour for p in d.players}
+        current = PLAYER_COLOURS.index(d.players[k].colour) if d.players[k].colour in PLAYER_COLOURS else 0
+        for step in range(1, len(PLAYER_COLOURS) + 1):
+            candidate = PLAYER_COLOURS[(current + step) % len(PLAYER_COLOURS)]
+            if candidate not in used:
+                self.set_player(k, colour=candidate)
+                return
+
+    def register(self, index: int | None) -> None:
+        """The next card tapped becomes this player's card (None: stop registering)."""
+        self._draft().registering = index
+        self.changed()
+
+    def register_tap(self, uid: str, owner: str | None) -> None:
+        """A card tapped while setting up (ui/taps.py): the card of the player being registered, unless another
+        player has it already; then the next player without a card is registered."""
+        d = self._draft()
+        if d.registering is None:
+            return
+        me = d.players[d.registering]
+        holder = next((p for p in d.players if p.card == uid), None)
+        if holder is not None and holder is not me:
+            self.s.notify(msg("ui.card.taken", owner=owner), "error", "error")
+            return
+        me.card = uid
+        self.s.notify(msg("ui.card.registered", player=me.name or f"#{d.registering + 1}"), "info", "payment")
+        d.registering = next((k for k, p in enumerate(d.players) if p.card is None), None)
+
+    def set_option(self, option: str, value: Any) -> None:
+        """A house rule on or off, or a number of the family's own table (brands)."""
+        self._draft().options[option] = value
+        self.changed()
+
+    def set_custom(self, option: str, value: int) -> None:
+        """A number of brands' custom table, no lower than its least value (CUSTOM_OPTIONS)."""
+        least = next(least for name, _step, least in CUSTOM_OPTIONS if name == option)
+        self.set_option(option, max(least, value))
+
+    def set_time_limit(self, minutes: int) -> None:
+        self._draft().time_limit = max(TIME_LIMIT_LEAST, min(TIME_LIMIT_MOST, minutes))
+        self.changed()
+
+    def set_pin(self, pin: str) -> None:
+        """The new game's banker PIN (from the digit pad, ui/flows/pad.py)."""
+        if self.draft is not None:
+            self.draft.pin = pin
+
+    # ------------------------------------------------------------------ the start
+
+    def problems(self) -> list[str]:
+        """What still stops the game from starting, in words."""
+        return [self.s.tr.render(m) for m in self._problems()]
+
+    def _problems(self) -> list[Msg]:
+        d = self._draft()
+        problems = []
+        names = [p.name for p in d.players]
+        if any(not n for n in names):
+            problems.append(msg("ui.setup.need_names"))
+        if len(set(names)) != len(names):
+            problems.append(msg("ui.setup.same_name"))
+        if any(n.lower() == "bank" for n in names):
+            problems.append(msg("ui.setup.bank_name"))
+        if self.s.settings.taps and any(p.card is None for p in d.players):
+            problems.append(msg("ui.setup.need_cards"))
+        ruleset = load_ruleset(d.rules)
+        if not ruleset.players_min <= len(d.players) <= ruleset.players_max:  # showdown 3, teams 4
+            problems.append(msg("ui.setup.player_count", least=ruleset.players_min, most=ruleset.players_max))
+        return problems
+
+    def _still(self, draft: Draft, problem: Msg) -> bool:
+        """Whether `problem` still stops this draft from starting (False once the draft is gone)."""
+        return self.draft is draft and problem in self._problems()
+
+    def start(self) -> bool:
+        """Start the game as set up (journaled at once); each problem that stops it is said and stands until the
+        family has fixed its cause."""
+        d = self._draft()
+        problems = self._problems()
+        if problems:
+            for problem in problems:
+                self.s.notify(problem, "error", "error", holds=lambda p=problem, d=d: self._still(d, p))
+            self.changed()
+            return False
+        options = dict(d.options)
+        if d.time_limit is not None:
+            options["time_limit"] = d.time_limit
+        header = Header(rules=d.rules, players=[p.name for p in d.players], seed=secrets.randbits(48),
+                        options=options, setup=d.setup)
+        meta: dict[str, Any] = {
+            "cards": {p.card: p.name for p in d.players if p.card},
+            "colours": {p.name: p.colour for p in d.players},
+            "started": self.s.clock(),
+        }
+        if d.pin:
+            meta["pin"] = hash_pin(d.pin)
+        try:
+            live = self.s.journal.start(header, meta=meta)
+        except (BankerError, ValueError) as exc:
+            self.s.error(exc)
+            self.changed()
+            return False
+        self.s.open(live, fresh=True)
+        if live.game.deal_owed:
+            self.s.apply({"do": "deal"})  # the banker shuffles and deals the title deeds
+        self.changed()
+        return True
+
+    # ------------------------------------------------------------------ what the screen shows
+
+    def view(self) -> dict[str, Any]:
+        """The new-game screen: the rulesets, the players and their cards, and the choices this ruleset leaves."""
+        d = self._draft()
+        tr = self.s.tr
+        ruleset = load_ruleset(d.rules)
+        facts = Variant.of_ruleset(ruleset)
+        options = []
+        for option in OPTION_TOGGLES:
+            if option == "double_rent_with_mortgaged" and not facts.has_mortgages:
+                continue  # no mortgages in this ruleset
+            if option == "build_only_on_visit" and facts.builds_on_visit:
+                continue  # always on the visited firm in this ruleset
+            options.append({"option": option, "on": bool(d.options.get(option, ruleset.options[option]))})
+        custom = None
+        if facts.builds_at_turn_start:  # brands: the family's own table
+            numbers = []
+            for option, step, least in CUSTOM_OPTIONS:
+                value = int(d.options.get(option, ruleset.options[option]))
+                shown = tr.money(value) if option in MONEY_OPTIONS else tr.number(value)
+                numbers.append({"option": option, "value": value, "shown": shown, "step": step, "least": least})
+            custom = {"numbers": numbers,
+                      "build_evenly": bool(d.options.get("build_evenly", ruleset.options["build_evenly"]))}
+        time_limit = (d.time_limit or int(ruleset.options["time_limit"])) if ruleset.options["time_limit"] else None
+        return {
+            "rulesets": [{"name": name, "text": tr(f"ui.rules.{name}") if tr.has(f"ui.rules.{name}") else name,
+                          "chosen": name == d.rules} for name in self.rulesets()],
+            "players": [{"index": k, "name": p.name, "colour": p.colour, "card": p.card is not None,
+                         "registering": d.registering == k} for k, p in enumerate(d.players)],
+            "can_add": len(d.players) < ruleset.players_max,  # the ruleset's most (biznes 6): Add a player greyed
+            "can_remove": len(d.players) > 2,  # two at least
+            "pin": d.pin, "options": options, "custom": custom, "time_limit": time_limit,
+            "problems": self.problems(),
+        }
+
+
+__all__ = ["CUSTOM_OPTIONS", "Draft", "DraftPlayer", "OPTION_TOGGLES", "PLAYER_COLOURS", "SetupFlow"]

@@ -1,0 +1,93 @@
+"""Every page of the app, once: its screen, its flow, when it may show and where a button leads to it.
+
+The navigator (ui/navigator.py) reads this list to decide which page shows, and ui/screens/__init__.py
+reads it to make the screens; neither keeps a list of its own. A new screen is its screen module, its flow
+(ui/flows/, or an existing one) and one `Page` here (docs/app.md, "A new screen", walks through one).
+No Kivy here: a page names its screen class by "module:Class", imported only by the app.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+HOME, SETUP, TABLE, OVER = "home", "setup", "table", "over"  # what the table is doing (`Flows.mode`)
+ANY = (HOME, SETUP, TABLE, OVER)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page. `screen`: its screen class ("ui.screens.trade:TradeScreen"); `flow`: the flow its screen
+    calls, a name of `Flows` ("trade") or a flow class of its own ("module:Class"); `modes`: while which of
+    HOME, SETUP, TABLE and OVER it may show (at other times the mode's own page shows); `over_auction`: it
+    stays up while an auction runs (other pages give way to the auction); `bar`: the key of its button's
+    words on the turn screen's bottom bar (None: reached another way); `check`: the hardware check it is
+    ("reader" or "dice": while it shows, card taps and the dice button are only shown there)."""
+
+    name: str
+    screen: str
+    flow: str
+    modes: tuple[str, ...] = (TABLE,)
+    over_auction: bool = False
+    bar: str | None = None
+    check: str | None = None
+
+
+PAGES: dict[str, Page] = {}
+
+
+def register(page: Page) -> Page:
+    """Add a page (or replace the one of its name)."""
+    PAGES[page.name] = page
+    return page
+
+
+def unregister(name: str) -> None:
+    PAGES.pop(name, None)
+
+
+def home_page(mode: str) -> str:
+    """The page each mode shows unless the family chose another that may show then."""
+    return {HOME: "home", SETUP: "setup", OVER: "over"}.get(mode, "table")
+
+
+def bar_pages() -> list[Page]:
+    """The pages the turn screen's bottom bar leads to, in the registry's order."""
+    return [p for p in PAGES.values() if p.bar is not None]
+
+
+def checks() -> dict[str, str]:
+    """The hardware checks' pages: page -> "reader" or "dice"."""
+    return {p.name: p.check for p in PAGES.values() if p.check is not None}
+
+
+for _page in (
+    Page("home", "ui.screens.home:HomeScreen", "home", modes=(HOME,)),
+    Page("setup", "ui.screens.setup:SetupScreen", "setup", modes=(SETUP,)),
+    Page("inprogress", "ui.screens.inprogress:InProgressScreen", "progress", modes=(SETUP,)),
+    Page("keyboard", "ui.screens.keyboard:KeyboardScreen", "names", modes=(SETUP,)),
+    Page("table", "ui.screens.table:TableScreen", "turn"),
+    Page("auction", "ui.screens.auction:AuctionScreen", "auction"),
+    Page("deeds", "ui.screens.deeds:DeedsScreen", "deeds", over_auction=True, bar="deeds"),
+    Page("trade", "ui.screens.trade:TradeScreen", "trade", bar="ui.nav.trade"),
+    Page("log", "ui.screens.log:LogScreen", "home", bar="ui.nav.log"),
+    Page("banker", "ui.screens.banker:BankerScreen", "banker", over_auction=True, bar="ui.nav.banker"),
+    Page("replace", "ui.screens.replace:ReplaceCardScreen", "banker"),
+    Page("over", "ui.screens.over:GameOverScreen", "home", modes=(OVER,)),
+    Page("settings", "ui.screens.settings:SettingsScreen", "settings", modes=(HOME, SETUP, TABLE),
+         over_auction=True),
+    Page("cards", "ui.screens.cards:CardPickScreen", "turn"),
+    Page("dice", "ui.screens.dice:DiceEntryScreen", "turn"),
+    Page("ownauction", "ui.screens.ownauction:OwnAuctionScreen", "auction"),
+    Page("casino", "ui.screens.casino:CasinoScreen", "turn"),
+    Page("jump", "ui.screens.jump:JumpScreen", "turn"),
+    Page("phones", "ui.screens.phones:PhonesScreen", "phones"),
+    Page("digits", "ui.screens.digits:DigitsScreen", "pad", modes=(SETUP, TABLE, OVER), over_auction=True),
+    Page("check_reader", "ui.screens.check:ReaderCheckScreen", "settings", modes=(HOME, SETUP, TABLE),
+         over_auction=True, check="reader"),
+    Page("check_dice", "ui.screens.check:DiceCheckScreen", "settings", modes=(HOME, SETUP, TABLE),
+         over_auction=True, check="dice"),
+):
+    register(_page)
+
+__all__ = ["ANY", "HOME", "OVER", "PAGES", "Page", "SETUP", "TABLE", "bar_pages", "checks", "home_page", "register",
+           "unregister"]
