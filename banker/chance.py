@@ -84,7 +84,7 @@ def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance 
 def complete_bet(game: Game, action: Mapping[str, Any], die: Callable[[], int],
                  random: Callable[[], float]) -> dict[str, Any]:
     """Fill in the die and the jackpot draw a casino bet leaves out (a copy): the one place they are filled in,
-    from the seeded source (`complete_action`) or from the app's own dice and draws (ui/controller.py).
+    from the seeded source (`complete_action`) or from the app's own dice and draws (ui/flows/paying.py).
     Walking away (no numbers) needs neither."""
     filled = dict(action)
     if action.get("numbers") is not None:

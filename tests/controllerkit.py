@@ -1,4 +1,4 @@
-"""A controller (the app without a window) on a scratch journal, and a game started on it by card taps.
+"""The flows on a session (the app without a window) on a scratch journal, and a game started on it by card taps.
 
 Shared by tests/ui/test_controller.py and tests/ui/test_phone_state.py.
 """

@@ -4,8 +4,8 @@ with its group's colour band on the inner edge, the owner's colour as a thick bo
 squares and a hotel as a red bar on the band, a mortgaged space dimmed and crossed, and every token as a
 disc in its player's colour on its space (the current player's ringed).
 
-    BoardView(view.board(c))          # the view data of ui/view.py, nothing of the engine
-    board.update(view.board(c))       # draws again only when the data changed
+    BoardView(view.board(session))    # the view data of ui/view.py, nothing of the engine
+    board.update(view.board(session)) # draws again only when the data changed
 
 One widget, canvas instructions only (no Label): the turn screen is redrawn after every tap, and the board
 draws again only when its data, position or size change, at most once a frame. It paints only the spaces:

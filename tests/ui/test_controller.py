@@ -1,4 +1,4 @@
-"""The app's controller, without a window: taps, pending payments, auctions, trades,
+"""The app's session and flows, without a window: taps, pending payments, auctions, trades,
 the banker's menu, resume after a restart."""
 
 from __future__ import annotations

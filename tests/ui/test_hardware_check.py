@@ -1,4 +1,4 @@
-"""The settings' hardware check (issue 35) without a window, on a real controller and navigator: a card tapped or
+"""The settings' hardware check (issue 35) without a window, on real flows: a card tapped or
 the dice button pressed while a check shows is shown there and acts on nothing in the game; the start screen's
 note for a reader that does not answer, and when it comes and goes; refusal notices that go once their cause is
 gone. The same as the family does it, by touches and card taps in the real app: tests/ui/e2e_check.py."""

@@ -1,6 +1,6 @@
 """The navigator without a window: which screen shows, and every choice the screens make before anything
 reaches the engine (trades, own-property auctions, real dice, the banker's PIN, the new-game screen),
-on a real controller and a scratch journal."""
+on real flows and a scratch journal."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_the_turn_buttons(tmp_path: Path) -> None:
     c.turn.press(by_id["enter_dice"])
     assert c.nav.page == "dice" and c.turn.entered_dice == []
     c.nav.go("table")
-    c.turn.press(by_id["roll"])  # the controller's fake roll: 1 + 2
+    c.turn.press(by_id["roll"])  # the kit's fake roll: 1 + 2
     assert c.session.last_dice == (1, 2) and c.session.game is not None and c.session.game.players[0].position == 3
     buy = {b["id"]: b for b in c.turn.buttons()}["buy"]
     c.turn.press(buy)
@@ -243,7 +243,7 @@ def test_wrong_pins_back_off_on_the_pad_and_after_a_restart(tmp_path: Path) -> N
     assert c.pad.entry is not None and c.pad.entry.digits == ""  # the pad refuses while the wait lasts
     clock.now += 20
     assert c.pad.view()["lines"][-1]["text"] == "Too many wrong PINs: wait 10 seconds"
-    # A restart (a new controller on the same journal) keeps the count and the wait.
+    # A restart (new flows on the same journal) keeps the count and the wait.
     c2 = make(tmp_path, clock=clock)
     assert c2.home.resume()
     c2.nav.go("banker")
@@ -564,7 +564,7 @@ def test_an_own_auction_plan_is_dropped_when_something_else_happens(tmp_path: Pa
     assert c.nav.screen_name() == "table" and c.auction.own is None
 
 
-def test_a_deed_action_goes_to_the_controller(tmp_path: Path) -> None:
+def test_a_deed_action_goes_to_its_flow(tmp_path: Path) -> None:
     c, nav, _ = navigator(tmp_path)
     start(c, setup={"spaces": {"3": {"owner": "Ann"}}})
     c.deeds.act("Ann", "mortgage", 3)

@@ -1,4 +1,4 @@
-"""The turn screen's one large prompt (ui/view.py `prompt`): what happens now, in a sentence, from the
+"""The turn screen's one large prompt (ui/flows/turn.py's `prompt`): what happens now, in a sentence, from the
 engine's state; none while a banner or a debt panel says it. Without a window."""
 
 from __future__ import annotations

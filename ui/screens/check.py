@@ -1,7 +1,7 @@
 """The settings' hardware checks: "Check the reader" (tap any card: its id shows, whose it is, with the reader's
 kind, port and last status) and "Check the dice button" (press it: the dice show). While one shows, a tap or a
 press acts on nothing in the game (ui/flows/settings.py's `check`); under the result, what to check when nothing
-comes, in the family's words (ui/view.py's `hardware_check`)."""
+comes, in the family's words (the same flow's `check_view`)."""
 
 from __future__ import annotations
 
