@@ -127,10 +127,17 @@ class Recorder:
         self._gc_gen = 0
 
         self.profiles: dict[str, Any] = {}  # kind: a cProfile.Profile enabled during its spans (--profile)
+        self.tapped = False  # a tap has ended and no redraw has run since: the next redraw is the tap's
+
+    def profile(self, kind: str) -> Any:
+        """The profile to enable for a span of `kind`: every tap, and only the redraw that follows a tap."""
+        if kind == "redraw" and not self.tapped:
+            return None
+        return self.profiles.get(kind)
 
     def timed(self, kind: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def run(*args: Any, **kwargs: Any) -> Any:
-            profile = self.profiles.get(kind)
+            profile = self.profile(kind) if self.profiles else None
             start = time.perf_counter()
             if profile is not None:
                 profile.enable()
@@ -140,6 +147,8 @@ class Recorder:
                 if profile is not None:
                     profile.disable()
                 self.spans.append((kind, start, time.perf_counter()))
+                if kind in ("tap", "redraw"):
+                    self.tapped = kind == "tap"
         return run
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
@@ -237,8 +246,8 @@ def main() -> int:
     parser.add_argument("--slowest", type=int, default=5, help="how many of the slowest taps to show")
     parser.add_argument("--tree", metavar="DIR", help="the checkout whose app is measured (default: this one's); "
                         "put first on sys.path (benchmarks/compare_app.py runs this file against two trees)")
-    parser.add_argument("--profile", metavar="PREFIX", help="profile the taps and the redraws with cProfile "
-                        "into PREFIX.tap.prof and PREFIX.redraw.prof (slower: the figures are then not the app's)")
+    parser.add_argument("--profile", metavar="PREFIX", help="profile the taps and the redraws that follow "
+                        "them with cProfile into PREFIX.tap.prof and PREFIX.redraw.prof (slower: the figures are then not the app's)")
     args = parser.parse_args()
     phones = not args.no_phones
 
@@ -405,6 +414,11 @@ def main() -> int:
         results["tap_to_pixels_ms_p50"] = round(statistics.median(drawn), 1)
         results["tap_to_pixels_ms_p99"] = drawn[min(len(drawn) - 1, int(len(drawn) * 0.99))]
         results["tap_to_pixels_ms_max"] = drawn[-1]
+        commits = sorted(t["commit"] for t in taps if "commit" in t)  # the journal's commit within the tap
+        if commits:
+            results["commit_ms_p50"] = round(statistics.median(commits), 1)
+            results["commit_ms_p99"] = commits[min(len(commits) - 1, int(len(commits) * 0.99))]
+            results["commit_ms_max"] = commits[-1]
         main = sorted(t["main"] for t in taps if "main" in t)
         if main:
             results["main_thread_ms_p50"] = round(statistics.median(main), 1)
@@ -452,7 +466,8 @@ def main() -> int:
               f"max {results.get('tap_to_pixels_ms_max')} ms")
         print(f"main thread's own work per tap (the tap with its commit and moments, and the redraw; not the "
               f"frame): p50 {results.get('main_thread_ms_p50')} ms, p99 {results.get('main_thread_ms_p99')} ms, "
-              f"max {results.get('main_thread_ms_max')} ms")
+              f"max {results.get('main_thread_ms_max')} ms; of it the journal's commit p50 "
+              f"{results.get('commit_ms_p50')} ms, p99 {results.get('commit_ms_p99')} ms, max {results.get('commit_ms_max')} ms")
         print("  median phases: " + ", ".join(f"{p} {results.get(f'{p}_ms_p50')}" for p in PHASES) + " ms")
         for s in results.get("slowest", []):
             print(f"  tap {s['index']}: {s['ms']} ms = " + ", ".join(f"{p} {s[p]}" for p in PHASES)
