@@ -213,6 +213,8 @@ HOOKS = {
 def hooks(app: BankerApp) -> dict[str, Any]:
     """For each name in HOOKS, the object holding it in this app, old (`app.controller`) or new (`app.flows`):
     read and patch `getattr(h[name], name)`, so that the same benchmark measures the code before and after."""
+    if not callable(getattr(BankerApp, "redraw", None)):
+        raise SystemExit("bench_app.py: the app has no redraw() to time (BenchApp.redraw)")
     found: dict[str, Any] = {}
     for name, places in HOOKS.items():
         for place in places:
