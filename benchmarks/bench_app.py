@@ -192,42 +192,56 @@ class BenchApp(BankerApp):
         self.recorder.timed("redraw", super().redraw)(*args)
 
 
-# What the benchmark times and drives, by the object that has it before issue 40 (the controller) and after it
-# (the flows around one session). Each name is looked for on its places in order; the first that has it wins.
-HOOKS = {
-    "card_tapped": ("flows.taps", "flows", "controller"),
-    "_publish": ("flows.phones", "flows", "controller"),
-    "table_link": ("flows.phones", "flows", "controller"),
-    "tick": ("flows.clock", "flows", "controller"),
-    "request": ("flows.paying", "flows", "controller"),
-    "pending": ("flows.paying", "flows", "controller"),
-    "reader": ("flows.settings", "flows", "session", "flows.session", "controller"),
-    "moment_listeners": ("session", "flows.session", "controller"),
-    "notice_lines": ("session", "flows.session", "controller"),
-    "undo": ("session", "flows.session", "flows.banker", "controller"),
-    "game": ("session", "flows.session", "controller"),
-    "tr": ("session", "flows.session", "controller"),
+# What the benchmark times and drives, on the object that has it before issue 40 (the controller) or after it
+# (the flows around one session): role -> (its names, the places to look, both in order; the first found wins).
+HOOKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "card_tapped": (("card_tapped",), ("flows.taps", "flows", "controller")),
+    "publish": (("_publish", "publish"), ("flows.phones", "flows", "controller")),
+    "table_link": (("table_link",), ("flows.phones", "flows", "controller")),
+    "tick": (("tick",), ("flows", "flows.clock", "controller")),  # the whole one-second tick
+    "request": (("request",), ("flows.paying", "flows", "controller")),
+    "pending": (("pending",), ("flows.paying", "flows", "controller")),
+    "reader": (("reader",), ("flows.settings", "flows", "session", "controller")),
+    "moment_listeners": (("moment_listeners",), ("session", "flows.session", "controller")),
+    "notice_lines": (("notice_lines",), ("session", "flows.session", "controller")),
+    "undo": (("undo",), ("session", "flows.session", "flows.banker", "controller")),
+    "game": (("game",), ("session", "flows.session", "controller")),
+    "tr": (("tr",), ("session", "flows.session", "controller")),
 }
 
 
-def hooks(app: BankerApp) -> dict[str, Any]:
-    """For each name in HOOKS, the object holding it in this app, old (`app.controller`) or new (`app.flows`):
-    read and patch `getattr(h[name], name)`, so that the same benchmark measures the code before and after."""
+class Hook:
+    """One role's holder and name: `get()` the value, `set(value)` it (an instance attribute, as a patch)."""
+
+    def __init__(self, holder: Any, name: str) -> None:
+        self.holder, self.name = holder, name
+
+    def get(self) -> Any:
+        return getattr(self.holder, self.name)
+
+    def set(self, value: Any) -> None:
+        setattr(self.holder, self.name, value)
+
+
+def hooks(app: BankerApp) -> dict[str, Hook]:
+    """For each role of HOOKS, where this app keeps it, old (`app.controller`) or new (`app.flows`,
+    `app.session`): the same benchmark so measures the code before and after the change."""
     if not callable(getattr(BankerApp, "redraw", None)):
         raise SystemExit("bench_app.py: the app has no redraw() to time (BenchApp.redraw)")
-    found: dict[str, Any] = {}
-    for name, places in HOOKS.items():
+    found: dict[str, Hook] = {}
+    for role, (names, places) in HOOKS.items():
         for place in places:
             holder: Any = app
             for part in place.split("."):
                 holder = getattr(holder, part, None)
                 if holder is None:
                     break
-            if holder is not None and hasattr(holder, name):
-                found[name] = holder
+            name = next((n for n in names if holder is not None and hasattr(holder, n)), None)
+            if name is not None:
+                found[role] = Hook(holder, name)
                 break
         else:
-            raise SystemExit(f"bench_app.py: the app has no {name} on any of {', '.join(places)} "
+            raise SystemExit(f"bench_app.py: the app has no {' or '.join(names)} on any of {', '.join(places)} "
                              f"(update HOOKS in {Path(__file__).name})")
     return found
 
@@ -278,18 +292,18 @@ def main() -> int:
         rec.profiles = {"tap": cProfile.Profile(), "redraw": cProfile.Profile()}
     app = BenchApp(work / "games.sqlite3", config_path=str(config), settings_file=settings)
     h = hooks(app)
-    for name, kind in (("card_tapped", "tap"), ("_publish", "phone"), ("tick", "tick")):
-        setattr(h[name], name, rec.timed(kind, getattr(h[name], name)))
+    for role, kind in (("card_tapped", "tap"), ("publish", "phone"), ("tick", "tick")):
+        h[role].set(rec.timed(kind, h[role].get()))
     app.journal.append = rec.timed("commit", app.journal.append)  # type: ignore[method-assign]
     for name in ("_idle_work", "_collect_when_idle", "_load_sound"):  # the app's idle work, where it has it
         if hasattr(app, name):
             setattr(app, name, rec.timed("sound" if name == "_load_sound" else "idle", getattr(app, name)))
     if app.voice is not None:  # the voice's main-thread work: hearing the moments, and loading and playing a phrase
-        listeners = h["moment_listeners"].moment_listeners
+        listeners = h["moment_listeners"].get()
         listeners[listeners.index(app.voice.tell)] = rec.timed("voice", app.voice.tell)
         speaker = app.voice.speaker
         speaker._play = rec.timed("speech", speaker._play)  # type: ignore[method-assign]
-    balance = h["tr"].tr.money(1440)  # Ann's 1500 less Baltic Avenue's 60, as the table writes it
+    balance = h["tr"].get().money(1440)  # Ann's 1500 less Baltic Avenue's 60, as the table writes it
     rng = random.Random(14)
     results: dict[str, Any] = {"phones": phones, "sounds": not args.no_sounds, "voice": not args.no_voice,
                                "motion": not args.no_motion,
@@ -303,7 +317,7 @@ def main() -> int:
         if state["first"]:
             state["first"] = False
             if app.motion is not None:  # laid over the window as the app started: hearing the moments
-                listeners = h["moment_listeners"].moment_listeners
+                listeners = h["moment_listeners"].get()
                 listeners[listeners.index(app.motion.tell)] = rec.timed("motion", app.motion.tell)
             results["cold_start_s"] = round(now - STARTED, 3)
             state["started"] = now
@@ -327,16 +341,16 @@ def main() -> int:
         if app.web is None:
             Clock.schedule_once(lambda dt: connect(), 0.05)
             return
-        link = h["table_link"].table_link() or ""
+        link = h["table_link"].get()() or ""
         path = link[link.index("/g/"):] + "/events"
         followers.extend(follow(app.web.port, path) for _ in range(args.followers))
 
     def fail(why: str) -> None:
-        game = h["game"].game
+        game = h["game"].get()
         cash = game.players[0].cash if game is not None else None
-        notices = [n["text"] for n in h["notice_lines"].notice_lines(3)]
-        state["failed"] = f"{why} (Ann's cash {cash}, pending {h['pending'].pending is not None}, " \
-                          f"reader {h['reader'].reader}, " \
+        notices = [n["text"] for n in h["notice_lines"].get()(3)]
+        state["failed"] = f"{why} (Ann's cash {cash}, pending {h['pending'].get() is not None}, " \
+                          f"reader {h['reader'].get()}, " \
                           f"the latest notices {notices}, on the main thread since the tap " \
                           f"{[(k, ms(e - s)) for k, s, e in rec.within(state['sent'] or 0, time.perf_counter())]}; " \
                           f"last spans {[(k, ms(s - (state['sent'] or 0)), ms(e - s)) for k, s, e in rec.spans[-8:]]})"
@@ -344,11 +358,11 @@ def main() -> int:
         app.stop()
 
     def ask() -> None:
-        h["request"].request({"do": "buy"})
+        h["request"].get()({"do": "buy"})
         Clock.schedule_once(lambda dt: tap(), rng.uniform(0.15, 0.6))
 
     def tap() -> None:
-        if h["reader"].reader != "connected":
+        if h["reader"].get() != "connected":
             Clock.schedule_once(lambda dt: tap(), 0.1)
             return
         reader.write(b"Card UID: 04 A3 2B 1C\r")
@@ -366,7 +380,7 @@ def main() -> int:
         if len(taps) >= args.taps:
             app.stop()
             return
-        h["undo"].undo(1)
+        h["undo"].get()(1)
         Clock.schedule_once(lambda dt: ask(), 0.2)
 
     Window.bind(on_flip=on_flip)
