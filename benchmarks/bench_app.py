@@ -35,6 +35,17 @@ controller's tap (the engine and the journal's commit), the phone state
 and the frame (Kivy's layout, drawing, the swap); garbage collections and the app's other main-thread work (idle
 collection, the clock's tick) that overlap a tap are listed with it. The
 slowest taps are printed with their index and phases.
+
+The main thread's own work per tap (`main_thread_ms_p50`, `_p99`, `_max`,
+the p99 taken as for tap-to-screen): the whole tap (the engine, the
+journal's commit, the moment listeners: voice, motion) plus the redraws
+between it and the frame, without the frame itself (Kivy's layout, drawing
+and swap: the software renderer). The journal's commit alone is
+`commit_ms_p50`, `_p99`, `_max`. What is timed and driven is found on
+`app.controller` or, after issue 40, on `app.flows` and `app.session`
+(`HOOKS`), so the same file measures both; `--tree DIR` measures the app of
+another checkout (benchmarks/compare_app.py), `--profile PREFIX` profiles the
+taps and the redraws that follow them with cProfile.
 """
 
 from __future__ import annotations
@@ -125,7 +136,6 @@ class Recorder:
         self.spans: list[tuple[str, float, float]] = []  # (kind, start, end)
         self._gc_start = 0.0
         self._gc_gen = 0
-
         self.profiles: dict[str, Any] = {}  # kind: a cProfile.Profile enabled during its spans (--profile)
         self.tapped = False  # a tap has ended and no redraw has run since: the next redraw is the tap's
 
@@ -262,8 +272,9 @@ def main() -> int:
     parser.add_argument("--slowest", type=int, default=5, help="how many of the slowest taps to show")
     parser.add_argument("--tree", metavar="DIR", help="the checkout whose app is measured (default: this one's); "
                         "put first on sys.path (benchmarks/compare_app.py runs this file against two trees)")
-    parser.add_argument("--profile", metavar="PREFIX", help="profile the taps and the redraws that follow "
-                        "them with cProfile into PREFIX.tap.prof and PREFIX.redraw.prof (slower: the figures are then not the app's)")
+    parser.add_argument("--profile", metavar="PREFIX", help="profile the taps and the redraws that follow them "
+                        "with cProfile into PREFIX.tap.prof and PREFIX.redraw.prof (slower: the figures are then "
+                        "not the app's)")
     args = parser.parse_args()
     phones = not args.no_phones
 
@@ -483,11 +494,13 @@ def main() -> int:
         print(f"main thread's own work per tap (the tap with its commit and moments, and the redraw; not the "
               f"frame): p50 {results.get('main_thread_ms_p50')} ms, p99 {results.get('main_thread_ms_p99')} ms, "
               f"max {results.get('main_thread_ms_max')} ms; of it the journal's commit p50 "
-              f"{results.get('commit_ms_p50')} ms, p99 {results.get('commit_ms_p99')} ms, max {results.get('commit_ms_max')} ms")
+              f"{results.get('commit_ms_p50')} ms, p99 {results.get('commit_ms_p99')} ms, "
+              f"max {results.get('commit_ms_max')} ms")
         print("  median phases: " + ", ".join(f"{p} {results.get(f'{p}_ms_p50')}" for p in PHASES) + " ms")
         for s in results.get("slowest", []):
             print(f"  tap {s['index']}: {s['ms']} ms = " + ", ".join(f"{p} {s[p]}" for p in PHASES)
-                  + f" (commit {s['commit']}, main thread {s['main']})" + (f"; also {', '.join(s['other'])}" if s["other"] else ""))
+                  + f" (commit {s['commit']}, main thread {s['main']})"
+                  + (f"; also {', '.join(s['other'])}" if s["other"] else ""))
         print("garbage collections: " + ", ".join(f"generation {g}: {results[f'gc{g}_collections']} "
                                                   f"(median {results[f'gc{g}_ms_p50']}, longest {results[f'gc{g}_ms_max']} ms)"
                                                   for g in (0, 1, 2) if results[f"gc{g}_collections"])

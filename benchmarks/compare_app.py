@@ -159,7 +159,8 @@ def main() -> int:
         return (f"tap to screen {'/'.join(map(str, got[:3]))} ms, main thread {'/'.join(map(str, got[3:]))} ms")
 
     print(f"\nmedians over the runs (p50/p99/max): before {medians('before')}; after {medians('after')}")
-    main_before, main_after = median(results["before"], "main_thread_ms_p99"), median(results["after"], "main_thread_ms_p99")
+    main_before = median(results["before"], "main_thread_ms_p99")
+    main_after = median(results["after"], "main_thread_ms_p99")
     if main_before and main_after:
         print(f"main thread p99: {main_before} -> {main_after} ms ({(main_after - main_before) / main_before:+.0%}); "
               f"after runs meeting issue 40's targets (main p99 <= 5, screen p99 <= 20, max <= 33 ms, started under "
