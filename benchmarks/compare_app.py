@@ -137,7 +137,7 @@ def main() -> int:
 
     trees = {"before": args.before, "after": args.after}
     print(f"before: {args.before}\nafter:  {args.after}\n"
-          f"{args.runs} runs of {args.taps} taps each, alternately, by {BENCH}"
+          f"{args.runs} run{'s' if args.runs != 1 else ''} of each, {args.taps} taps a run, alternately, by {BENCH}"
           + (f" {' '.join(extra)}" if extra else "") + (f"; each started under a load of {args.wait_load}"
                                                         if args.wait_load else ""), flush=True)
     header = f"{'load':>5} {'screen p50/p99/max':>18} {'main p50/p99/max':>18}"
