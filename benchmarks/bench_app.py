@@ -3,6 +3,7 @@ cold start and peak memory.
 
     .venv/bin/python benchmarks/bench_app.py [--taps 300] [--json] [--no-phones] [--no-sounds]
                                              [--no-voice] [--no-motion] [--followers 1] [--slowest 5]
+                                             [--tree DIR] [--profile PREFIX]
 
 Tap-to-screen: a player's purchase waits for their card; the tap's line is
 written to a pseudo-terminal card reader, and the time from its last byte to
@@ -34,6 +35,17 @@ controller's tap (the engine and the journal's commit), the phone state
 and the frame (Kivy's layout, drawing, the swap); garbage collections and the app's other main-thread work (idle
 collection, the clock's tick) that overlap a tap are listed with it. The
 slowest taps are printed with their index and phases.
+
+The main thread's own work per tap (`main_thread_ms_p50`, `_p99`, `_max`,
+the p99 taken as for tap-to-screen): the whole tap (the engine, the
+journal's commit, the moment listeners: voice, motion) plus the redraws
+between it and the frame, without the frame itself (Kivy's layout, drawing
+and swap: the software renderer). The journal's commit alone is
+`commit_ms_p50`, `_p99`, `_max`. What is timed and driven is found on
+`app.controller` or, after issue 40, on `app.flows` and `app.session`
+(`HOOKS`), so the same file measures both; `--tree DIR` measures the app of
+another checkout (benchmarks/compare_app.py), `--profile PREFIX` profiles the
+taps and the redraws that follow them with cProfile.
 """
 
 from __future__ import annotations
@@ -55,7 +67,22 @@ from pathlib import Path
 from typing import Any, Callable
 
 STARTED = time.perf_counter()
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's app, not an installed copy
+
+
+def _tree() -> Path:
+    """The app measured: `--tree DIR` (read before anything is imported), else this checkout."""
+    for k, arg in enumerate(sys.argv):
+        if arg == "--tree" and k + 1 < len(sys.argv):
+            return Path(sys.argv[k + 1]).resolve()
+        if arg.startswith("--tree="):
+            return Path(arg.split("=", 1)[1]).resolve()
+    return Path(__file__).resolve().parent.parent
+
+
+TREE = _tree()
+if not (TREE / "ui" / "app.py").is_file() or not (TREE / "banker").is_dir():
+    sys.exit(f"bench_app.py: {TREE} is not a checkout of the app (no ui/app.py or banker/ in it)")
+sys.path.insert(0, str(TREE))  # the measured checkout's app, not an installed copy
 os.environ["KIVY_NO_ARGS"] = "1"
 os.environ["KIVY_NO_FILELOG"] = "1"
 os.environ["KIVY_NO_CONSOLELOG"] = "1"
@@ -109,14 +136,29 @@ class Recorder:
         self.spans: list[tuple[str, float, float]] = []  # (kind, start, end)
         self._gc_start = 0.0
         self._gc_gen = 0
+        self.profiles: dict[str, Any] = {}  # kind: a cProfile.Profile enabled during its spans (--profile)
+        self.tapped = False  # a tap has ended and no redraw has run since: the next redraw is the tap's
+
+    def profile(self, kind: str) -> Any:
+        """The profile to enable for a span of `kind`: every tap, and only the redraw that follows a tap."""
+        if kind == "redraw" and not self.tapped:
+            return None
+        return self.profiles.get(kind)
 
     def timed(self, kind: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def run(*args: Any, **kwargs: Any) -> Any:
+            profile = self.profile(kind) if self.profiles else None
             start = time.perf_counter()
+            if profile is not None:
+                profile.enable()
             try:
                 return fn(*args, **kwargs)
             finally:
+                if profile is not None:
+                    profile.disable()
                 self.spans.append((kind, start, time.perf_counter()))
+                if kind in ("tap", "redraw"):
+                    self.tapped = kind == "tap"
         return run
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
@@ -160,6 +202,60 @@ class BenchApp(BankerApp):
         self.recorder.timed("redraw", super().redraw)(*args)
 
 
+# What the benchmark times and drives, on the object that has it before issue 40 (the controller) or after it
+# (the flows around one session): role -> (its names, the places to look, both in order; the first found wins).
+HOOKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "card_tapped": (("card_tapped",), ("flows.taps", "flows", "controller")),
+    "publish": (("_publish", "publish"), ("flows.phones", "flows", "controller")),
+    "table_link": (("table_link",), ("flows.phones", "flows", "controller")),
+    "tick": (("tick",), ("flows", "flows.clock", "controller")),  # the whole one-second tick
+    "request": (("request",), ("flows.paying", "flows", "controller")),
+    "pending": (("pending",), ("flows.paying", "flows", "controller")),
+    "reader": (("reader",), ("flows.settings", "flows", "session", "controller")),
+    "moment_listeners": (("moment_listeners",), ("session", "flows.session", "controller")),
+    "notice_lines": (("notice_lines",), ("session", "flows.session", "controller")),
+    "undo": (("undo",), ("session", "flows.session", "flows.banker", "controller")),
+    "game": (("game",), ("session", "flows.session", "controller")),
+    "tr": (("tr",), ("session", "flows.session", "controller")),
+}
+
+
+class Hook:
+    """One role's holder and name: `get()` the value, `set(value)` it (an instance attribute, as a patch)."""
+
+    def __init__(self, holder: Any, name: str) -> None:
+        self.holder, self.name = holder, name
+
+    def get(self) -> Any:
+        return getattr(self.holder, self.name)
+
+    def set(self, value: Any) -> None:
+        setattr(self.holder, self.name, value)
+
+
+def hooks(app: BankerApp) -> dict[str, Hook]:
+    """For each role of HOOKS, where this app keeps it, old (`app.controller`) or new (`app.flows`,
+    `app.session`): the same benchmark so measures the code before and after the change."""
+    if not callable(getattr(BankerApp, "redraw", None)):
+        raise SystemExit("bench_app.py: the app has no redraw() to time (BenchApp.redraw)")
+    found: dict[str, Hook] = {}
+    for role, (names, places) in HOOKS.items():
+        for place in places:
+            holder: Any = app
+            for part in place.split("."):
+                holder = getattr(holder, part, None)
+                if holder is None:
+                    break
+            name = next((n for n in names if holder is not None and hasattr(holder, n)), None)
+            if name is not None:
+                found[role] = Hook(holder, name)
+                break
+        else:
+            raise SystemExit(f"bench_app.py: the app has no {' or '.join(names)} on any of {', '.join(places)} "
+                             f"(update HOOKS in {Path(__file__).name})")
+    return found
+
+
 def ms(seconds: float) -> float:
     return round(seconds * 1000, 1)
 
@@ -174,6 +270,11 @@ def main() -> int:
     parser.add_argument("--no-motion", action="store_true", help="with the money in motion off")
     parser.add_argument("--followers", type=int, default=1, help="phones following the game's event stream")
     parser.add_argument("--slowest", type=int, default=5, help="how many of the slowest taps to show")
+    parser.add_argument("--tree", metavar="DIR", help="the checkout whose app is measured (default: this one's); "
+                        "put first on sys.path (benchmarks/compare_app.py runs this file against two trees)")
+    parser.add_argument("--profile", metavar="PREFIX", help="profile the taps and the redraws that follow them "
+                        "with cProfile into PREFIX.tap.prof and PREFIX.redraw.prof (slower: the figures are then "
+                        "not the app's)")
     args = parser.parse_args()
     phones = not args.no_phones
 
@@ -197,21 +298,23 @@ def main() -> int:
     rec = Recorder()
     gc.callbacks.append(rec.on_gc)
     BenchApp.recorder = rec
+    if args.profile:
+        import cProfile
+        rec.profiles = {"tap": cProfile.Profile(), "redraw": cProfile.Profile()}
     app = BenchApp(work / "games.sqlite3", config_path=str(config), settings_file=settings)
-    c = app.controller
-    c.card_tapped = rec.timed("tap", c.card_tapped)  # type: ignore[method-assign]
-    c._publish = rec.timed("phone", c._publish)  # type: ignore[method-assign]
-    c.tick = rec.timed("tick", c.tick)  # type: ignore[method-assign]
+    h = hooks(app)
+    for role, kind in (("card_tapped", "tap"), ("publish", "phone"), ("tick", "tick")):
+        h[role].set(rec.timed(kind, h[role].get()))
     app.journal.append = rec.timed("commit", app.journal.append)  # type: ignore[method-assign]
     for name in ("_idle_work", "_collect_when_idle", "_load_sound"):  # the app's idle work, where it has it
         if hasattr(app, name):
             setattr(app, name, rec.timed("sound" if name == "_load_sound" else "idle", getattr(app, name)))
     if app.voice is not None:  # the voice's main-thread work: hearing the moments, and loading and playing a phrase
-        listeners = c.moment_listeners
+        listeners = h["moment_listeners"].get()
         listeners[listeners.index(app.voice.tell)] = rec.timed("voice", app.voice.tell)
         speaker = app.voice.speaker
         speaker._play = rec.timed("speech", speaker._play)  # type: ignore[method-assign]
-    balance = c.tr.money(1440)  # Ann's 1500 less Baltic Avenue's 60, as the table writes it
+    balance = h["tr"].get().money(1440)  # Ann's 1500 less Baltic Avenue's 60, as the table writes it
     rng = random.Random(14)
     results: dict[str, Any] = {"phones": phones, "sounds": not args.no_sounds, "voice": not args.no_voice,
                                "motion": not args.no_motion,
@@ -225,7 +328,7 @@ def main() -> int:
         if state["first"]:
             state["first"] = False
             if app.motion is not None:  # laid over the window as the app started: hearing the moments
-                listeners = c.moment_listeners
+                listeners = h["moment_listeners"].get()
                 listeners[listeners.index(app.motion.tell)] = rec.timed("motion", app.motion.tell)
             results["cold_start_s"] = round(now - STARTED, 3)
             state["started"] = now
@@ -249,15 +352,16 @@ def main() -> int:
         if app.web is None:
             Clock.schedule_once(lambda dt: connect(), 0.05)
             return
-        link = c.table_link() or ""
+        link = h["table_link"].get()() or ""
         path = link[link.index("/g/"):] + "/events"
         followers.extend(follow(app.web.port, path) for _ in range(args.followers))
 
     def fail(why: str) -> None:
-        game = c.game
+        game = h["game"].get()
         cash = game.players[0].cash if game is not None else None
-        notices = [n["text"] for n in c.notice_lines(3)]
-        state["failed"] = f"{why} (Ann's cash {cash}, pending {c.pending is not None}, reader {c.reader}, " \
+        notices = [n["text"] for n in h["notice_lines"].get()(3)]
+        state["failed"] = f"{why} (Ann's cash {cash}, pending {h['pending'].get() is not None}, " \
+                          f"reader {h['reader'].get()}, " \
                           f"the latest notices {notices}, on the main thread since the tap " \
                           f"{[(k, ms(e - s)) for k, s, e in rec.within(state['sent'] or 0, time.perf_counter())]}; " \
                           f"last spans {[(k, ms(s - (state['sent'] or 0)), ms(e - s)) for k, s, e in rec.spans[-8:]]})"
@@ -265,11 +369,11 @@ def main() -> int:
         app.stop()
 
     def ask() -> None:
-        c.request({"do": "buy"})
+        h["request"].get()({"do": "buy"})
         Clock.schedule_once(lambda dt: tap(), rng.uniform(0.15, 0.6))
 
     def tap() -> None:
-        if c.reader != "connected":
+        if h["reader"].get() != "connected":
             Clock.schedule_once(lambda dt: tap(), 0.1)
             return
         reader.write(b"Card UID: 04 A3 2B 1C\r")
@@ -287,13 +391,15 @@ def main() -> int:
         if len(taps) >= args.taps:
             app.stop()
             return
-        c.undo(1)
+        h["undo"].get()(1)
         Clock.schedule_once(lambda dt: ask(), 0.2)
 
     Window.bind(on_flip=on_flip)
     app.run()
     reader.close()
     gc.callbacks.remove(rec.on_gc)
+    for kind, profile in rec.profiles.items():
+        profile.dump_stats(f"{args.profile}.{kind}.prof")
 
     for t in taps:  # the phases of each tap, from the spans recorded on the main thread
         spans = rec.within(t["sent"], t["shown"])
@@ -314,6 +420,9 @@ def main() -> int:
                 phases["redraw"] = ms(redraw[0][2] - redraw[0][1])
                 after = redraw[0][2]
             phases["frame"] = ms(t["shown"] - after)
+            # the main thread's own work for the tap: the whole tap (engine, commit, moment listeners) and
+            # every redraw between it and the frame, without the frame (Kivy's layout, drawing, the swap)
+            t["main"] = ms(end - start + sum(e - s for k, s, e in spans if k == "redraw" and s >= end))
         t["phases"] = phases
         t["other"] = [f"{k} {ms(min(e, t['shown']) - max(s, t['sent']))}" for k, s, e in spans
                       if k not in ("tap", "phone", "redraw", "commit") and e - s >= 0.0001]
@@ -332,10 +441,21 @@ def main() -> int:
         results["tap_to_pixels_ms_p50"] = round(statistics.median(drawn), 1)
         results["tap_to_pixels_ms_p99"] = drawn[min(len(drawn) - 1, int(len(drawn) * 0.99))]
         results["tap_to_pixels_ms_max"] = drawn[-1]
+        commits = sorted(t["commit"] for t in taps if "commit" in t)  # the journal's commit within the tap
+        if commits:
+            results["commit_ms_p50"] = round(statistics.median(commits), 1)
+            results["commit_ms_p99"] = commits[min(len(commits) - 1, int(len(commits) * 0.99))]
+            results["commit_ms_max"] = commits[-1]
+        main = sorted(t["main"] for t in taps if "main" in t)
+        if main:
+            results["main_thread_ms_p50"] = round(statistics.median(main), 1)
+            results["main_thread_ms_p99"] = main[min(len(main) - 1, int(len(main) * 0.99))]
+            results["main_thread_ms_max"] = main[-1]
         for phase in PHASES:
             results[f"{phase}_ms_p50"] = round(statistics.median(t["phases"][phase] for t in taps), 1)
         slow = sorted(range(len(taps)), key=lambda k: -taps[k]["ms"])[:args.slowest]
         results["slowest"] = [{"index": k, "ms": taps[k]["ms"], **taps[k]["phases"], "commit": taps[k].get("commit", 0),
+                               "main": taps[k].get("main", 0),
                                "other": taps[k]["other"]} for k in slow]
     if followers:
         received = [f.communicate(timeout=30)[0].strip() for f in followers]  # the server stopped with the app
@@ -371,10 +491,16 @@ def main() -> int:
         print(f"tap to pixels (the swapped frame drawn by the software renderer): "
               f"p50 {results.get('tap_to_pixels_ms_p50')} ms, p99 {results.get('tap_to_pixels_ms_p99')} ms, "
               f"max {results.get('tap_to_pixels_ms_max')} ms")
+        print(f"main thread's own work per tap (the tap with its commit and moments, and the redraw; not the "
+              f"frame): p50 {results.get('main_thread_ms_p50')} ms, p99 {results.get('main_thread_ms_p99')} ms, "
+              f"max {results.get('main_thread_ms_max')} ms; of it the journal's commit p50 "
+              f"{results.get('commit_ms_p50')} ms, p99 {results.get('commit_ms_p99')} ms, "
+              f"max {results.get('commit_ms_max')} ms")
         print("  median phases: " + ", ".join(f"{p} {results.get(f'{p}_ms_p50')}" for p in PHASES) + " ms")
         for s in results.get("slowest", []):
             print(f"  tap {s['index']}: {s['ms']} ms = " + ", ".join(f"{p} {s[p]}" for p in PHASES)
-                  + f" (commit {s['commit']})" + (f"; also {', '.join(s['other'])}" if s["other"] else ""))
+                  + f" (commit {s['commit']}, main thread {s['main']})"
+                  + (f"; also {', '.join(s['other'])}" if s["other"] else ""))
         print("garbage collections: " + ", ".join(f"generation {g}: {results[f'gc{g}_collections']} "
                                                   f"(median {results[f'gc{g}_ms_p50']}, longest {results[f'gc{g}_ms_max']} ms)"
                                                   for g in (0, 1, 2) if results[f"gc{g}_collections"])
