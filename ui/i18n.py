@@ -118,6 +118,23 @@ def _whole_money_pattern(language: str) -> NumberPattern:
     return parse_pattern(re.sub(r"\.[0#]+", "", pattern))
 
 
+# Babel formats a number in about 35 us (a tap's redraw writes a dozen or more); a game shows the same few
+# hundred amounts again and again, so the last FORMATTED of each are kept, by language (and currency).
+FORMATTED = 4096
+
+
+@lru_cache(maxsize=FORMATTED)
+def _number(language: str, n: int) -> str:
+    locale = _locale(language)
+    return str(locale.decimal_formats[None].apply(n, locale))
+
+
+@lru_cache(maxsize=FORMATTED)
+def _money(language: str, currency: str, amount: int) -> str:
+    return str(format_currency(amount, currency, format=_whole_money_pattern(language), locale=_locale(language),
+                               currency_digits=False))
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -225,13 +242,11 @@ class Translator:
 
     def number(self, n: int) -> str:
         """A whole number the way the language writes it (CLDR): 15,000 in English, 15 000 in Polish."""
-        locale = _locale(self.language)
-        return str(locale.decimal_formats[None].apply(n, locale))
+        return _number(self.language, n)
 
     def money(self, amount: int) -> str:
         """An amount of the game's money: with the currency's symbol for the language and no fraction
         digits when the ruleset names a currency ("15 000 zł"), else the plain number."""
         if not self.currency:
-            return self.number(amount)
-        return str(format_currency(amount, self.currency, format=_whole_money_pattern(self.language),
-                                   locale=_locale(self.language), currency_digits=False))
+            return _number(self.language, amount)
+        return _money(self.language, self.currency, amount)

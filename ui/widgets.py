@@ -43,7 +43,8 @@ class Text(Label):
 
 
 class BigButton(Button):
-    """A big touch target (theme.TARGET tall unless told), bold text that says what it does."""
+    """A big touch target (theme.TARGET tall unless told), bold text that says what it does. `action` is what
+    a touch does; a kept button (ui/screens/base.py's `button`) is given a new one in place."""
 
     def __init__(self, text: str, on_press: Callable[[], Any] | None = None, kind: str = "primary",
                  size: float | None = None, **kw: Any) -> None:
@@ -56,8 +57,8 @@ class BigButton(Button):
                          valign="middle", **kw)
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width - theme.TEXT_INSET, self.height)))
         self.text_size = (self.width - theme.TEXT_INSET, self.height)  # a fixed width may never fire `size`
-        if on_press is not None:
-            self.bind(on_release=lambda *_: on_press())
+        self.action = on_press
+        self.bind(on_release=lambda *_: self.action() if self.action is not None else None)
 
 
 class Panel(BoxLayout):

@@ -83,6 +83,7 @@ def list_column(**kw: Any) -> Any:
 
 BOX = object()  # what `box` keeps in place of a part's data
 WORDS = object()  # what `words` keeps in place of a part's data
+BUTTON = object()  # what `button` keeps in place of a part's data
 
 
 class Plan:
@@ -131,6 +132,14 @@ class BaseScreen(Screen):
         self.build(root)  # type: ignore[arg-type]  # a plan takes add_widget as the box would
         for plan in self._plans:
             plan.settle()
+        # Boxes, and texts and buttons changed in place (`box`, `words`, `button`), that this refresh did not show
+        # are kept aside for when their part comes back: a prompt or a turn's buttons give way to the banner
+        # waiting for a card and are back after the tap, with other words, and are not made again then.
+        spare: dict[str, tuple[Any, Widget]] = getattr(self, "_spare", {})
+        for key, kept in getattr(self, "_parts", {}).items():
+            if key not in self._used and (kept[0] is WORDS or kept[0] is BUTTON or kept[0] is BOX):
+                spare[key] = kept
+        self._spare = {key: kept for key, kept in spare.items() if key not in self._used}
         self._parts = self._used
         if root.widget.parent is None:
             self.add_widget(root.widget)
@@ -142,7 +151,7 @@ class BaseScreen(Screen):
         Kept parts so stay where they are, in boxes that keep their size. Rebuilt boxes passed them through
         other widths first, and Kivy drew every label in them again (about 2 ms each with software
         rendering: most of a tap's frame). Parts (`part`) go into boxes, not into new widgets."""
-        cached = getattr(self, "_parts", {}).get(key)
+        cached = self._kept(key)
         widget = cached[1] if cached is not None and cached[0] is BOX else make()
         self._used[key] = (BOX, widget)
         plan = Plan(widget)
@@ -170,12 +179,35 @@ class BaseScreen(Screen):
         place: a new amount draws one texture again, and no widget is made, added or laid out again (about
         half a tap's redraw went on widgets remade around a changed figure). `key` names what else the text
         depends on (its font or colour), so a change there makes a new one."""
-        cached = getattr(self, "_parts", {}).get(key)
+        cached = self._kept(key)
         widget = cached[1] if cached is not None and cached[0] is WORDS else make()
         if widget.text != text:
             widget.text = text
         self._used[key] = (WORDS, widget)
         return widget
+
+    def button(self, key: str, text: str, action: Callable[[], Any], kind: str, size: float, height: float
+               ) -> BigButton:
+        """A BigButton kept from the last refresh with its words, colour, font, height and what it does changed in
+        place, like `words`: a turn's buttons change with every tap (Buy and Decline, then End turn), and making
+        a button anew took about 1 ms a button of a tap's redraw, changing its words a texture drawn again."""
+        cached = self._kept(key)
+        if cached is None or cached[0] is not BUTTON:
+            widget = BigButton(text, action, kind, size=size, height=height)
+        else:
+            widget = cached[1]
+            widget.action = action
+            fill = list(theme.KINDS.get(kind, theme.PRIMARY))
+            for name, value in (("text", text), ("font_size", size), ("height", height), ("background_color", fill)):
+                if getattr(widget, name) != value:
+                    setattr(widget, name, value)
+        self._used[key] = (BUTTON, widget)
+        return widget
+
+    def _kept(self, key: str) -> tuple[Any, Widget] | None:
+        """The part of this key from the last refresh, or one kept aside since (`refresh`)."""
+        cached = getattr(self, "_parts", {}).get(key)
+        return cached if cached is not None else getattr(self, "_spare", {}).get(key)
 
     def build(self, root: BoxLayout) -> None:
         raise TypeError("every screen builds its own content")

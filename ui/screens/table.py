@@ -72,16 +72,20 @@ class TableScreen(BaseScreen):
             right.add_widget(self.part(f"debt {debt['name']}", (lang, explain, tuple(sorted(debt.items()))),
                                        lambda debt=debt: self._debt(debt, explain)))
         prompt = self.f.turn.prompt(buttons)
-        if prompt is not None:
-            right.add_widget(self.words(f"prompt {crowded}", prompt, lambda: self._prompt(prompt, crowded)))
+        if prompt is not None:  # its words and font changed in place (a crowded column takes a smaller one)
+            said = self.words("prompt", prompt, lambda: self._prompt(prompt, crowded))
+            size = theme.FONT_LARGE if crowded else theme.FONT_PROMPT
+            if said.font_size != size:
+                said.font_size = size
+            right.add_widget(said)
         # The latest notices of this turn fill the room left above the buttons, as many as fit (a refused
         # card shows under the banner that asked for one).
         shown = view.notices(self.s, NOTICES_MOST)
-        right.add_widget(self.part("notices", tuple((n["text"], n["kind"]) for n in shown),
-                                   lambda: Notices(self._notice_texts(shown))))
+        notices = self.part("notices", (), lambda: Notices([]))  # kept, told the texts to show
+        notices.show(self._notice_texts(shown))
+        right.add_widget(notices)
         if buttons:
-            right.add_widget(self.part("buttons", (crowded, tuple((b["id"], b["text"], b["kind"]) for b in buttons)),
-                                       lambda: self._buttons(buttons, crowded)))
+            right.add_widget(self._buttons(buttons, crowded))
         main.add_widget(right)
         root.add_widget(main)
         bar = t["nav"]
@@ -112,8 +116,7 @@ class TableScreen(BaseScreen):
                 middle.add_widget(self.part("move", hint, lambda: self._move(hint)))
             deed = t["deed"]
             middle.add_widget(self.part("deed", (lang, deed["index"]), lambda: DeedCard(self.s, deed, True)))
-            owner = (lang, deed["owner"], deed["owner_colour"], deed["built"], deed["mortgaged"], deed["price"])
-            middle.add_widget(self.part("deed owner", owner, lambda: self._owner_line(deed)))
+            middle.add_widget(self._owner_line(deed))
         if hint is None or qr is not None:  # the bank's buildings left, when the middle has room for them
             pool = t["nav"]["pool"]
             middle.add_widget(self.part("pool", pool, lambda: Text(pool, theme.FONT_SMALL, color=theme.MUTED,
@@ -122,18 +125,27 @@ class TableScreen(BaseScreen):
 
     def _notice_texts(self, shown: list[dict[str, str]]) -> list[Text]:
         """A Text for each notice shown, the one of the last refresh where the notice is the same: a new notice
-        draws one text, not every notice again (a software renderer pays about 2 ms a text)."""
+        draws one text, not every notice again (a software renderer pays about 2 ms a text); and a new notice
+        takes the Text of one no longer shown, its words changed, rather than a new widget."""
         kept: dict[tuple[str, str], list[Text]] = getattr(self, "_notices_kept", {})
         now: dict[tuple[str, str], list[Text]] = {}
-        texts = []
+        texts: list[Text | None] = []
         for n in shown:  # the same notice twice (two equal payments) has a Text each
             key = (n["text"], n["kind"])
             same = kept.get(key)
-            text = same.pop(0) if same else Text(n["text"], theme.FONT_BODY, color=notice_colour(n["kind"]))
-            now.setdefault(key, []).append(text)
-            texts.append(text)
+            texts.append(same.pop(0) if same else None)
+        # The Texts of notices no longer shown, and of those a turn ago: a new notice takes one
+        spare: list[Text] = [t for left in kept.values() for t in left] + getattr(self, "_notices_spare", [])
+        for k, n in enumerate(shown):
+            text = texts[k]
+            if text is None:
+                text = spare.pop() if spare else Text("", theme.FONT_BODY)
+                text.text, text.color = n["text"], notice_colour(n["kind"])
+                texts[k] = text
+            now.setdefault((n["text"], n["kind"]), []).append(text)
         self._notices_kept = now
-        return texts
+        self._notices_spare = spare[-NOTICES_MOST:]
+        return [t for t in texts if t is not None]
 
     def _move(self, hint: str) -> Widget:
         move = Text(hint, theme.FONT_SMALL, bold=True, color=theme.ACCENT, halign="center")
@@ -262,12 +274,13 @@ class TableScreen(BaseScreen):
 
 
     def _buttons(self, buttons: list[dict[str, Any]], crowded: bool) -> Widget:
-        box = grid(2)
+        """The turn's buttons, two to a row: each kept and told its words, colour and action (`button`)."""
+        box = self.box("buttons", lambda: grid(2))
         height = theme.TARGET_MEDIUM if len(buttons) > 2 else theme.TARGET if crowded else theme.TARGET_LARGE
-        for b in buttons:
-            box.add_widget(BigButton(b["text"], lambda b=b: self.f.turn.press(b), b["kind"], size=theme.FONT_BODY,
-                                     height=height))
-        return box
+        for k, b in enumerate(buttons):
+            box.add_widget(self.button(f"button {k}", b["text"], lambda b=b: self.f.turn.press(b), b["kind"],
+                                       theme.FONT_BODY, height))
+        return box.widget
 
     def _player(self, p: dict[str, Any], height: float) -> Any:
         """A player's line: colour, name (what holds them, jail or a debt, under it) and cash (changed in place).
@@ -303,14 +316,21 @@ class TableScreen(BaseScreen):
         return words
 
     def _owner_line(self, deed: dict[str, Any]) -> Widget:
+        """Under the deed card: its owner (in their colour, with buildings and mortgage) or "For sale", its words
+        and colour changed in place; nothing for a space nobody can own."""
         if deed["owner"]:
             extra = ", ".join(x for x in (deed["built"], self.tr("ui.deed.mortgaged") if deed["mortgaged"] else "")
                               if x)
-            return Text(self.tr("ui.deed.owner", owner=deed["owner"]) + (f" — {extra}" if extra else ""),
-                        theme.FONT_SMALL, bold=True, halign="center", color=colour(deed["owner_colour"]))
-        if deed["price"] is not None:
-            return Text(self.tr("ui.deed.for_sale"), theme.FONT_SMALL, bold=True, halign="center", color=theme.ACCENT)
-        return Widget(size_hint_y=None, height=0)
+            said = self.tr("ui.deed.owner", owner=deed["owner"]) + (f" — {extra}" if extra else "")
+            tint = colour(deed["owner_colour"])
+        elif deed["price"] is not None:
+            said, tint = self.tr("ui.deed.for_sale"), list(theme.ACCENT)
+        else:
+            return self.part("deed nobody", (), lambda: Widget(size_hint_y=None, height=0))
+        line = self.words("deed owner", said, lambda: Text("", theme.FONT_SMALL, bold=True, halign="center"))
+        if list(line.color) != tint:
+            line.color = tint
+        return line
 
 
 class DeedCard(BoxLayout):
@@ -360,16 +380,24 @@ class Notices(BoxLayout):
         self.rest = Widget()
         self.bind(size=self._fit, parent=self._fit)
 
+    def show(self, texts: list[Text]) -> None:
+        """The notices to show now, oldest first (the widget is kept from one refresh to the next)."""
+        newest_first = list(reversed(texts))
+        if newest_first != self.texts or any(getattr(t, "measured", None) != (t.text, self.width) for t in texts):
+            self.texts = newest_first
+            self._fit()
+
     def _fit(self, *_: Any) -> None:
         if self.parent is None:  # not laid out yet: measuring at Kivy's first 100 px would draw each text twice
             return
         room = self.height
         shown: list[Widget] = []
         for text in self.texts:  # the newest first
-            if text.width != self.width or not text.texture_size[1]:
+            if getattr(text, "measured", None) != (text.text, self.width) or not text.texture_size[1]:
                 text.width = self.width  # Text wraps to its width
                 text.text_size = (self.width, None)
-                text.texture_update()  # drawn once a width, to know its height now
+                text.texture_update()  # drawn once a width and words, to know its height now
+                text.measured = (text.text, self.width)
             need = text.texture_size[1] + (theme.GAP if shown else 0)
             if need > room:
                 break
