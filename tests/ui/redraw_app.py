@@ -102,6 +102,8 @@ def main(work: Path) -> int:
     def buy() -> bool:
         seen["ben"], seen["ann"] = row_of("Ben"), row_of("Ann")
         seen["nav"] = next(w for w in widgets(app) if isinstance(w, NavBar))
+        parts = app.manager.get_screen("table")._parts  # the turn's first button and the prompt, kept by key
+        seen["button"], seen["prompt"] = parts["button 0"][1], parts["prompt"][1]
         c.paying.request({"do": "buy"})
         return True
 
@@ -121,6 +123,10 @@ def main(work: Path) -> int:
         assert row_of("Ben") is seen["ben"], "Ben's row was rebuilt though his money did not change"
         assert next(w for w in widgets(app) if isinstance(w, NavBar)) is seen["nav"], "the navigation bar was rebuilt"
         assert row_of("Ann") is seen["ann"], "Ann's row was rebuilt, not its amount changed"
+        parts = app.manager.get_screen("table")._parts  # Buy gave way to the banner; End turn is its button again
+        assert parts["button 0"][1] is seen["button"] and parts["prompt"][1] is seen["prompt"], \
+            "the turn's button or the prompt was made anew after the banner, not kept aside and changed in place"
+        assert seen["button"].text == c.session.tr("ui.btn.end_turn"), seen["button"].text
         amounts = [w.text for w in row_of("Ann").parent.children if isinstance(w, Label)]
         assert amounts == [c.session.tr.money(1440)], f"Ann's row shows {amounts}"
         same = seen["before"] & shown()  # the words on the screen before the tap and after it
@@ -168,7 +174,7 @@ def main(work: Path) -> int:
         ("keeps every widget and draws no text", nothing_redrawn),
         ("Ann asks to buy", buy),
         ("and taps her card", tap),
-        ("her amounts change in place, nothing unchanged is drawn again", bought),
+        ("her amounts, the button and the prompt change in place, nothing unchanged is drawn again", bought),
         ("the phones get it once, after its frame", phones_after_the_frame),
         ("a screen that fails to draw", break_the_table),
         ("is not redrawn in a loop", no_redraw_loop),
