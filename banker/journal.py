@@ -33,6 +33,7 @@ number a game script accepts is stored as it was given.
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import hashlib
 import hmac
@@ -226,6 +227,9 @@ class Journal:
         self.path = Path(path)
         self.write = write
         self.db: sqlite3.Connection = None  # type: ignore[assignment]
+        # `append_later`'s thread and its connection, made on the first row committed that way.
+        self._writer: concurrent.futures.ThreadPoolExecutor | None = None
+        self._writer_db: sqlite3.Connection | None = None
         self._copy: tempfile.TemporaryDirectory[str] | None = None
         self._scratch = False
         memory = str(path) == ":memory:"  # for tests: the same contract, no file
@@ -472,7 +476,12 @@ class Journal:
         return Journal._Tx(self.db)
 
     def close(self) -> None:
-        """Close the file; idempotent."""
+        """Close the file (after the last row committed by `append_later`); idempotent."""
+        writer = getattr(self, "_writer", None)
+        if writer is not None:
+            self._writer = None
+            writer.submit(self._close_writer)
+            writer.shutdown(wait=True)
         if getattr(self, "db", None) is not None:
             self.db.close()
             self.db = None  # type: ignore[assignment]
@@ -533,16 +542,62 @@ class Journal:
 
         The game row's action count and running hash move on in the same transaction.
         """
+        self._append_rows(self.db, game_id, seq, actions, status)
+
+    def append_later(self, game_id: int, seq: int, action: Mapping[str, Any],
+                     status: str | None = None) -> "concurrent.futures.Future[None]":
+        """Commit one action row as `append` does, but on a thread of the journal's own, through a connection
+        of its own to the same file, and return at once: the future's `result()` is None once the row is on
+        disk, or raises the JournalError `append` would have raised (nothing saved).
+
+        The app overlaps the disk's flush with drawing the screen, and shows the frame only once the result is
+        in (ui/session.py). One at a time: wait for one before asking for the next (the rows are numbered and
+        the game's count checked, as in `append`). A journal in memory, opened for reading or read from a
+        private copy commits (or refuses) at once, on the caller's thread.
+        """
+        done: concurrent.futures.Future[None] = concurrent.futures.Future()
+        if self._scratch or not self.write or str(self.path) == ":memory:":
+            try:
+                self.append(game_id, seq, action, status)
+            except JournalError as exc:
+                done.set_exception(exc)
+            else:
+                done.set_result(None)
+            return done
+        if self._writer is None:
+            self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="journal")
+        return self._writer.submit(self._append_on_writer, game_id, seq, dict(action), status)
+
+    def _append_on_writer(self, game_id: int, seq: int, action: dict[str, Any], status: str | None) -> None:
+        """`append` on the writer thread's own connection (made there, on its first row)."""
+        try:
+            if self._writer_db is None:
+                db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10)
+                db.execute("PRAGMA synchronous=FULL")  # as the journal's own: a committed row survives power loss
+                db.execute("PRAGMA foreign_keys=ON")
+                self._writer_db = db
+            self._append_rows(self._writer_db, game_id, seq, [action], status)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            if isinstance(exc, sqlite3.IntegrityError):
+                raise
+            raise self._error(exc) from None
+
+    def _close_writer(self) -> None:
+        if self._writer_db is not None:
+            self._writer_db.close()
+            self._writer_db = None
+
+    def _append_rows(self, db: sqlite3.Connection, game_id: int, seq: int, actions: Sequence[Mapping[str, Any]],
+                     status: str | None) -> None:
         texts = [json.dumps(dict(action), ensure_ascii=False, separators=(",", ":")) for action in actions]
         now = time.time()
         try:
-            with self._transaction():
+            with Journal._Tx(db):
                 for k, text in enumerate(texts):
-                    self.db.execute("INSERT INTO actions (game, seq, action, time, version, checksum) "
-                                    "VALUES (?, ?, ?, ?, ?, ?)",
-                                    (game_id, seq + k, text, now, ACTION_VERSION, _checksum(game_id, seq + k, text)))
-                row = self.db.execute("SELECT action_count, action_hash FROM games WHERE id = ?",
-                                      (game_id,)).fetchone()
+                    db.execute("INSERT INTO actions (game, seq, action, time, version, checksum) "
+                               "VALUES (?, ?, ?, ?, ?, ?)",
+                               (game_id, seq + k, text, now, ACTION_VERSION, _checksum(game_id, seq + k, text)))
+                row = db.execute("SELECT action_count, action_hash FROM games WHERE id = ?", (game_id,)).fetchone()
                 if row is None:
                     raise JournalError(f"There is no game {game_id} in {self.path}.")
                 if row[0] != seq:
@@ -551,8 +606,8 @@ class Journal:
                 digest = str(row[1])
                 for k, text in enumerate(texts):
                     digest = _chain(digest, seq + k, ACTION_VERSION, text)
-                self.db.execute("UPDATE games SET updated = ?, status = COALESCE(?, status), action_count = ?, "
-                                "action_hash = ? WHERE id = ?", (now, status, seq + len(texts), digest, game_id))
+                db.execute("UPDATE games SET updated = ?, status = COALESCE(?, status), action_count = ?, "
+                           "action_hash = ? WHERE id = ?", (now, status, seq + len(texts), digest, game_id))
         except sqlite3.IntegrityError as exc:
             raise JournalError(f"Game {game_id} already has an action number {seq} ({_detail(exc)}).") from None
 
@@ -727,6 +782,27 @@ class Journal:
         return script_lines(header, self.actions(game_id))
 
 
+class Commit:
+    """An action applied in memory whose row is being committed (`JournaledGame.apply_later`)."""
+
+    def __init__(self, live: "JournaledGame", before: int, status: str | None,
+                 pending: "concurrent.futures.Future[None]") -> None:
+        self.live, self.before, self.status, self.pending = live, before, status, pending
+
+    def wait(self) -> None:
+        """Until the row is on disk. Should the commit have failed (disk full, card pulled), the action is taken
+        back in memory too and JournalError is raised: nothing uncommitted is ever shown."""
+        try:
+            self.pending.result()
+        except (sqlite3.Error, JournalError) as exc:
+            self.live.game.truncate(self.before)  # the journal does not have it, so neither does the game
+            if isinstance(exc, JournalError):
+                raise
+            raise JournalError(f"The action could not be saved ({_detail(exc)}); it was not carried out.") from None
+        if self.status is not None:
+            self.live.status = self.status
+
+
 class JournaledGame:
     """A game bound to its journal: `apply` commits before it reports."""
 
@@ -761,6 +837,20 @@ class JournaledGame:
         if status is not None:
             self.status = status
         return events
+
+    def apply_later(self, action: Mapping[str, Any]) -> tuple[list[Event], "Commit"]:
+        """Apply one action and start its commit beside the caller (`Journal.append_later`): what happened, and
+        the commit to wait for (`Commit.wait`) before anything of it is shown or the next action is applied.
+
+        A refused action raises and writes nothing, as with `apply`.
+        """
+        game = self.game
+        filled = complete_action(game, action, self.chance)
+        before = len(game.script)
+        events = game.apply(filled)
+        status = self._status_after()
+        return events, Commit(self, before, status, self.journal.append_later(self.id, before, game.script[-1],
+                                                                              status=status))
 
     def _status_after(self) -> str | None:
         """A game that ends is finished; an undo that takes the end back makes it active again."""

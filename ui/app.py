@@ -111,6 +111,7 @@ class BankerApp(App):
         self.session = Session(self.journal, settings, save_settings=lambda s: s.save(self.settings_file),
                                play_sound=self.play_sound)
         self.flows = Flows(self.session)  # what the family does, and which page shows (flows.nav)
+        self.session.defer_commits = True  # each action's commit beside the redraw; the frame waits for it
         self.voice: Any = None
         self.motion: Any = None  # the money in motion (ui/motion.py), laid over the window once the app starts
         self.use_motion = motion
@@ -227,6 +228,11 @@ class BankerApp(App):
         self.garbage = True
         if self.manager.current != name:
             self.manager.current = name
+        # The action's commit ran beside the redraw (Session.defer_commits): the frame waits for it, so nothing
+        # reaches the screen before the journal has it. Should it have failed, the game is as the journal has
+        # it again, and is drawn so before any frame.
+        if not self.session.settle():
+            self.redraw()
 
     def _publish_soon(self, publish: Callable[[], None]) -> None:
         """The phones' state is made after the frame that shows the change (a tap's screen comes first: the
@@ -365,6 +371,7 @@ class BankerApp(App):
             log.debug("no sound: %s", exc)
 
     def on_stop(self) -> None:
+        self.session.settle()  # the last action's commit, before the journal closes
         gc.enable()
         if self.web is not None:
             self.web.stop()

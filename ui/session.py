@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 
 from banker.errors import ActionError, SetupError
 from banker.game import Game
-from banker.journal import Journal, JournaledGame, JournalError
+from banker.journal import Commit, Journal, JournaledGame, JournalError
 from ui.i18n import Msg, Translator, msg
 from ui.moments import EVENT, MONEY, UNDONE, Listener, Moment
 from ui.settings import Settings
@@ -85,6 +85,10 @@ class Session:
         self.moment_listeners: list[Listener] = []
         # The flows (ui/flows/base.py's Flow), told of every action and of a game opened or closed.
         self.flows: list[Any] = []
+        # The app commits each action beside drawing the screen (`defer_commits`: JournaledGame.apply_later), and
+        # waits for the commit before the frame shows anything of it (`settle`); tests and tools commit at once.
+        self.defer_commits = False
+        self._commit: tuple[Commit, dict[str, Any], list[Any], list[Any]] | None = None
 
     # ------------------------------------------------------------------ the game
 
@@ -99,6 +103,7 @@ class Session:
 
     def open(self, live: JournaledGame, fresh: bool) -> None:
         """A game to play: `fresh` for one just started (nothing of the last game's shown), else resumed."""
+        self.settle()
         self.live = live
         self.meta = self.journal.meta(live.id)
         self.follow_currency()
@@ -110,6 +115,7 @@ class Session:
 
     def close(self) -> None:
         """No game any more (abandoned, closed after its end, or moved to another device)."""
+        self.settle()
         self.live = None
         self.meta = {}
         self.notices.clear()
@@ -145,15 +151,26 @@ class Session:
     # ------------------------------------------------------------------ actions
 
     def apply(self, action: dict[str, Any]) -> bool:
-        """Apply and commit; then turn what happened into notices and moments. False if refused."""
+        """Apply and commit; then turn what happened into notices and moments. False if refused.
+
+        With `defer_commits` the commit runs beside what follows (the notices, the redraw), and `settle` waits
+        for it: before the next action, and before the frame that shows this one (ui/app.py). The moments go
+        to the listeners (the voice, the money in motion) only once it is committed."""
+        if not self.settle():
+            return False
         live = self.live
         if live is None:
             return False
         game = live.game
         log_from = len(game.log)
         turn_before = game.turn
+        commit = None
         try:
-            events = live.apply(self.stamped(action) if action["do"] != "undo" else action)
+            stamped = self.stamped(action) if action["do"] != "undo" else action
+            if self.defer_commits:
+                events, commit = live.apply_later(stamped)
+            else:
+                events = live.apply(stamped)
         except (ActionError, JournalError) as exc:
             self.error(exc)
             return False
@@ -187,8 +204,42 @@ class Session:
             self.last_dice = ()
         for flow in self.flows:
             flow.applied(action, turned)
+        if commit is not None:
+            self._commit = (commit, action, events, entries)
+        else:
+            self._tell_moments(action, events, entries)
+        return True
+
+    def settle(self) -> bool:
+        """Wait for the action being committed beside the app (`defer_commits`), then tell its moments. False
+        if its commit failed: the game is then as the journal has it (loaded again, the flows told as after a
+        restart) and a notice says the action was not saved."""
+        waiting, self._commit = self._commit, None
+        if waiting is None:
+            return True
+        commit, action, events, entries = waiting
+        try:
+            commit.wait()
+        except JournalError as exc:
+            self._recover(exc)
+            return False
         self._tell_moments(action, events, entries)
         return True
+
+    def _recover(self, exc: JournalError) -> None:
+        """An action shown to nobody yet could not be saved: back to the game as the journal has it."""
+        log.error("an action could not be saved: %s", exc)
+        live = self.live
+        assert live is not None
+        try:
+            again = self.journal.load(live.id)
+        except JournalError as problem:  # the journal cannot be read either (the card pulled): no game, said so
+            self.close()
+            self.error(problem)
+        else:
+            self.open(again, fresh=False)
+        self.error(exc)
+        self.changed()
 
     def undo(self, steps: int = 1) -> None:
         """Take back the game's last `steps` actions (as far as they go)."""
