@@ -83,6 +83,10 @@ class KeepRunning(ExceptionHandler):
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             return ExceptionManager.RAISE
         log.exception("unexpected error in the app", exc_info=exc)
+        try:
+            self.app.session.settle()  # a commit in flight is on disk before any frame that may show its action
+        except Exception:
+            log.exception("could not wait for the last commit")
         now, before = time.monotonic(), self.last
         self.last = now
         if now - before < AGAIN:
