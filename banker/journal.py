@@ -568,19 +568,15 @@ class Journal:
             self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="journal")
         return self._writer.submit(self._append_on_writer, game_id, seq, dict(action), status)
 
+    @_guarded
     def _append_on_writer(self, game_id: int, seq: int, action: dict[str, Any], status: str | None) -> None:
         """`append` on the writer thread's own connection (made there, on its first row)."""
-        try:
-            if self._writer_db is None:
-                db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10)
-                db.execute("PRAGMA synchronous=FULL")  # as the journal's own: a committed row survives power loss
-                db.execute("PRAGMA foreign_keys=ON")
-                self._writer_db = db
-            self._append_rows(self._writer_db, game_id, seq, [action], status)
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            if isinstance(exc, sqlite3.IntegrityError):
-                raise
-            raise self._error(exc) from None
+        if self._writer_db is None:
+            db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10)
+            db.execute("PRAGMA synchronous=FULL")  # as the journal's own: a committed row survives power loss
+            db.execute("PRAGMA foreign_keys=ON")
+            self._writer_db = db
+        self._append_rows(self._writer_db, game_id, seq, [action], status)
 
     def _close_writer(self) -> None:
         if self._writer_db is not None:

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 HERE = Path(__file__).resolve().parent
 BENCH = HERE / "bench_app.py"
@@ -47,24 +47,20 @@ def tree(value: str) -> Path:
     return path
 
 
-def positive_int(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{value}: at least 1")
-    return n
+def positive(kind: type) -> Callable[[str], Any]:
+    """An argparse type: a whole number (`int`) of at least 1, or a number (`float`) above 0."""
+    def parse(value: str) -> Any:
+        try:
+            n = kind(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{value!r} is not a {'whole ' if kind is int else ''}number") from None
+        if not n > 0:
+            raise argparse.ArgumentTypeError(f"{value}: {'at least 1' if kind is int else 'more than 0'}")
+        return n
+    return parse
 
 
-def positive_float(value: str) -> float:
-    try:
-        x = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
-    if not x > 0:
-        raise argparse.ArgumentTypeError(f"{value}: more than 0")
-    return x
+positive_int, positive_float = positive(int), positive(float)
 
 
 def wait_for_quiet(limit: float) -> bool:

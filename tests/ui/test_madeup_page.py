@@ -24,7 +24,7 @@ def test_a_made_up_page_is_reached_by_touch(tmp_path: Path) -> None:
 
 
 class Leaving(Flow):
-    """A flow whose page may show only while nobody owes anything to the bank's auction."""
+    """A flow whose page may show only while the game waits for a decision (else the deeds page shows)."""
 
     def leave(self, page: str) -> str | None:
         game = self.game
