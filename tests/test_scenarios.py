@@ -15,6 +15,11 @@ Every file under ``tests/scenarios/<ruleset>/*.jsonl`` is a valid game script
     ``line`` is left out for a bad header (status 2). The ``# expect`` lines
     then apply to the state just before the failing line.
 
+Besides, every replayed state shows ``lapped`` (true or false) for every player
+exactly when the header's options turn ``buy_after_first_lap`` on, and
+``bank.pot`` exactly when they turn ``free_parking_pot`` on (issue 41; no
+shipped ruleset turns either on by itself).
+
 The numbers were worked out by hand from shared/spec/rulesets.md, never from
 the engine, so these scenarios are an independent check of it.
 """
@@ -179,6 +184,32 @@ def match_state(expected: dict[str, Any], state: dict[str, Any]) -> list[str]:
     return problems
 
 
+def house_rule_key_problems(header: dict[str, Any], state: dict[str, Any]) -> list[str]:
+    """Issue 41: `lapped` shows for every player while `buy_after_first_lap`
+    is on, and not otherwise; `bank.pot` shows while `free_parking_pot` is on,
+    and not otherwise. Only for the shipped rulesets, which turn neither on."""
+    if header.get("rules") not in RULESETS:
+        return []
+    options = header.get("options") or {}
+    problems: list[str] = []
+    lap_on = options.get("buy_after_first_lap") is True
+    for player in state.get("players") or []:
+        name = player.get("name")
+        if lap_on and not isinstance(player.get("lapped"), bool):
+            problems.append(f"state.players.{name}.lapped: expected true or false while buy_after_first_lap is on,"
+                            f" got {_show(player.get('lapped', '(missing)'))}")
+        if not lap_on and "lapped" in player:
+            problems.append(f"state.players.{name}.lapped: shown while buy_after_first_lap is off")
+    pot_on = options.get("free_parking_pot") is True
+    bank = state.get("bank") or {}
+    if pot_on and not isinstance(bank.get("pot"), int):
+        problems.append(f"state.bank.pot: expected a whole number while free_parking_pot is on, "
+                        f"got {_show(bank.get('pot', '(missing)'))}")
+    if not pot_on and "pot" in bank:
+        problems.append("state.bank.pot: shown while free_parking_pot is off")
+    return problems
+
+
 def _normalised(state: Any) -> Any:
     """The state as it would read back from JSON (tuples become lists, ...)."""
     return json.loads(json.dumps(state))
@@ -290,6 +321,11 @@ def test_scenario(path: Path) -> None:
         where = "before the failing line" if expected_error else "at the end"
         assert not problems, f"{name}: state {where} differs:\n  " + "\n  ".join(problems)
 
+    if result.state is not None:
+        header = json.loads(scenario.lines[0])
+        problems = house_rule_key_problems(header, _normalised(result.state))
+        assert not problems, f"{name}: " + "; ".join(problems)
+
 
 @pytest.mark.parametrize("name", CLI_SCENARIOS)
 def test_cli_replay(name: str) -> None:
@@ -317,3 +353,14 @@ def test_cli_replay(name: str) -> None:
     except json.JSONDecodeError as exc:
         raise AssertionError(f"{name}: stdout is not JSON ({exc}): {proc.stdout[:500]!r}") from exc
     assert printed == _normalised(result.state), f"{name}: `banker replay --json` differs from replay_file().state"
+
+
+def test_house_rule_keys() -> None:
+    plain = {"players": [{"name": "Ann"}], "bank": {"houses": 32}}
+    assert house_rule_key_problems({"rules": "classic"}, plain) == []
+    lapped = {"players": [{"name": "Ann", "lapped": False}], "bank": {"houses": 32, "pot": 0}}
+    assert len(house_rule_key_problems({"rules": "classic"}, lapped)) == 2
+    on = {"rules": "classic", "options": {"buy_after_first_lap": True, "free_parking_pot": True}}
+    assert house_rule_key_problems(on, lapped) == []
+    assert len(house_rule_key_problems(on, plain)) == 2
+    assert house_rule_key_problems({"rules": "my-edition.toml"}, lapped) == []
