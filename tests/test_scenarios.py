@@ -54,6 +54,11 @@ CLI_SCENARIOS = [
     "classic/header-unknown-option.jsonl",
     "classic-short/short-deal.jsonl",
     "classic-timed/timed-limit-ends-game.jsonl",
+    "classic/house-lap-setup-mid-game.jsonl",
+    "classic/house-lap-setup-option-off.jsonl",
+    "classic/house-seed-win.jsonl",
+    "classic/house-seed-without-pot-refused.jsonl",
+    "brands/house-pot-refused.jsonl",
 ]
 
 
