@@ -123,6 +123,13 @@ OPTION_DEFAULTS: dict[str, int | bool] = {
     "deal_all": False,
     # brands-showdown: a player may send their own mortgaged property to the bank's auction at once.
     "mortgage_auction_now": False,
+    # ---- House rules (docs/rulesets.md, "House rules"); each default is the rulebook's game.
+    # A player buys nothing and bids in no auction before their token has passed or landed on GO once.
+    "buy_after_first_lap": False,
+    # A roll of two ones by the player in turn pays this from the bank (0 = off).
+    "snake_eyes_bonus": 0,
+    # With free_parking_pot: the bank puts this into the pot at the start and each time the pot is taken.
+    "free_parking_seed": 0,
 }
 
 # Every whole number a ruleset file holds, wherever it is (prices, rents, card amounts, options), lies
@@ -185,7 +192,14 @@ OPTION_RANGES: dict[str, tuple[int, int]] = {
     "debt_seconds": _SECONDS,
     "pause_vote_seconds": _SECONDS,
     "speed_die_round": (0, 10_000),
+    "snake_eyes_bonus": _MONEY,
+    "free_parking_seed": _MONEY,
 }
+
+# The house rules the new-game screen offers, in the order it shows them: the options a family changes before
+# a game (`offered_house_rules` leaves out those that make no sense on a ruleset's board).
+HOUSE_RULES = ("free_parking_pot", "free_parking_seed", "start_landing_bonus", "jail_no_rent", "buy_after_first_lap",
+               "snake_eyes_bonus", "auction_on_decline", "double_rent_with_mortgaged", "build_only_on_visit")
 
 
 # ISO 4217 currency codes (the list of 2025): a ruleset's optional `currency`
@@ -806,6 +820,30 @@ def check_option_value(key: str, value: Any, fail: Callable[..., Exception]) -> 
     raise fail(f"must be at most {most}, not {_shown(value)}")
 
 
+def option_problem(ruleset: Ruleset, option: str) -> str | None:
+    """Why `option` (a house rule) makes no sense on this ruleset's board, or None when it does.
+
+    Such an option is not offered for the ruleset, and a ruleset file or a game's options that set it to
+    anything but its default are refused (`check_option_combinations`)."""
+    kinds = {s.kind for s in ruleset.spaces}
+    if option in ("free_parking_pot", "free_parking_seed") and "free_parking" not in kinds:
+        return f"the board of {ruleset.name} has no Free Parking space"
+    if option in ("start_landing_bonus", "buy_after_first_lap") and "go" not in kinds:
+        return f"the board of {ruleset.name} has no GO space"
+    if option == "snake_eyes_bonus" and ruleset.dice != 2:
+        return f"two ones need two dice, and {ruleset.name} rolls {ruleset.dice}"
+    if option == "double_rent_with_mortgaged" and ruleset.mechanics["mortgage"] == "none":
+        return f"there are no mortgages in {ruleset.name}"
+    return None
+
+
+def offered_house_rules(ruleset: Ruleset) -> list[str]:
+    """The house rules (`HOUSE_RULES`, in order) a family may change for a game of this ruleset: those that make
+    sense on its board, less `build_only_on_visit` where buildings go up only on a visit anyway (biznes)."""
+    return [option for option in HOUSE_RULES if option_problem(ruleset, option) is None
+            and not (option == "build_only_on_visit" and ruleset.mechanics["building"] == "visit")]
+
+
 def check_option_combinations(ruleset: Ruleset, options: Mapping[str, int | bool],
                               fail: Callable[[str, str], Exception], players: int | None = None) -> None:
     """Refuse options, each valid alone, that the ruleset's board and dice cannot play together.
@@ -821,6 +859,13 @@ def check_option_combinations(ruleset: Ruleset, options: Mapping[str, int | bool
         who = f"up to {most} players" if players is None else f"{most} players"
         raise fail("deal_deeds", f"{dealt} deeds to each of {who} need {dealt * most}, but the board has "
                                  f"{deeds} title deeds (at most {deeds // most} each)")
+    for option in HOUSE_RULES:
+        problem = option_problem(ruleset, option)
+        if problem is not None and options[option] != OPTION_DEFAULTS[option]:
+            raise fail(option, f"{problem}: it can only be {_shown(OPTION_DEFAULTS[option])} here")
+    if options["free_parking_seed"] and not options["free_parking_pot"]:
+        raise fail("free_parking_seed", "seeds the Free Parking pot: it needs free_parking_pot = true "
+                                        "(or free_parking_seed = 0)")
     if options["speed_die_round"] and ruleset.dice != 2:
         raise fail("speed_die_round", f"the speed die is rolled beside two dice: it needs dice = 2, "
                                       f"not {ruleset.dice}")

@@ -181,7 +181,10 @@ def test_every_whole_number_option_has_a_range_and_its_ends_load(tmp_path: Path)
             if key == "deal_deeds" and value > 0:
                 continue  # bounded by the board too: below
             path = tmp_path / f"{key}-{value}.json"
-            path.write_text(json.dumps({"extends": "classic", "options": {key: value}}), "utf-8")
+            options: dict[str, object] = {key: value}
+            if key == "free_parking_seed":
+                options["free_parking_pot"] = True  # the seed needs the pot
+            path.write_text(json.dumps({"extends": "classic", "options": options}), "utf-8")
             if ok:
                 assert load_ruleset(str(path)).options[key] == value
             else:

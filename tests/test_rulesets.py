@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from banker.errors import RulesetError
-from banker.ruleset import builtin_names, load_ruleset, ruleset_from_data
+from banker.ruleset import HOUSE_RULES, builtin_names, load_ruleset, offered_house_rules, option_problem, ruleset_from_data
 from banker.script import replay_text
 from banker.variant import Variant
 
@@ -592,3 +592,62 @@ def test_currency_is_optional_and_shown_by_banker_rules(tmp_path: Path) -> None:
     path.write_text('extends = "classic"\nname = "zloty"\ncurrency = "Zloty"\n', "utf-8")
     refused = run_banker("rules", str(path))
     assert refused.returncode == 2 and "zloty.toml: currency: must be an ISO 4217" in refused.stderr
+
+
+# ---------------------------------------------------------------------------
+# House rules that make no sense on a board are not offered, and refused when set to anything but the default.
+
+def _extends(tmp_path: Path, base: str, options: dict[str, object]) -> str:
+    path = tmp_path / "edition.json"
+    path.write_text(json.dumps({"extends": base, "options": options}), "utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("option,value", [("free_parking_pot", True), ("free_parking_seed", 100)])
+def test_the_free_parking_pot_on_a_board_without_free_parking_is_refused(tmp_path: Path, option: str,
+                                                                         value: object) -> None:
+    options = {option: value, "free_parking_pot": True} if option == "free_parking_seed" else {option: value}
+    with pytest.raises(RulesetError) as refused:
+        load_ruleset(_extends(tmp_path, "brands", options))
+    assert refused.value.key == "options.free_parking_pot"
+    assert "no Free Parking space" in str(refused.value)
+    # Its default stays valid (brands.toml itself sets free_parking_pot = false).
+    assert load_ruleset(_extends(tmp_path, "brands", {option: False if value is True else 0})).name
+
+
+def test_a_seed_without_the_pot_is_refused_naming_both(tmp_path: Path) -> None:
+    with pytest.raises(RulesetError) as refused:
+        load_ruleset(_extends(tmp_path, "classic", {"free_parking_seed": 100}))
+    assert refused.value.key == "options.free_parking_seed"
+    assert "free_parking_pot" in str(refused.value)
+    loaded = load_ruleset(_extends(tmp_path, "classic", {"free_parking_seed": 100, "free_parking_pot": True}))
+    assert loaded.options["free_parking_seed"] == 100
+
+
+def test_double_rent_with_mortgaged_off_is_refused_where_there_are_no_mortgages(tmp_path: Path) -> None:
+    with pytest.raises(RulesetError) as refused:
+        load_ruleset(_extends(tmp_path, "biznes", {"double_rent_with_mortgaged": False}))
+    assert refused.value.key == "options.double_rent_with_mortgaged"
+    assert "no mortgages" in str(refused.value)
+
+
+def test_snake_eyes_need_two_dice(tmp_path: Path) -> None:
+    path = tmp_path / "one-die.json"
+    path.write_text(json.dumps({"extends": "classic", "dice": 1, "options": {"snake_eyes_bonus": 500}}), "utf-8")
+    with pytest.raises(RulesetError) as refused:
+        load_ruleset(str(path))
+    assert refused.value.key == "options.snake_eyes_bonus"
+
+
+def test_offered_house_rules_follow_the_board() -> None:
+    classic = offered_house_rules(load_ruleset("classic"))
+    assert classic == list(HOUSE_RULES)
+    brands = offered_house_rules(load_ruleset("brands"))
+    assert "free_parking_pot" not in brands and "free_parking_seed" not in brands
+    assert {"buy_after_first_lap", "snake_eyes_bonus", "jail_no_rent", "start_landing_bonus"} <= set(brands)
+    biznes = offered_house_rules(load_ruleset("biznes"))
+    assert "double_rent_with_mortgaged" not in biznes and "build_only_on_visit" not in biznes
+    for name in builtin_names():
+        ruleset = load_ruleset(name)
+        for option in offered_house_rules(ruleset):
+            assert option_problem(ruleset, option) is None
