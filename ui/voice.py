@@ -3,8 +3,8 @@
 The parts, from the game to the loudspeaker:
 
 - `phrases(c, moments)` turns one action's moments (ui/moments.py) into what is worth saying: whose
-  turn it is, the dice, where to move, purchases, rent, taxes, cards, the auction's bids and its
-  hammer, debts, bankruptcy and the winner. The words are the gettext catalogues' `ui.voice.*` entries
+  turn it is, the dice, where to move, purchases, rent, taxes, the Free Parking jackpot, two ones' bonus,
+  cards, the auction's bids and its hammer, debts, bankruptcy and the winner. The words are the gettext catalogues' `ui.voice.*` entries
   in the table's language; every number in them is plain digits ("15000", never "15 000" or "15,000",
   which espeak-ng would read as two numbers), so amounts go in as text (`{sum}`), not as money.
 - `SpeechQueue` holds the phrases not yet said, at most `QUEUE_MOST` of them: when more come than the
@@ -78,9 +78,11 @@ EVENTS = {
     "game_over": ("ui.voice.game_over", OTHER),
     "sold_to_bank": ("ui.voice.sold_to_bank", PAYMENT),
     "sold_to_player": ("ui.voice.sold_to_player", PAYMENT),
+    "not_lapped": ("ui.voice.not_lapped", OTHER),
 }
 MONEY_KEYS = {"rent": "ui.voice.rent", "tax": "ui.voice.tax", "buy": "ui.voice.buy", "salary": "ui.voice.salary",
-              "pot": "ui.voice.pot", "jail_fine": "ui.voice.jail_fine"}
+              "pot": "ui.voice.pot", "jail_fine": "ui.voice.jail_fine", "snake_eyes": "ui.voice.snake_eyes",
+              "pot_seed": "ui.voice.pot_seed"}
 
 
 @dataclass(frozen=True)

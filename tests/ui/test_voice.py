@@ -191,7 +191,14 @@ EVERY_KIND = [
      "Ann gets 200 from the bank"),
     (Moment(MONEY, "card", {"payer": "Ann", "payee": "Ben", "amount": 50, "card": "x"}, 1), "Ann pays Ben 50"),
     (Moment(MONEY, "card", {"payer": "Ann", "payee": "pot", "amount": 50, "card": "x"}, 1), "Ann puts 50 in the pot"),
-    (Moment(MONEY, "pot", {"payer": "pot", "payee": "Ann", "amount": 350}, 1), "Ann takes the pot: 350"),
+    (Moment(MONEY, "pot", {"payer": "pot", "payee": "Ann", "amount": 350}, 1),
+     "Ann wins the Free Parking jackpot: 350"),
+    (Moment(MONEY, "snake_eyes", {"payer": "bank", "payee": "Ann", "amount": 500}, 1),
+     "Two ones! Ann gets 500 from the bank"),
+    (Moment(MONEY, "pot_seed", {"payer": "bank", "payee": "pot", "amount": 100}, 1),
+     "The bank puts 100 in the jackpot"),
+    (Moment(EVENT, "not_lapped", {"player": "Ann", "space": "Boardwalk"}, 1),
+     "Ann has not been round the board yet: Boardwalk stays with the bank"),
     (Moment(MONEY, "jail_fine", {"payer": "Ann", "payee": "bank", "amount": 50}, 1), "Ann pays 50 to leave jail"),
     (Moment(EVENT, "jail", {"player": "Ann"}, 1), "Ann goes to jail"),
     (Moment(EVENT, "left_jail", {"player": "Ann", "how": "double"}, 1), "Ann is out of jail"),
@@ -225,6 +232,25 @@ def test_every_kind_of_moment_has_its_phrase_in_every_language(tmp_path: Path, l
     # Told already by another phrase of the same action: the hammer says the price, the event the building.
     assert phrases(c.session, [Moment(MONEY, "auction", {"payer": "Cy", "payee": "bank", "amount": 120}, 1),
                        Moment(MONEY, "build", {"payer": "Ann", "payee": "bank", "amount": 200}, 1)]) == []
+
+
+HOUSE_RULES_SAID = {
+    "en": ("Ann wins the Free Parking jackpot: 1500", "Two ones! Ann gets 5000 from the bank"),
+    "pl": ("Ann zgarnia pulę z Bezpłatnego parkingu: 1500", "Dwie jedynki! Ann dostaje 5000 z banku"),
+    "cs": ("Ann bere pokladničku z Parkování zdarma: 1500", "Dvě jedničky! Ann dostává 5000 od banky"),
+    "ru": ("Ann забирает копилку Бесплатной стоянки: 1500", "Две единицы! Ann получает 5000 от банка"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "cs", "ru"])
+def test_the_jackpot_and_two_ones_bonus_are_said_in_every_language(tmp_path: Path, language: str) -> None:
+    """The house rules' payments (money-log codes `pot` and `snake_eyes`) in the table's language, the sums as
+    plain digits for the speech engine (never "1 500")."""
+    c, _ = speaking(tmp_path, language)
+    said = [say(c.session, Waiting(phrases(c.session, [m]))) for m in (
+        Moment(MONEY, "pot", {"payer": "pot", "payee": "Ann", "amount": 1500}, 1),
+        Moment(MONEY, "snake_eyes", {"payer": "bank", "payee": "Ann", "amount": 5000}, 1))]
+    assert tuple(said) == HOUSE_RULES_SAID[language]
 
 
 def test_switched_off_the_voice_says_nothing(tmp_path: Path) -> None:
