@@ -70,7 +70,7 @@ def money_step(ruleset: Ruleset) -> int:
     500 in brands), or of an eighth of the starting cash where a ruleset pays no salary."""
     base = int(ruleset.options["salary"]) or int(ruleset.options["start_cash"]) // 8
     quarter = max(1, base // 4)
-    power = 10 ** (len(str(quarter)) - 1)
+    power = int(10 ** (len(str(quarter)) - 1))
     return max(m * power for m in (1, 2, 5) if m * power <= quarter)
 
 
