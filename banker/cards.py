@@ -125,6 +125,7 @@ def _random_move(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None
     game.note_random_move(target)
     player.position = target
     if target == 0:
+        game.lap(player)
         game.pay_salary(player)  # landing straight on the start pays; passing it does not
     game.land(player, target)
 
@@ -133,6 +134,8 @@ def _back(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     target = (player.position - card.steps) % game.n_spaces
     player.position = target
+    if target == 0:
+        game.lap(player)  # landing on GO counts, whichever way the token came (passing it backwards does not)
     game.land(player, target)
 
 
@@ -142,13 +145,14 @@ def _nearest(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
     target = next((player.position + k) % n for k in range(1, n + 1)
                   if game.kinds[(player.position + k) % n] == card.kind)
     if target <= player.position:
+        game.lap(player)
         game.pay_salary(player)
     player.position = target
     game.new_visit()
     game.emit("moved", {"player": player.name, "space": game.space_name(target), "index": target})
     owner = game.owner[target]
     if owner < 0:
-        game.set_decision(decision("buy", space=target))
+        game.offer(player, target)
     elif owner != p and not game.mortgaged[target]:
         if card.dice_multiplier:
             game.set_decision(decision("card_roll", space=target, multiplier=card.dice_multiplier))

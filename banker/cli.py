@@ -29,7 +29,8 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
-from banker.errors import ActionError, RulesetError
+from banker.errors import ActionError, RulesetError, SetupError
+from banker.game_setup import game_options
 from banker.game import Game
 from banker.limits import MAX_INT
 from banker.outside import escape_text
@@ -156,6 +157,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--save-scripts", metavar="DIR", help="write each game as a game script into DIR")
     sim.add_argument("--checked", action="store_true",
                      help="re-check every computer move through Game.apply (slower; same games)")
+    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="play with this option (a house rule, docs/rulesets.md), e.g. snake_eyes_bonus=500 or "
+                          "buy_after_first_lap=true; may be given again for another option")
     return parser
 
 
@@ -403,6 +407,23 @@ def cmd_journal(args: argparse.Namespace) -> int:
     return 0
 
 
+def option_values(pairs: Sequence[str]) -> dict[str, int | bool]:
+    """`--option NAME=VALUE` pairs as a game's options: true, false or a whole number (ValueError if not)."""
+    options: dict[str, int | bool] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        name, text = name.strip(), text.strip().lower()
+        if not sep or not name:
+            raise ValueError(f"--option takes NAME=VALUE, not {pair!r}")
+        if text in ("true", "false"):
+            options[name] = text == "true"
+        elif text.isascii() and text.isdigit() and len(text) <= 18:
+            options[name] = int(text)
+        else:
+            raise ValueError(f"--option {name}: the value must be true, false or a whole number, not {text!r}")
+    return options
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from banker.simulate import simulate
 
@@ -419,8 +440,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"banker simulate: {ruleset.name} takes {ruleset.players_min} to {ruleset.players_max} players",
               file=sys.stderr)
         return 2
+    try:
+        options = option_values(args.option)
+        game_options(ruleset, options, args.players)  # each option known, in its range, sensible on this board
+    except (ValueError, SetupError) as exc:
+        print(f"banker simulate: {exc}", file=sys.stderr)
+        return 2
     summary = simulate(args.rules, ruleset, games=args.games, players=args.players, seed=args.seed,
-                       max_turns=args.max_turns, save_dir=args.save_scripts, checked=args.checked)
+                       max_turns=args.max_turns, save_dir=args.save_scripts, checked=args.checked, options=options)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:

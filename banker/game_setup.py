@@ -91,6 +91,10 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
                 p.in_jail = _bool(value, where)
             elif key == "jail_turns":
                 p.jail_turns = _int(value, where, 0, game.jail_tries - 1)
+            elif key == "lapped":
+                lapped = _bool(value, where)
+                if game.options["buy_after_first_lap"]:  # accepted and ignored while the house rule is off
+                    p.lapped = lapped
             elif key == "jail_cards":
                 count = _int(value, where, 0, len(jail_free_cards))
                 p.jail_cards = []

@@ -217,6 +217,10 @@ class Kernel:
             verbs.append("sell_to_bank")
         self.space_verbs = tuple(verbs)  # verbs on a space that legal_actions tries
         self.auction_step = int(opts["auction_step"])
+        # House rules (docs/rulesets.md, "House rules").
+        self.lap_rule = bool(opts["buy_after_first_lap"])  # unlapped players neither buy nor bid
+        self.snake_eyes = int(opts["snake_eyes_bonus"])  # two ones pay this from the bank
+        self.pot_seed = int(opts["free_parking_seed"]) if opts["free_parking_pot"] else 0
 
         self.players = [Player(name, i, int(opts["start_cash"])) for i, name in enumerate(names)]
         self.index_of = {name: i for i, name in enumerate(names)}
@@ -292,6 +296,9 @@ class Kernel:
 
         if setup:
             game_setup.apply_setup(cast("Game", self), setup)
+        if self.pot_seed:  # the bank seeds the Free Parking pot (the game's setup: entries of action -1)
+            self.log.append((-1, BANK, POT, self.pot_seed, "pot_seed", NO_PARAMS))
+            self.pot = self.pot_seed
 
     # ------------------------------------------------------------------
     # Lookups
@@ -523,16 +530,42 @@ class Kernel:
         pos = p.position + steps
         if pos >= self.n_spaces:
             pos %= self.n_spaces
+            p.lapped = True  # passed or landed on GO: the lap counts before the landing
             self.pay_salary(p)
         p.position = pos
         self.land(p, pos)
 
     def move_to(self, p: Player, target: int, salary: bool = True) -> None:
         """Advance (forward) to `target`, paying the salary on passing or landing on GO."""
-        if salary and target <= p.position:
-            self.pay_salary(p)
+        if target <= p.position:
+            p.lapped = True
+            if salary:
+                self.pay_salary(p)
         p.position = target
         self.land(p, target)
+
+    def lap(self, p: Player) -> None:
+        """`p`'s token passed or landed on GO (a move that is neither a roll's nor an advance: a card's)."""
+        p.lapped = True
+
+    def offer(self, p: Player, i: int) -> None:
+        """`p` landed on unowned property i: they may buy it, unless they have not been round the board yet
+        (house rule `buy_after_first_lap`: then nothing happens and it stays with the bank)."""
+        if self.lap_rule and not p.lapped:
+            self.events.append(("not_lapped", {"player": p.name, "space": self.space_names[i]}))
+            return
+        self.decision = decision("buy", space=i)
+
+    def may_bid(self, q: int) -> bool:
+        """Whether player q may take part in auctions: still in, and (`buy_after_first_lap`) lapped."""
+        player = self.players[q]
+        return not player.bankrupt and (player.lapped or not self.lap_rule)
+
+    def pay_snake_eyes(self, p: Player) -> None:
+        """Two ones: the bank pays the house rule's bonus (`snake_eyes_bonus`), before the move."""
+        self.transfer(BANK, p.index, self.snake_eyes, "snake_eyes", NO_PARAMS)
+        if p.debts:
+            self.settle(p)
 
     def salary_paid(self) -> bool:
         """Whether passing the start still pays a salary (brands stops it after `salary_stop_minutes`)."""
@@ -552,7 +585,7 @@ class Kernel:
         if self.is_property[i]:
             owner = self.owner[i]
             if owner < 0:
-                self.decision = decision("buy", space=i)
+                self.offer(p, i)
             elif owner != p.index and not self.mortgaged[i]:
                 self.pay_rent(p.index, i, self.rent_due(i, self.last_roll))
             return
@@ -579,6 +612,8 @@ class Kernel:
         elif kind == "free_parking":
             if self.options["free_parking_pot"] and self.pot > 0:
                 self.transfer(POT, p.index, self.pot, "pot", {})
+                if self.pot_seed:  # the bank seeds the pot again
+                    self.transfer(BANK, POT, self.pot_seed, "pot_seed", NO_PARAMS)
 
     def pay_rent(self, payer: int, i: int, rent: int) -> None:
         """Rent for space i to its owner; brands: nothing to a jailed owner or an ally, and the rent tax."""

@@ -79,6 +79,10 @@ MESSAGES: dict[str, str | Plural] = {
     "rule.no_roll_owed": "{player} has no roll to make now (end the turn)",
     "rule.roll_owed": "{player} cannot end the turn: a roll is still owed (a double rolls again)",
     "rule.nothing_to_buy": "{player} has no property to buy or decline now",
+    "rule.buy_before_lap": ("{player} may not buy {space} before going once round the board "
+                            "(house rule buy_after_first_lap)"),
+    "rule.not_lapped_bid": ("{player} takes no part in auctions before going once round the board "
+                            "(house rule buy_after_first_lap)"),
     "rule.in_debt": "{player} cannot {verb} while in debt: raise the money or concede",
     "rule.cannot_afford": "{player} cannot pay {price:money} for {space}: only {cash:money} in cash",
     "rule.no_auction": "{player} cannot bid or pass: there is no auction",
@@ -225,6 +229,7 @@ MESSAGES: dict[str, str | Plural] = {
     "event.passed": "{player} passes",
     "event.sold": "{player} buys {space} at auction for {amount:money}",
     "event.unsold": "nobody bid: {space} stays with the bank",
+    "event.not_lapped": "{player} has not been round the board yet: {space} stays with the bank",
     "event.building_auction": "auction of one {kind}, starting at {start:money}",
     "event.building_won": "{player} wins a {kind} for {amount:money}",
     "event.built": "{player} builds a {kind} on {space}",
@@ -274,6 +279,8 @@ MESSAGES: dict[str, str | Plural] = {
     "log.debt_paid": "{payer} pays {payee} {amount:money} owed ({reason})",
     "log.bankruptcy": "{payer} is bankrupt: {amount:money} goes to {payee}",
     "log.pot": "{payee} takes the Free Parking pot of {amount:money}",
+    "log.pot_seed": "the bank puts {amount:money} into the Free Parking pot",
+    "log.snake_eyes": "{payee} rolls two ones: {amount:money} from the bank",
     "log.adjust": "banker's correction: {payer} to {payee} {amount:money} ({reason})",
     "log.start_bonus": "{payee} lands exactly on Start: {amount:money} more",
     "log.rent_tax": "{payer} pays {amount:money} tax on the rent for {space}",

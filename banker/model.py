@@ -42,12 +42,14 @@ class Player:
     debts: list[Debt] = field(default_factory=list)
     # Spaces put up for auction since this player's debt began (biznes: once per debt).
     debt_auctioned: list[int] = field(default_factory=list)
+    # The token has passed or landed on GO at least once (house rule `buy_after_first_lap`).
+    lapped: bool = False
 
     def copy(self) -> Player:
         """A copy that shares nothing that can change (the kernel keeps these for going back)."""
         return Player(self.name, self.index, self.cash, self.position, self.in_jail, self.jail_turns,
                       list(self.jail_cards), self.bankrupt, [d.copy() for d in self.debts],
-                      list(self.debt_auctioned))
+                      list(self.debt_auctioned), self.lapped)
 
 
 @dataclass(slots=True)

@@ -862,7 +862,9 @@ def check_option_combinations(ruleset: Ruleset, options: Mapping[str, int | bool
     for option in HOUSE_RULES:
         problem = option_problem(ruleset, option)
         if problem is not None and options[option] != OPTION_DEFAULTS[option]:
-            raise fail(option, f"{problem}: it can only be {_shown(OPTION_DEFAULTS[option])} here")
+            default = OPTION_DEFAULTS[option]
+            shown = str(default).lower() if isinstance(default, bool) else str(default)
+            raise fail(option, f"{problem}: it can only be {shown} here")
     if options["free_parking_seed"] and not options["free_parking_pot"]:
         raise fail("free_parking_seed", "seeds the Free Parking pot: it needs free_parking_pot = true "
                                         "(or free_parking_seed = 0)")

@@ -96,8 +96,10 @@ def _is_builtin(rules: str) -> bool:
 
 
 def simulate(rules: str, ruleset: Ruleset, games: int, players: int, seed: int,
-             max_turns: int = 1000, save_dir: str | None = None, checked: bool = False) -> dict[str, Any]:
-    """Play `games` games (seeds seed, seed+1, ...) and sum them up."""
+             max_turns: int = 1000, save_dir: str | None = None, checked: bool = False,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play `games` games (seeds seed, seed+1, ...) with the table's `options` over the ruleset's, and sum them
+    up."""
     out = Path(save_dir) if save_dir else None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
@@ -105,7 +107,8 @@ def simulate(rules: str, ruleset: Ruleset, games: int, players: int, seed: int,
     ended: dict[str, int] = {}
     started = time.perf_counter()
     for k in range(games):
-        game, header, reason = play_game(rules, ruleset, players, seed + k, max_turns, checked=checked)
+        game, header, reason = play_game(rules, ruleset, players, seed + k, max_turns, checked=checked,
+                                         options=options)
         rolls += game.rolls
         actions += len(game.script)
         ended[reason] = ended.get(reason, 0) + 1
@@ -117,6 +120,7 @@ def simulate(rules: str, ruleset: Ruleset, games: int, players: int, seed: int,
         "rules": ruleset.name,
         "games": games,
         "players": players,
+        "options": dict(options or {}),
         "rolls": rolls,
         "actions": actions,
         "ended": ended,

@@ -22,6 +22,8 @@ def describe(game: "Game") -> dict[str, Any]:
             "jail_turns": q.jail_turns, "jail_cards": len(q.jail_cards), "bankrupt": q.bankrupt,
             "debts": [{"amount": d.amount, "to": game.name(d.creditor)} for d in q.debts],
         })
+        if game.lap_rule:
+            players[-1]["lapped"] = q.lapped
     spaces = {}
     for i in game.ruleset.property_indices:
         lv = game.level[i]

@@ -74,11 +74,21 @@ def do_deal(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.emit("dealt", {})
 
 
+def _nothing_to_buy(game: "Game", p: int) -> IllegalAction:
+    """The refusal of `buy` or `decline` with no property to buy: naming the house rule where the player stands,
+    unlapped, on a property nobody owns (`buy_after_first_lap`)."""
+    player = game.players[p]
+    i = player.position
+    if game.lap_rule and not player.lapped and game.is_property[i] and game.owner[i] < 0:
+        return IllegalAction("rule.buy_before_lap", player=player.name, space=game.space_name(i))
+    return IllegalAction("rule.nothing_to_buy", player=player.name)
+
+
 def check_buy(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "buy")
     d = game.decision
     if d is None or d.kind != "buy":
-        raise IllegalAction("rule.nothing_to_buy", player=game.players[p].name)
+        raise _nothing_to_buy(game, p)
     player = game.players[p]
     if player.debts:
         raise IllegalAction("rule.in_debt", player=player.name, verb="buy")
@@ -98,7 +108,7 @@ def check_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "decline")
     d = game.decision
     if d is None or d.kind != "buy":
-        raise IllegalAction("rule.nothing_to_buy", player=game.players[p].name)
+        raise _nothing_to_buy(game, p)
 
 
 def do_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
@@ -253,6 +263,8 @@ def do_roll(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         if owner >= 0 and owner != p and not game.mortgaged[i]:
             game.pay_rent(p, i, d.multiplier * (dice[0] + dice[1] if len(dice) == 2 else sum(dice)))
         return
+    if game.snake_eyes and dice[0] == 1 and dice[1] == 1:  # house rule: two ones pay, before anything else
+        game.pay_snake_eyes(player)
     speed_die = game.rules.speed_die
     steps, double = speed_die.read(game, player, dice)
     game.set_last_roll(steps)

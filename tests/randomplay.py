@@ -16,11 +16,31 @@ from banker.ai import choose
 from banker.chance import complete_action
 from banker.errors import ActionError
 from banker.game import Game
-from banker.model import BANK
-from banker.ruleset import Ruleset
+from banker.messages import MESSAGES
+from banker.model import BANK, POT
+from banker.ruleset import OPTION_DEFAULTS, Ruleset, offered_house_rules
 from banker.script import Header, new_game, replay_text, script_lines
 
 NAMES = ["Ann", "Ben", "Cy", "Dot", "Eve", "Fay"]
+# Every kind of money movement the engine logs (docs/game-script.md, "The money log"): each has its English.
+MONEY_KINDS = frozenset(key[len("log."):] for key in MESSAGES if key.startswith("log."))
+
+
+def random_house_rules(ruleset: Ruleset, rng: random.Random) -> dict[str, Any]:
+    """A random choice of the house rules a family may set for this ruleset (each on or off, amounts varied)."""
+    options: dict[str, Any] = {}
+    salary = int(ruleset.options["salary"]) or 200
+    for option in offered_house_rules(ruleset):
+        if rng.random() < 0.5:
+            continue
+        default = OPTION_DEFAULTS[option]
+        if isinstance(default, bool):
+            options[option] = not ruleset.options[option]
+        else:
+            options[option] = rng.choice([salary // 2, salary, 5 * salary // 2])
+    if not options.get("free_parking_pot", ruleset.options.get("free_parking_pot")):
+        options.pop("free_parking_seed", None)  # the seed needs the pot
+    return options
 
 
 class InvariantError(AssertionError):
@@ -36,6 +56,43 @@ def snapshot(game: Game, script: bool = True) -> str:
 
 def money_in_play(game: Game) -> int:
     return sum(p.cash for p in game.players) + game.pot
+
+
+def check_house_rules(game: Game, action: dict[str, Any], roller: int, card_roll: bool, log_from: int,
+                      where: str) -> None:
+    """What the house rules promise after `action` (taken when `roller` was in turn; `card_roll`: a card's roll
+    for rent was owed)."""
+    def fail(message: str) -> None:
+        raise InvariantError(f"{where}: {message}")
+
+    entries = game.log[log_from:]
+    for _seq, payer, payee, amount, code, _params in entries:
+        if code not in MONEY_KINDS:
+            fail(f"money log kind {code!r} is not documented")
+        if code == "snake_eyes" and (payer != BANK or payee != roller or amount != game.options["snake_eyes_bonus"]):
+            fail(f"snake_eyes paid {amount} from {payer} to {payee}")
+        if code == "pot_seed" and (payer != BANK or payee != POT or amount != game.options["free_parking_seed"]):
+            fail(f"pot_seed of {amount} from {payer} to {payee}")
+        if code in ("buy", "auction") and game.lap_rule and not game.players[payer].lapped:
+            fail(f"{game.players[payer].name} bought before going round the board")
+    dice = action.get("dice")
+    two_ones = (action["do"] == "roll" and not card_roll and dice is not None and len(dice) >= 2
+                and dice[0] == 1 and dice[1] == 1)
+    paid = sum(1 for entry in entries if entry[4] == "snake_eyes")
+    if paid != (1 if two_ones and game.options["snake_eyes_bonus"] else 0):
+        fail(f"a roll of {dice} paid the snake-eyes bonus {paid} times")
+    takes = sum(1 for entry in entries if entry[4] == "pot")
+    seeds = sum(1 for entry in entries if entry[4] == "pot_seed")
+    if seeds != (takes if game.options["free_parking_seed"] and game.options["free_parking_pot"] else 0):
+        fail(f"the pot was taken {takes} times and seeded {seeds} times")
+    if game.options["free_parking_pot"] and game.pot < int(game.options["free_parking_seed"]):
+        fail(f"the pot holds {game.pot}, less than its seed")
+    if game.lap_rule:
+        d = game.decision
+        if d is not None and d.kind == "buy" and not game.current.lapped:
+            fail(f"{game.current.name} may buy before going round the board")
+        if game.auction is not None and any(not game.players[b].lapped for b in game.auction.bidders):
+            fail("an unlapped player bids")
 
 
 def check_invariants(game: Game, before_money: int, log_from: int, where: str) -> None:
@@ -191,6 +248,8 @@ def play_random_game(ruleset_name: str, ruleset: Ruleset, seed: int, players: in
         money = money_in_play(game)
         log_from = len(game.log)
         state_before = snapshot(game, script=False)
+        roller = game.turn
+        card_roll = game.decision is not None and game.decision.kind == "card_roll"
         if action["do"] == "undo":
             game.apply(action)
             if snapshot(game, script=False) != previous[-1]:
@@ -205,6 +264,7 @@ def play_random_game(ruleset_name: str, ruleset: Ruleset, seed: int, players: in
         if len(previous) > 5:
             previous.pop(0)
         check_invariants(game, money, log_from, where)
+        check_house_rules(game, action, roller, card_roll, log_from, where)
     if not game.ended:
         game.apply({"do": "end_game"})
     # Replaying the game's own script gives the same state.

@@ -70,3 +70,47 @@ def test_brands_modes_are_played_to_the_end_on_the_clock(rules: str) -> None:
         codes |= {entry[4] for entry in game.log}
         assert all("t" in a for a in game.script)  # the economy runs on the stamped game clock
     assert {"salary", "rent", "rent_tax", "casino_bet", "start_bonus", "build", "mortgage"} <= codes
+
+
+# ---------------------------------------------------------------------------
+# House rules: the simulator plays them, through both entry points, and `banker simulate --option` sets them.
+
+HOUSE = {"buy_after_first_lap": True, "snake_eyes_bonus": 500, "free_parking_pot": True, "free_parking_seed": 100,
+         "start_landing_bonus": 200, "jail_no_rent": True}
+
+
+def test_games_with_house_rules_pay_them_and_replay_the_same_checked() -> None:
+    ruleset = load_ruleset("classic")
+    codes: set[str] = set()
+    for seed in range(10):
+        fast, _, _ = play_game("classic", ruleset, 4, seed, checked=False, options=HOUSE)
+        checked, _, _ = play_game("classic", ruleset, 4, seed, checked=True, options=HOUSE)
+        assert fast.to_json() == checked.to_json() and fast.script == checked.script
+        codes.update(entry.code for entry in checked.money_log())
+        assert all("lapped" in p for p in checked.to_json()["players"])
+    assert {"snake_eyes", "pot_seed", "pot", "start_bonus"} <= codes
+
+
+def test_simulate_option_flags(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "banker", "simulate", "--games", "3", "--json", *args],
+                              capture_output=True, text=True, timeout=120)
+
+    done = run("--option", "snake_eyes_bonus=500", "--option", "buy_after_first_lap=true",
+               "--save-scripts", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["options"] == {"snake_eyes_bonus": 500, "buy_after_first_lap": True}
+    header = json.loads((tmp_path / "game-000000.jsonl").read_text("utf-8").splitlines()[0])
+    assert header["options"] == {"snake_eyes_bonus": 500, "buy_after_first_lap": True}
+    for args, words in ((["--rules", "brands", "--option", "free_parking_pot=true"], "no Free Parking"),
+                        (["--option", "free_parking_seed=100"], "free_parking_pot"),
+                        (["--option", "nonsense=1"], "unknown option"),
+                        (["--option", "snake_eyes_bonus=lots"], "whole number"),
+                        (["--option", "snake_eyes_bonus"], "NAME=VALUE")):
+        refused = run(*args)
+        assert refused.returncode == 2 and words in refused.stderr, (args, refused.stderr)
+        assert refused.stdout == ""

@@ -37,8 +37,11 @@ class Open(Mechanic):
 
     def start_property(self, game: "Game", i: int, decliner: int) -> None:
         """The bank opens its auction of space i (`decliner` declined it, or -1)."""
-        game.set_auction(Auction(space=i, kind="property", bidders=bidders_from_current(game)))
+        auction = Auction(space=i, kind="property", bidders=bidders_from_current(game))
+        game.set_auction(auction)
         game.emit("auction", game.space_params[i])
+        if not auction.bidders:  # nobody may bid (`buy_after_first_lap`): unsold at once
+            finish_auction(game)
 
     def high_bidder_may_pass(self) -> bool:
         """Whether the high bidder may `pass` (leave the auction)."""
@@ -184,10 +187,11 @@ class Stepped(InTurn):
 
 
 def bidders_from_current(game: "Game") -> list[int]:
-    """The players still in, round the table from the player whose turn it is."""
+    """The players who may bid (still in and, with `buy_after_first_lap`, lapped), round the table from the
+    player whose turn it is."""
     n = len(game.players)
     order = [(game.turn + k) % n for k in range(n)]
-    return [q for q in order if not game.players[q].bankrupt]
+    return [q for q in order if game.may_bid(q)]
 
 
 def start_property_auction(game: "Game", i: int, decliner: int = -1) -> None:
@@ -201,6 +205,8 @@ def _auction_for(game: "Game", p: int, high_code: str) -> Auction:
     name = game.players[p].name
     if auction is None:
         raise IllegalAction("rule.no_auction", player=name)
+    if game.lap_rule and not game.players[p].lapped:
+        raise IllegalAction("rule.not_lapped_bid", player=name)
     if p not in auction.bidders:
         raise IllegalAction("rule.not_bidding", player=name)
     if p == auction.high_bidder and not (game.rules.auction.high_bidder_may_pass()

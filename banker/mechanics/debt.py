@@ -150,9 +150,9 @@ def do_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         player.debt_auctioned.append(i)
     n = len(game.players)
     rivals = [(p + k) % n for k in range(1, n)]
-    bidders = [q for q in rivals if not game.players[q].bankrupt]
+    bidders = [q for q in rivals if game.may_bid(q)]
     game.set_auction(Auction(space=i, kind="own", bidders=bidders, min_bid=opening, seller=p,
-                             next_bidder=bidders[0], opened_at=game.action_t))
+                             next_bidder=bidders[0] if bidders else -1, opened_at=game.action_t))
     game.emit("own_auction", {"player": player.name, "space": game.space_name(i),
                               "start": opening})
     auction_changed(game)
