@@ -860,3 +860,27 @@ def test_cancel_keeps_the_name_and_the_keyboard_page_belongs_to_the_setup(tmp_pa
     start(c)
     c.nav.page = "keyboard"
     assert c.nav.screen_name() == "table"
+
+
+@pytest.mark.parametrize("language, said", [
+    ("en", "Ann has not been round the board yet: Baltic Avenue stays with the bank"),
+    ("pl", "Ann: jeszcze bez pełnego okrążenia, Baltic Avenue zostaje w banku"),
+    ("cs", "Ann: ještě bez celého kola, Baltic Avenue zůstává bance"),
+    ("ru", "Ann: ещё не было полного круга, Baltic Avenue остаётся у банка"),
+])
+def test_an_unlapped_player_is_told_why_nothing_is_offered(tmp_path: Path, language: str, said: str) -> None:
+    """Buy only after one lap: Ann lands on Baltic Avenue before passing GO; the turn screen's notices say why
+    she is offered nothing (the engine's not_lapped event), and no Buy button shows."""
+    c, nav, _ = navigator(tmp_path)
+    c.settings.set_language(language)
+    c.settings.set_setting("taps", False)
+    c.setup.new_game()
+    for k, name in enumerate(["Ann", "Ben"]):
+        c.setup.set_player(k, name=name)
+    c.setup.toggle_house_rule("buy_after_first_lap")
+    assert c.setup.start()
+    c.turn.roll((1, 2))
+    game = c.session.game
+    assert game is not None and game.decision is None and game.owner[3] == -1  # the bank keeps it
+    assert [n["text"] for n in view.notices(c.session, 3)][-1] == said
+    assert "buy" not in [b["id"] for b in c.turn.buttons()]

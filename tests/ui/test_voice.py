@@ -342,3 +342,32 @@ def test_espeak_ng_renders_each_language_to_a_wav_that_is_not_silent(tmp_path: P
     quiet = sox_stat(speaker.render(SAMPLES[language], language, 1, 3))  # type: ignore[arg-type]
     assert quiet["Length (seconds)"] < stats["Length (seconds)"]  # faster
     assert quiet["RMS     amplitude"] < stats["RMS     amplitude"]  # quieter
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "cs", "ru"])
+def test_a_game_with_house_rules_says_two_ones_and_the_jackpot(tmp_path: Path, language: str) -> None:
+    """The engine's own moments: house rules chosen on the new-game screen's page, then two ones rolled (the
+    bonus) and, with the jackpot on, the pot taken on Free Parking, each said in the table's language."""
+    c = make(tmp_path, taps=False)
+    speaker = FakeSpeaker()
+    c.session.moment_listeners.append(Voice(c.session, speaker).tell)
+    c.settings.set_language(language)
+    c.setup.new_game()
+    for k, name in enumerate(("Ann", "Ben")):
+        c.setup.set_player(k, name=name)
+    c.setup.toggle_house_rule("snake_eyes_bonus")  # 500 in classic
+    c.setup.toggle_house_rule("free_parking_pot")
+    c.setup.step_house_rule("free_parking_seed", 1)
+    c.setup.step_house_rule("free_parking_seed", 1)
+    c.setup.step_house_rule("free_parking_seed", 1)  # the bank puts 150 in the pot
+    c.setup.draft.setup = {"players": {"Ann": {"position": 18}}}  # type: ignore[union-attr]
+    assert c.setup.start()
+    game = c.session.game
+    assert game is not None and game.pot == 150
+    speaker.said.clear()
+    c.turn.roll((1, 1))  # Ann: two ones, then on to Free Parking (20); the roll and the move fold, not these
+    pot_line, eyes_line = HOUSE_RULES_SAID[language]
+    assert eyes_line.replace("5000", "500") in speaker.said
+    assert pot_line.replace("1500", "150") in speaker.said
+    assert game.players[0].cash == 1500 + 500 + 150 and game.pot == 150  # the bank seeds it again
+    assert len(speaker.said) == 3 and speaker.said[0].startswith(c.session.tr("ui.voice.summary", parts="")[:4])
