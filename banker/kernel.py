@@ -545,7 +545,8 @@ class Kernel:
         self.land(p, target)
 
     def lap(self, p: Player) -> None:
-        """`p`'s token passed or landed on GO (a move that is neither a roll's nor an advance: a card's)."""
+        """`p`'s token passed or landed on GO by a move other than `move_forward` and `move_to` (a card's, or a
+        jump that stays on GO)."""
         p.lapped = True
 
     def offer(self, p: Player, i: int) -> None:

@@ -77,6 +77,12 @@ CORPUS_CASES = [
     ("setup-houses-text.jsonl", 2, 'line 1: setup: spaces.1.houses must be a whole number, not "2"'),
     ("setup-cash-list.jsonl", 2, "line 1: setup: players.Ann.cash must be a whole number, not [1]"),
     ("setup-jail-text.jsonl", 2, 'line 1: setup: players.Ann.in_jail must be true or false, not "yes"'),
+    ("setup-lapped-text.jsonl", 2, 'line 1: setup: players.Ann.lapped must be true or false, not "yes"'),
+    ("option-seed-without-pot.jsonl", 2, "line 1: option 'free_parking_seed': seeds the Free Parking pot: it needs "
+                                         "free_parking_pot = true"),
+    ("option-pot-on-brands.jsonl", 2, "line 1: option 'free_parking_pot': the board of brands has no Free Parking "
+                                      "space: it can only be false here"),
+    ("option-snake-eyes-negative.jsonl", 2, "line 1: option 'snake_eyes_bonus': must not be negative, not -500"),
     ("option-list.jsonl", 2, "line 1: option 'start_cash': must be a whole number, not [1]"),
     ("draw-card-list.jsonl", 1, "line 3: card must be text, not [1]"),
     ("player-list.jsonl", 1, 'line 2: player must be text, not ["Ann"]'),
@@ -293,10 +299,12 @@ def _header(rnd: random.Random, lines: list[str]) -> None:
     if key == "setup":
         value = {"spaces": {rnd.choice(["1", "\u00b9", "39", "x"]): {rnd.choice(["owner", "houses", "hotel",
                                                                                    "mortgaged"]): value}},
-                 "players": {"Ann": {rnd.choice(["cash", "position", "in_jail", "jail_turns", "jail_cards"]): value}}}
+                 "players": {"Ann": {rnd.choice(["cash", "position", "in_jail", "jail_turns", "jail_cards",
+                                                 "lapped"]): value}}}
     elif key == "options":
         value = {rnd.choice(["start_cash", "salary", "deal_deeds", "time_limit", "houses", "hotel_houses",
-                             "free_parking_pot", "jail_tries"]): value}
+                             "free_parking_pot", "jail_tries", "buy_after_first_lap", "snake_eyes_bonus",
+                             "free_parking_seed"]): value}
     elif key == "seed" and rnd.random() < 0.5:
         value = rnd.choice([2**63, -2**63 - 1, 10**99, -5, 0])
     header[key] = value

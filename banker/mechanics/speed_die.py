@@ -148,7 +148,9 @@ def do_jump(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     target = game.space_index(a["space"])
     if target == player.position:
-        game.land(player, target)  # staying put: the space counts again, no lap
+        if target == 0:
+            game.lap(player)  # staying on GO lands on it again: a lap (no salary: the token did not go round)
+        game.land(player, target)  # staying put: the space counts again, no salary
     else:
         game.move_forward(player, (target - player.position) % game.n_spaces)
 
