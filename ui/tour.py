@@ -342,7 +342,13 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                                          lambda: f.setup.toggle_house_rule("start_landing_bonus"),
                                          lambda: f.setup.toggle_house_rule("snake_eyes_bonus"))),
         ("setup-house-rules-scrolled", lambda: None),
-        ("setup-house-rules-chosen", lambda: f.nav.go("setup")),
+        # The house rule buy_after_first_lap asks, of a game already going, who has been round the board (off
+        # again after the shot: the tour's game buys as it goes).
+        ("setup-game-in-progress-laps", steps_then(lambda: f.setup.toggle_house_rule("buy_after_first_lap"),
+                                                   lambda: f.progress.toggle_lapped("Ann"),
+                                                   lambda: f.nav.go("inprogress"))),
+        ("setup-house-rules-chosen", steps_then(lambda: f.setup.toggle_house_rule("buy_after_first_lap"),
+                                                lambda: f.nav.go("setup"))),
         ("turn-start", start),
         ("turn-landed-on-unowned", roll(1, 2)),
         ("tap-your-card-to-buy", press("buy")),

@@ -767,6 +767,28 @@ def test_a_game_already_going(tmp_path: Path) -> None:
     assert c.nav.screen_name() == "table" and c.session.game is not None and c.session.game.players[1].position == 39
 
 
+def test_a_game_already_going_says_who_has_been_round_the_board(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    c.setup.new_game()
+    c.setup.set_player(0, name="Ann")
+    c.setup.set_player(1, name="Ben")
+    c.nav.go("inprogress")
+    assert c.progress.view()["laps"] is False  # the house rule is off: nothing to ask
+    c.setup.toggle_house_rule("buy_after_first_lap")
+    g = c.progress.view()
+    assert g["laps"] is True and [p["lapped"] for p in g["players"]] == [False, False]
+    c.progress.toggle_lapped("Ann")
+    assert [p["lapped"] for p in c.progress.view()["players"]] == [True, False]
+    c.progress.bump_player("Ben", "position", 6)  # Ben on Oriental Avenue, not yet round the board
+    for k in range(2):
+        c.setup.register(k)
+        c.taps.card_tapped(CARDS[("Ann", "Ben")[k]])
+    assert c.setup.start()
+    game = c.session.game
+    assert game is not None and game.options["buy_after_first_lap"]
+    assert [p["lapped"] for p in game.to_json()["players"]] == [True, False]
+
+
 def test_every_page_names_a_screen_and_a_flow_that_exist(tmp_path: Path) -> None:
     """The one page list (ui/pages.py): each page's screen class is defined in its module (read, not imported:
     no Kivy here) and its flow is one the app has."""
