@@ -49,6 +49,8 @@ def phone_state(c: Session) -> dict[str, Any]:
         "bankrupt": tr("ui.player.bankrupt"),
         "gone": tr("ui.phone.gone"),
         "ended": tr("ui.phone.ended"),
+        "house_rules": tr("ui.phone.house_rules"),
+        "rulebook": tr("ui.house.rulebook"),
     }
     players = []
     for p in view.players(c):
@@ -66,6 +68,7 @@ def phone_state(c: Session) -> dict[str, Any]:
         "winner": game.outcome.winner if game.outcome is not None else None,
         "players": players,
         "bank": view.pool_text(c, game),
+        "house_rules": [r["text"] for r in view.house_rules(c, game.ruleset, game.options)],
         "log": view.log(c, limit=LOG_LINES),
         "chart": worth_history(game),
         "ranking": [{"name": r["name"], "worth": r["worth"], "place": r["place"]} for r in view.ranking(c)]

@@ -33,11 +33,12 @@ SHOWN_EVENTS = {"card", "jail", "left_jail", "declined", "sold", "unsold", "bank
                 "building_won", "built", "sold_building", "sold_all", "traded", "adjusted", "dealt",
                 "extra_roll", "card_skipped", "auction_cancelled", "unsold_own", "own_auction", "sold_to_bank",
                 "sold_to_player", "mortgage_lapsed", "building_destroyed", "casino", "casino_declined", "timed_out",
-                "paused", "resumed", "speed_die", "mr_monopoly"}
+                "paused", "resumed", "speed_die", "mr_monopoly",
+                "not_lapped"}  # an unlapped player on an unowned property (buy_after_first_lap): why nothing is offered
 SOUNDS = {"rent": "payment", "tax": "payment", "card": "payment", "buy": "payment", "auction": "payment",
           "salary": "payment", "debt_paid": "payment", "build": "building", "sell": "building",
           "sell_all": "building", "jail_fine": "payment", "trade": "payment", "pot": "payment",
-          "own_auction": "payment", "sell_to_bank": "building", "sell_to_player": "payment"}
+          "own_auction": "payment", "sell_to_bank": "building", "sell_to_player": "payment", "snake_eyes": "payment"}
 
 
 @dataclass

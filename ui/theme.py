@@ -168,6 +168,8 @@ _DP["WIDTH_SETUP_CARD"] = 180  # a player's card button (two lines for the longe
 _DP["WIDTH_SETUP_PIN"] = 240  # the banker's PIN, at the right of the setup's top row
 _DP["WIDTH_PROGRESS_NAME"] = 110  # the least width of the names on the "game already going" screen
 _DP["WIDTH_PROGRESS_NAME_MOST"] = 250  # the most: sixteen wide letters in the least font
+_DP["WIDTH_HOUSE_SWITCH"] = 130  # a house rule's On / Off ("Wyłączone", "Выключено")
+_DP["WIDTH_HOUSE_AMOUNT"] = 150  # a house rule's amount between its - and + ("12 500 zł")
 
 # deeds, trade, banker, game over, log, auction, own auction, casino, cards, dice screens
 _SP["FONT_FIGURE"] = 40  # a figure that matters (MIN_FIGURE): a high bid, its seconds left, the opening bid

@@ -8,9 +8,10 @@ anything itself (in the manner of Electrum's Kivy GUI).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from banker.game import Game
+from banker.ruleset import OPTION_DEFAULTS, Ruleset, offered_house_rules
 from ui.session import Session
 
 DEFAULT_COLOUR = "#BDBDBD"  # a space of no colour group
@@ -170,10 +171,27 @@ def log(s: Session, limit: int = 200) -> list[str]:
     return [s.money_text(e.code, e.payer, e.payee, e.amount, e.params) for e in reversed(entries)]
 
 
+def house_rules(s: Session, ruleset: Ruleset, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The house rules in force in a game of `ruleset` with these `options` (all of them, the ruleset's own
+    included): each offered house rule (`offered_house_rules`) whose value is not its rulebook default
+    (`OPTION_DEFAULTS`), in the order the new-game screen offers them, then the starting cash when it is not
+    the ruleset's own. Each is {"option", "value", "text"}: "Landing on GO pays 200 more", "No auctions"."""
+    out = []
+    for option in offered_house_rules(ruleset):
+        value = options[option]
+        if value != OPTION_DEFAULTS[option]:
+            out.append({"option": option, "value": value,
+                        "text": s.tr(f"ui.house.{option}.on", amount=int(value))})
+    cash = int(options["start_cash"])
+    if cash != int(ruleset.options["start_cash"]):
+        out.append({"option": "start_cash", "value": cash, "text": s.tr("ui.house.start_cash.on", amount=cash)})
+    return out
+
+
 def notices(s: Session, count: int) -> list[dict[str, str]]:
     """The latest notices, oldest first: {"text", "kind"}."""
     return s.notice_lines(count)
 
 
-__all__ = ["DEFAULT_COLOUR", "board", "buildings_text", "deeds_key", "log", "money", "notices", "party", "players",
+__all__ = ["DEFAULT_COLOUR", "board", "buildings_text", "deeds_key", "house_rules", "log", "money", "notices", "party", "players",
            "pool_text", "ranking", "space", "worth_history", "worth_history_and_rounds"]

@@ -3,8 +3,8 @@
 The parts, from the game to the loudspeaker:
 
 - `phrases(c, moments)` turns one action's moments (ui/moments.py) into what is worth saying: whose
-  turn it is, the dice, where to move, purchases, rent, taxes, cards, the auction's bids and its
-  hammer, debts, bankruptcy and the winner. The words are the gettext catalogues' `ui.voice.*` entries
+  turn it is, the dice, where to move, purchases, rent, taxes, the Free Parking jackpot, two ones' bonus,
+  cards, the auction's bids and its hammer, debts, bankruptcy and the winner. The words are the gettext catalogues' `ui.voice.*` entries
   in the table's language; every number in them is plain digits ("15000", never "15 000" or "15,000",
   which espeak-ng would read as two numbers), so amounts go in as text (`{sum}`), not as money.
 - `SpeechQueue` holds the phrases not yet said, at most `QUEUE_MOST` of them: when more come than the
@@ -78,9 +78,14 @@ EVENTS = {
     "game_over": ("ui.voice.game_over", OTHER),
     "sold_to_bank": ("ui.voice.sold_to_bank", PAYMENT),
     "sold_to_player": ("ui.voice.sold_to_player", PAYMENT),
+    "not_lapped": ("ui.voice.not_lapped", OTHER),
 }
+# Phrases never folded into a summary: the house rules' windfalls a family waits to hear (the Free Parking
+# jackpot won, two ones' bonus), said whole however many phrases come with them.
+SAID_WHOLE = {"ui.voice.pot", "ui.voice.snake_eyes"}
 MONEY_KEYS = {"rent": "ui.voice.rent", "tax": "ui.voice.tax", "buy": "ui.voice.buy", "salary": "ui.voice.salary",
-              "pot": "ui.voice.pot", "jail_fine": "ui.voice.jail_fine"}
+              "pot": "ui.voice.pot", "jail_fine": "ui.voice.jail_fine", "snake_eyes": "ui.voice.snake_eyes",
+              "pot_seed": "ui.voice.pot_seed"}
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,11 @@ class Waiting:
     @property
     def seq(self) -> int:
         return max(p.seq for p in self.phrases)
+
+    @property
+    def whole(self) -> bool:
+        """One phrase that is said whole, never folded (`SAID_WHOLE`)."""
+        return len(self.phrases) == 1 and self.phrases[0].key in SAID_WHOLE
 
 
 def _plain(n: Any) -> str:
@@ -164,7 +174,8 @@ def say(c: "Session", waiting: Waiting) -> str:
 
 
 class SpeechQueue:
-    """The phrases not yet said, oldest first, never more than `most`: the older fold into a summary."""
+    """The phrases not yet said, oldest first, never more than `most`: the older fold into a summary (the two
+    oldest that may: a jackpot or two ones' bonus stays whole, and the summary takes the place of the first)."""
 
     def __init__(self, most: int = QUEUE_MOST) -> None:
         self.most = most
@@ -173,8 +184,10 @@ class SpeechQueue:
     def add(self, phrase: Phrase) -> None:
         self.waiting.append(Waiting([phrase]))
         while len(self.waiting) > self.most:  # the two oldest become one summary; the newest stay whole
-            first, second = self.waiting[0], self.waiting[1]
-            self.waiting[:2] = [Waiting(first.phrases + second.phrases)]
+            foldable = [k for k, w in enumerate(self.waiting) if not w.whole]
+            a, b = foldable[:2] if len(foldable) >= 2 else (0, 1)
+            self.waiting[a] = Waiting(self.waiting[a].phrases + self.waiting[b].phrases)
+            del self.waiting[b]
 
     def undone(self, seq: int) -> None:
         """An undo back to `seq` actions: nothing of a later action is said."""

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from controllerkit import CARDS, Clock, make, start
 from ui.flows import Flows
 from ui.flows.banker import PIN_FREE_TRIES, PIN_WAIT_FIRST
-from ui.flows.setup import PLAYER_COLOURS
+from banker.ruleset import load_ruleset
+from ui.flows.setup import PLAYER_COLOURS, money_step
 from ui.entry import CONFIRM_SECONDS
 from ui.navigator import Navigator
 from ui.pages import PAGES
@@ -619,11 +621,11 @@ def test_the_new_game_screens_choices(tmp_path: Path) -> None:
     assert d is not None
     c.setup.next_colour(0)  # the next colour nobody has: the second player has the second
     assert d.players[0].colour == PLAYER_COLOURS[2]
-    c.setup.set_option("free_parking_pot", True)
+    c.setup.toggle_house_rule("free_parking_pot")
     assert d.options["free_parking_pot"] is True
-    assert {"option": "free_parking_pot", "on": True} in c.setup.view()["options"]
+    assert c.setup.view()["house_rules"] == ["Free Parking jackpot"]
     c.setup.choose_rules("classic-timed")
-    assert c.setup.view()["time_limit"] == 90
+    assert c.setup.view()["time_limit"] == 90 and c.setup.view()["house_rules"] == []  # another ruleset: afresh
     c.setup.set_time_limit(90 - 15)
     assert d.time_limit == 75
     c.setup.set_time_limit(5)
@@ -631,23 +633,103 @@ def test_the_new_game_screens_choices(tmp_path: Path) -> None:
     c.setup.set_time_limit(6000)
     assert d.time_limit == 600
     c.setup.choose_rules("brands")
-    numbers = {n["option"]: n for n in c.setup.view()["custom"]["numbers"]}
-    c.setup.set_custom("start_cash", numbers["start_cash"]["value"] - 100000)  # never below its least
     c.setup.set_custom("turn_seconds", -15)  # 0 is "off"
-    assert d.options["start_cash"] == 2500 and d.options["turn_seconds"] == 0
+    c.setup.set_custom("mortgage_rounds", -5)  # never below its least
+    assert d.options["turn_seconds"] == 0 and d.options["mortgage_rounds"] == 1
+    assert "start_cash" not in [n["option"] for n in c.setup.view()["custom"]["numbers"]]  # one way: the house rules
 
 
-def test_the_setup_screen_asks_the_ruleset_through_the_view(tmp_path: Path) -> None:
-    c, _, _ = navigator(tmp_path)
+def rows(c: Flows) -> dict[str, dict[str, Any]]:
+    return {r["option"]: r for r in c.setup.house()["rows"]}
+
+
+def test_the_house_rules_page_offers_what_the_ruleset_allows(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
     c.setup.new_game()
+    nav.go("houserules")
+    assert nav.screen_name() == "houserules"
+    classic = rows(c)
+    assert list(classic) == ["start_cash", "free_parking_pot", "start_landing_bonus", "jail_no_rent",
+                             "buy_after_first_lap", "snake_eyes_bonus", "auction_on_decline",
+                             "double_rent_with_mortgaged", "build_only_on_visit"]  # the seed: only with the pot
+    assert all(r["switch"] is False for o, r in classic.items() if o != "start_cash")  # the rulebook's game
+    assert classic["start_cash"]["amount"] == {"value": 1500, "shown": "1,500", "lower": True}
+    assert classic["auction_on_decline"]["name"] == "No auctions"
+    assert classic["snake_eyes_bonus"]["what"] == "Rolling two ones on your turn pays this from the bank."
     c.setup.choose_rules("biznes")
-    s = c.setup.view()
-    options = [o["option"] for o in s["options"]]
-    assert "double_rent_with_mortgaged" not in options and "build_only_on_visit" not in options
-    assert s["custom"] is None and s["time_limit"] is None
-    assert [r["name"] for r in s["rulesets"] if r["chosen"]] == ["biznes"]
-    c.setup.choose_rules("classic")
-    assert c.progress.view()["mortgages"] and c.setup.view()["custom"] is None
+    assert "double_rent_with_mortgaged" not in rows(c) and "build_only_on_visit" not in rows(c)
+    c.setup.choose_rules("brands")
+    brands = rows(c)
+    assert "free_parking_pot" not in brands  # no Free Parking on its board
+    assert brands["start_landing_bonus"]["switch"] is True and brands["start_landing_bonus"]["amount"]["value"] == 1000
+    assert brands["jail_no_rent"]["switch"] is True  # brands' own rule, shown on
+    assert c.setup.view()["house_rules"] == ["Landing on GO pays 1,000 more", "No rent while in jail"]
+
+
+def test_house_rules_amounts_step_and_never_go_below_their_least(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    c.setup.new_game()
+    d = c.setup.draft
+    assert d is not None
+    assert money_step(load_ruleset("classic")) == 50 and money_step(load_ruleset("brands")) == 500
+    c.setup.toggle_house_rule("snake_eyes_bonus")  # on: two and a half salaries
+    assert d.options["snake_eyes_bonus"] == 500
+    c.setup.step_house_rule("snake_eyes_bonus", 1)
+    assert d.options["snake_eyes_bonus"] == 550
+    for _ in range(20):
+        c.setup.step_house_rule("snake_eyes_bonus", -1)
+    assert d.options["snake_eyes_bonus"] == 50 and rows(c)["snake_eyes_bonus"]["amount"]["lower"] is False
+    c.setup.toggle_house_rule("snake_eyes_bonus")
+    assert d.options["snake_eyes_bonus"] == 0 and rows(c)["snake_eyes_bonus"]["amount"] is None
+    c.setup.toggle_house_rule("start_landing_bonus")  # on: a salary more
+    assert d.options["start_landing_bonus"] == 200
+    for _ in range(40):
+        c.setup.step_house_rule("start_cash", -1)
+    assert d.options["start_cash"] == 200  # a salary at the least, in steps of 100
+    c.setup.step_house_rule("start_cash", 1)
+    assert d.options["start_cash"] == 300
+    c.setup.toggle_house_rule("free_parking_pot")
+    assert rows(c)["free_parking_seed"]["amount"] == {"value": 0, "shown": "none", "lower": False}
+    c.setup.step_house_rule("free_parking_seed", 1)
+    c.setup.step_house_rule("free_parking_seed", 1)
+    assert d.options["free_parking_seed"] == 100
+    c.setup.toggle_house_rule("free_parking_pot")  # the pot off takes its seed with it (the engine refuses one)
+    assert d.options["free_parking_pot"] is False and d.options["free_parking_seed"] == 0
+    assert "free_parking_seed" not in rows(c)
+    c.setup.toggle_house_rule("auction_on_decline")  # "No auctions" on: the option false
+    assert d.options["auction_on_decline"] is False and rows(c)["auction_on_decline"]["switch"] is True
+    c.setup.choose_rules("brands")
+    c.setup.toggle_house_rule("snake_eyes_bonus")
+    assert d.options["snake_eyes_bonus"] == 5000  # scaled for brands' money
+    c.setup.toggle_house_rule("start_landing_bonus")  # brands' own 1000: off
+    assert d.options["start_landing_bonus"] == 0
+    assert c.setup.view()["house_rules"] == ["No rent while in jail", "Two ones pay 5,000"]
+
+
+def test_the_house_rules_chosen_are_the_games_and_the_table_lists_them(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    c.setup.new_game()
+    for k, name in enumerate(["Ann", "Ben"]):
+        c.setup.set_player(k, name=name)
+    c.settings.set_setting("taps", False)
+    c.setup.toggle_house_rule("free_parking_pot")
+    c.setup.step_house_rule("free_parking_seed", 1)
+    c.setup.toggle_house_rule("snake_eyes_bonus")
+    c.setup.toggle_house_rule("auction_on_decline")
+    c.setup.step_house_rule("start_cash", 1)
+    assert c.setup.start()
+    game = c.session.game
+    assert game is not None
+    assert (game.options["free_parking_pot"], game.options["free_parking_seed"], game.options["snake_eyes_bonus"],
+            game.options["auction_on_decline"], game.options["start_cash"]) == (True, 50, 500, False, 1600)
+    assert [p.cash for p in game.players] == [1600, 1600]
+    nav.go("rules")
+    assert nav.screen_name() == "rules"
+    assert c.home.house_rules() == {"rules": "Classic", "lines": [
+        "Free Parking jackpot", "The jackpot starts with 50", "Two ones pay 500", "No auctions",
+        "Starting cash: 1,600"]}
+    c.settings.set_language("pl")
+    assert c.home.house_rules()["lines"][2] == "Dwie jedynki dają 500"
 
 
 def test_a_game_already_going(tmp_path: Path) -> None:
@@ -683,6 +765,28 @@ def test_a_game_already_going(tmp_path: Path) -> None:
     c.taps.card_tapped(CARDS["Ben"])
     assert c.setup.start()
     assert c.nav.screen_name() == "table" and c.session.game is not None and c.session.game.players[1].position == 39
+
+
+def test_a_game_already_going_says_who_has_been_round_the_board(tmp_path: Path) -> None:
+    c, nav, _ = navigator(tmp_path)
+    c.setup.new_game()
+    c.setup.set_player(0, name="Ann")
+    c.setup.set_player(1, name="Ben")
+    c.nav.go("inprogress")
+    assert c.progress.view()["laps"] is False  # the house rule is off: nothing to ask
+    c.setup.toggle_house_rule("buy_after_first_lap")
+    g = c.progress.view()
+    assert g["laps"] is True and [p["lapped"] for p in g["players"]] == [False, False]
+    c.progress.toggle_lapped("Ann")
+    assert [p["lapped"] for p in c.progress.view()["players"]] == [True, False]
+    c.progress.bump_player("Ben", "position", 6)  # Ben on Oriental Avenue, not yet round the board
+    for k in range(2):
+        c.setup.register(k)
+        c.taps.card_tapped(CARDS[("Ann", "Ben")[k]])
+    assert c.setup.start()
+    game = c.session.game
+    assert game is not None and game.options["buy_after_first_lap"]
+    assert [p["lapped"] for p in game.to_json()["players"]] == [True, False]
 
 
 def test_every_page_names_a_screen_and_a_flow_that_exist(tmp_path: Path) -> None:
@@ -778,3 +882,27 @@ def test_cancel_keeps_the_name_and_the_keyboard_page_belongs_to_the_setup(tmp_pa
     start(c)
     c.nav.page = "keyboard"
     assert c.nav.screen_name() == "table"
+
+
+@pytest.mark.parametrize("language, said", [
+    ("en", "Ann has not been round the board yet: Baltic Avenue stays with the bank"),
+    ("pl", "Ann: jeszcze bez pełnego okrążenia, Baltic Avenue zostaje w banku"),
+    ("cs", "Ann: ještě bez celého kola, Baltic Avenue zůstává bance"),
+    ("ru", "Ann: ещё не было полного круга, Baltic Avenue остаётся у банка"),
+])
+def test_an_unlapped_player_is_told_why_nothing_is_offered(tmp_path: Path, language: str, said: str) -> None:
+    """Buy only after one lap: Ann lands on Baltic Avenue before passing GO; the turn screen's notices say why
+    she is offered nothing (the engine's not_lapped event), and no Buy button shows."""
+    c, nav, _ = navigator(tmp_path)
+    c.settings.set_language(language)
+    c.settings.set_setting("taps", False)
+    c.setup.new_game()
+    for k, name in enumerate(["Ann", "Ben"]):
+        c.setup.set_player(k, name=name)
+    c.setup.toggle_house_rule("buy_after_first_lap")
+    assert c.setup.start()
+    c.turn.roll((1, 2))
+    game = c.session.game
+    assert game is not None and game.decision is None and game.owner[3] == -1  # the bank keeps it
+    assert [n["text"] for n in view.notices(c.session, 3)][-1] == said
+    assert "buy" not in [b["id"] for b in c.turn.buttons()]

@@ -52,7 +52,8 @@ def sample(cash: int = 1440, ended: bool = False) -> dict[str, Any]:
         "cash": "Cash", "turn_line": "Ann's turn", "net_worth": "Net worth", "bank": "Bank", "log": "Money log",
         "chart": "Net worth", "ranking": "Final ranking", "deeds": "Deeds & houses", "none": "No deeds yet",
         "connection_lost": "Connection lost: trying again…", "winner": "Dot wins!" if ended else "",
-        "mortgaged": "mortgaged", "bankrupt": "bankrupt",
+        "mortgaged": "mortgaged", "bankrupt": "bankrupt", "house_rules": "House rules",
+        "rulebook": "None: the game as the rulebook has it",
     }
     return {
         "title": "Classic", "language": "en", "labels": labels, "turn": "Ann", "ended": ended,
@@ -78,6 +79,7 @@ def sample(cash: int = 1440, ended: bool = False) -> dict[str, Any]:
              "bankrupt": True, "current": False, "deeds": []},
         ],
         "bank": "Bank: 29 houses, 11 hotels",
+        "house_rules": ["Free Parking jackpot", "Two ones pay 500", "No auctions"],
         "log": ["Ann pays Ben 26 rent for St. James Place", "Ann buys Baltic Avenue for 60",
                 "Ben pays 50 to get out of jail", "Cy goes bankrupt"],
         "chart": {"Ann": [1500, 1480, 1520, 1560, 1610, 1700, 1770], "Ben": [1500, 1540, 1400, 1350, 1420, 1600, 1720],
@@ -229,6 +231,10 @@ async def _the_phone_page(server: PhoneServer, tmp_path: Path) -> None:
         assert await b.js("document.querySelectorAll('.player.me').length") == 1
         assert await b.js("getComputedStyle(document.querySelector('.player.me')).borderTopColor") == "rgb(30, 136, 229)"
         assert await b.js("document.querySelector('[data-player=Ann] .tag.now') !== null")
+        # The house rules in force, a line each, under their heading.
+        assert await b.js("[...document.querySelectorAll('#rules li')].map(li => li.textContent)") == [
+            "Free Parking jackpot", "Two ones pay 500", "No auctions"]
+        assert await b.js("document.querySelector('#house h2').textContent") == "House rules"
         # The log newest first; the chart one line a player, in the player's colour.
         assert await b.js("document.querySelector('#log li').textContent") == "Ann pays Ben 26 rent for St. James Place"
         assert await b.js("[...document.querySelectorAll('#chart polyline')].map(p => p.getAttribute('stroke'))") == [
@@ -291,5 +297,7 @@ async def _bare(server: PhoneServer, tmp_path: Path) -> None:
         text = await b.js("document.body.innerText")
         assert "Ann's turn" in text and "1,500" in text
         assert "<b>Ben</b>" in text  # names are text, never markup
+        assert await b.js("[...document.querySelectorAll('#rules li')].map(li => li.textContent)") == [
+            "None: the game as the rulebook has it"]  # no house rules sent: the rulebook's game
         assert not await b.js("[...document.querySelectorAll('b')].some(e => e.textContent === 'Ben')")
         assert b.problems() == []

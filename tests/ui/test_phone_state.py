@@ -15,9 +15,10 @@ from ui.flows import Flows
 from ui.phone import phone_state
 
 PIN = "4321"
-KEYS = {"title", "language", "labels", "turn", "ended", "winner", "players", "bank", "log", "chart", "ranking"}
+KEYS = {"title", "language", "labels", "turn", "ended", "winner", "players", "bank", "house_rules", "log", "chart",
+        "ranking"}
 LABELS = {"cash", "turn_line", "net_worth", "bank", "log", "chart", "ranking", "deeds", "none", "connection_lost",
-          "winner", "mortgaged", "bankrupt", "gone", "ended"}
+          "winner", "mortgaged", "bankrupt", "gone", "ended", "house_rules", "rulebook"}
 # Ann on Go's neighbour with two houses on Mediterranean and one on Baltic; Ben with Reading and a mortgaged Boardwalk.
 SETUP = {"players": {"Ann": {"position": 2}},
          "spaces": {"1": {"owner": "Ann", "houses": 2}, "3": {"owner": "Ann", "houses": 1},
@@ -71,6 +72,7 @@ def test_the_live_game_in_plain_words(tmp_path: Path) -> None:
                                        ("Dark blue", [("Boardwalk", "", True)])]
     assert set(ann["deeds"][0]["deeds"][0]) == {"name", "buildings", "mortgaged"}  # no buttons, no rent tables
     assert state["bank"] == "Bank: 29 houses, 12 hotels"
+    assert state["house_rules"] == [] and state["labels"]["rulebook"] == "None: the game as the rulebook has it"
     assert state["log"] == ["Ben pays Ann 20 rent for Baltic Avenue", "Ann pays Ben 25 rent for Reading Railroad"]
     # One point at the start and one at every change of turn.
     assert state["chart"] == {"Ann": [1770, 1745, 1765], "Ben": [1900, 1925, 1905]}
@@ -166,3 +168,30 @@ def test_the_chart_is_kept_up_to_date_not_replayed(tmp_path: Path) -> None:
 def test_no_live_game(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         phone_state(make(tmp_path).session)
+
+
+@pytest.mark.parametrize("language, lines", [
+    ("en", ["Free Parking jackpot", "The jackpot starts with 100", "Landing on GO pays 200 more", "No auctions"]),
+    ("pl", ["Pula na Bezpłatnym parkingu", "Pula zaczyna się od 100", "Stanięcie na Starcie daje 200 więcej",
+            "Bez licytacji"]),
+    ("cs", ["Pokladnička na Parkování zdarma", "Pokladnička začíná s 100", "Zastavení na Startu dá o 200 víc",
+            "Bez dražeb"]),
+    ("ru", ["Копилка на Бесплатной стоянке", "Копилка начинается с 100", "Остановка на Старте даёт на 200 больше",
+            "Без аукционов"]),
+])
+def test_the_house_rules_in_force_in_the_familys_language(tmp_path: Path, language: str, lines: list[str]) -> None:
+    """The house rules chosen on the new-game screen, as the table's House rules page lists them."""
+    c = make(tmp_path)
+    c.setup.new_game()
+    c.setup.toggle_house_rule("free_parking_pot")
+    c.setup.step_house_rule("free_parking_seed", 1)
+    c.setup.step_house_rule("free_parking_seed", 1)
+    c.setup.toggle_house_rule("start_landing_bonus")
+    c.setup.toggle_house_rule("auction_on_decline")
+    for k, name in enumerate(("Ann", "Ben")):
+        c.setup.set_player(k, name=name)
+    assert c.setup.start()
+    c.settings.set_language(language)
+    state = phone_state(c.session)
+    assert state["house_rules"] == lines == c.home.house_rules()["lines"]
+    assert state["labels"]["house_rules"] == c.session.tr("ui.phone.house_rules") != "ui.phone.house_rules"

@@ -191,7 +191,14 @@ EVERY_KIND = [
      "Ann gets 200 from the bank"),
     (Moment(MONEY, "card", {"payer": "Ann", "payee": "Ben", "amount": 50, "card": "x"}, 1), "Ann pays Ben 50"),
     (Moment(MONEY, "card", {"payer": "Ann", "payee": "pot", "amount": 50, "card": "x"}, 1), "Ann puts 50 in the pot"),
-    (Moment(MONEY, "pot", {"payer": "pot", "payee": "Ann", "amount": 350}, 1), "Ann takes the pot: 350"),
+    (Moment(MONEY, "pot", {"payer": "pot", "payee": "Ann", "amount": 350}, 1),
+     "Ann wins the Free Parking jackpot: 350"),
+    (Moment(MONEY, "snake_eyes", {"payer": "bank", "payee": "Ann", "amount": 500}, 1),
+     "Two ones! Ann gets 500 from the bank"),
+    (Moment(MONEY, "pot_seed", {"payer": "bank", "payee": "pot", "amount": 100}, 1),
+     "The bank puts 100 in the jackpot"),
+    (Moment(EVENT, "not_lapped", {"player": "Ann", "space": "Boardwalk"}, 1),
+     "Ann has not been round the board yet: Boardwalk stays with the bank"),
     (Moment(MONEY, "jail_fine", {"payer": "Ann", "payee": "bank", "amount": 50}, 1), "Ann pays 50 to leave jail"),
     (Moment(EVENT, "jail", {"player": "Ann"}, 1), "Ann goes to jail"),
     (Moment(EVENT, "left_jail", {"player": "Ann", "how": "double"}, 1), "Ann is out of jail"),
@@ -225,6 +232,25 @@ def test_every_kind_of_moment_has_its_phrase_in_every_language(tmp_path: Path, l
     # Told already by another phrase of the same action: the hammer says the price, the event the building.
     assert phrases(c.session, [Moment(MONEY, "auction", {"payer": "Cy", "payee": "bank", "amount": 120}, 1),
                        Moment(MONEY, "build", {"payer": "Ann", "payee": "bank", "amount": 200}, 1)]) == []
+
+
+HOUSE_RULES_SAID = {
+    "en": ("Ann wins the Free Parking jackpot: 1500", "Two ones! Ann gets 5000 from the bank"),
+    "pl": ("Ann zgarnia pulę z Bezpłatnego parkingu: 1500", "Dwie jedynki! Ann dostaje 5000 z banku"),
+    "cs": ("Ann bere pokladničku z Parkování zdarma: 1500", "Dvě jedničky! Ann dostává 5000 od banky"),
+    "ru": ("Ann забирает копилку Бесплатной стоянки: 1500", "Две единицы! Ann получает 5000 от банка"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "cs", "ru"])
+def test_the_jackpot_and_two_ones_bonus_are_said_in_every_language(tmp_path: Path, language: str) -> None:
+    """The house rules' payments (money-log codes `pot` and `snake_eyes`) in the table's language, the sums as
+    plain digits for the speech engine (never "1 500")."""
+    c, _ = speaking(tmp_path, language)
+    said = [say(c.session, Waiting(phrases(c.session, [m]))) for m in (
+        Moment(MONEY, "pot", {"payer": "pot", "payee": "Ann", "amount": 1500}, 1),
+        Moment(MONEY, "snake_eyes", {"payer": "bank", "payee": "Ann", "amount": 5000}, 1))]
+    assert tuple(said) == HOUSE_RULES_SAID[language]
 
 
 def test_switched_off_the_voice_says_nothing(tmp_path: Path) -> None:
@@ -316,3 +342,32 @@ def test_espeak_ng_renders_each_language_to_a_wav_that_is_not_silent(tmp_path: P
     quiet = sox_stat(speaker.render(SAMPLES[language], language, 1, 3))  # type: ignore[arg-type]
     assert quiet["Length (seconds)"] < stats["Length (seconds)"]  # faster
     assert quiet["RMS     amplitude"] < stats["RMS     amplitude"]  # quieter
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "cs", "ru"])
+def test_a_game_with_house_rules_says_two_ones_and_the_jackpot(tmp_path: Path, language: str) -> None:
+    """The engine's own moments: house rules chosen on the new-game screen's page, then two ones rolled (the
+    bonus) and, with the jackpot on, the pot taken on Free Parking, each said in the table's language."""
+    c = make(tmp_path, taps=False)
+    speaker = FakeSpeaker()
+    c.session.moment_listeners.append(Voice(c.session, speaker).tell)
+    c.settings.set_language(language)
+    c.setup.new_game()
+    for k, name in enumerate(("Ann", "Ben")):
+        c.setup.set_player(k, name=name)
+    c.setup.toggle_house_rule("snake_eyes_bonus")  # 500 in classic
+    c.setup.toggle_house_rule("free_parking_pot")
+    c.setup.step_house_rule("free_parking_seed", 1)
+    c.setup.step_house_rule("free_parking_seed", 1)
+    c.setup.step_house_rule("free_parking_seed", 1)  # the bank puts 150 in the pot
+    c.setup.draft.setup = {"players": {"Ann": {"position": 18}}}  # type: ignore[union-attr]
+    assert c.setup.start()
+    game = c.session.game
+    assert game is not None and game.pot == 150
+    speaker.said.clear()
+    c.turn.roll((1, 1))  # Ann: two ones, then on to Free Parking (20); the roll and the move fold, not these
+    pot_line, eyes_line = HOUSE_RULES_SAID[language]
+    assert eyes_line.replace("5000", "500") in speaker.said
+    assert pot_line.replace("1500", "150") in speaker.said
+    assert game.players[0].cash == 1500 + 500 + 150 and game.pot == 150  # the bank seeds it again
+    assert len(speaker.said) == 3 and speaker.said[0].startswith(c.session.tr("ui.voice.summary", parts="")[:4])

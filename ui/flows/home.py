@@ -1,5 +1,5 @@
 """A game's beginning and end at the table: the start screen (a new game, or the unfinished one resumed
-exactly where it was), the money log, and the game-over screen (the winner, the ranking and everyone's net
+exactly where it was), the money log, the house rules in force, and the game-over screen (the winner, the ranking and everyone's net
 worth over the game), from which the table goes back to the start."""
 
 from __future__ import annotations
@@ -39,6 +39,14 @@ class HomeFlow(Flow):
     def log(self, limit: int = 200) -> list[str]:
         """Every money movement in words, newest first."""
         return view.log(self.s, limit)
+
+    def house_rules(self) -> dict[str, Any]:
+        """The house rules in force in this game, in words (`view.house_rules`), and the ruleset's name."""
+        s, game = self.s, self.game
+        assert game is not None
+        name = game.ruleset.name
+        return {"rules": s.tr(f"ui.rules.{name}") if s.tr.has(f"ui.rules.{name}") else game.ruleset.title,
+                "lines": [r["text"] for r in view.house_rules(s, game.ruleset, game.options)]}
 
     def game_over(self) -> dict[str, Any]:
         """The winner, the ranking by net worth, and everyone's net worth over the game for the chart (with the

@@ -43,6 +43,18 @@ class ProgressFlow(Flow):
             entry[key] = (entry[key] + step) % len(load_ruleset(d.rules).spaces)
         self.changed()
 
+    def laps(self) -> bool:
+        """Whether the game being set up has the house rule `buy_after_first_lap`: the page then asks, for each
+        player, whether they have been round the board yet (they buy and bid only once they have)."""
+        d = self._draft()
+        return bool(d.options.get("buy_after_first_lap", load_ruleset(d.rules).options["buy_after_first_lap"]))
+
+    def toggle_lapped(self, name: str) -> None:
+        """Whether the player has been round the board yet (the setup's `lapped`), the other way round."""
+        entry = self.entered()["players"][name]
+        entry["lapped"] = not entry.get("lapped", False)
+        self.changed()
+
     def _space(self, i: int) -> dict[str, Any]:
         spaces: dict[str, dict[str, Any]] = self.entered()["spaces"]
         return spaces.setdefault(str(i), {})
@@ -84,7 +96,7 @@ class ProgressFlow(Flow):
             entry = entered["players"].get(name, {})
             cash, position = int(entry.get("cash", start_cash)), int(entry.get("position", 0))
             players.append({"name": name, "cash": cash, "cash_text": self.s.tr.money(cash), "position": position,
-                            "where": ruleset.spaces[position].name})
+                            "where": ruleset.spaces[position].name, "lapped": bool(entry.get("lapped", False))})
         spaces = []
         for s in ruleset.spaces:
             if not s.is_property:
@@ -96,7 +108,7 @@ class ProgressFlow(Flow):
                            "level": 5 if entry.get("hotel") else int(entry.get("houses", 0)),
                            "mortgaged": bool(entry.get("mortgaged"))})
         return {"players": players, "spaces": spaces, "mortgages": Variant.of_ruleset(ruleset).has_mortgages,
-                "step": SETUP_CASH_STEP}
+                "step": SETUP_CASH_STEP, "laps": self.laps()}
 
 
 __all__ = ["ProgressFlow", "SETUP_CASH_STEP"]

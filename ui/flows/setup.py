@@ -12,20 +12,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from banker.errors import BankerError
-from banker.ruleset import builtin_names, load_ruleset
+from banker.ruleset import Ruleset, builtin_names, load_ruleset, offered_house_rules
 from banker.script import Header
 from banker.variant import Variant
+from ui import view
 from ui.flows.base import Flow
 from ui.i18n import Msg, msg
 from ui.pin import hash_pin
 
 PLAYER_COLOURS = ["#E53935", "#1E88E5", "#43A047", "#FDD835", "#8E24AA", "#FB8C00", "#00ACC1", "#EC407A"]
-# The new-game screen's house rules, each shown where the ruleset leaves a choice (`SetupFlow.view`).
-OPTION_TOGGLES = ("free_parking_pot", "auction_on_decline", "double_rent_with_mortgaged", "build_only_on_visit")
+# The house rules page (`SetupFlow.house`) offers the ruleset's `offered_house_rules`, each as one of:
+# a rule on or off; `INVERTED`: one worded the other way round, on meaning the option false ("No auctions");
+# `SWITCHED`: an amount, 0 when off, that starts at so many salaries when turned on and then steps by
+# `money_step` (never below one step); `AMOUNTS`: an amount alone, from 0 ("none"), in the same steps.
+INVERTED = ("auction_on_decline", "double_rent_with_mortgaged")
+SWITCHED = {"start_landing_bonus": 1.0, "snake_eyes_bonus": 2.5}
+AMOUNTS = ("free_parking_seed",)
+SHOWN_WITH = {"free_parking_seed": "free_parking_pot"}  # shown only while the other is on
+# The starting cash, every ruleset's: steps of two `money_step`s, never below a salary.
+START_CASH_STEPS = 2
 # brands' custom table (rulebook 001): option, step of the -/+ buttons, least value (0 = "off").
-CUSTOM_OPTIONS = (("start_cash", 2500, 2500), ("turn_seconds", 15, 0), ("salary_stop_minutes", 5, 0),
-                  ("rent_tax_start_minutes", 5, 0), ("mortgage_rounds", 1, 1), ("speed_die_round", 1, 0))
-MONEY_OPTIONS = {"start_cash"}  # the custom table's amounts of money (the others count seconds, minutes, rounds)
+CUSTOM_OPTIONS = (("turn_seconds", 15, 0), ("salary_stop_minutes", 5, 0), ("rent_tax_start_minutes", 5, 0),
+                  ("mortgage_rounds", 1, 1), ("speed_die_round", 1, 0))
 TIME_LIMIT_STEP, TIME_LIMIT_LEAST, TIME_LIMIT_MOST = 15, 15, 600  # minutes, for a timed game
 # The shipped rulesets in the order the new-game screen offers them: the classic family first, then biznes and
 # the brands modes (any other after them).
@@ -55,6 +63,15 @@ class Draft:
     def names(self) -> list[str]:
         """The players being set up, by name (#1, #2... until named)."""
         return [p.name or f"#{k + 1}" for k, p in enumerate(self.players)]
+
+
+def money_step(ruleset: Ruleset) -> int:
+    """The step of the house rules' amounts on the -/+ buttons: a round quarter of the salary (50 in classic,
+    500 in brands), or of an eighth of the starting cash where a ruleset pays no salary."""
+    base = int(ruleset.options["salary"]) or int(ruleset.options["start_cash"]) // 8
+    quarter = max(1, base // 4)
+    power = int(10 ** (len(str(quarter)) - 1))
+    return max(m * power for m in (1, 2, 5) if m * power <= quarter)
 
 
 class SetupFlow(Flow):
@@ -158,6 +175,79 @@ class SetupFlow(Flow):
         least = next(least for name, _step, least in CUSTOM_OPTIONS if name == option)
         self.set_option(option, max(least, value))
 
+    # ------------------------------------------------------------------ the house rules
+
+    def _value(self, option: str) -> Any:
+        d = self._draft()
+        return d.options.get(option, load_ruleset(d.rules).options[option])
+
+    def _least(self, ruleset: Ruleset, option: str) -> int:
+        step = money_step(ruleset)
+        if option == "start_cash":
+            return max(step, int(ruleset.options["salary"]))
+        return step if option in SWITCHED else 0
+
+    def _step(self, ruleset: Ruleset, option: str) -> int:
+        return money_step(ruleset) * (START_CASH_STEPS if option == "start_cash" else 1)
+
+    def toggle_house_rule(self, option: str) -> None:
+        """A house rule on or off: an amount turned on starts at its salaries (`SWITCHED`: landing on GO pays a
+        salary more, two ones two and a half), and the pot turned off takes its seed with it."""
+        ruleset = load_ruleset(self._draft().rules)
+        if option in SWITCHED:
+            on = bool(self._value(option))
+            salary = int(ruleset.options["salary"]) or money_step(ruleset) * 4
+            start = max(self._least(ruleset, option), round(salary * SWITCHED[option]))
+            self.set_option(option, 0 if on else start)
+            return
+        value = not bool(self._value(option))
+        self._draft().options[option] = value
+        if option == "free_parking_pot" and not value:
+            self._draft().options["free_parking_seed"] = 0  # no pot, nothing to seed
+        self.changed()
+
+    def step_house_rule(self, option: str, direction: int) -> None:
+        """An amount one step up (`direction` 1) or down (-1), never below its least."""
+        ruleset = load_ruleset(self._draft().rules)
+        value = int(self._value(option)) + direction * self._step(ruleset, option)
+        self.set_option(option, max(self._least(ruleset, option), value))
+
+    def chosen_options(self) -> dict[str, Any]:
+        """Every option of the game being set up: the ruleset's, with the family's changes."""
+        d = self._draft()
+        return {**load_ruleset(d.rules).options, **d.options}
+
+    def in_force(self) -> list[str]:
+        """The house rules the game being set up will have, in words (`view.house_rules`)."""
+        return [r["text"] for r in view.house_rules(self.s, load_ruleset(self._draft().rules), self.chosen_options())]
+
+    def house(self) -> dict[str, Any]:
+        """The house rules page: the starting cash, then each house rule the ruleset allows, with its name, what
+        it does in one line and its state: {"option", "name", "what", "switch" (None: an amount alone, else
+        whether it is on), "amount" (None: on or off alone, else {"value", "shown", "lower"})}."""
+        d = self._draft()
+        tr = self.s.tr
+        ruleset = load_ruleset(d.rules)
+        rows = []
+        for option in ("start_cash", *offered_house_rules(ruleset)):
+            shown_with = SHOWN_WITH.get(option)
+            if shown_with is not None and not self._value(shown_with):
+                continue
+            value = self._value(option)
+            amount = None
+            if option == "start_cash" or option in SWITCHED or option in AMOUNTS:
+                value = int(value)
+                switch = None if option == "start_cash" or option in AMOUNTS else value > 0
+                if switch is not False:
+                    shown = tr.money(value) if value or option == "start_cash" else tr("ui.house.none")
+                    amount = {"value": value, "shown": shown, "lower": value > self._least(ruleset, option)}
+            else:
+                switch = (not value) if option in INVERTED else bool(value)
+            rows.append({"option": option, "name": tr(f"ui.house.{option}"), "what": tr(f"ui.house.{option}.what"),
+                         "switch": switch, "amount": amount})
+        name = d.rules
+        return {"rules": tr(f"ui.rules.{name}") if tr.has(f"ui.rules.{name}") else name, "rows": rows}
+
     def set_time_limit(self, minutes: int) -> None:
         self._draft().time_limit = max(TIME_LIMIT_LEAST, min(TIME_LIMIT_MOST, minutes))
         self.changed()
@@ -231,24 +321,18 @@ class SetupFlow(Flow):
     # ------------------------------------------------------------------ what the screen shows
 
     def view(self) -> dict[str, Any]:
-        """The new-game screen: the rulesets, the players and their cards, and the choices this ruleset leaves."""
+        """The new-game screen: the rulesets, the players and their cards, the house rules chosen (in words: they
+        are chosen on the house rules page, `house`), brands' own table and a timed game's length."""
         d = self._draft()
         tr = self.s.tr
         ruleset = load_ruleset(d.rules)
         facts = Variant.of_ruleset(ruleset)
-        options = []
-        for option in OPTION_TOGGLES:
-            if option == "double_rent_with_mortgaged" and not facts.has_mortgages:
-                continue  # no mortgages in this ruleset
-            if option == "build_only_on_visit" and facts.builds_on_visit:
-                continue  # always on the visited firm in this ruleset
-            options.append({"option": option, "on": bool(d.options.get(option, ruleset.options[option]))})
         custom = None
         if facts.builds_at_turn_start:  # brands: the family's own table
             numbers = []
             for option, step, least in CUSTOM_OPTIONS:
                 value = int(d.options.get(option, ruleset.options[option]))
-                shown = tr.money(value) if option in MONEY_OPTIONS else tr.number(value)
+                shown = tr.number(value)
                 numbers.append({"option": option, "value": value, "shown": shown, "step": step, "least": least})
             custom = {"numbers": numbers,
                       "build_evenly": bool(d.options.get("build_evenly", ruleset.options["build_evenly"]))}
@@ -260,9 +344,10 @@ class SetupFlow(Flow):
                          "registering": d.registering == k} for k, p in enumerate(d.players)],
             "can_add": len(d.players) < ruleset.players_max,  # the ruleset's most (biznes 6): Add a player greyed
             "can_remove": len(d.players) > 2,  # two at least
-            "pin": d.pin, "options": options, "custom": custom, "time_limit": time_limit,
+            "pin": d.pin, "house_rules": self.in_force(), "custom": custom, "time_limit": time_limit,
             "problems": self.problems(),
         }
 
 
-__all__ = ["CUSTOM_OPTIONS", "Draft", "DraftPlayer", "OPTION_TOGGLES", "PLAYER_COLOURS", "SetupFlow"]
+__all__ = ["AMOUNTS", "CUSTOM_OPTIONS", "Draft", "DraftPlayer", "INVERTED", "PLAYER_COLOURS", "SWITCHED", "SetupFlow",
+           "money_step"]

@@ -65,6 +65,16 @@ class InProgressScreen(BaseScreen):
                 line.add_widget(plus)
             fit_height(line, texts, theme.TARGET_MEDIUM)
             body.add_widget(line)
+            if g["laps"]:  # house rule buy_after_first_lap: has the player been round the board yet?
+                lap = row(theme.TARGET_COMPACT)
+                lap.add_widget(Text("", theme.FONT_SMALL, height=theme.TARGET_COMPACT, size_hint_x=None, width=names))
+                lapped = BigButton(self.tr("ui.progress.lapped" if p["lapped"] else "ui.progress.not_lapped"),
+                                   lambda n=name: self.f.progress.toggle_lapped(n),
+                                   "primary" if p["lapped"] else "secondary", size=theme.FONT_SMALL,
+                                   height=theme.TARGET_COMPACT)
+                lapped.role = f"{name} lapped"
+                lap.add_widget(lapped)
+                body.add_widget(lap)
         for s in g["spaces"]:
             i = s["index"]
             line = row(theme.TARGET_COMPACT)

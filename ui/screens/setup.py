@@ -1,5 +1,6 @@
 """A new game: the ruleset, the players with their colours and cards, the banker's PIN and the house rules
-(brands: the family's own table; a timed game: its length).
+chosen (their button opens the house rules page, ui/screens/houserules.py; brands: the family's own table; a
+timed game: its length).
 
 At 480 px high everything but the two lists is in view at once: the top row (Back, the title, the banker's
 PIN), the eight rulesets in two rows, then the players beside the house rules, each list scrolling on its
@@ -98,17 +99,17 @@ class SetupScreen(BaseScreen):
         return side
 
     def house_rules(self, s: dict[str, Any]) -> Any:
-        """The ruleset's house rules, on or off; brands' own table; a timed game's length."""
+        """The house rules: the button to their page and the ones chosen, in words; brands' own table; a timed
+        game's length."""
         side = self.box("rules side", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.4))
-        side.add_widget(Text(self.tr("ui.setup.house_rules"), theme.FONT_BODY, bold=True, color=theme.MUTED))
+        rules = BigButton(self.tr("ui.setup.house_rules"), lambda: self.f.nav.go("houserules"), "secondary",
+                          size=theme.FONT_BODY, height=theme.SETUP_ROW)
+        rules.role = "house rules"  # opens the house rules page
+        side.add_widget(rules)
         sv = self.box("rules list", listing)
         body = self.box("rules rows", list_column)
-        for o in s["options"]:
-            option, on = o["option"], o["on"]
-            body.add_widget(BigButton(self.tr(f"ui.option.{option}") + (": " + self.tr("ui.on") if on else ""),
-                                      lambda o=option, v=on: self.f.setup.set_option(o, not v),
-                                      "primary" if on else "secondary", size=theme.FONT_SMALL,
-                                      height=theme.SETUP_ROW))
+        for line in s["house_rules"] or [self.tr("ui.house.rulebook")]:
+            body.add_widget(Text(line, theme.FONT_SMALL, color=theme.TEXT if s["house_rules"] else theme.MUTED))
         custom = s["custom"]
         if custom is not None:  # brands: the family's own table
             body.add_widget(Text(self.tr("ui.custom.title"), theme.FONT_SMALL, bold=True))

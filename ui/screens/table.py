@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
@@ -351,6 +352,12 @@ class DeedCard(BoxLayout):
             self.add_widget(lines)
 
 
+def longest_word(text: str, size: float) -> float:
+    """The width of the widest word of `text` in bold at `size`: what a button of it needs not to break a word."""
+    return max((CoreLabel(text=word, font_size=size, bold=True).get_extents(word)[0] for word in text.split()),
+               default=0)
+
+
 class NavBar(BoxLayout):
     """The pages the registry puts on the bar (deeds, trade, the money log, the banker); brands' pause; the card
     reader's and the dice button's state."""
@@ -359,12 +366,15 @@ class NavBar(BoxLayout):
         super().__init__(orientation="horizontal", size_hint_y=None, height=theme.TARGET_MEDIUM, spacing=theme.GAP,
                          **kw)
         tr = f.session.tr
-        for page, key in bar["links"]:  # the pages the registry puts on the bar (ui/pages.py)
-            self.add_widget(BigButton(tr(key), lambda p=page: f.nav.go(p), "secondary", size=theme.FONT_SMALL,
-                                      height=theme.TARGET_MEDIUM))
+        buttons = [BigButton(tr(key), lambda p=page: f.nav.go(p), "secondary", size=theme.FONT_SMALL,
+                             height=theme.TARGET_MEDIUM)
+                   for page, key in bar["links"]]  # the pages the registry puts on the bar (ui/pages.py)
         if bar["can_pause"]:
-            self.add_widget(BigButton(tr("ui.btn.pause"), f.clock.ask_pause, "secondary", size=theme.FONT_SMALL,
-                                      height=theme.TARGET_MEDIUM))
+            buttons.append(BigButton(tr("ui.btn.pause"), f.clock.ask_pause, "secondary", size=theme.FONT_SMALL,
+                                     height=theme.TARGET_MEDIUM))
+        for b in buttons:  # the room shared by each one's longest word: "Nieruchomości" wider than "Handel"
+            b.size_hint_x = longest_word(b.text, b.font_size) + theme.TEXT_INSET
+            self.add_widget(b)
         self.add_widget(snug(Text(bar["status"], theme.FONT_SMALL, color=theme.MUTED, height=theme.TARGET_MEDIUM)))
 
 
