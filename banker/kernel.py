@@ -355,7 +355,7 @@ class Kernel:
         while p.debts and p.cash >= p.debts[0].amount:
             debt = p.debts.pop(0)
             payee = POT if debt.to_pot else debt.creditor
-            self.transfer(p.index, payee, debt.amount, "debt_paid", {"reason": debt.code})
+            self.transfer(p.index, payee, debt.amount, "debt_paid", {"reason": debt.code, **debt.params})
             if debt.code == "rent" and payee >= 0:  # brands: rent is taxed when it is collected
                 self.rent_tax(payee, debt.amount, debt.params)
         if not p.debts:
