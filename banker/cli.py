@@ -128,6 +128,17 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--game", type=whole_number(1, MAX_GAME_ID), help="the game's id (default: the game the app would resume)")
     show.add_argument("--json", action="store_true")
 
+    report = sub.add_parser("report", help="how a journaled game went: who received and paid what, its best street, "
+                                           "its largest payment, the ranking")
+    report.add_argument("db", nargs="?", default=None, help=journal_help)
+    report.add_argument("--game", type=whole_number(1, MAX_GAME_ID),
+                        help="the game's id (default: the game `banker state` shows)")
+    report.add_argument("--json", action="store_true")
+
+    stats = sub.add_parser("stats", help="the family's history over a journal's finished games")
+    stats.add_argument("db", nargs="?", default=None, help=journal_help)
+    stats.add_argument("--json", action="store_true")
+
     undo = sub.add_parser("undo", help="take back the latest actions of a journaled game")
     undo.add_argument("db", nargs="?", default=None, help=journal_help)
     undo.add_argument("--game", type=whole_number(1, MAX_GAME_ID), help="the game's id (default: the game the app would resume)")
@@ -217,7 +228,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return cmd_import(args)
     if args.command == "simulate":
         return cmd_simulate(args)
-    if args.command in ("games", "export", "state", "undo", "finish", "delete"):
+    if args.command in ("games", "export", "state", "report", "stats", "undo", "finish", "delete"):
         return cmd_journal(args)
     parser.print_help()
     return 0 if args.command is None else 2
@@ -349,7 +360,7 @@ def cmd_journal(args: argparse.Namespace) -> int:
         print(f"banker undo: --steps must be at most {MAX_UNDO_STEPS}, not {args.steps}; nothing was undone",
               file=sys.stderr)
         return 2
-    reading = args.command in ("games", "export", "state")  # these never write to the journal
+    reading = args.command in ("games", "export", "state", "report", "stats")  # these never write to the journal
     try:
         with Journal(path, create=False, write=not reading) as journal:
             if args.command == "games":
@@ -369,10 +380,17 @@ def cmd_journal(args: argparse.Namespace) -> int:
                             print(f"{i.id:4}  {i.status:8}  {i.rules:14}  {i.actions:6} actions  {when}  "
                                   + ", ".join(i.players))
                 return 0
+            if args.command == "stats":
+                from banker.report import family_stats
+
+                summary = family_stats(journal)
+                print(json.dumps(summary, ensure_ascii=False) if args.json else describe_stats(summary))
+                return 0
             game_id = args.game
             if game_id is None:
                 ids = journal.game_ids()
-                game_id = journal.latest_active() if args.command in ("state", "undo", "finish") else None
+                game_id = (journal.latest_active() if args.command in ("state", "report", "undo", "finish")
+                           else None)
                 if game_id is None and ids:
                     game_id = ids[-1]
                 if game_id is None:
@@ -383,6 +401,11 @@ def cmd_journal(args: argparse.Namespace) -> int:
             elif args.command == "state":
                 state = journal.load(game_id).game.to_json()
                 print(json.dumps(state, ensure_ascii=False) if args.json else describe(state))
+            elif args.command == "report":
+                from banker.report import journal_report
+
+                found = journal_report(journal, game_id)
+                print(json.dumps(found, ensure_ascii=False) if args.json else describe_report(found))
             elif args.command == "undo":
                 live = journal.load(game_id)
                 live.undo(args.steps)
@@ -422,6 +445,47 @@ def option_values(pairs: Sequence[str]) -> dict[str, int | bool]:
         else:
             raise ValueError(f"--option {name}: the value must be true, false or a whole number, not {text!r}")
     return options
+
+
+def describe_report(report: dict[str, Any]) -> str:
+    """`banker report` as lines to read (`--json` gives every field)."""
+    minutes = report["minutes"]
+    length = f"{report['turns']} turns" + (f", {minutes:g} minutes" if minutes is not None else "")
+    winner = report["winner"]
+    won = ", ".join(winner) if isinstance(winner, list) else winner
+    lines = [f"game {report['game']} ({report['rules']}, {report['status']}): {length}"
+             + (f"; won by {won}" if won else "")]
+    for p in report["players"]:
+        lines.append(f"{p['rank']}. {p['name']}: cash {p['cash_start']} -> {p['cash_end']}, net worth {p['net_worth']}")
+        if p["received"]:
+            lines.append("   received: " + ", ".join(f"{k} {v}" for k, v in p["received"].items()))
+        if p["paid"]:
+            lines.append("   paid: " + ", ".join(f"{k} {v}" for k, v in p["paid"].items()))
+        if p["best_property"]:
+            lines.append(f"   best street: {p['best_property']['space']} ({p['best_property']['rent']} in rent)")
+        if p["biggest_payment"]:
+            b = p["biggest_payment"]
+            lines.append(f"   largest payment: {b['amount']} to {b['to']} ({b['kind']}, turn {b['turn']})")
+    return "\n".join(lines)
+
+
+def describe_stats(stats: dict[str, Any]) -> str:
+    """`banker stats` as lines to read (`--json` gives every field)."""
+    lines = [f"finished games: {stats['games']}"]
+    if stats["rulesets"]:
+        lines.append("rulesets: " + ", ".join(f"{k} {v}" for k, v in stats["rulesets"].items()))
+    for label in ("longest_game", "shortest_game"):
+        g = stats[label]
+        if g is not None:
+            minutes = f", {g['minutes']:g} minutes" if g["minutes"] is not None else ""
+            lines.append(f"{label.replace('_', ' ')}: game {g['game']}, {g['turns']} turns{minutes}")
+    for p in stats["players"]:
+        lines.append(f"{p['name']}: {p['wins']} wins in {p['games']} games ({p['win_rate']:.0%}), "
+                     f"rent collected {p['rent_collected']}, best game {p['best_game']['game']} "
+                     f"(net worth {p['best_game']['net_worth']})")
+    for d in stats["damaged"]:
+        lines.append(f"damaged game {d['game']}: {d['reason']}")
+    return "\n".join(lines)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

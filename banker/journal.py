@@ -232,6 +232,7 @@ class Journal:
         self._writer_db: sqlite3.Connection | None = None
         self._copy: tempfile.TemporaryDirectory[str] | None = None
         self._scratch = False
+        self._batch_time: float | None = None  # the time of the `batch` under way: its rows' one time stamp
         memory = str(path) == ":memory:"  # for tests: the same contract, no file
         if memory:
             self._connect(":memory:")
@@ -471,9 +472,25 @@ class Journal:
     def _transaction(self) -> "Journal._Tx":
         return Journal._Tx(self.db)
 
+    class _Batch(_Tx):
+        """`Journal.batch`: one transaction, whose rows all carry the time it began (they were written at once)."""
+
+        def __init__(self, journal: "Journal") -> None:
+            super().__init__(journal.db)
+            self.journal = journal
+
+        def __enter__(self) -> None:
+            super().__enter__()
+            self.journal._batch_time = time.time()
+
+        def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
+            self.journal._batch_time = None
+            super().__exit__(kind, value, tb)
+
     def batch(self) -> "Journal._Tx":
-        """One transaction around many writes (`banker import`): all of them are kept, or none."""
-        return Journal._Tx(self.db)
+        """One transaction around many writes (`banker import`): all of them are kept, or none, and every row
+        written in it carries the one time it began (a game imported at once has no span of play)."""
+        return Journal._Batch(self)
 
     def close(self) -> None:
         """Close the file (after the last row committed by `append_later`); idempotent."""
@@ -586,7 +603,8 @@ class Journal:
     def _append_rows(self, db: sqlite3.Connection, game_id: int, seq: int, actions: Sequence[Mapping[str, Any]],
                      status: str | None) -> None:
         texts = [json.dumps(dict(action), ensure_ascii=False, separators=(",", ":")) for action in actions]
-        now = time.time()
+        batch = self._batch_time if db is self.db else None
+        now = batch if batch is not None else time.time()
         try:
             with Journal._Tx(db):
                 for k, text in enumerate(texts):
@@ -742,6 +760,16 @@ class Journal:
         self._game_row(game_id)
         with self._transaction():
             self.db.execute("UPDATE games SET status = ?, updated = ? WHERE id = ?", (status, time.time(), game_id))
+
+    @_guarded
+    def action_times(self, game_id: int) -> tuple[float, float] | None:
+        """When the game's first and last actions were written (seconds since the epoch), or None when all of
+        them carry one time stamp (imported at once, or fewer than two actions)."""
+        first, last = self.db.execute("SELECT MIN(time), MAX(time) FROM actions WHERE game = ?",
+                                      (game_id,)).fetchone()
+        if first is None or first == last:
+            return None
+        return float(first), float(last)
 
     @_guarded
     def status(self, game_id: int) -> str:
