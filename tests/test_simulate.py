@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from banker.ruleset import load_ruleset
@@ -91,11 +96,7 @@ def test_games_with_house_rules_pay_them_and_replay_the_same_checked() -> None:
     assert {"snake_eyes", "pot_seed", "pot", "start_bonus"} <= codes
 
 
-def test_simulate_option_flags(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    import json
-    import subprocess
-    import sys
-
+def test_simulate_option_flags(tmp_path: Path) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "banker", "simulate", "--games", "3", "--json", *args],
                               capture_output=True, text=True, timeout=120)
