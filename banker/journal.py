@@ -20,6 +20,15 @@ the refusal. Schema versions are upgraded on open by small
 `_upgrade_vN_vN+1` steps, and action rows carry a format version upcast the
 same way on read.
 
+A game's summary (`banker.report.game_summary`: what the family's history
+needs of it) is stored in the transaction of the action that ends it, beside
+the game's count and running hash and a CRC of its action rows as they were.
+`summaries` trusts a stored summary only while all of them still agree with
+the rows, which it checks with one pass of SQLite over the actions (no replay);
+any other finished game is loaded and summarised in memory, and a damaged one
+is reported with its reason. Journals from before summaries (schema 2) get them
+from `fill_summaries` (the app runs it beside the first screen).
+
 A journal opened for reading only (`write=False`: `banker games`, `state`,
 `export`) is never written: a missing file is not created, an empty file
 stays empty (it holds no games), and a file of an older schema is upgraded in
@@ -54,10 +63,11 @@ from banker.chance import SeededChance, complete_action
 from banker.errors import ActionError, BankerError, IllegalAction, RulesetError, SetupError
 from banker.game import Game
 from banker.model import Event
+from banker.report import SUMMARY_VERSION, game_summary
 from banker.ruleset import Ruleset, builtin_names, ruleset_from_data
 from banker.script import Header, ScriptError, new_game, parse_header, script_lines
 
-SCHEMA_VERSION = 2  # the file's layout (PRAGMA user_version)
+SCHEMA_VERSION = 3  # the file's layout (PRAGMA user_version)
 ACTION_VERSION = 1  # the format of one action row
 META_VERSION = 1  # the app's per-game document
 APPLICATION_ID = 0x42424E4B  # "BBNK": marks a file as a Board Banker journal
@@ -102,6 +112,16 @@ class GameInfo:
         return out
 
 
+@dataclass(frozen=True)
+class GameSummary:
+    """A finished game's summary (`banker.report.game_summary`) as `Journal.summaries` gives it."""
+
+    id: int
+    summary: dict[str, Any] | None  # None for a damaged game
+    times: tuple[float, float] | None  # the first and last action's time stamps (None: all written at once)
+    damage: str | None = None  # the sentence a load of this game is refused with
+
+
 def _detail(exc: BaseException | str) -> str:
     """An error's own words, on one short line (SQLite may quote a whole schema)."""
     text = " ".join(str(exc).split())
@@ -119,6 +139,14 @@ def _row_checksum(game_id: int, fields: tuple[Any, ...]) -> int:
 
 def _text_checksum(text: str) -> int:
     return zlib.crc32(text.encode("utf-8"))
+
+
+def _summary_checksum(game_id: int, count: int, digest: str, crc: int, text: str) -> int:
+    return zlib.crc32(f"{game_id}:{count}:{digest}:{crc}:{text}".encode("utf-8"))
+
+
+def _summary_text(game: Game) -> str:
+    return json.dumps(game_summary(game), ensure_ascii=False, separators=(",", ":"))
 
 
 def _chain_start(game_id: int) -> str:
@@ -383,7 +411,8 @@ class Journal:
             self._upgrade(version)
 
     def _upgrade(self, version: int) -> None:
-        steps: dict[int, Callable[[], None]] = {0: self._upgrade_v0_v1, 1: self._upgrade_v1_v2}
+        steps: dict[int, Callable[[], None]] = {0: self._upgrade_v0_v1, 1: self._upgrade_v1_v2,
+                                                2: self._upgrade_v2_v3}
         while version < SCHEMA_VERSION:
             with self._transaction():
                 steps[version]()
@@ -447,6 +476,19 @@ class Journal:
             self.db.execute("UPDATE games SET action_count = ?, action_hash = ?, "
                             "seed_text = CASE WHEN seed IS NULL THEN NULL ELSE CAST(seed AS TEXT) END, seed = NULL "
                             "WHERE id = ?", (count, digest, game_id))
+
+    def _upgrade_v2_v3(self) -> None:
+        """Games get their stored summaries: the table only (at once, however big the journal). The finished
+        games already there get theirs from `fill_summaries`, which the app runs beside its first screen."""
+        self.db.execute("""
+            CREATE TABLE summaries (
+                game INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+                action_count INTEGER NOT NULL,
+                action_hash TEXT NOT NULL,
+                actions_crc INTEGER NOT NULL,
+                summary TEXT NOT NULL,
+                checksum INTEGER NOT NULL
+            )""")
 
     class _Tx:
         def __init__(self, db: sqlite3.Connection) -> None:
@@ -545,24 +587,27 @@ class Journal:
         return game_id
 
     @_guarded
-    def append(self, game_id: int, seq: int, action: Mapping[str, Any], status: str | None = None) -> None:
+    def append(self, game_id: int, seq: int, action: Mapping[str, Any], status: str | None = None,
+               summary: str | None = None) -> None:
         """Commit one action row (and the game's new status, if any) in one transaction.
 
-        A row already at (game, seq) fails loudly.
+        A row already at (game, seq) fails loudly. `summary`: the game's summary after it (the action ended the
+        game), stored in the same transaction.
         """
-        self.append_many(game_id, seq, [action], status)
+        self.append_many(game_id, seq, [action], status, summary)
 
     @_guarded
     def append_many(self, game_id: int, seq: int, actions: Sequence[Mapping[str, Any]],
-                    status: str | None = None) -> None:
+                    status: str | None = None, summary: str | None = None) -> None:
         """Commit action rows numbered from `seq` (and the game's new status) in one transaction.
 
-        The game row's action count and running hash move on in the same transaction.
+        The game row's action count and running hash move on in the same transaction, and so does the game's
+        summary: stored when given (the game ended), dropped when the game goes back to `active`.
         """
-        self._append_rows(self.db, game_id, seq, actions, status)
+        self._append_rows(self.db, game_id, seq, actions, status, summary)
 
     def append_later(self, game_id: int, seq: int, action: Mapping[str, Any],
-                     status: str | None = None) -> "concurrent.futures.Future[None]":
+                     status: str | None = None, summary: str | None = None) -> "concurrent.futures.Future[None]":
         """Commit one action row as `append` does, but on a thread of the journal's own, through a connection
         of its own to the same file, and return at once: the future's `result()` is None once the row is on
         disk, or raises the JournalError `append` would have raised (nothing saved).
@@ -575,7 +620,7 @@ class Journal:
         done: concurrent.futures.Future[None] = concurrent.futures.Future()
         if self._scratch or not self.write or str(self.path) == ":memory:":
             try:
-                self.append(game_id, seq, action, status)
+                self.append(game_id, seq, action, status, summary)
             except JournalError as exc:
                 done.set_exception(exc)
             else:
@@ -583,17 +628,18 @@ class Journal:
             return done
         if self._writer is None:
             self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="journal")
-        return self._writer.submit(self._append_on_writer, game_id, seq, dict(action), status)
+        return self._writer.submit(self._append_on_writer, game_id, seq, dict(action), status, summary)
 
     @_guarded
-    def _append_on_writer(self, game_id: int, seq: int, action: dict[str, Any], status: str | None) -> None:
+    def _append_on_writer(self, game_id: int, seq: int, action: dict[str, Any], status: str | None,
+                          summary: str | None) -> None:
         """`append` on the writer thread's own connection (made there, on its first row)."""
         if self._writer_db is None:
             db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10)
             db.execute("PRAGMA synchronous=FULL")  # as the journal's own: a committed row survives power loss
             db.execute("PRAGMA foreign_keys=ON")
             self._writer_db = db
-        self._append_rows(self._writer_db, game_id, seq, [action], status)
+        self._append_rows(self._writer_db, game_id, seq, [action], status, summary)
 
     def _close_writer(self) -> None:
         if self._writer_db is not None:
@@ -601,7 +647,7 @@ class Journal:
             self._writer_db = None
 
     def _append_rows(self, db: sqlite3.Connection, game_id: int, seq: int, actions: Sequence[Mapping[str, Any]],
-                     status: str | None) -> None:
+                     status: str | None, summary: str | None = None) -> None:
         texts = [json.dumps(dict(action), ensure_ascii=False, separators=(",", ":")) for action in actions]
         batch = self._batch_time if db is self.db else None
         now = batch if batch is not None else time.time()
@@ -622,6 +668,10 @@ class Journal:
                     digest = _chain(digest, seq + k, ACTION_VERSION, text)
                 db.execute("UPDATE games SET updated = ?, status = COALESCE(?, status), action_count = ?, "
                            "action_hash = ? WHERE id = ?", (now, status, seq + len(texts), digest, game_id))
+                if summary is not None:
+                    self._put_summary(db, game_id, summary)
+                elif status == "active":  # the end undone: the game leaves the history until it ends again
+                    db.execute("DELETE FROM summaries WHERE game = ?", (game_id,))
         except sqlite3.IntegrityError as exc:
             raise JournalError(f"Game {game_id} already has an action number {seq} ({_detail(exc)}).") from None
 
@@ -695,7 +745,8 @@ class Journal:
                 "SELECT seq, action, version, checksum FROM actions WHERE game = ? ORDER BY seq", (game_id,))):
             if got != seq:
                 raise self._disagreement(game_id, f"is missing action {seq}")
-            if not isinstance(text, str) or _checksum(game_id, seq, text) != checksum:
+            if (not isinstance(text, str) or _checksum(game_id, seq, text) != checksum
+                    or not isinstance(version, int) or not 1 <= version <= ACTION_VERSION):
                 raise JournalError(f"Action {seq} of game {game_id} in {self.path} is damaged; "
                                    "the game was not loaded.")
             digest = _chain(digest, seq, version, text)
@@ -771,6 +822,124 @@ class Journal:
             return None
         return float(first), float(last)
 
+    # ------------------------------------------------------------------
+    # Summaries: the family's history without replaying every game
+
+    @staticmethod
+    def _put_summary(db: sqlite3.Connection, game_id: int, text: str) -> None:
+        """Store a game's summary beside what it was made from: the game's count and running hash, and the CRC
+        of its action rows (inside the caller's transaction, after the rows)."""
+        count, digest = db.execute("SELECT action_count, action_hash FROM games WHERE id = ?", (game_id,)).fetchone()
+        found = db.execute(_ROWS_AT_ONCE.format(where="WHERE game = ?"), (game_id,)).fetchone()
+        crc = _rows_crc(found[2] if found is not None else None)
+        db.execute("INSERT OR REPLACE INTO summaries (game, action_count, action_hash, actions_crc, summary, checksum)"
+                   " VALUES (?, ?, ?, ?, ?, ?)",
+                   (game_id, count, digest, crc, text, _summary_checksum(game_id, count, digest, crc, text)))
+
+    def _stored_summaries(self) -> list[tuple[int, dict[str, Any] | None, tuple[float, float] | None, str | None]]:
+        """Every finished game (and every game whose record is damaged), with its stored summary where it still
+        agrees with the game's record and action rows (else None), the first and last action's time stamps
+        (None: all written at once) and the damage found (else None)."""
+        db = self.db
+        games = db.execute("SELECT g.id, g.status, g.action_count, g.action_hash, s.action_count, s.action_hash, "
+                           "s.actions_crc, s.summary, s.checksum FROM games g LEFT JOIN summaries s ON s.game = g.id "
+                           "ORDER BY g.id").fetchall()
+        rows: dict[int, tuple[int, int, float, float]] = {}  # game -> (rows, CRC of their text, first, last time)
+        for game_id, count, joined, first, last in db.execute(_ROWS_AT_ONCE.format(where="")):
+            rows[game_id] = (count, _rows_crc(joined), first, last)
+        out: list[tuple[int, dict[str, Any] | None, tuple[float, float] | None, str | None]] = []
+        for game_id, status, *record in games:
+            try:
+                self._game_row(game_id)
+            except JournalError as exc:
+                out.append((game_id, None, None, str(exc)))
+                continue
+            if status != "finished":
+                continue
+            n, crc, first, last = rows.get(game_id, (0, 0, 0.0, 0.0))
+            stored, times = _trusted(game_id, record, (game_id, n, None, first, last), crc)
+            out.append((game_id, stored, times, None))
+        return out
+
+    @_guarded
+    def summaries(self) -> list[GameSummary]:
+        """Every finished game's summary (`banker.report.game_summary`), by id, for the family's history.
+
+        A stored summary is taken while it agrees with the game: the game's checksummed record still counts and
+        hashes the actions it was made from, and the action rows (counted and their CRC taken, in one pass of
+        SQLite over the table) are still the rows it was made from. Any other finished game is loaded, with every
+        check a load makes, and summarised in memory (nothing is written). A game that does not load, or whose
+        record is damaged, comes with `damage` and no summary."""
+        out = []
+        for game_id, stored, times, damage in self._stored_summaries():
+            if damage is None and stored is None:
+                try:
+                    stored = game_summary(self.load(game_id).game)
+                except JournalError as exc:
+                    damage = str(exc)
+            out.append(GameSummary(game_id, stored, times, damage))
+        return out
+
+    @_guarded
+    def game_keys(self) -> dict[int, tuple[str, int, str]]:
+        """Every game's id with its status, action count and running hash, unchecked (one query): what has
+        changed since the last look (the app's hall of fame keeps its summaries up to date with it)."""
+        return {int(r[0]): (str(r[1]), int(r[2]), str(r[3]))
+                for r in self.db.execute("SELECT id, status, action_count, action_hash FROM games ORDER BY id")}
+
+    @_guarded
+    def summary(self, game_id: int) -> GameSummary | None:
+        """One game's summary as `summaries` would give it (None when the game is not finished): its stored one
+        where it agrees with the game's record and rows, else worked out from a load."""
+        try:
+            self._game_row(game_id)
+        except JournalError as exc:
+            return GameSummary(game_id, None, None, str(exc))
+        row = self.db.execute("SELECT g.status, g.action_count, g.action_hash, s.action_count, s.action_hash, "
+                              "s.actions_crc, s.summary, s.checksum FROM games g LEFT JOIN summaries s "
+                              "ON s.game = g.id WHERE g.id = ?", (game_id,)).fetchone()
+        if row is None or row[0] != "finished":
+            return None
+        found = self.db.execute(_ROWS_AT_ONCE.format(where="WHERE game = ?"), (game_id,)).fetchone()
+        stored, times = _trusted(game_id, row[1:], found)
+        if stored is None:
+            try:
+                stored = game_summary(self.load(game_id).game)
+            except JournalError as exc:
+                return GameSummary(game_id, None, None, str(exc))
+        return GameSummary(game_id, stored, times)
+
+    @_guarded
+    def missing_summaries(self) -> list[int]:
+        """The finished games without a stored summary that agrees with them (a journal from before summaries,
+        a game abandoned by the banker): `fill_summaries` stores them."""
+        return [game_id for game_id, stored, _, damage in self._stored_summaries() if stored is None and damage is None]
+
+    @_guarded
+    def fill_summaries(self, stop: Callable[[], bool] = lambda: False) -> int:
+        """Store the summary of every finished game that lacks one, a game at a time (a transaction each), until
+        `stop()` says so; damaged games are left as they are. Returns how many were stored.
+
+        Loading a game replays it: the app runs this on a thread of its own, with a journal of its own, beside
+        the first screen (ui/app.py), so that an old journal never stalls the start."""
+        stored = 0
+        for game_id in self.missing_summaries():
+            if stop():
+                break
+            try:
+                game = self.load(game_id).game
+            except JournalError:
+                continue  # damaged: `summaries` reports it, nothing is stored
+            text = _summary_text(game)
+            with self._transaction():
+                row = self.db.execute("SELECT status, action_count FROM games WHERE id = ?", (game_id,)).fetchone()
+                if row is None or row[0] != "finished" or row[1] != len(game.script):
+                    continue  # played on (or deleted) since it was loaded: left for the next fill
+                self._put_summary(self.db, game_id, text)
+            stored += 1
+            time.sleep(0)  # let the app's own thread have the interpreter between games
+        return stored
+
     @_guarded
     def status(self, game_id: int) -> str:
         return str(self._game_row(game_id)[7])
@@ -780,6 +949,7 @@ class Journal:
         """Delete a whole game and its actions (the app asks for confirmation first)."""
         self._game_row(game_id)
         with self._transaction():
+            self.db.execute("DELETE FROM summaries WHERE game = ?", (game_id,))
             self.db.execute("DELETE FROM actions WHERE game = ?", (game_id,))
             self.db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
@@ -852,7 +1022,7 @@ class JournaledGame:
         events = game.apply(filled)
         status = self._status_after()
         try:
-            self.journal.append(self.id, before, game.script[-1], status=status)
+            self.journal.append(self.id, before, game.script[-1], status=status, summary=self._summary(status))
         except (sqlite3.Error, JournalError) as exc:
             game.truncate(before)  # the journal does not have it, so neither does the game
             if isinstance(exc, JournalError):
@@ -873,8 +1043,8 @@ class JournaledGame:
         before = len(game.script)
         events = game.apply(filled)
         status = self._status_after()
-        return events, Commit(self, before, status, self.journal.append_later(self.id, before, game.script[-1],
-                                                                              status=status))
+        return events, Commit(self, before, status, self.journal.append_later(
+            self.id, before, game.script[-1], status=status, summary=self._summary(status)))
 
     def _status_after(self) -> str | None:
         """A game that ends is finished; an undo that takes the end back makes it active again."""
@@ -883,6 +1053,10 @@ class JournaledGame:
         if not self.game.ended and self.status == "finished":
             return "active"
         return None
+
+    def _summary(self, status: str | None) -> str | None:
+        """The game's summary to store with the action that ends it."""
+        return _summary_text(self.game) if status == "finished" else None
 
     def undoable(self) -> int:
         """How many actions an undo can still take back."""
@@ -907,7 +1081,8 @@ class JournaledGame:
             game.apply({"do": "undo"})  # Game.undo through the checked entry point
         status = self._status_after()
         try:
-            self.journal.append_many(self.id, before, game.script[before:], status=status)
+            self.journal.append_many(self.id, before, game.script[before:], status=status,
+                                     summary=self._summary(status))
         except (sqlite3.Error, JournalError) as exc:
             game.truncate(before)
             if isinstance(exc, JournalError):
@@ -915,6 +1090,42 @@ class JournaledGame:
             raise JournalError(f"The undo could not be saved ({_detail(exc)}); nothing was undone.") from None
         if status is not None:
             self.status = status
+
+
+_ROWS_AT_ONCE = ("SELECT game, COUNT(*), group_concat(action, char(10)), MIN(time), MAX(time) FROM actions {where} "
+                 "GROUP BY game")
+"""Each game's action rows at once, in one pass of SQLite over the table's (game, seq) order: their count, their
+texts joined (a summary keeps the CRC of it), and the first and last time stamp."""
+
+
+def _rows_crc(joined: str | None) -> int:
+    """The CRC a summary keeps of its game's action rows (their texts joined by `_ROWS_AT_ONCE`)."""
+    return zlib.crc32((joined or "").encode("utf-8"))
+
+
+def _trusted(game_id: int, record: Sequence[Any], rows: tuple[Any, ...] | None, crc: int | None = None
+             ) -> tuple[dict[str, Any] | None, tuple[float, float] | None]:
+    """A game's stored summary, if it still agrees with the game, and the game's first and last time stamps.
+
+    `record`: the game row's action count and hash, then the summary row's count, hash, CRC, text and checksum
+    (None when there is none). `rows`: the game's line of `_ROWS_AT_ONCE` (None: no rows); `crc`: the CRC of its
+    joined texts when already taken. The summary is trusted when its checksum fits, it was made at the game's
+    count and hash, the rows are still as many with the same CRC, and it is of the current format."""
+    count, digest, s_count, s_digest, s_crc, text, checksum = record
+    n, joined, first, last = (rows[1], rows[2], rows[3], rows[4]) if rows is not None else (0, None, 0.0, 0.0)
+    times = None if n < 2 or first == last else (float(first), float(last))
+    if crc is None:
+        crc = _rows_crc(joined)
+    if not (isinstance(text, str) and checksum == _summary_checksum(game_id, s_count, s_digest, s_crc, text)
+            and (s_count, s_digest) == (count, digest) and (n, crc) == (s_count, s_crc)):
+        return None, times
+    try:
+        stored = json.loads(text)
+    except json.JSONDecodeError:
+        return None, times
+    if not isinstance(stored, dict) or stored.get("version") != SUMMARY_VERSION:
+        return None, times  # a summary of another format: made again
+    return stored, times
 
 
 def _ruleset_for(header: Header) -> Ruleset:

@@ -3,7 +3,9 @@
 `game_report` works a game's report out of its journal (`banker report`, docs/game-script.md "Reports"):
 who received and paid what, by the money log's kinds, the street that earned the most rent, the largest
 payment, the ranking and the game's length. `family_stats` sums the finished games of a journal up
-(`banker stats`): games, wins, rent collected, the longest and the shortest game.
+(`banker stats`): games, wins, rent collected, the longest and the shortest game. It reads each game's
+`game_summary`, which the journal stores when the game ends (banker/journal.py), so that the history of a
+thousand games is read, not replayed.
 
 Every amount comes from the money log, whose entries are every change of a player's cash: so for every
 player `cash_end == cash_start + sum(received) - sum(paid)` exactly. A debt paid later is counted under the
@@ -12,15 +14,16 @@ kind of what was owed (rent paid out of a debt is `rent`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from banker.model import BANK, POT
 
 if TYPE_CHECKING:
     from banker.game import Game
-    from banker.journal import Journal
+    from banker.journal import GameSummary, Journal
 
 DEBT_PAID = "debt_paid"
+SUMMARY_VERSION = 1  # the format of `game_summary`: a stored summary of another format is made again
 
 
 def kind_of(code: str, params: dict[str, Any]) -> str:
@@ -59,11 +62,18 @@ def _ranks(game: "Game") -> dict[int, int]:
     return {p: ordered.index(key) + 1 for p, key in keys.items()}
 
 
-def _minutes(game: "Game", times: tuple[float, float] | None) -> float | None:
-    """The game's length in minutes: its own clock where it keeps one, else the span of its actions' time
-    stamps (None when they were all written at once)."""
+def _clock_minutes(game: "Game") -> float | None:
+    """The game's own clock in minutes, where it keeps one (a timed game, brands' economy), else None."""
     if game.variant.clocked or int(game.options["time_limit"]):
         return round(game.economy_minutes(), 1)
+    return None
+
+
+def _minutes(clock: float | None, times: tuple[float, float] | None) -> float | None:
+    """The game's length in minutes: its own clock's where it keeps one, else the span of its actions' time
+    stamps (None when they were all written at once)."""
+    if clock is not None:
+        return clock
     if times is None:
         return None
     return round((times[1] - times[0]) / 60, 1)
@@ -123,7 +133,7 @@ def game_report(game: "Game", game_id: int, status: str, times: tuple[float, flo
         "rules": game.ruleset.name,
         "status": status,
         "turns": game.turns + 1 if game.history else 0,
-        "minutes": _minutes(game, times),
+        "minutes": _minutes(_clock_minutes(game), times),
         "winner": game.outcome.winner if game.outcome is not None else None,
         "players": players,
     }
@@ -135,6 +145,18 @@ def journal_report(journal: "Journal", game_id: int) -> dict[str, Any]:
     return game_report(live.game, game_id, journal.status(game_id), journal.action_times(game_id))
 
 
+def game_summary(game: "Game") -> dict[str, Any]:
+    """What the family's history (`family_stats`) needs of a game: stored by the journal in the transaction of
+    the action that ends it. A game marked finished without an end (abandoned) is `{"ended": false}`."""
+    if game.outcome is None:
+        return {"version": SUMMARY_VERSION, "ended": False}
+    report = game_report(game, 0, "finished", None, with_turns=False)
+    return {"version": SUMMARY_VERSION, "ended": True, "rules": report["rules"], "turns": report["turns"],
+            "clock_minutes": _clock_minutes(game), "winners": list(game.outcome.winners),
+            "players": [{"name": p["name"], "net_worth": p["net_worth"], "rent": p["received"].get("rent", 0)}
+                        for p in report["players"]]}
+
+
 def _key(name: str) -> str:
     """A player's name as the history compares it: without case or surrounding spaces."""
     return name.strip().casefold()
@@ -144,44 +166,42 @@ def family_stats(journal: "Journal") -> dict[str, Any]:
     """The family's history over the journal's finished games (`banker stats`; docs/game-script.md, "Reports").
 
     A finished game is one ended by the rules or by `banker finish` (its status `finished` and its state
-    ended); games still going or abandoned are left out, and damaged ones are listed with their reason."""
-    from banker.journal import JournalError
+    ended); games still going or abandoned are left out, and damaged ones are listed with their reason. Each
+    game's stored summary is read where it still agrees with the game (`Journal.summaries`), else the game is
+    summarised in memory."""
+    return tally(journal.summaries())
 
+
+def tally(summaries: Iterable["GameSummary"]) -> dict[str, Any]:
+    """`family_stats` of the games' summaries (`Journal.summaries`, `Journal.summary`), in the order of their ids."""
     games = 0
     rulesets: dict[str, int] = {}
     lengths: list[dict[str, Any]] = []
     damaged: list[dict[str, Any]] = []
     people: dict[str, dict[str, Any]] = {}
-    for info in journal.games():
-        if info.damage is not None:
-            damaged.append({"game": info.id, "reason": info.damage})
+    for found in summaries:
+        summary = found.summary
+        if summary is None:
+            damaged.append({"game": found.id, "reason": found.damage})
             continue
-        if info.status != "finished":
-            continue
-        try:
-            live = journal.load(info.id)
-        except JournalError as exc:
-            damaged.append({"game": info.id, "reason": str(exc)})
-            continue
-        game = live.game
-        if game.outcome is None:
-            continue  # marked finished but not ended (undone since): not a finished game
-        report = game_report(game, info.id, "finished", journal.action_times(info.id), with_turns=False)
+        if not summary["ended"]:
+            continue  # marked finished without an end (abandoned): not a finished game
         games += 1
-        rulesets[report["rules"]] = rulesets.get(report["rules"], 0) + 1
-        lengths.append({"game": info.id, "turns": report["turns"], "minutes": report["minutes"]})
-        winners = set(game.outcome.winners)
-        for entry in report["players"]:
+        rulesets[summary["rules"]] = rulesets.get(summary["rules"], 0) + 1
+        lengths.append({"game": found.id, "turns": summary["turns"],
+                        "minutes": _minutes(summary["clock_minutes"], found.times)})
+        winners = set(summary["winners"])
+        for entry in summary["players"]:
             key = _key(entry["name"])
             person = people.setdefault(key, {"name": entry["name"].strip(), "games": 0, "wins": 0,
                                              "rent_collected": 0, "best_game": None})
             person["name"] = entry["name"].strip()  # the latest game's spelling
             person["games"] += 1
             person["wins"] += 1 if entry["name"] in winners else 0
-            person["rent_collected"] += entry["received"].get("rent", 0)
+            person["rent_collected"] += entry["rent"]
             best = person["best_game"]
             if best is None or entry["net_worth"] > best["net_worth"]:
-                person["best_game"] = {"game": info.id, "net_worth": entry["net_worth"]}
+                person["best_game"] = {"game": found.id, "net_worth": entry["net_worth"]}
     players = []
     for person in people.values():
         person["win_rate"] = round(person["wins"] / person["games"], 3)

@@ -681,11 +681,12 @@ def test_an_import_that_fails_half_way_leaves_nothing_behind(tmp_path: Path,
     real = Journal.append_many
     calls: list[int] = []
 
-    def failing(self: Journal, game_id: int, seq: int, actions: object, status: object = None) -> None:
+    def failing(self: Journal, game_id: int, seq: int, actions: object, status: object = None,
+                summary: object = None) -> None:
         calls.append(seq)
         if seq == 3:
             raise sqlite3.OperationalError("disk I/O error")
-        real(self, game_id, seq, actions, status)  # type: ignore[arg-type]
+        real(self, game_id, seq, actions, status, summary)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Journal, "append_many", failing)
     assert cli.main(["import", str(script), "--journal", str(db)]) == 2

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from banker.journal import Journal, JournalError
+from banker.report import family_stats
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).parent / "fuzz" / "journal" / "cases.json"
@@ -42,10 +43,12 @@ class Original:
     data: bytes
     page_size: int
     games: dict[int, tuple[int, dict, list[str]]]  # id -> (action count, state, exported lines)
+    stats: dict  # `banker stats` of the whole journal
 
 
 def build(path: Path) -> Original:
-    """Four games: two played to the end (hundreds of actions), one with undos, one short; WAL folded in."""
+    """Four games: two played to the end (hundreds of actions, their summaries stored), one with undos, one
+    short; WAL folded in."""
     from banker.ruleset import load_ruleset
     from banker.simulate import play_game
 
@@ -60,10 +63,11 @@ def build(path: Path) -> Original:
             if undos:
                 live.undo(undos)
             games[live.id] = (len(live.game.script), live.game.to_json(), j.export(live.id))
+        stats = family_stats(j)
         j.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     data = path.read_bytes()
     size = int.from_bytes(data[16:18], "big")
-    return Original(path, data, 65536 if size == 1 else size, games)
+    return Original(path, data, 65536 if size == 1 else size, games, stats)
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +176,17 @@ def run_main(*args: str) -> tuple[int, str, str]:
 
 
 def check_commands(original: Original, path: Path) -> None:
-    """`banker games`, `state` and `export` of the damaged copy: a refusal, or exactly the original game."""
+    """`banker games`, `state` and `export` of the damaged copy: a refusal, or exactly the original game;
+    `banker stats`: a refusal, or the original history when no game is listed damaged (a damaged game is never
+    counted as something else), every damaged game's reason in one sentence."""
+    status, out, _ = run_main("stats", str(path), "--json")
+    if status == 0:
+        stats = json.loads(out)
+        for entry in stats["damaged"]:
+            one_sentence(entry["reason"])
+        if not stats["damaged"]:
+            assert stats == original.stats, "stats of a copy that shows no damage differ"
+        assert stats["games"] <= original.stats["games"]
     status, out, _ = run_main("games", str(path), "--json")
     listed = {g["id"]: g for g in json.loads(out)} if status == 0 else {}
     for game_id, (count, state, lines) in original.games.items():

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from banker.journal import Journal
+from banker.journal import Journal, _summary_checksum
 from banker.report import family_stats, journal_report
 from banker.ruleset import builtin_names, load_ruleset
 from banker.script import Header, script_lines
@@ -168,3 +168,175 @@ def test_the_commands_print_json_and_pick_the_game_state_picks(tmp_path: Path) -
     assert set(json.loads(stats.stdout)) >= {"games", "rulesets", "longest_game", "shortest_game", "players"}
     missing = banker("report", str(db), "--game", "99")
     assert missing.returncode == 2 and "no game 99" in missing.stderr.lower()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Stored summaries: the history of many games read, not replayed
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def played_live(journal: Journal, rules: str, seed: int, players: int = 3, max_turns: int = 60) -> int:
+    """A simulated game applied action by action, as the app and `banker import` do: it stores its summary."""
+    game, header, _ = play_game(rules, load_ruleset(rules), players, seed, max_turns=max_turns, checked=True)
+    live = journal.start(header)
+    for action in game.script:
+        live.apply(action)
+    assert live.status == "finished"
+    return live.id
+
+
+def no_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every `Journal.load` from now on is counted (and still carried out)."""
+    loads: list[int] = []
+    real = Journal.load
+
+    def counted(self: Journal, game_id: int) -> Any:
+        loads.append(game_id)
+        return real(self, game_id)
+
+    monkeypatch.setattr(Journal, "load", counted)
+    return loads
+
+
+def stats_in_memory(path: Path) -> dict[str, Any]:
+    """The history of a copy of the journal with every stored summary dropped: each game replayed."""
+    copy = path.with_name("copy.db")
+    with Journal(path) as journal:
+        journal.db.execute("VACUUM INTO ?", (str(copy),))
+    with Journal(copy) as journal:
+        journal.db.execute("DELETE FROM summaries")
+        assert journal.missing_summaries()
+        stats = family_stats(journal)
+    copy.unlink()
+    return stats
+
+
+def test_a_game_that_ends_stores_its_summary_and_stats_read_it_without_a_replay(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "j.db"
+    with Journal(path) as journal:
+        ids = [played_live(journal, rules, seed) for seed, rules in enumerate(("classic", "brands", "biznes"))]
+        going = journal.start(Header(rules="classic", players=["Ann", "Ben"], seed=1, options={}))
+        going.apply({"do": "roll", "dice": [1, 2]})
+        assert journal.missing_summaries() == []
+        stored = dict(journal.db.execute("SELECT game, summary FROM summaries").fetchall())
+        assert sorted(stored) == ids  # the finished ones, not the one still going
+        assert json.loads(stored[ids[1]])["rules"] == "brands"
+    expected = stats_in_memory(path)
+    assert expected["games"] == 3
+    loads = no_loads(monkeypatch)
+    with Journal(path, create=False, write=False) as journal:
+        assert family_stats(journal) == expected
+    assert loads == []  # read from the summaries: not one game replayed
+
+
+def test_undone_after_its_end_a_game_drops_its_summary_until_it_ends_again(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.db") as journal:
+        game_id = played_live(journal, "classic", 4)
+        live = journal.load(game_id)
+        live.undo(1)
+        assert journal.db.execute("SELECT COUNT(*) FROM summaries").fetchone()[0] == 0
+        assert family_stats(journal)["games"] == 0
+        live.apply({"do": "end_game"})
+        assert journal.db.execute("SELECT game FROM summaries").fetchall() == [(game_id,)]
+        assert family_stats(journal)["games"] == 1 and journal.missing_summaries() == []
+
+
+def test_a_summary_that_disagrees_with_its_game_is_never_trusted(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "j.db"
+    with Journal(path) as journal:
+        first, second, third = (played_live(journal, "classic", seed) for seed in (5, 6, 7))
+    expected = stats_in_memory(path)
+    with Journal(path) as journal:
+        # A summary edited by hand (its checksum no longer fits): the game is summarised again from its rows.
+        text = journal.db.execute("SELECT summary FROM summaries WHERE game = ?", (first,)).fetchone()[0]
+        forged = json.loads(text)
+        forged["players"][0]["rent"] += 1000
+        journal.db.execute("UPDATE summaries SET summary = ? WHERE game = ?", (json.dumps(forged), first))
+        # An action row changed under a summary that is itself intact: the game is damaged, and listed so.
+        journal.db.execute("UPDATE actions SET action = action || ' ' WHERE game = ? AND seq = 3", (second,))
+        # A summary of another format (its checksum made to fit): made again.
+        text, count, digest, crc = journal.db.execute("SELECT summary, action_count, action_hash, actions_crc "
+                                                      "FROM summaries WHERE game = ?", (third,)).fetchone()
+        other = json.dumps({**json.loads(text), "version": 99})
+        journal.db.execute("UPDATE summaries SET summary = ?, checksum = ? WHERE game = ?",
+                           (other, _summary_checksum(third, count, digest, crc, other), third))
+        assert journal.missing_summaries() == [first, second, third]  # the changed rows: found when loaded
+        assert journal.fill_summaries() == 2  # the damaged game is left without one
+        loads = no_loads(monkeypatch)
+        stats = family_stats(journal)
+        assert loads == [second]  # the others' summaries made again by the fill
+        assert [d["game"] for d in stats["damaged"]] == [second]
+        assert f"Action 3 of game {second}" in stats["damaged"][0]["reason"]
+        assert stats["games"] == 2
+    by_name = {p["name"]: p for p in expected["players"]}
+    again = {p["name"]: p for p in stats["players"]}
+    assert set(again) == set(by_name) and all(again[n]["games"] == 2 for n in again)
+
+
+def test_the_actions_are_read_in_their_order_in_one_pass(tmp_path: Path) -> None:
+    """The CRC a summary keeps is taken over the rows joined in (game, seq) order: SQLite walks the table's
+    primary key for it, with no sort of its own that could reorder the rows of a game."""
+    from banker.journal import _ROWS_AT_ONCE
+
+    with Journal(tmp_path / "j.db") as journal:
+        plan = " ".join(str(row[-1]) for row in journal.db.execute("EXPLAIN QUERY PLAN "
+                                                                   + _ROWS_AT_ONCE.format(where="")))
+        assert "TEMP B-TREE" not in plan.upper(), plan
+        plan = " ".join(str(row[-1]) for row in journal.db.execute(
+            "EXPLAIN QUERY PLAN " + _ROWS_AT_ONCE.format(where="WHERE game = ?"), (1,)))
+        assert "TEMP B-TREE" not in plan.upper(), plan
+
+
+def test_a_schema_2_journal_gets_its_summaries_and_keeps_its_history(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """tests/fixtures/journal-v2.sqlite3 was written before summaries (make_journal_v2_fixture.py). Read only,
+    its history is worked out in memory and the file is untouched; opened for writing, it is upgraded and its
+    finished games (the abandoned one too) get their summaries, and the history stays what it was."""
+    import shutil
+
+    path = tmp_path / "old.db"
+    shutil.copy(FIXTURES / "journal-v2.sqlite3", path)
+    expected = json.loads((FIXTURES / "journal-v2.stats.json").read_text("utf-8"))
+    before = path.read_bytes()
+    out = banker("stats", str(path), "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == expected
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["old.db"]
+    with Journal(path) as journal:
+        assert journal.missing_summaries() == [1, 2, 3, 5, 7]  # 4 and 6 are going; 5 was abandoned
+        assert journal.fill_summaries(stop=lambda: False) == 5
+        assert journal.missing_summaries() == []
+        abandoned = journal.db.execute("SELECT summary FROM summaries WHERE game = 5").fetchone()[0]
+        assert json.loads(abandoned)["ended"] is False
+    loads = no_loads(monkeypatch)
+    with Journal(path, create=False, write=False) as journal:
+        assert family_stats(journal) == expected
+    assert loads == []
+
+
+def test_filling_stops_when_asked_and_leaves_a_game_played_on_since(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "j.db"
+    with Journal(path) as journal:
+        ids = [imported(journal, "classic", seed, 2, max_turns=40) for seed in range(3)]  # no summaries
+        assert journal.missing_summaries() == ids
+        asked = iter([False, True])
+        assert journal.fill_summaries(stop=lambda: next(asked)) == 1
+        assert journal.missing_summaries() == ids[1:]
+        # The game is undone (by the app, on another connection) between its load and its summary's store.
+        real = Journal.load
+
+        def undone_meanwhile(self: Journal, game_id: int) -> Any:
+            loaded = real(self, game_id)
+            with Journal(path) as other:
+                real(other, game_id).undo(1)
+            return loaded
+
+        monkeypatch.setattr(Journal, "load", undone_meanwhile)
+        assert journal.fill_summaries() == 0
+        monkeypatch.undo()
+        assert journal.missing_summaries() == []  # both undone: going again, no longer finished
+        assert journal.db.execute("SELECT COUNT(*) FROM summaries").fetchone()[0] == 1

@@ -170,6 +170,8 @@ class BankerApp(App):
             self.start_hardware()
         if self.session.settings.sounds:
             self.flip_callbacks.append(self.prepare_sounds)  # after the first frame too
+        # The hall of fame's summaries (an older journal's filled in first), read beside the app: never a stall.
+        self.flip_callbacks.append(lambda: self.session.history.start(on_main_thread(self.session.changed)))
         self.redraw()
         return self.manager
 
@@ -376,6 +378,7 @@ class BankerApp(App):
 
     def on_stop(self) -> None:
         self.session.settle()  # the last action's commit, before the journal closes
+        self.session.history.stop()
         gc.enable()
         if self.web is not None:
             self.web.stop()

@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 from banker.errors import ActionError, SetupError
 from banker.game import Game
 from banker.journal import Commit, Journal, JournaledGame, JournalError
+from ui.history import History
 from ui.i18n import Msg, Translator, msg
 from ui.moments import EVENT, MONEY, UNDONE, Listener, Moment
 from ui.settings import Settings
@@ -69,6 +70,7 @@ class Session:
                  play_sound: Callable[[str], None] | None = None,
                  clock: Callable[[], float] = time.time) -> None:
         self.journal = journal
+        self.history = History(journal.path)  # the hall of fame's summaries, read beside the app (ui/history.py)
         self.settings = settings
         self.tr = Translator(settings.language)
         self.save_settings = save_settings or (lambda s: s.save())
