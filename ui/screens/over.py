@@ -1,5 +1,6 @@
 """Game over: the ranking with each player's net worth, and a chart of everyone's net worth over the game
 (ui/chart.py: rounds along the bottom, amounts up the side);
+"Game report" opens the report page (ui/screens/report.py);
 Undo asks for the banker's PIN (when the game has one) and a confirming second touch."""
 
 from __future__ import annotations
@@ -49,5 +50,8 @@ class GameOverScreen(Confirming):
         if self.f.phones.view()["link"]:  # the phones keep the final results until a new link replaces this one
             bottom.add_widget(BigButton(self.tr("ui.phones.revoke"), self.f.phones.revoke, "danger",
                                         size=theme.FONT_SMALL, height=theme.TARGET_BAR))
+        report = self.f.of("ui.flows.report:ReportFlow")
+        bottom.add_widget(BigButton(self.tr("ui.over.report"), getattr(report, "open_report"), "accent",
+                                    size=theme.FONT_SMALL, height=theme.TARGET_BAR))
         bottom.add_widget(BigButton(self.tr("ui.over.close"), self.f.home.close_game, "primary", height=theme.TARGET_BAR))
         root.add_widget(bottom)
