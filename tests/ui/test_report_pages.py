@@ -178,3 +178,20 @@ def test_the_pages_are_reached_from_the_game_over_and_the_start_screens(tmp_path
     flow.open_fame()
     assert c.nav.screen_name() == "fame"
     assert flow.fame_view()["games"] == "Finished games: 1"  # the game just over has joined the history
+
+
+def test_the_pages_do_not_come_back_once_the_table_has_moved_on(tmp_path: Path) -> None:
+    c = controllerkit.make(tmp_path, taps=False)
+    flow = report_flow(c)
+    flow.open_fame()
+    c.setup.new_game()
+    assert c.nav.screen_name() == "setup"
+    c.setup.cancel()
+    assert c.mode == "home"
+    assert c.nav.screen_name() == "home"  # not the hall of fame again
+    played(c)
+    flow.open_report()
+    c.home.close_game()
+    c.setup.new_game()
+    c.setup.cancel()
+    assert c.nav.screen_name() == "home"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from banker.report import family_stats, game_report
 from ui.flows.base import Flow
+from ui.pages import HOME, OVER, home_page
 
 if TYPE_CHECKING:
     from ui.session import Session
@@ -158,6 +159,14 @@ class ReportFlow(Flow):
         if self._stats is None:
             self._stats = family_stats(self.s.journal)
         return fame_view(self.s, self._stats)
+
+    def leave(self, page: str) -> str | None:
+        """Once the table has moved on (a new game from the hall of fame, the game-over screen closed), the page
+        of that moment: the family does not come back to this one unasked."""
+        mode = self.f.mode
+        if (page, mode) in (("fame", HOME), ("report", OVER)):
+            return None
+        return home_page(mode)
 
     def closed(self) -> None:
         self._report = None
