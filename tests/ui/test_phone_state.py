@@ -125,7 +125,7 @@ def test_the_games_report_once_it_is_over(tmp_path: Path) -> None:
     json.dumps(state)  # plain JSON
     c.settings.set_language("cs")
     r = phone_state(c.session)["report"]
-    assert r["title"] == "Souhrn hry" and r["turning"] == "Zlom hry, tah 1: Ann → Ben, 25 (nájemné)."
+    assert r["title"] == "Souhrn hry" and r["turning"] == "Zlom hry, tah 1: Ann platí 25 (nájemné) – dostává Ben."
     c.banker.undo()  # the end taken back: no report
     assert phone_state(c.session)["report"] is None
 

@@ -60,7 +60,7 @@ def test_the_report_in_polish(tmp_path: Path) -> None:
     v = report_flow(c).report_view()
     assert v["title"] == "Podsumowanie gry" and v["winner"] == "Wygrywa Ben!"
     assert v["length"] == "Długość gry: 3 tury."
-    assert v["turning"] == "Punkt zwrotny, tura 1: Ann → Ben, 25 (czynsze)."
+    assert v["turning"] == "Punkt zwrotny, tura 1: Ann płaci 25 (czynsze) – dostaje Ben."
     assert v["players"][0]["lines"] == ["Ben — zebrany czynsz: 25, w całości z pola Reading Railroad.",
                                         "Najwięcej wydatków: czynsze (20).",
                                         "Na koniec: 1\u00a0505 w gotówce, majątek 1\u00a0905."]
