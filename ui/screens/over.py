@@ -22,7 +22,14 @@ class GameOverScreen(Confirming):
     def build(self, root: BoxLayout) -> None:
         self.start_confirming()
         g = self.f.home.game_over()
-        self.header(root, self.tr("ui.over.winner", player=g["winner"]))
+        top = row(theme.TARGET_MEDIUM)  # the winner, and the way to the game's report (ui/screens/report.py)
+        top.add_widget(Text(self.tr("ui.over.winner", player=g["winner"]), theme.FONT_TITLE, bold=True,
+                            height=theme.TARGET_MEDIUM))
+        report = BigButton(self.tr("ui.over.report"), getattr(self.f.of("ui.flows.report:ReportFlow"), "open_report"),
+                           "accent", size=theme.FONT_BODY, size_hint_x=0.3, height=theme.TARGET_MEDIUM)
+        report.role = "report"
+        top.add_widget(report)
+        root.add_widget(top)
         body = BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE)
         left = BoxLayout(orientation="vertical", size_hint_x=0.4)
         compact = len(g["ranking"]) > RANKS_ROOMY_MOST  # every player on screen, from 480 px high up
@@ -50,8 +57,5 @@ class GameOverScreen(Confirming):
         if self.f.phones.view()["link"]:  # the phones keep the final results until a new link replaces this one
             bottom.add_widget(BigButton(self.tr("ui.phones.revoke"), self.f.phones.revoke, "danger",
                                         size=theme.FONT_SMALL, height=theme.TARGET_BAR))
-        report = self.f.of("ui.flows.report:ReportFlow")
-        bottom.add_widget(BigButton(self.tr("ui.over.report"), getattr(report, "open_report"), "accent",
-                                    size=theme.FONT_SMALL, height=theme.TARGET_BAR))
         bottom.add_widget(BigButton(self.tr("ui.over.close"), self.f.home.close_game, "primary", height=theme.TARGET_BAR))
         root.add_widget(bottom)
