@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import controllerkit
+from banker.report import family_stats
 from ui.flows import Flows
 from ui.flows.report import ReportFlow, fame_view, report_view
 
@@ -143,7 +144,8 @@ def test_the_hall_of_fame_over_two_finished_games_and_one_going(tmp_path: Path) 
     assert v["players"][1]["more"] == "Rent collected: 0; best game: no. 1, worth 1,496."
     assert v["lengths"] == ["Longest game: no. 2 (3 turns)", "Shortest game: no. 1 (2 turns)"]
     c.settings.set_language("cs")
-    v = fame_view(c.session, {**flow._stats, "players": flow._stats["players"][:1]})  # type: ignore[index]
+    stats = family_stats(c.session.journal)
+    v = fame_view(c.session, {**stats, "players": stats["players"][:1]})
     assert v["games"] == "Dokončené hry: 2"
     assert v["players"] == [{"name": "Ann", "wins": "výhry: 2 z 2 (100 %)",
                              "more": "Vybrané nájemné: 12; nejlepší hra: č. 2, majetek 1\u00a0508."}]
