@@ -230,6 +230,8 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     def over() -> Callable[[], None]:
         return steps_then(lambda: f.nav.go("table"), f.banker.end_game)
 
+    report: Any = f.of("ui.flows.report:ReportFlow")  # the game's report and the hall of fame
+
     # Eight players of classic: Ann declines Baltic Avenue and all eight bid for it; Ann buys Ben's
     # railroad; Ben lands on Cy's Boardwalk hotel and owes more than he has.
     classic_deal = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [15]}}
@@ -261,6 +263,8 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("classic8-debt", steps_then(f.pad.cancel, lambda: f.nav.go("table"), press("end_turn"), roll(2, 3))),
         ("classic8-log", lambda: f.nav.go("log")),
         ("classic8-game-over", over()),
+        ("classic8-report", report.open_report),
+        ("classic8-report-scrolled", lambda: None),
     ]
     # Six players of biznes: Ann declines Bar mleczny and the auction goes round all six; Ann buys Ben's
     # power station at the bank's price; Ben lands on Cy's data centre with three offices.
@@ -287,6 +291,9 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("biznes6-debt", steps_then(lambda: f.nav.go("table"), press("end_turn"), roll(2, 3))),
         ("biznes6-deeds", lambda: f.deeds.show("Ben")),
         ("biznes6-game-over", over()),
+        ("biznes6-report", report.open_report),
+        ("hall-of-fame", steps_then(f.home.close_game, report.open_fame)),  # every game the tour has finished
+        ("hall-of-fame-scrolled", lambda: None),
     ]
     largest = classic8 + biznes6
 
@@ -322,6 +329,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     trade = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [5]}}
     return [
         ("home", lambda: None),
+        ("hall-of-fame-empty", report.open_fame),
         ("setup-players-and-cards", setup),
         ("keyboard-english", typing("en", 1, "s", "a", "m")),
         ("keyboard-digits", steps_then(lambda: f.names.press("symbols"), lambda: f.names.press("2"))),

@@ -120,6 +120,28 @@ def test_the_largest_tables(tour: tuple[Path, dict[str, Any]]) -> None:
     assert "Gus" not in " ".join(named["biznes6-setup"]["texts"])  # six, not eight
 
 
+def test_the_report_and_the_hall_of_fame(tour: tuple[Path, dict[str, Any]]) -> None:
+    """Issue 42: the game's report after each of the largest games, every player in it; the hall of fame empty at
+    the start and, at the end, over the games the tour finished."""
+    _, shots = tour
+    named = by_name(shots)
+    pl = Translator("pl")
+    eight = ["Ann", "Ben", "Cy", "Dorota", "Eve", "Francesca", "Gus", "Hania"]
+    for table, players in (("classic8", eight), ("biznes6", eight[:6])):
+        shot = named[f"{table}-report"]
+        assert shot["screen"] == "report"
+        texts = shot["texts"]
+        assert pl("ui.report.title") in texts
+        assert any(t.startswith(pl("ui.report.length", length="")[:-1]) for t in texts), texts
+        assert all(any(t.endswith(f". {p}") for t in texts) for p in players), texts
+    assert named["hall-of-fame-empty"]["screen"] == "fame"
+    assert pl("ui.fame.empty") in named["hall-of-fame-empty"]["texts"]
+    fame = named["hall-of-fame"]["texts"]
+    assert pl("ui.fame.title") in fame and any(t.startswith("Ukończone gry: ") for t in fame), fame
+    assert any(t.startswith("1. ") for t in fame) and any(t.startswith(pl("ui.fame.longest", game=1, length="")[:12])
+                                                        for t in fame), fame
+
+
 def test_the_contact_sheet(tour: tuple[Path, dict[str, Any]]) -> None:
     out, shots = tour
     count = len(shots["shots"])
