@@ -435,6 +435,13 @@ Steps = Callable[[BankerApp, str | None], list[tuple[str, Callable[[], Any]]]]
 """What `tour_steps` is: the steps for an app and a language."""
 
 
+def shot_file(k: int, name: str, count: int) -> str:
+    """The k-th shot's file (from 0) of a tour of `count` steps: "007-setup-cestina.png" once the tour has 100 steps
+    or more, "07-setup-cestina.png" below, so that the files sort in the tour's order. The width comes from the
+    whole tour, also when --tour-shots plays only its first few."""
+    return f"{k + 1:0{max(2, len(str(count)))}d}-{name}.png"
+
+
 def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bool = False,
              pictures: bool = True, steps: Steps | None = None, first: int | None = None) -> int:
     """Play the tour (in `language`, or English), writing the shots, shots.json and the contact sheet into `out`.
@@ -503,7 +510,7 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
         if pictures:
             saved = Window.screenshot(name=str(out / "shot.png"))
             if saved:
-                file = f"{k + 1:02d}-{name}.png"
+                file = shot_file(k, name, state["count"])
                 shutil.move(saved, out / file)
         if file is not None or not pictures:
             shot: dict[str, Any] = {"file": file, "name": name, "screen": app.manager.current,
@@ -539,7 +546,9 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
         Clock.schedule_interval(watch, 1.0)
         if language is not None:
             app.flows.settings.set_language(language)  # what the settings' language button does
-        state["steps"] = (steps or tour_steps)(app, language)[:first]
+        every = (steps or tour_steps)(app, language)
+        state["count"] = len(every)  # the whole tour's: --tour-shots names its files as the whole tour does
+        state["steps"] = every[:first]
         app.collect_at_frames = False  # collected every COLLECT_EVERY shots instead (shoot)
         Clock.schedule_once(next_step, 0.1)
 
