@@ -231,6 +231,16 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         return steps_then(lambda: f.nav.go("table"), f.banker.end_game)
 
     report: Any = f.of("ui.flows.report:ReportFlow")  # the game's report and the hall of fame
+    kept: dict[str, Any] = {}
+
+    def aside() -> None:
+        """Back to the start screen, the new game's draft kept (the hall of fame is the start screen's)."""
+        kept["draft"] = f.setup.draft
+        f.setup.cancel()
+
+    def taken_up() -> None:
+        f.setup.draft = kept.pop("draft")
+        f.nav.go("setup")
 
     # Eight players of classic: Ann declines Baltic Avenue and all eight bid for it; Ann buys Ben's
     # railroad; Ben lands on Cy's Boardwalk hotel and owes more than he has.
@@ -329,7 +339,6 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     trade = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [5]}}
     return [
         ("home", lambda: None),
-        ("hall-of-fame-empty", report.open_fame),
         ("setup-players-and-cards", setup),
         ("keyboard-english", typing("en", 1, "s", "a", "m")),
         ("keyboard-digits", steps_then(lambda: f.names.press("symbols"), lambda: f.names.press("2"))),
@@ -357,7 +366,10 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                                                    lambda: f.nav.go("inprogress"))),
         ("setup-house-rules-chosen", steps_then(lambda: f.setup.toggle_house_rule("buy_after_first_lap"),
                                                 lambda: f.nav.go("setup"))),
-        ("turn-start", start),
+        # The hall of fame before the tour's first game, still empty: the start screen's button (the new game's
+        # draft is put aside meanwhile, and taken up again as it was).
+        ("hall-of-fame-empty", steps_then(aside, report.open_fame)),
+        ("turn-start", steps_then(taken_up, start)),
         ("turn-landed-on-unowned", roll(1, 2)),
         ("tap-your-card-to-buy", press("buy")),
         ("bought", tap("Ann")),
