@@ -403,7 +403,8 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("table-russkij", language("ru")),
         ("dice-entry", steps_then(language(base), lambda: f.nav.go("dice"))),
         ("game-over-chart", steps_then(lambda: f.nav.go("table"), f.banker.end_game)),
-        ("game-over-undo-pin", f.banker.undo_end),
+        ("game-report", report.open_report),  # the three players' money in and out on its chart
+        ("game-over-undo-pin", steps_then(lambda: f.nav.go("over"), f.banker.undo_end)),
         # A biznes game (rulebook 000): one branch office per visit, stepped and own-property auctions.
         ("biznes-setup", steps_then(f.home.close_game, setup, lambda: f.setup.choose_rules("biznes"))),
         ("biznes-build-here", steps_then(biznes_start, roll(1, 2))),

@@ -97,6 +97,28 @@ def report_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+CHART_KINDS = ("rent", "salary")  # money received, split on the report's chart; the rest is one more part
+
+
+def money_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
+    """The report page's chart (ui/chart.py's MoneyBars) from `banker.report.game_report`: per player, in rank
+    order, what they received split into rent, salary and the rest, and what they paid, with both totals
+    in words; the headings and the kinds' legend. Every part is the report's: the parts add up to the total."""
+    tr = s.tr
+    players = []
+    for _, p in sorted(enumerate(report["players"]), key=lambda ip: (ip[1]["rank"], ip[0])):
+        received = sum(p["received"].values())
+        parts = [[kind, p["received"].get(kind, 0)] for kind in CHART_KINDS]
+        parts.append(["other", received - sum(amount for _kind, amount in parts)])
+        paid = sum(p["paid"].values())
+        players.append({"name": p["name"], "colour": s.colour(p["name"]), "received": parts, "paid": paid,
+                        "received_text": tr.money(received), "paid_text": tr.money(paid)})
+    return {"title": tr("ui.report.chart.title"), "paid": tr("ui.report.chart.paid"),
+            "received": tr("ui.report.chart.received"),
+            "kinds": [[kind, kind_word(s, kind)] for kind in CHART_KINDS] + [["other", tr("ui.report.chart.other")]],
+            "players": players}
+
+
 def fame_view(s: "Session", stats: dict[str, Any]) -> dict[str, Any]:
     """The hall of fame's words from `banker.report.family_stats`: games played, a line per player (wins of
     games, the win rate, rent collected, the best game), the longest and the shortest game; an empty history
@@ -147,6 +169,9 @@ class ReportFlow(Flow):
     def report_view(self) -> dict[str, Any]:
         return report_view(self.s, self.report())
 
+    def money_view(self) -> dict[str, Any]:
+        return money_view(self.s, self.report())
+
     def open_report(self) -> None:
         self.f.nav.go("report")
 
@@ -173,4 +198,5 @@ class ReportFlow(Flow):
         self._stats = None  # a game just finished joins the history next time
 
 
-__all__ = ["KINDS", "ReportFlow", "fame_view", "kind_word", "length_text", "player_lines", "report_view"]
+__all__ = ["CHART_KINDS", "KINDS", "ReportFlow", "fame_view", "kind_word", "length_text", "money_view", "player_lines",
+           "report_view"]

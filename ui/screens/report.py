@@ -1,5 +1,6 @@
 """The game's report, from the game-over screen: the winner, the game's length, the turning point (its largest
-payment) and a few plain lines per player, in large type to read across the table; and the hall of fame, from
+payment), a chart of each player's money in (rent, salary, the rest) and out (ui/chart.py's MoneyBars) and a few
+plain lines per player, in large type to read across the table; and the hall of fame, from
 the start screen: the family's finished games, each player's wins, rent and best game, the longest and the
 shortest game. Both scroll when the family is large."""
 
@@ -10,6 +11,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
+from ui.chart import MoneyBars
 from ui.screens.base import BaseScreen, list_column, listing, row
 from ui.widgets import Chip, Text
 
@@ -31,6 +33,11 @@ class ReportScreen(BaseScreen):
             turning = Text(v["turning"], theme.FONT_BIG, bold=True)
             turning.role = "turning point"
             body.add_widget(turning)
+        money = flow.money_view()  # who received what, from where, and who paid: in the players' colours
+        body.add_widget(Text(money["title"], theme.FONT_BIG, bold=True))
+        chart = MoneyBars(money)
+        chart.role = "money chart"
+        body.add_widget(chart)
         for p in v["players"]:
             line = row(theme.LINE_PLAYER_TEXT)
             line.add_widget(Chip(p["colour"], pos_hint={"center_y": 0.5}))
