@@ -9,7 +9,7 @@ from typing import Any
 import controllerkit
 from banker.report import family_stats
 from ui.flows import Flows
-from ui.flows.report import ReportFlow, fame_view, report_view
+from ui.flows.report import ReportFlow, fame_view, money_view, report_view
 
 FLOW = "ui.flows.report:ReportFlow"
 # Ann on Go's neighbour with two houses on Mediterranean and one on Baltic; Ben with Reading and a mortgaged Boardwalk.
@@ -197,3 +197,32 @@ def test_the_pages_do_not_come_back_once_the_table_has_moved_on(tmp_path: Path) 
     c.setup.new_game()
     c.setup.cancel()
     assert c.nav.screen_name() == "home"
+
+
+def test_the_charts_money_in_and_out_is_the_reports(tmp_path: Path) -> None:
+    """The report page's chart (ui/chart.py's MoneyBars) draws what the engine's report says: per player, in rank
+    order, rent, salary and the rest received (adding up to all received), and all paid; with the legend's words."""
+    c = controllerkit.make(tmp_path, taps=False)
+    played(c)
+    flow = report_flow(c)
+    v = flow.money_view()
+    assert (v["title"], v["paid"], v["received"]) == ("Money in and out", "Paid out", "Received")
+    assert v["kinds"] == [["rent", "rent"], ["salary", "salary"], ["other", "the rest"]]
+    assert v["players"] == [
+        {"name": "Ben", "colour": c.session.colour("Ben"), "received": [["rent", 25], ["salary", 0], ["other", 0]],
+         "paid": 20, "received_text": "25", "paid_text": "20"},
+        {"name": "Ann", "colour": c.session.colour("Ann"), "received": [["rent", 20], ["salary", 0], ["other", 0]],
+         "paid": 25, "received_text": "20", "paid_text": "25"}]
+    s = c.session
+    ann = player("Ann", 1, received={"rent": 2340, "salary": 400, "trade": 100, "sell": 35},
+                 paid={"buy": 1200, "build": 500, "rent": 85})
+    ben = player("Ben", 2, received={"salary": 200}, paid={})
+    c.settings.set_language("pl")
+    v = money_view(s, report([ben, ann]))
+    assert v["kinds"] == [["rent", "czynsze"], ["salary", "pensja"], ["other", "reszta"]]
+    assert [p["name"] for p in v["players"]] == ["Ann", "Ben"]  # by rank, whatever the seats
+    first = v["players"][0]
+    assert first["received"] == [["rent", 2340], ["salary", 400], ["other", 135]]
+    assert sum(amount for _kind, amount in first["received"]) == 2875 and first["paid"] == 1785
+    assert (first["received_text"], first["paid_text"]) == ("2\u00a0875", "1\u00a0785")
+    assert v["players"][1]["received"] == [["rent", 0], ["salary", 200], ["other", 0]] and v["players"][1]["paid"] == 0
