@@ -202,10 +202,11 @@ class MoneyBars(Widget):
                       if p["paid"] else None for p in players]
         received_words = [self._label(p["received_text"], "chart amount", theme.FONT_BODY, color=theme.TEXT)
                           if sum(a for _k, a in p["received"]) else None for p in players]
-        paid_head = self._label(self.data["paid"], "chart heading")
-        received_head = self._label(self.data["received"], "chart heading")
+        paid_head = self._label(self.data["paid"], "chart heading", theme.FONT_BODY, bold=True, color=theme.TEXT)
+        received_head = self._label(self.data["received"], "chart heading", theme.FONT_BODY, bold=True,
+                                    color=theme.TEXT)
         lines_of_legend: list[tuple[int, float, Label]] = []  # the kinds' legend: (its line, x, word), wrapped
-        words = [self._label(word, "chart legend") for _kind, word in self.data["kinds"]]
+        words = [self._label(word, "chart legend", theme.FONT_BODY) for _kind, word in self.data["kinds"]]
         line_h = max([paid_head.height] + [w.height for w in words])
         swatch = line_h * 0.7
         x, legend_rows = 0.0, 0

@@ -73,7 +73,8 @@ def player_lines(s: "Session", p: dict[str, Any]) -> list[str]:
 
 def report_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
     """The report page's words from `banker.report.game_report`: the winner, the game's length, the turning
-    point (the largest single payment) and a few lines per player, in rank order (seat order among equals)."""
+    point (the largest single payment) and a few lines per player, in rank order (seat order among equals); and
+    the game's id."""
     tr = s.tr
     winner = report["winner"]
     names = " & ".join(winner) if isinstance(winner, list) else winner
@@ -88,6 +89,7 @@ def report_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
         turning = tr("ui.report.turning" if b["turn"] is not None else "ui.report.turning_no_turn", **words)
     players = sorted(enumerate(report["players"]), key=lambda ip: (ip[1]["rank"], ip[0]))
     return {
+        "game": report["game"],  # the journal's id: the page opens another game's report at its top
         "title": tr("ui.report.title"),
         "winner": tr("ui.over.winner", player=names) if names else tr("ui.phone.ended"),
         "length": tr("ui.report.length", length=length_text(s, report["turns"], report["minutes"])),

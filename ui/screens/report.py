@@ -23,8 +23,9 @@ class ReportScreen(BaseScreen):
         flow: Any = self.f.of(FLOW)
         v = flow.report_view()
         self.header(root, v["title"], lambda: self.f.nav.go("over"))
-        sv = self.box("list", listing)  # kept: scrolled where the finger left it
-        body = self.box("rows", lambda: list_column(spacing=theme.GAP_WIDE))
+        # kept: scrolled where the finger left it; another game's report opens at its top
+        sv = self.box(f"list {v['game']}", listing)
+        body = self.box(f"rows {v['game']}", lambda: list_column(spacing=theme.GAP_WIDE))
         winner = Text(v["winner"], theme.FONT_PROMPT, bold=True)
         winner.role = "winner"
         body.add_widget(winner)
