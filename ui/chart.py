@@ -1,4 +1,6 @@
-"""The game-over chart: everyone's net worth over the game, a line per player, on axes the family can read:
+"""The game-over chart (`Chart`) and the report page's money in and out (`MoneyBars`, below).
+
+The game-over chart: everyone's net worth over the game, a line per player, on axes the family can read:
 round numbers along the bottom and money amounts up the side (thousands grouped the language's way), each
 tick labelled in theme.FONT_SMALL, never closer than its labels allow.
 
