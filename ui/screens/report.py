@@ -60,11 +60,11 @@ class FameScreen(BaseScreen):
         self.header(root, v["title"], lambda: self.f.nav.go("home"))
         sv = self.box("list", listing)
         body = self.box("rows", lambda: list_column(spacing=theme.GAP_WIDE))
-        body.add_widget(Text(v["games"], theme.FONT_PROMPT if v["empty"] else theme.FONT_BIG, bold=True))
+        body.add_widget(Text(v["games"], theme.FONT_PROMPT if v["empty"] else theme.FONT_LARGE, bold=True))
         for i, p in enumerate(v["players"]):
-            body.add_widget(Text(f"{i + 1}. {p['name']}: {p['wins']}", theme.FONT_BIG, bold=True))
-            body.add_widget(Text(p["more"], theme.FONT_READ))
+            body.add_widget(Text(f"{i + 1}. {p['name']}: {p['wins']}", theme.FONT_LARGE, bold=True))
+            body.add_widget(Text(p["more"], theme.FONT_BODY))
         for text in v["lengths"]:
-            body.add_widget(Text(text, theme.FONT_READ, color=theme.MUTED))
+            body.add_widget(Text(text, theme.FONT_BODY, color=theme.MUTED))
         sv.add_widget(body)
         root.add_widget(sv)
