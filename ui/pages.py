@@ -75,6 +75,8 @@ for _page in (
     Page("banker", "ui.screens.banker:BankerScreen", "banker", over_auction=True, bar="ui.nav.banker"),
     Page("replace", "ui.screens.replace:ReplaceCardScreen", "banker"),
     Page("over", "ui.screens.over:GameOverScreen", "home", modes=(OVER,)),
+    Page("report", "ui.screens.report:ReportScreen", "ui.flows.report:ReportFlow", modes=(OVER,)),
+    Page("fame", "ui.screens.report:FameScreen", "ui.flows.report:ReportFlow", modes=(HOME,)),
     Page("settings", "ui.screens.settings:SettingsScreen", "settings", modes=(HOME, SETUP, TABLE),
          over_auction=True),
     Page("cards", "ui.screens.cards:CardPickScreen", "turn"),

@@ -16,7 +16,9 @@ import threading
 from typing import Any
 
 from banker.game import Game
+from banker.report import game_report
 from ui import view
+from ui.flows.report import report_view
 from ui.session import Session
 
 LOG_LINES = 50  # the newest money-log lines the page shows
@@ -51,6 +53,7 @@ def phone_state(c: Session) -> dict[str, Any]:
         "ended": tr("ui.phone.ended"),
         "house_rules": tr("ui.phone.house_rules"),
         "rulebook": tr("ui.house.rulebook"),
+        "report": tr("ui.report.title"),
     }
     players = []
     for p in view.players(c):
@@ -73,7 +76,23 @@ def phone_state(c: Session) -> dict[str, Any]:
         "chart": worth_history(game),
         "ranking": [{"name": r["name"], "worth": r["worth"], "place": r["place"]} for r in view.ranking(c)]
         if game.ended else [],
+        "report": report_view(c, _report(c, game)) if game.ended else None,
     }
+
+
+_kept: list[Any] = [None, -1, None]  # the game, its actions, its game_report: worked out once the game is over
+
+
+def _report(c: Session, game: Game) -> dict[str, Any]:
+    """The engine's report of the game just over (banker/report.py), kept until the game changes (it replays
+    the game), in words by `ui.flows.report.report_view` as on the touchscreen."""
+    with _chart.lock:
+        if _kept[0] is not game or _kept[1] != len(game.history):
+            assert c.live is not None
+            gid = c.live.id
+            _kept[:] = [game, len(game.history),
+                        game_report(game, gid, c.journal.status(gid), c.journal.action_times(gid))]
+        return dict(_kept[2])
 
 
 def _deeds(c: Session, game: Game, player: str) -> list[dict[str, Any]]:

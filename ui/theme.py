@@ -178,6 +178,7 @@ _DP["BIDDER_ROW_COMPACT"] = 48  # a bidder's line in two columns (up to eight bi
 _DP["WIDTH_TIMER"] = 110  # an auction's seconds left, "60 s", in FONT_FIGURE
 _DP["WIDTH_POOL"] = 250  # the bank's houses and hotels beside the deeds screen's title (two lines)
 _DP["WIDTH_DEED_VERB"] = 96  # a deed's Build, Sell all... ("Sprzedaj wszystko" on two lines)
+_DP["LINE_BAR"] = 24  # a bar of the report's money in and out (ui/chart.py's MoneyBars), in a LINE_PLAYER_TEXT row
 
 # the turn screen and the board view
 _SP["FONT_PROMPT"] = 28  # the turn screen's one large prompt: what happens now

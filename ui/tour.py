@@ -230,6 +230,18 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     def over() -> Callable[[], None]:
         return steps_then(lambda: f.nav.go("table"), f.banker.end_game)
 
+    report: Any = f.of("ui.flows.report:ReportFlow")  # the game's report and the hall of fame
+    kept: dict[str, Any] = {}
+
+    def aside() -> None:
+        """Back to the start screen, the new game's draft kept (the hall of fame is the start screen's)."""
+        kept["draft"] = f.setup.draft
+        f.setup.cancel()
+
+    def taken_up() -> None:
+        f.setup.draft = kept.pop("draft")
+        f.nav.go("setup")
+
     # Eight players of classic: Ann declines Baltic Avenue and all eight bid for it; Ann buys Ben's
     # railroad; Ben lands on Cy's Boardwalk hotel and owes more than he has.
     classic_deal = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [15]}}
@@ -261,6 +273,8 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("classic8-debt", steps_then(f.pad.cancel, lambda: f.nav.go("table"), press("end_turn"), roll(2, 3))),
         ("classic8-log", lambda: f.nav.go("log")),
         ("classic8-game-over", over()),
+        ("classic8-report", report.open_report),
+        ("classic8-report-scrolled", lambda: None),
     ]
     # Six players of biznes: Ann declines Bar mleczny and the auction goes round all six; Ann buys Ben's
     # power station at the bank's price; Ben lands on Cy's data centre with three offices.
@@ -287,6 +301,9 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("biznes6-debt", steps_then(lambda: f.nav.go("table"), press("end_turn"), roll(2, 3))),
         ("biznes6-deeds", lambda: f.deeds.show("Ben")),
         ("biznes6-game-over", over()),
+        ("biznes6-report", report.open_report),
+        ("hall-of-fame", steps_then(f.home.close_game, report.open_fame)),  # every game the tour has finished
+        ("hall-of-fame-scrolled", lambda: None),
     ]
     largest = classic8 + biznes6
 
@@ -349,7 +366,10 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                                                    lambda: f.nav.go("inprogress"))),
         ("setup-house-rules-chosen", steps_then(lambda: f.setup.toggle_house_rule("buy_after_first_lap"),
                                                 lambda: f.nav.go("setup"))),
-        ("turn-start", start),
+        # The hall of fame before the tour's first game, still empty: the start screen's button (the new game's
+        # draft is put aside meanwhile, and taken up again as it was).
+        ("hall-of-fame-empty", steps_then(aside, report.open_fame)),
+        ("turn-start", steps_then(taken_up, start)),
         ("turn-landed-on-unowned", roll(1, 2)),
         ("tap-your-card-to-buy", press("buy")),
         ("bought", tap("Ann")),
@@ -383,7 +403,8 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("table-russkij", language("ru")),
         ("dice-entry", steps_then(language(base), lambda: f.nav.go("dice"))),
         ("game-over-chart", steps_then(lambda: f.nav.go("table"), f.banker.end_game)),
-        ("game-over-undo-pin", f.banker.undo_end),
+        ("game-report", report.open_report),  # the three players' money in and out on its chart
+        ("game-over-undo-pin", steps_then(lambda: f.nav.go("over"), f.banker.undo_end)),
         # A biznes game (rulebook 000): one branch office per visit, stepped and own-property auctions.
         ("biznes-setup", steps_then(f.home.close_game, setup, lambda: f.setup.choose_rules("biznes"))),
         ("biznes-build-here", steps_then(biznes_start, roll(1, 2))),
@@ -425,6 +446,13 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
 
 Steps = Callable[[BankerApp, str | None], list[tuple[str, Callable[[], Any]]]]
 """What `tour_steps` is: the steps for an app and a language."""
+
+
+def shot_file(k: int, name: str, count: int) -> str:
+    """The k-th shot's file (from 0) of a tour of `count` steps: "007-setup-cestina.png" once the tour has 100 steps
+    or more, "07-setup-cestina.png" below, so that the files sort in the tour's order. The width comes from the
+    whole tour, also when --tour-shots plays only its first few."""
+    return f"{k + 1:0{max(2, len(str(count)))}d}-{name}.png"
 
 
 def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bool = False,
@@ -495,7 +523,7 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
         if pictures:
             saved = Window.screenshot(name=str(out / "shot.png"))
             if saved:
-                file = f"{k + 1:02d}-{name}.png"
+                file = shot_file(k, name, state["count"])
                 shutil.move(saved, out / file)
         if file is not None or not pictures:
             shot: dict[str, Any] = {"file": file, "name": name, "screen": app.manager.current,
@@ -531,7 +559,9 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
         Clock.schedule_interval(watch, 1.0)
         if language is not None:
             app.flows.settings.set_language(language)  # what the settings' language button does
-        state["steps"] = (steps or tour_steps)(app, language)[:first]
+        every = (steps or tour_steps)(app, language)
+        state["count"] = len(every)  # the whole tour's: --tour-shots names its files as the whole tour does
+        state["steps"] = every[:first]
         app.collect_at_frames = False  # collected every COLLECT_EVERY shots instead (shoot)
         Clock.schedule_once(next_step, 0.1)
 

@@ -167,13 +167,13 @@ def report(shots: dict[str, Any], figures: bool, brief: bool) -> None:
         kinds.update(kind(line) for line in found)
         per_screen[shot["screen"]] += len(found)
         if not brief:
-            print(f"\n## {shot_name(shot, k)} (screen {shot['screen']}): {len(found)} problems")
+            print(f"\n## {shot_name(shot, k, len(found_of))} (screen {shot['screen']}): {len(found)} problems")
             for line in found:
                 print(f"- {line}")
     print("\n# problems per shot")
     for k, (shot, found) in enumerate(found_of):
         counted = Counter(kind(line) for line in found)
-        print(f"{shot_name(shot, k):40} {shot['screen']:12} {len(found):4}  "
+        print(f"{shot_name(shot, k, len(found_of)):40} {shot['screen']:12} {len(found):4}  "
               + ", ".join(f"{name} {n}" for name, n in counted.most_common()))
     print("\n# problems per screen")
     for screen, n in per_screen.most_common():
@@ -184,9 +184,10 @@ def report(shots: dict[str, Any], figures: bool, brief: bool) -> None:
     print(f"\ntotal {sum(kinds.values())} problems in {len(found_of)} shots")
 
 
-def shot_name(shot: dict[str, Any], k: int) -> str:
-    """'07-setup-cestina': the shot's file name without .png (the same without pictures)."""
-    return f"{k + 1:02d}-{shot['name']}"
+def shot_name(shot: dict[str, Any], k: int, count: int) -> str:
+    """'007-setup-cestina': the shot's file name without .png (the same without pictures), numbered as ui/tour.py's
+    shot_file numbers the files of a tour of `count` steps (three digits from 100 steps)."""
+    return f"{k + 1:0{max(2, len(str(count)))}d}-{shot['name']}"
 
 
 WATCHDOG = 480

@@ -10,7 +10,7 @@ import pytest
 
 from controllerkit import make, start
 from ui import view
-from ui.chart import amount_ticks, nice_step, round_starts
+from ui.chart import amount_ticks, bar_scale, nice_step, round_starts, shade
 
 
 @pytest.mark.parametrize("span, most, step", [(0, 3, 1), (9, 3, 5), (10, 5, 2), (4950, 5, 1000), (6195, 5, 2000),
@@ -46,3 +46,18 @@ def test_every_point_of_the_chart_has_its_round(tmp_path: Path) -> None:
     series, rounds = view.worth_history_and_rounds(game)
     assert series == view.worth_history(game)
     assert len(rounds) == len(series["Ann"]) and rounds == [1, 1, 2]
+
+
+def test_money_bars_share_one_scale() -> None:
+    """The report's bars (MoneyBars): the most paid and the most received fill the room between them, on one
+    scale; nothing paid or received draws nothing."""
+    assert bar_scale(600, 1400, 400) == 0.2
+    assert bar_scale(0, 50, 400) == 8
+    assert bar_scale(0, 0, 400) == 0 and bar_scale(100, 100, -5) == 0
+
+
+def test_a_shade_is_the_colour_paler_on_the_panel() -> None:
+    red, panel = [1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.2, 1.0]
+    assert shade(red, 1.0, panel) == red
+    assert shade(red, 0.5, panel) == [0.5, 0.0, 0.1, 1.0]
+    assert shade(red, 0.0, panel) == panel

@@ -52,7 +52,7 @@ def findings(tour: layout_report.Tour) -> list[str]:
     lines = []
     for k, shot in enumerate(tour.shots["shots"]):
         for line in shot["layout"]:
-            lines.append(f"{layout_report.shot_name(shot, k)} ({shot['screen']}) at {tour.size} in {tour.language}: "
+            lines.append(f"{layout_report.shot_name(shot, k, len(tour.shots['shots']))} ({shot['screen']}) at {tour.size} in {tour.language}: "
                          f"{line}")
     return lines
 

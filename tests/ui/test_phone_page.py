@@ -87,6 +87,13 @@ def sample(cash: int = 1440, ended: bool = False) -> dict[str, Any]:
         "ranking": [{"name": "Dot", "worth": 2210, "place": 1}, {"name": "Ann", "worth": 1770, "place": 2},
                     {"name": "Ben", "worth": 1720, "place": 3}, {"name": "Cy", "worth": 0, "place": 4}]
         if ended else [],
+        "report": {"title": "The game's report", "winner": "Dot wins!", "length": "The game lasted 42 turns, 95 minutes.",
+                   "turning": "The turning point, turn 31: Cy paid Dot 1,500 (rent).",
+                   "players": [{"name": "Dot", "place": 1, "colour": "#43A047",
+                                "lines": ["Dot collected 2,340 in rent, 1,500 of it from Boardwalk.",
+                                          "Ended with 2,210 in cash, worth 2,210 in all."]},
+                               {"name": "Cy", "place": 4, "colour": "#FDD835", "lines": ["Went bankrupt."]}]}
+        if ended else None,
     }
 
 
@@ -258,6 +265,14 @@ async def _the_phone_page(server: PhoneServer, tmp_path: Path) -> None:
         await b.wait_for("document.querySelectorAll('#ranking li').length === 4")
         assert await b.js("document.querySelector('#ranking li').innerText.includes('Dot')")
         assert "Dot wins!" in await b.js("document.getElementById('turn').innerText")
+        # The game's report under the ranking: its length, the turning point, each player's lines.
+        assert await b.js("document.querySelector('#report h2').textContent") == "The game's report"
+        assert await b.js("document.querySelector('#report .turning').textContent") == (
+            "The turning point, turn 31: Cy paid Dot 1,500 (rent).")
+        assert await b.js("[...document.querySelectorAll('#report h3')].map(h => h.textContent)") == ["1. Dot", "4. Cy"]
+        assert await b.js("[...document.querySelectorAll('#report li')].map(li => li.textContent)") == [
+            "Dot collected 2,340 in rent, 1,500 of it from Boardwalk.", "Ended with 2,210 in cash, worth 2,210 in all.",
+            "Went bankrupt."]
         await b.screenshot(tmp_path / "phone-ended.png", full=True)
 
         # The banker revokes the link: the page says so and stops trying.

@@ -16,9 +16,9 @@ from ui.phone import phone_state
 
 PIN = "4321"
 KEYS = {"title", "language", "labels", "turn", "ended", "winner", "players", "bank", "house_rules", "log", "chart",
-        "ranking"}
+        "ranking", "report"}
 LABELS = {"cash", "turn_line", "net_worth", "bank", "log", "chart", "ranking", "deeds", "none", "connection_lost",
-          "winner", "mortgaged", "bankrupt", "gone", "ended", "house_rules", "rulebook"}
+          "winner", "mortgaged", "bankrupt", "gone", "ended", "house_rules", "rulebook", "report"}
 # Ann on Go's neighbour with two houses on Mediterranean and one on Baltic; Ben with Reading and a mortgaged Boardwalk.
 SETUP = {"players": {"Ann": {"position": 2}},
          "spaces": {"1": {"owner": "Ann", "houses": 2}, "3": {"owner": "Ann", "houses": 1},
@@ -107,6 +107,27 @@ def test_the_end_ranking_and_winner(tmp_path: Path) -> None:
     state = phone_state(c.session)
     assert state["ended"] is False and state["ranking"] == [] and state["winner"] is None
     assert len(state["chart"]["Ann"]) == 3
+
+
+def test_the_games_report_once_it_is_over(tmp_path: Path) -> None:
+    """The phones read the report page's words (ui/flows/report.py) once the game is over, not before."""
+    c = played(tmp_path)
+    assert phone_state(c.session)["report"] is None
+    c.banker.end_game()
+    state = phone_state(c.session)
+    r = state["report"]
+    assert state["labels"]["report"] == "The game's report" and r["title"] == "The game's report"
+    assert r["winner"] == "Ben wins!" and r["length"] == "The game lasted 3 turns."
+    assert r["turning"] == "The turning point, turn 1: Ann paid Ben 25 (rent)."
+    assert [(p["place"], p["name"]) for p in r["players"]] == [(1, "Ben"), (2, "Ann")]
+    assert r["players"][1]["lines"][0] == "Ann collected 20 in rent, all of it from Baltic Avenue."
+    assert r == c.of("ui.flows.report:ReportFlow").report_view()  # type: ignore[attr-defined]
+    json.dumps(state)  # plain JSON
+    c.settings.set_language("cs")
+    r = phone_state(c.session)["report"]
+    assert r["title"] == "Souhrn hry" and r["turning"] == "Zlom hry, tah 1: Ann platí 25 (nájemné) – dostává Ben."
+    c.banker.undo()  # the end taken back: no report
+    assert phone_state(c.session)["report"] is None
 
 
 def test_a_tie_names_every_winner(tmp_path: Path) -> None:

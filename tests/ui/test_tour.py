@@ -74,8 +74,9 @@ def test_every_shot_is_listed_with_its_texts(tour: tuple[Path, dict[str, Any]]) 
     files = sorted(p.name for p in out.glob("[0-9]*.png"))
     assert [shot["file"] for shot in shots["shots"]] == files
     assert shots["language"] == "pl" and shots["size"] == list(SIZE) and shots["contact_sheet"] == "contact-sheet.png"
+    width = 3 if len(shots["shots"]) >= 100 else 2  # the files sort in the tour's order past shot 99
     for k, shot in enumerate(shots["shots"]):
-        assert shot["file"] == f"{k + 1:02d}-{shot['name']}.png"
+        assert shot["file"] == f"{k + 1:0{width}d}-{shot['name']}.png"
         assert shot["texts"] and all(isinstance(t, str) and t for t in shot["texts"]), shot["name"]
         assert isinstance(shot["screen"], str) and isinstance(shot["layout"], list), shot["name"]
 
@@ -120,6 +121,28 @@ def test_the_largest_tables(tour: tuple[Path, dict[str, Any]]) -> None:
     assert "Gus" not in " ".join(named["biznes6-setup"]["texts"])  # six, not eight
 
 
+def test_the_report_and_the_hall_of_fame(tour: tuple[Path, dict[str, Any]]) -> None:
+    """Issue 42: the game's report after each of the largest games, every player in it; the hall of fame empty at
+    the start and, at the end, over the games the tour finished."""
+    _, shots = tour
+    named = by_name(shots)
+    pl = Translator("pl")
+    eight = ["Ann", "Ben", "Cy", "Dorota", "Eve", "Francesca", "Gus", "Hania"]
+    for table, players in (("classic8", eight), ("biznes6", eight[:6])):
+        shot = named[f"{table}-report"]
+        assert shot["screen"] == "report"
+        texts = shot["texts"]
+        assert pl("ui.report.title") in texts
+        assert any(t.startswith(pl("ui.report.length", length="")[:-1]) for t in texts), texts
+        assert all(any(t.endswith(f". {p}") for t in texts) for p in players), texts
+    assert named["hall-of-fame-empty"]["screen"] == "fame"
+    assert pl("ui.fame.empty") in named["hall-of-fame-empty"]["texts"]
+    fame = named["hall-of-fame"]["texts"]
+    assert pl("ui.fame.title") in fame and any(t.startswith("Ukończone gry: ") for t in fame), fame
+    assert any(t.startswith("1. ") for t in fame) and any(t.startswith(pl("ui.fame.longest", game=1, length="")[:12])
+                                                        for t in fame), fame
+
+
 def test_the_contact_sheet(tour: tuple[Path, dict[str, Any]]) -> None:
     out, shots = tour
     count = len(shots["shots"])
@@ -148,7 +171,8 @@ def test_the_first_shots_alone(tmp_path: Path) -> None:
     toured = run("--tour", str(out), "--size", "800x480", "--tour-shots", "3", timeout=120)
     assert toured.returncode == 0, toured.stdout + toured.stderr
     files = sorted(p.name for p in out.glob("[0-9]*.png"))
-    assert files == ["01-home.png", "02-setup-players-and-cards.png", "03-keyboard-english.png"], files
+    # numbered as in the whole tour (over 99 shots: three digits), the start screen and a new game's first pages
+    assert files == ["001-home.png", "002-setup-players-and-cards.png", "003-keyboard-english.png"], files
     listed = json.loads((out / "shots.json").read_text())["shots"]
     assert [shot["file"] for shot in listed] == files
     assert png_size(out / "contact-sheet.png")[0] > 0

@@ -1,4 +1,4 @@
-"""The start screen: resume the unfinished game, start a new one, or the settings; and, when a card reader named
+"""The start screen: resume the unfinished game, start a new one, the hall of fame (ui/screens/report.py) or the settings; and, when a card reader named
 in the config has not answered since the start, a note saying so with the way to its check."""
 
 from __future__ import annotations
@@ -32,8 +32,12 @@ class HomeScreen(BaseScreen):
                                      height=theme.TARGET_HOME))
         box.add_widget(BigButton(self.tr("ui.home.new"), self.f.setup.new_game, "primary", size=theme.FONT_LARGE,
                                  height=theme.TARGET_HOME))
-        box.add_widget(BigButton(self.tr("ui.settings"), lambda: self.f.nav.go("settings"), "secondary",
-                                 size=theme.FONT_BIG))
+        more = row(theme.TARGET)
+        more.add_widget(BigButton(self.tr("ui.fame.open"), getattr(self.f.of("ui.flows.report:ReportFlow"), "open_fame"),
+                                  "accent", size=theme.FONT_BIG))
+        more.add_widget(BigButton(self.tr("ui.settings"), lambda: self.f.nav.go("settings"), "secondary",
+                                  size=theme.FONT_BIG))
+        box.add_widget(more)
         root.add_widget(box)
         self.notices(root, 2)
         root.add_widget(Widget())

@@ -1,5 +1,6 @@
 """Game over: the ranking with each player's net worth, and a chart of everyone's net worth over the game
 (ui/chart.py: rounds along the bottom, amounts up the side);
+"Game report" opens the report page (ui/screens/report.py);
 Undo asks for the banker's PIN (when the game has one) and a confirming second touch."""
 
 from __future__ import annotations
@@ -21,7 +22,14 @@ class GameOverScreen(Confirming):
     def build(self, root: BoxLayout) -> None:
         self.start_confirming()
         g = self.f.home.game_over()
-        self.header(root, self.tr("ui.over.winner", player=g["winner"]))
+        top = row(theme.TARGET_MEDIUM)  # the winner, and the way to the game's report (ui/screens/report.py)
+        top.add_widget(Text(self.tr("ui.over.winner", player=g["winner"]), theme.FONT_TITLE, bold=True,
+                            height=theme.TARGET_MEDIUM))
+        report = BigButton(self.tr("ui.over.report"), getattr(self.f.of("ui.flows.report:ReportFlow"), "open_report"),
+                           "accent", size=theme.FONT_BODY, size_hint_x=0.3, height=theme.TARGET_MEDIUM)
+        report.role = "report"
+        top.add_widget(report)
+        root.add_widget(top)
         body = BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE)
         left = BoxLayout(orientation="vertical", size_hint_x=0.4)
         compact = len(g["ranking"]) > RANKS_ROOMY_MOST  # every player on screen, from 480 px high up

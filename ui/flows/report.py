@@ -1,0 +1,204 @@
+"""After the game, in words a family reads across the table: the game's report (from the game-over screen,
+and on the phones once the game is over) and the family's hall of fame (from the start screen).
+
+The numbers are the engine's (banker/report.py: `game_report`, `family_stats`); here they become sentences
+in the family's language, amounts through `Translator.money`. `report_view` and `fame_view` take the
+engine's dicts, so the phone page (ui/phone.py) words the report exactly as the touchscreen does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from banker.report import family_stats, game_report
+from ui.flows.base import Flow
+from ui.pages import HOME, OVER, home_page
+
+if TYPE_CHECKING:
+    from ui.session import Session
+
+KINDS = ("rent", "salary", "buy", "tax", "card", "auction", "trade", "deal", "build", "mortgage", "unmortgage",
+         "jail_fine", "start_bonus", "pot", "sell", "sell_to_bank", "sell_to_player")  # kinds with words of their own
+
+
+def kind_word(s: "Session", kind: str) -> str:
+    """A money kind as a noun: "rent", "buying property"; kinds without words of their own are "other"."""
+    return s.tr(f"ui.report.kind.{kind}" if kind in KINDS else "ui.report.kind.other")
+
+
+def length_text(s: "Session", turns: int, minutes: float | None) -> str:
+    """A game's length: "42 turns", or "42 turns, 95 minutes" when its minutes are known."""
+    tr = s.tr
+    if minutes is None or round(minutes) < 1:  # unknown, or under a minute (an imported game)
+        return tr.count("ui.n.turn", turns)
+    return tr("ui.report.turns_minutes", turns=turns, minutes=int(round(minutes)))
+
+
+def _payee(s: "Session", to: str) -> str:
+    return s.tr(f"ui.{to}") if to in ("bank", "pot") else to
+
+
+def _top(amounts: dict[str, int], leave_out: str | None = None) -> tuple[str, int] | None:
+    """The largest kind (the first by name of equal ones), without `leave_out`."""
+    items = [(k, v) for k, v in amounts.items() if k != leave_out and v > 0]
+    return max(items, key=lambda kv: kv[1]) if items else None  # the kinds come sorted by name
+
+
+def player_lines(s: "Session", p: dict[str, Any]) -> list[str]:
+    """A player's game in a few plain sentences: rent collected and where most of it came from, what else came
+    in and went out the most, and how they ended."""
+    tr, name, lines = s.tr, p["name"], []
+    rent = p["received"].get("rent", 0)
+    best = p["best_property"]
+    if rent and best is not None and best["rent"] == rent:
+        lines.append(tr("ui.report.rent_all", player=name, amount=rent, space=best["space"]))
+    elif rent and best is not None:
+        lines.append(tr("ui.report.rent_from", player=name, amount=rent, part=best["rent"], space=best["space"]))
+    elif rent:
+        lines.append(tr("ui.report.rent", player=name, amount=rent))
+    income, spending = _top(p["received"], "rent"), _top(p["paid"])
+    if income is not None and spending is not None:
+        lines.append(tr("ui.report.in_out", income=kind_word(s, income[0]), amount_in=income[1],
+                        spending=kind_word(s, spending[0]), amount_out=spending[1]))
+    elif income is not None:
+        lines.append(tr("ui.report.in", income=kind_word(s, income[0]), amount_in=income[1]))
+    elif spending is not None:
+        lines.append(tr("ui.report.out", spending=kind_word(s, spending[0]), amount_out=spending[1]))
+    if p["net_worth"] == 0 and p["cash_end"] <= 0 and p["rank"] > 1:
+        lines.append(tr("ui.report.bankrupt"))
+    else:
+        lines.append(tr("ui.report.ended", cash=p["cash_end"], worth=p["net_worth"]))
+    return lines
+
+
+def report_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
+    """The report page's words from `banker.report.game_report`: the winner, the game's length, the turning
+    point (the largest single payment) and a few lines per player, in rank order (seat order among equals); and
+    the game's id."""
+    tr = s.tr
+    winner = report["winner"]
+    names = " & ".join(winner) if isinstance(winner, list) else winner
+    turning = None
+    payments = [(p["biggest_payment"]["amount"], -i, p) for i, p in enumerate(report["players"])
+                if p["biggest_payment"] is not None]
+    if payments:
+        _, _, payer = max(payments, key=lambda t: (t[0], t[1]))
+        b = payer["biggest_payment"]
+        words = {"payer": payer["name"], "payee": _payee(s, b["to"]), "amount": b["amount"],
+                 "kind": kind_word(s, b["kind"]), "turn": b["turn"]}
+        turning = tr("ui.report.turning" if b["turn"] is not None else "ui.report.turning_no_turn", **words)
+    players = sorted(enumerate(report["players"]), key=lambda ip: (ip[1]["rank"], ip[0]))
+    return {
+        "game": report["game"],  # the journal's id: the page opens another game's report at its top
+        "title": tr("ui.report.title"),
+        "winner": tr("ui.over.winner", player=names) if names else tr("ui.phone.ended"),
+        "length": tr("ui.report.length", length=length_text(s, report["turns"], report["minutes"])),
+        "turning": turning,
+        "players": [{"name": p["name"], "place": p["rank"], "colour": s.colour(p["name"]),
+                     "lines": player_lines(s, p)} for _, p in players],
+    }
+
+
+CHART_KINDS = ("rent", "salary")  # money received, split on the report's chart; the rest is one more part
+
+
+def money_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
+    """The report page's chart (ui/chart.py's MoneyBars) from `banker.report.game_report`: per player, in rank
+    order, what they received split into rent, salary and the rest, and what they paid, with both totals
+    in words; the headings and the kinds' legend. Every part is the report's: the parts add up to the total."""
+    tr = s.tr
+    players = []
+    for _, p in sorted(enumerate(report["players"]), key=lambda ip: (ip[1]["rank"], ip[0])):
+        received = sum(p["received"].values())
+        parts = [[kind, p["received"].get(kind, 0)] for kind in CHART_KINDS]
+        parts.append(["other", received - sum(amount for _kind, amount in parts)])
+        paid = sum(p["paid"].values())
+        players.append({"name": p["name"], "colour": s.colour(p["name"]), "received": parts, "paid": paid,
+                        "received_text": tr.money(received), "paid_text": tr.money(paid)})
+    return {"title": tr("ui.report.chart.title"), "paid": tr("ui.report.chart.paid"),
+            "received": tr("ui.report.chart.received"),
+            "kinds": [[kind, kind_word(s, kind)] for kind in CHART_KINDS] + [["other", tr("ui.report.chart.other")]],
+            "players": players}
+
+
+def fame_view(s: "Session", stats: dict[str, Any]) -> dict[str, Any]:
+    """The hall of fame's words from `banker.report.family_stats`: games played, a line per player (wins of
+    games, the win rate, rent collected, the best game), the longest and the shortest game; an empty history
+    says so."""
+    tr = s.tr
+    if not stats["games"]:
+        return {"title": tr("ui.fame.title"), "games": tr("ui.fame.empty"), "players": [], "lengths": [],
+                "empty": True}
+    players = []
+    for p in stats["players"]:
+        best = p["best_game"]
+        players.append({
+            "name": p["name"],
+            "wins": tr("ui.fame.wins", wins=p["wins"], games=p["games"], rate=int(round(p["win_rate"] * 100))),
+            "more": tr("ui.fame.more", rent=p["rent_collected"], game=best["game"], worth=best["net_worth"])
+            if best is not None else tr("ui.fame.rent", rent=p["rent_collected"]),
+        })
+    lengths = []
+    for key, which in (("longest_game", "ui.fame.longest"), ("shortest_game", "ui.fame.shortest")):
+        g = stats[key]
+        if g is not None:
+            lengths.append(tr(which, game=g["game"], length=length_text(s, g["turns"], g["minutes"])))
+    if len(lengths) == 2 and stats["longest_game"] == stats["shortest_game"]:
+        lengths = lengths[:1]  # one game: it is both
+    return {"title": tr("ui.fame.title"), "games": tr("ui.fame.games", count=stats["games"]), "players": players,
+            "lengths": lengths, "empty": False}
+
+
+class ReportFlow(Flow):
+    """The report page (the game-over screen's "Game report") and the hall of fame (the start screen's)."""
+
+    def __init__(self, flows: Any) -> None:
+        super().__init__(flows)
+        self._report: tuple[Any, int, dict[str, Any]] | None = None  # (game, actions, game_report) kept
+        self._stats: dict[str, Any] | None = None  # family_stats, read when the hall of fame opens
+
+    def report(self) -> dict[str, Any]:
+        """The engine's report of the game just over (kept until the game changes: it replays the game)."""
+        s, game = self.s, self.game
+        assert game is not None and s.live is not None
+        kept = self._report
+        if kept is None or kept[0] is not game or kept[1] != len(game.history):
+            gid = s.live.id
+            made = game_report(game, gid, s.journal.status(gid), s.journal.action_times(gid))
+            self._report = kept = (game, len(game.history), made)
+        return kept[2]
+
+    def report_view(self) -> dict[str, Any]:
+        return report_view(self.s, self.report())
+
+    def money_view(self) -> dict[str, Any]:
+        return money_view(self.s, self.report())
+
+    def open_report(self) -> None:
+        self.f.nav.go("report")
+
+    def open_fame(self) -> None:
+        """The hall of fame, the journal's finished games read once now (a big journal takes a while)."""
+        self._stats = family_stats(self.s.journal)
+        self.f.nav.go("fame")
+
+    def fame_view(self) -> dict[str, Any]:
+        if self._stats is None:
+            self._stats = family_stats(self.s.journal)
+        return fame_view(self.s, self._stats)
+
+    def leave(self, page: str) -> str | None:
+        """Once the table has moved on (a new game from the hall of fame, the game-over screen closed), the page
+        of that moment: the family does not come back to this one unasked."""
+        mode = self.f.mode
+        if (page, mode) in (("fame", HOME), ("report", OVER)):
+            return None
+        return home_page(mode)
+
+    def closed(self) -> None:
+        self._report = None
+        self._stats = None  # a game just finished joins the history next time
+
+
+__all__ = ["CHART_KINDS", "KINDS", "ReportFlow", "fame_view", "kind_word", "length_text", "money_view", "player_lines",
+           "report_view"]
