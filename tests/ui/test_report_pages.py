@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import controllerkit
 from banker.report import family_stats
 from ui.flows import Flows
@@ -226,3 +228,25 @@ def test_the_charts_money_in_and_out_is_the_reports(tmp_path: Path) -> None:
     assert sum(amount for _kind, amount in first["received"]) == 2875 and first["paid"] == 1785
     assert (first["received_text"], first["paid_text"]) == ("2\u00a0875", "1\u00a0785")
     assert v["players"][1]["received"] == [["rent", 0], ["salary", 200], ["other", 0]] and v["players"][1]["paid"] == 0
+
+
+def test_the_hall_of_fame_says_it_is_counting_until_the_history_is_in(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the app is still reading the journal's summaries beside the first screen (ui/history.py), the hall
+    of fame opens at once and says so; once they are in, the next drawing shows them."""
+    from ui.history import History
+
+    c = controllerkit.make(tmp_path, taps=False)
+    played(c)
+    c.home.close_game()
+    monkeypatch.setattr(History, "reading", property(lambda self: True))
+    flow = report_flow(c)
+    flow.open_fame()
+    assert c.nav.screen_name() == "fame"
+    v = flow.fame_view()
+    assert v["games"] == "Counting the games played so far…" and v["empty"] is True and v["players"] == []
+    c.settings.set_language("ru")
+    assert flow.fame_view()["games"] == "Подсчитываю сыгранные игры…"
+    monkeypatch.undo()  # the reading is in
+    c.settings.set_language("en")
+    assert flow.fame_view()["games"] == "Finished games: 1"

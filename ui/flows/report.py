@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from banker.report import family_stats, game_report
+from banker.journal import JournalError
+from banker.report import game_report
 from ui.flows.base import Flow
 from ui.pages import HOME, OVER, home_page
 
@@ -121,11 +122,14 @@ def money_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
             "players": players}
 
 
-def fame_view(s: "Session", stats: dict[str, Any]) -> dict[str, Any]:
+def fame_view(s: "Session", stats: dict[str, Any] | None) -> dict[str, Any]:
     """The hall of fame's words from `banker.report.family_stats`: games played, a line per player (wins of
     games, the win rate, rent collected, the best game), the longest and the shortest game; an empty history
-    says so."""
+    says so, and so does a history still being read beside the app (`stats` None: ui/history.py)."""
     tr = s.tr
+    if stats is None:
+        return {"title": tr("ui.fame.title"), "games": tr("ui.fame.counting"), "players": [], "lengths": [],
+                "empty": True}
     if not stats["games"]:
         return {"title": tr("ui.fame.title"), "games": tr("ui.fame.empty"), "players": [], "lengths": [],
                 "empty": True}
@@ -155,7 +159,7 @@ class ReportFlow(Flow):
     def __init__(self, flows: Any) -> None:
         super().__init__(flows)
         self._report: tuple[Any, int, dict[str, Any]] | None = None  # (game, actions, game_report) kept
-        self._stats: dict[str, Any] | None = None  # family_stats, read when the hall of fame opens
+        self._stats: dict[str, Any] | None = None  # the history (ui/history.py), read when the hall of fame opens
 
     def report(self) -> dict[str, Any]:
         """The engine's report of the game just over (kept until the game changes: it replays the game)."""
@@ -178,14 +182,25 @@ class ReportFlow(Flow):
         self.f.nav.go("report")
 
     def open_fame(self) -> None:
-        """The hall of fame, the journal's finished games read once now (a big journal takes a while)."""
-        self._stats = family_stats(self.s.journal)
+        """The hall of fame: the history as the app keeps it (ui/history.py: the summaries read beside the app,
+        then only the games changed since looked at), so that it opens as fast as any page."""
+        self._stats = None
         self.f.nav.go("fame")
 
-    def fame_view(self) -> dict[str, Any]:
+    def stats(self) -> dict[str, Any] | None:
+        """The family's history now, or None while the app is still reading it (the page says so, and is drawn
+        again once it is in); a journal that cannot be read says why in a notice."""
         if self._stats is None:
-            self._stats = family_stats(self.s.journal)
-        return fame_view(self.s, self._stats)
+            s = self.s
+            try:
+                self._stats = s.history.stats(s.journal)
+            except JournalError as exc:
+                s.notify(str(exc), "error")
+                self._stats = {"games": 0}
+        return self._stats
+
+    def fame_view(self) -> dict[str, Any]:
+        return fame_view(self.s, self.stats())
 
     def leave(self, page: str) -> str | None:
         """Once the table has moved on (a new game from the hall of fame, the game-over screen closed), the page
