@@ -916,9 +916,10 @@ class Journal:
         return [game_id for game_id, stored, _, damage in self._stored_summaries() if stored is None and damage is None]
 
     @_guarded
-    def fill_summaries(self, stop: Callable[[], bool] = lambda: False) -> int:
+    def fill_summaries(self, stop: Callable[[], bool] = lambda: False, pause: float = 0.0) -> int:
         """Store the summary of every finished game that lacks one, a game at a time (a transaction each), until
-        `stop()` says so; damaged games are left as they are. Returns how many were stored.
+        `stop()` says so; damaged games are left as they are. Returns how many were stored. `pause`: seconds
+        to sleep after each game, leaving the interpreter to the app's own thread.
 
         Loading a game replays it: the app runs this on a thread of its own, with a journal of its own, beside
         the first screen (ui/app.py), so that an old journal never stalls the start."""
@@ -937,7 +938,7 @@ class Journal:
                     continue  # played on (or deleted) since it was loaded: left for the next fill
                 self._put_summary(self.db, game_id, text)
             stored += 1
-            time.sleep(0)  # let the app's own thread have the interpreter between games
+            time.sleep(pause)  # (0: at least let another thread have the interpreter between games)
         return stored
 
     @_guarded

@@ -25,6 +25,10 @@ from banker.report import tally
 
 log = logging.getLogger(__name__)
 
+PAUSE = 0.01
+"""Seconds the filling thread sleeps after each game: a replay holds the interpreter, and a touch that comes
+meanwhile waits for it (benchmarks/bench_fame.py: touches during the fill of 1,000 games)."""
+
 Keys = dict[int, tuple[str, int, str]]  # game -> (status, action count, running hash): `Journal.game_keys`
 
 
@@ -51,7 +55,7 @@ class History:
     def _work(self, on_ready: Callable[[], None]) -> None:
         try:
             with Journal(self.path, create=False) as journal:
-                self.filled = journal.fill_summaries(stop=self._stop.is_set)
+                self.filled = journal.fill_summaries(stop=self._stop.is_set, pause=PAUSE)
                 if self._stop.is_set():
                     return
                 keys = journal.game_keys()  # before the summaries: a game changed in between is read again
