@@ -856,8 +856,7 @@ class Journal:
                 continue
             if status != "finished":
                 continue
-            n, crc, first, last = rows.get(game_id, (0, 0, 0.0, 0.0))
-            stored, times = _trusted(game_id, record, (game_id, n, None, first, last), crc)
+            stored, times = _trusted(game_id, record, *rows.get(game_id, (0, _rows_crc(None), 0.0, 0.0)))
             out.append((game_id, stored, times, None))
         return out
 
@@ -881,10 +880,11 @@ class Journal:
         return out
 
     @_guarded
-    def game_keys(self) -> dict[int, tuple[str, int, str]]:
-        """Every game's id with its status, action count and running hash, unchecked (one query): what has
-        changed since the last look (the app's hall of fame keeps its summaries up to date with it)."""
-        return {int(r[0]): (str(r[1]), int(r[2]), str(r[3]))
+    def game_keys(self) -> dict[int, tuple[Any, Any, Any]]:
+        """Every game's id with its status, action count and running hash as stored, unchecked (one query): to
+        compare with an earlier look, telling which games changed since (the app's hall of fame keeps its
+        summaries up to date with it)."""
+        return {int(r[0]): (r[1], r[2], r[3])
                 for r in self.db.execute("SELECT id, status, action_count, action_hash FROM games ORDER BY id")}
 
     @_guarded
@@ -901,7 +901,10 @@ class Journal:
         if row is None or row[0] != "finished":
             return None
         found = self.db.execute(_ROWS_AT_ONCE.format(where="WHERE game = ?"), (game_id,)).fetchone()
-        stored, times = _trusted(game_id, row[1:], found)
+        if found is None:
+            stored, times = _trusted(game_id, row[1:], 0, _rows_crc(None), 0.0, 0.0)
+        else:
+            stored, times = _trusted(game_id, row[1:], found[1], _rows_crc(found[2]), found[3], found[4])
         if stored is None:
             try:
                 stored = game_summary(self.load(game_id).game)
@@ -1104,19 +1107,17 @@ def _rows_crc(joined: str | None) -> int:
     return zlib.crc32((joined or "").encode("utf-8"))
 
 
-def _trusted(game_id: int, record: Sequence[Any], rows: tuple[Any, ...] | None, crc: int | None = None
+def _trusted(game_id: int, record: Sequence[Any], n: int, crc: int, first: float, last: float
              ) -> tuple[dict[str, Any] | None, tuple[float, float] | None]:
     """A game's stored summary, if it still agrees with the game, and the game's first and last time stamps.
 
     `record`: the game row's action count and hash, then the summary row's count, hash, CRC, text and checksum
-    (None when there is none). `rows`: the game's line of `_ROWS_AT_ONCE` (None: no rows); `crc`: the CRC of its
-    joined texts when already taken. The summary is trusted when its checksum fits, it was made at the game's
-    count and hash, the rows are still as many with the same CRC, and it is of the current format."""
+    (None when there is none). `n`, `crc`, `first`, `last`: the game's rows as `_ROWS_AT_ONCE` finds them (their
+    count, the CRC of their joined texts, the first and last time stamp). The summary is trusted when its
+    checksum fits, it was made at the game's count and hash, the rows are still as many with the same CRC, and
+    it is of the current format."""
     count, digest, s_count, s_digest, s_crc, text, checksum = record
-    n, joined, first, last = (rows[1], rows[2], rows[3], rows[4]) if rows is not None else (0, None, 0.0, 0.0)
     times = None if n < 2 or first == last else (float(first), float(last))
-    if crc is None:
-        crc = _rows_crc(joined)
     if not (isinstance(text, str) and checksum == _summary_checksum(game_id, s_count, s_digest, s_crc, text)
             and (s_count, s_digest) == (count, digest) and (n, crc) == (s_count, s_crc)):
         return None, times

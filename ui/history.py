@@ -29,7 +29,7 @@ PAUSE = 0.01
 """Seconds the filling thread sleeps after each game: a replay holds the interpreter, and a touch that comes
 meanwhile waits for it (benchmarks/bench_fame.py: touches during the fill of 1,000 games)."""
 
-Keys = dict[int, tuple[str, int, str]]  # game -> (status, action count, running hash): `Journal.game_keys`
+Keys = dict[int, tuple[Any, Any, Any]]  # game -> (status, action count, running hash): `Journal.game_keys`
 
 
 class History:

@@ -79,10 +79,10 @@ def test_while_the_first_reading_is_under_way_there_is_no_history_yet(tmp_path: 
         release, entered = threading.Event(), threading.Event()
         real = Journal.fill_summaries
 
-        def slow(self: Journal, stop: Any = lambda: False) -> int:
+        def slow(self: Journal, stop: Any = lambda: False, pause: float = 0.0) -> int:
             entered.set()
             release.wait(30)
-            return real(self, stop)
+            return real(self, stop, pause)
 
         monkeypatch.setattr(Journal, "fill_summaries", slow)
         history = History(path)
