@@ -171,7 +171,8 @@ class BankerApp(App):
         if self.session.settings.sounds:
             self.flip_callbacks.append(self.prepare_sounds)  # after the first frame too
         # The hall of fame's summaries (an older journal's filled in first), read beside the app: never a stall.
-        self.flip_callbacks.append(lambda: self.session.history.start(on_main_thread(self.session.changed)))
+        report = self.flows.of("ui.flows.report:ReportFlow")
+        self.flip_callbacks.append(lambda: self.session.history.start(on_main_thread(report.history_in)))
         self.redraw()
         return self.manager
 

@@ -247,6 +247,16 @@ def test_the_hall_of_fame_says_it_is_counting_until_the_history_is_in(tmp_path: 
     assert v["games"] == "Counting the games played so far…" and v["empty"] is True and v["players"] == []
     c.settings.set_language("ru")
     assert flow.fame_view()["games"] == "Подсчитываю сыгранные игры…"
-    monkeypatch.undo()  # the reading is in
+    monkeypatch.undo()  # the reading is in: the page is drawn again, and then shows it
     c.settings.set_language("en")
+    drawn: list[str] = []
+    c.session.listeners.append(lambda: drawn.append(c.nav.screen_name()))
+    flow.history_in()
+    assert drawn == ["fame"]
     assert flow.fame_view()["games"] == "Finished games: 1"
+    flow.history_in()  # no longer counting: nothing to draw again
+    assert drawn == ["fame"]
+    c.nav.go("home")
+    drawn.clear()
+    flow.history_in()  # another page: left alone
+    assert drawn == []

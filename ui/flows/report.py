@@ -202,6 +202,12 @@ class ReportFlow(Flow):
     def fame_view(self) -> dict[str, Any]:
         return fame_view(self.s, self.stats())
 
+    def history_in(self) -> None:
+        """The app's first reading of the history is in (ui/history.py): a hall of fame that said it was
+        counting is drawn again; no other screen is touched."""
+        if self.f.nav.page == "fame" and self._stats is None:
+            self.changed()
+
     def leave(self, page: str) -> str | None:
         """Once the table has moved on (a new game from the hall of fame, the game-over screen closed), the page
         of that moment: the family does not come back to this one unasked."""
