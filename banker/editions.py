@@ -24,7 +24,7 @@ from typing import Any, Mapping
 import tomli_w
 
 from banker.errors import RulesetError
-from banker.outside import control_character, valid_text
+from banker.outside import escape_text, valid_text
 from banker.ruleset import (MAX_FILE_BYTES, Ruleset, _parse_text, _read_file, builtin_names,
                             ruleset_from_data)
 
@@ -62,7 +62,7 @@ def name_problem(name: object) -> str | None:
         return f"must be at most {MAX_NAME_LENGTH} characters, not {len(name)}"
     if not _NAME.fullmatch(name):
         return ("must be lower-case ASCII letters, digits and hyphens, starting with a letter or a digit, "
-                f"not {_printable(name)!r}")
+                f"not '{_printable(name)}'")
     if name in builtin_names():
         return f"{name!r} is the name of a shipped ruleset; an edition needs a name of its own"
     return None
@@ -202,7 +202,7 @@ def _toml_names(where: Path) -> list[str]:
 def _checked(name: str, path: Path, data: Mapping[str, Any]) -> Ruleset:
     ruleset = ruleset_from_data(data, str(path))
     if ruleset.name != name:
-        raise RulesetError(str(path), "name", f"must be the file's name {name!r}, not {_printable(ruleset.name)!r}")
+        raise RulesetError(str(path), "name", f"must be the file's name '{name}', not '{_printable(ruleset.name)}'")
     return ruleset
 
 
@@ -213,8 +213,7 @@ def _check_file(where: Path, file_name: str) -> Edition:
     path = where / file_name
     bad_name = name_problem(stem)
     if bad_name is not None:
-        return Edition(shown, shown, path, _sentence(f"the file name {shown!r} cannot name an edition: "
-                                                     f"the name {bad_name}"))
+        return Edition(shown, shown, path, _sentence(f"the file's name {bad_name}"))
     title = stem
     try:
         data = _read_file(path)
@@ -288,9 +287,7 @@ def _plain(value: Any) -> Any:
 
 def _printable(text: str) -> str:
     """A name as a message or a listing shows it: control characters and undecodable bytes escaped."""
-    if valid_text(text) and control_character(text) is None:
-        return text
-    return repr(text)[1:-1]
+    return escape_text(text)
 
 
 def _sentence(problem: str) -> str:
