@@ -239,7 +239,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
         from banker.editions import folder_problem, list_editions
 
         entries: list[dict[str, str]] = [{**_summary(n), "kind": "shipped"} for n in builtin_names()]
-        editions = list_editions()
+        problem = folder_problem()  # said once below; the listing is then empty
+        editions = list_editions() if problem is None else []
         # The editions that load, then the broken ones with their reason.
         for e in sorted(editions, key=lambda e: e.problem is not None):
             entry = {"name": e.name, "title": e.title, "description": e.description, "kind": "edition"}
@@ -255,7 +256,6 @@ def cmd_rules(args: argparse.Namespace) -> int:
                 else:
                     about = f": {escape_text(s['description'])}" if s["description"] else ""
                     print(f"{escape_text(s['name']):16} (edition) {escape_text(s['title'])}{about}")
-        problem = folder_problem()
         if problem is not None:
             print(f"banker rules: {problem}", file=sys.stderr)
         return 0

@@ -134,9 +134,10 @@ def save_edition(data: Mapping[str, Any] | str, folder: Path | None = None) -> E
     if isinstance(data, str):
         text = data
     elif isinstance(data, Mapping):
-        wanted = ruleset_from_data(data, source)  # the schema's message before any TOML writer sees the data
+        plain = _plain(data)
+        wanted = ruleset_from_data(plain, source)  # the schema's message before any TOML writer sees the data
         try:
-            text = tomli_w.dumps(_plain(data))
+            text = tomli_w.dumps(plain)
         except (TypeError, ValueError) as exc:
             raise RulesetError(source, "", f"cannot be written as TOML ({exc})") from None
     else:
