@@ -534,3 +534,21 @@ def test_fuzz_save_edition_refuses_only_with_ruleset_error_and_writes_nothing_wh
         delete_edition(edition.name)
     assert saved >= 15 and refused >= 300, (saved, refused)  # both ways were exercised
     assert all(e.problem is None for e in list_editions())
+
+
+def test_a_file_beside_the_script_comes_before_an_edition_of_that_name(tmp_path: Path) -> None:
+    from banker.script import replay_file
+
+    save_edition(our_street(baltic=77))
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    script = folder / "game.jsonl"
+    script.write_text('{"rules": "our-street", "players": ["Ann", "Ben"]}\n{"do": "roll", "dice": [1, 2]}\n'
+                      '{"do": "buy"}\n', "utf-8")
+    played = replay_file(str(script))
+    assert played.error is None and played.state is not None
+    assert played.state["players"][0]["cash"] == 1500 - 77  # the edition
+    (folder / "our-street").write_text(CLASSIC_TOML.read_text("utf-8"), "utf-8")
+    played = replay_file(str(script))
+    assert played.error is None and played.state is not None
+    assert played.state["players"][0]["cash"] == 1500 - 60  # the file beside the script, as before editions
