@@ -272,6 +272,24 @@ def test_an_unreadable_file_is_listed_as_broken() -> None:
         (editions_dir() / "our-street.toml").chmod(0o644)
 
 
+def test_a_file_the_system_refuses_to_read_is_listed_as_broken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same as above where the tests run as root: the system's refusal, as the loader words it."""
+    from banker import outside
+
+    save_edition(our_street())
+    save_edition(our_street("readable"))
+    real = outside.read_text_file
+
+    def refused(path: Any, limit: int) -> str:
+        if Path(path).name == "our-street.toml":
+            raise PermissionError(13, "Permission denied")
+        return real(path, limit)
+
+    monkeypatch.setattr(outside, "read_text_file", refused)
+    assert [(e.name, e.problem) for e in list_editions()] == [
+        ("our-street", "cannot read the file (permission denied)."), ("readable", None)]
+
+
 def test_a_missing_folder_holds_no_editions() -> None:
     assert list_editions() == [] and folder_problem() is None
 
