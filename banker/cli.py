@@ -1,6 +1,6 @@
 """`banker`: the one command.
 
-    banker rules [NAME|FILE] [--json]
+    banker rules [NAME|FILE|EDITION] [--json]
     banker replay FILE [--json]
     banker simulate --rules NAME --games N --players P --seed S [--json] [--save-scripts DIR]
     banker replay FILE --journal DB [--progress]
@@ -98,8 +98,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="banker", description="Board Banker: the electronic banker.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    rules = sub.add_parser("rules", help="list the rulesets, or show one")
-    rules.add_argument("name", nargs="?", help="a ruleset name or a ruleset file")
+    rules = sub.add_parser("rules", help="list the rulesets and the family's editions, or show one")
+    rules.add_argument("name", nargs="?", help="a ruleset name, a ruleset file or an edition's name")
     rules.add_argument("--json", action="store_true", help="print the full ruleset data as JSON")
 
     replay = sub.add_parser("replay", help="apply a game script and print where the game stands")
