@@ -1,6 +1,6 @@
 """`banker`: the one command.
 
-    banker rules [NAME|FILE] [--json]
+    banker rules [NAME|FILE|EDITION] [--json]
     banker replay FILE [--json]
     banker simulate --rules NAME --games N --players P --seed S [--json] [--save-scripts DIR]
     banker replay FILE --journal DB [--progress]
@@ -98,8 +98,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="banker", description="Board Banker: the electronic banker.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    rules = sub.add_parser("rules", help="list the rulesets, or show one")
-    rules.add_argument("name", nargs="?", help="a ruleset name or a ruleset file")
+    rules = sub.add_parser("rules", help="list the rulesets and the family's editions, or show one")
+    rules.add_argument("name", nargs="?", help="a ruleset name, a ruleset file or an edition's name")
     rules.add_argument("--json", action="store_true", help="print the full ruleset data as JSON")
 
     replay = sub.add_parser("replay", help="apply a game script and print where the game stands")
@@ -236,13 +236,28 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     if args.name is None:
-        names = builtin_names()
+        from banker.editions import folder_problem, list_editions
+
+        entries: list[dict[str, str]] = [{**_summary(n), "kind": "shipped"} for n in builtin_names()]
+        problem = folder_problem()  # said once below; the listing is then empty
+        editions = list_editions() if problem is None else []
+        # The editions that load, then the broken ones with their reason.
+        for e in sorted(editions, key=lambda e: e.problem is not None):
+            entry = {"name": e.name, "title": e.title, "description": e.description, "kind": "edition"}
+            entries.append(entry if e.problem is None else {**entry, "problem": e.problem})
         if args.json:
-            print(json.dumps([_summary(n) for n in names], ensure_ascii=False, indent=2))
+            print(json.dumps(entries, ensure_ascii=False, indent=2))
         else:
-            for n in names:
-                s = _summary(n)
-                print(f"{n:16} {s['title']}: {s['description']}")
+            for s in entries:
+                if s["kind"] == "shipped":
+                    print(f"{s['name']:16} {s['title']}: {s['description']}")
+                elif "problem" in s:  # an edition's texts are the family's: printed on one line each
+                    print(f"{escape_text(s['name']):16} (edition, broken) {escape_text(s['problem'])}")
+                else:
+                    about = f": {escape_text(s['description'])}" if s["description"] else ""
+                    print(f"{escape_text(s['name']):16} (edition) {escape_text(s['title'])}{about}")
+        if problem is not None:
+            print(f"banker rules: {problem}", file=sys.stderr)
         return 0
     try:
         ruleset = load_ruleset(args.name)

@@ -386,8 +386,9 @@ def builtin_names() -> list[str]:
 _cache: dict[str, Ruleset] = {}
 
 
-def load_ruleset(name_or_path: str) -> Ruleset:
-    """Load a shipped ruleset by name, or a ruleset file by path."""
+def load_ruleset(name_or_path: str, editions: bool = True) -> Ruleset:
+    """Load a shipped ruleset by name, a ruleset file by path, or else (unless `editions` is false) the
+    family's edition of that name (banker/editions.py; read anew each time: it may be edited between games)."""
     if name_or_path in _cache:
         return _cache[name_or_path]
     if name_or_path in builtin_names():
@@ -399,8 +400,13 @@ def load_ruleset(name_or_path: str) -> Ruleset:
     path = Path(name_or_path)
     looks_like_path = path.suffix in (".toml", ".json") or "/" in name_or_path or path.exists()
     if not looks_like_path:
+        from banker import editions as family  # imported here: banker.editions builds on this module
+
+        if editions and family.is_edition_file(name_or_path):
+            return family.load_edition(name_or_path)
         known = ", ".join(builtin_names())
-        raise RulesetError(name_or_path, "", f"no such ruleset (shipped: {known}; or give a file path)")
+        raise RulesetError(name_or_path, "", f"no such ruleset (shipped: {known}; "
+                                             f"or an edition's name, see `banker rules`; or give a file path)")
     return ruleset_from_data(_read_file(path), str(path))
 
 

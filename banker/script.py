@@ -103,18 +103,21 @@ def parse_header(obj: Any, base_dir: Path | None = None) -> tuple[Header, Rulese
 
 
 def _load_rules(rules: str, base_dir: Path | None) -> Ruleset:
+    """A shipped ruleset, a file (from the working folder, else beside the script), else a family's edition."""
     try:
-        return load_ruleset(rules)
-    except RulesetError as first:
-        if base_dir is not None and not Path(rules).is_absolute():
+        return load_ruleset(rules, editions=base_dir is None)
+    except RulesetError:
+        if base_dir is None:
+            raise
+        if not Path(rules).is_absolute():
             candidate = base_dir / rules
             try:
                 found = candidate.exists()
             except OSError:  # a name too long for the file system is no file here
                 found = False
             if found:
-                return load_ruleset(str(candidate))
-        raise first
+                return load_ruleset(str(candidate), editions=False)
+        return load_ruleset(rules)  # an edition, or the first refusal again
 
 
 def new_game(header: Header, ruleset: Ruleset) -> tuple[Game, SeededChance | None]:
