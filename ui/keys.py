@@ -133,7 +133,8 @@ class NameEditor:
     Done gives: the buffer without spaces at its ends.
 
     `fresh` (a ready name being replaced): the name is shown as it is, but the first letter typed starts
-    a new one, and backspace takes it all; any other key keeps it to edit."""
+    a new one, and backspace takes it all; any other key keeps it to edit. `capitals` False (an edition's
+    file name, lower case by rule): no letter is a capital by itself, and a space types a hyphen."""
 
     index: int
     text: str = ""
@@ -141,12 +142,17 @@ class NameEditor:
     layer: str = LETTERS
     limit: int = NAME_MAX
     fresh: bool = False
+    capitals: bool = True
 
     def __post_init__(self) -> None:
         self.text = self.text[: self.limit]
         self._auto_shift()
 
     def _auto_shift(self) -> None:
+        if not self.capitals:
+            if self.shift == "once" and self.text:
+                self.shift = "off"
+            return
         if self.shift != "lock":
             start = self.fresh or not self.text or self.text[-1] in WORD_STARTS
             self.shift = "once" if start else "off"
@@ -166,6 +172,9 @@ class NameEditor:
             self.text = self.text[:-1]
         elif key == CLEAR:
             self.text = ""
+        elif key == SPACE and not self.capitals:
+            if len(self.text) < self.limit:
+                self.text += "-"
         elif key == SPACE:
             if self.text and not self.text.endswith(" ") and len(self.text) < self.limit:
                 self.text += " "
