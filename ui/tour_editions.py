@@ -13,10 +13,11 @@ HOSTILE = "[b]Ours[/b] & <i>"  # a title that would be markup, were markup on
 
 
 def classic_copy(name: str, title: str, street: str) -> str:
-    """The text of classic as an edition: its `name` and `title`, Mediterranean Avenue called `street`."""
+    """The text of classic as an edition: its `name` and `title`, Baltic Avenue (space 3: a throw of 1 and 2
+    from GO) called `street`."""
     text = resources.files("banker.rulesets").joinpath("classic.toml").read_text(encoding="utf-8")
     text = text.replace('name = "classic"', f'name = "{name}"', 1).replace('title = "Classic"', f'title = "{title}"', 1)
-    return text.replace('name = "Mediterranean Avenue"', f'name = "{street}"', 1)
+    return text.replace('name = "Baltic Avenue"', f'name = "{street}"', 1)
 
 
 def write_editions(folder: Path | None = None) -> Path:

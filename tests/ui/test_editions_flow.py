@@ -148,11 +148,11 @@ def test_a_game_on_an_edition_resumes_after_its_file_is_deleted(tmp_path: Path, 
     c = make(tmp_path)
     write_editions()
     start(c, rules="seaside")
-    assert c.session.game is not None and c.session.game.ruleset.spaces[1].name == "Harbour Lane"
+    assert c.session.game is not None and c.session.game.ruleset.spaces[3].name == "Harbour Lane"
     (editions_dir() / "seaside.toml").unlink()
     again = make(tmp_path)  # the app started anew on the same journal
     assert again.home.resume()
-    assert again.session.game is not None and again.session.game.ruleset.spaces[1].name == "Harbour Lane"
+    assert again.session.game is not None and again.session.game.ruleset.spaces[3].name == "Harbour Lane"
 
 
 def test_an_edition_gone_from_the_draft_gives_way_to_classic(tmp_path: Path, data_home: Path) -> None:
@@ -165,3 +165,16 @@ def test_an_edition_gone_from_the_draft_gives_way_to_classic(tmp_path: Path, dat
     assert c.setup.draft is not None and c.setup.draft.rules == "classic"
     assert [r["name"] for r in s["rulesets"] if r["chosen"]] == ["classic"]
     assert "The edition chosen cannot be played now" in texts(c)[-1]
+
+
+def test_the_name_is_typed_on_latin_keys_in_every_language(tmp_path: Path, data_home: Path) -> None:
+    c = make(tmp_path)
+    write_editions()
+    c.settings.set_language("ru")
+    flow = editions_of(c)
+    flow.rename("seaside")
+    title_keys = {k["id"] for line in flow.keyboard()["rows"] for k in line}
+    assert "п" in title_keys and "q" not in title_keys  # the title: the family's own letters
+    flow.done()
+    name_keys = {k["id"] for line in flow.keyboard()["rows"] for k in line}
+    assert set("abcdefghijklmnopqrstuvwxyz") <= name_keys and "п" not in name_keys

@@ -146,7 +146,7 @@ class EditionsFlow(Flow):
         problem = self.problem() if e.result() else None
         what = "ui.editions.type_title" if self.part == "title" else "ui.editions.type_name"
         return {"title": tr(what, name=self.renaming or ""), "colour": None, "text": e.text, "fresh": False,
-                "full": e.full(), "rows": keyboard_rows(tr, e), "presets": [],
+                "full": e.full(), "rows": keyboard_rows(tr, e, "en" if self.part == "name" else None), "presets": [],
                 "problem": None if problem is None else tr.render(problem),
                 "can_finish": bool(e.result()) and problem is None}
 
