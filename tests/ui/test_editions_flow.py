@@ -30,6 +30,15 @@ def editions_of(c) -> EditionsFlow:  # type: ignore[no-untyped-def]
     return flow
 
 
+def renaming(c, language: str = "en") -> EditionsFlow:  # type: ignore[no-untyped-def]
+    """The editions written, the family's language set, and "seaside" being renamed: its title on the keyboard."""
+    write_editions()
+    c.settings.set_language(language)
+    flow = editions_of(c)
+    flow.rename("seaside")
+    return flow
+
+
 def type_text(flow: EditionsFlow, text: str) -> None:
     flow.press(CLEAR)
     for ch in text:
@@ -90,10 +99,8 @@ def test_rename_types_the_title_then_the_name(tmp_path: Path, data_home: Path) -
 ])
 def test_a_refused_name_is_said_and_nothing_changes(tmp_path: Path, data_home: Path, typed: str, said: str) -> None:
     c = make(tmp_path)
-    write_editions()
+    flow = renaming(c)
     before = {p.name: p.read_bytes() for p in editions_dir().iterdir()}
-    flow = editions_of(c)
-    flow.rename("seaside")
     flow.done()
     type_text(flow, typed)
     assert flow.keyboard()["can_finish"] is False
@@ -106,10 +113,7 @@ def test_a_refused_name_is_said_and_nothing_changes(tmp_path: Path, data_home: P
 
 def test_the_refusal_is_said_in_the_familys_language(tmp_path: Path, data_home: Path) -> None:
     c = make(tmp_path)
-    write_editions()
-    c.settings.set_language("pl")
-    flow = editions_of(c)
-    flow.rename("seaside")
+    flow = renaming(c, "pl")
     flow.done()
     type_text(flow, "ours")
     flow.done()
@@ -169,10 +173,7 @@ def test_an_edition_gone_from_the_draft_gives_way_to_classic(tmp_path: Path, dat
 
 def test_the_name_is_typed_on_latin_keys_in_every_language(tmp_path: Path, data_home: Path) -> None:
     c = make(tmp_path)
-    write_editions()
-    c.settings.set_language("ru")
-    flow = editions_of(c)
-    flow.rename("seaside")
+    flow = renaming(c, "ru")
     title_keys = {k["id"] for line in flow.keyboard()["rows"] for k in line}
     assert "п" in title_keys and "q" not in title_keys  # the title: the family's own letters
     flow.done()
