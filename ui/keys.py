@@ -79,10 +79,11 @@ GLYPHS = {BACKSPACE: "\u232b", SHIFT: "\u21e7", "lock": "\u21ea"}  # ⌫ ⇧ ⇪
 
 def keyboard_rows(tr: Translator, editor: NameEditor, letters_of: str | None = None) -> list[list[dict[str, Any]]]:
     """The keyboard page's keys for the editor's state, in the translator's language (the letters of
-    `letters_of`'s layout instead, when given: an edition's name takes a-z alone): each key's id (what
+    `letters_of`'s layout instead, when given: an edition's name takes a-z alone, and its space key, which
+    types a hyphen there, shows one): each key's id (what
     `NameEditor.press` takes), label, width in letter widths, whether its label is a symbol (`glyph`)
     and whether it is on (shift while it holds)."""
-    words = {SPACE: tr("ui.keyboard.space"), CLEAR: tr("ui.keyboard.clear"), LETTERS: tr("ui.keyboard.letters"),
+    words = {SPACE: tr("ui.keyboard.space") if editor.capitals else "-", CLEAR: tr("ui.keyboard.clear"), LETTERS: tr("ui.keyboard.letters"),
              SYMBOLS: "123"}
     rows = []
     for line in layout(letters_of or tr.language, editor.layer, editor.shift):

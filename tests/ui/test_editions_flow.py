@@ -179,3 +179,5 @@ def test_the_name_is_typed_on_latin_keys_in_every_language(tmp_path: Path, data_
     flow.done()
     name_keys = {k["id"] for line in flow.keyboard()["rows"] for k in line}
     assert set("abcdefghijklmnopqrstuvwxyz") <= name_keys and "п" not in name_keys
+    space = next(k for line in flow.keyboard()["rows"] for k in line if k["id"] == SPACE)
+    assert space["label"] == "-"  # it types a hyphen in a name
