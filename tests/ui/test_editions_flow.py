@@ -159,12 +159,42 @@ def test_a_game_on_an_edition_resumes_after_its_file_is_deleted(tmp_path: Path, 
     assert again.session.game is not None and again.session.game.ruleset.spaces[3].name == "Harbour Lane"
 
 
-def test_an_edition_gone_from_the_draft_gives_way_to_classic(tmp_path: Path, data_home: Path) -> None:
+def test_an_edition_chosen_is_played_as_chosen_though_its_file_goes_before_the_start(tmp_path: Path,
+                                                                                     data_home: Path) -> None:
+    c = make(tmp_path, taps=False)
+    write_editions()
+    c.setup.new_game()  # every player with a ready name
+    c.setup.choose_rules("seaside")
+    (editions_dir() / "seaside.toml").unlink()
+    assert c.setup.start(), texts(c)
+    assert c.session.game is not None and c.session.game.ruleset.spaces[3].name == "Harbour Lane"
+
+
+def test_the_new_game_reads_the_editions_once(tmp_path: Path, data_home: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import ui.flows.setup as setup_flow
+    c = make(tmp_path)
+    write_editions()
+    listed = []
+    monkeypatch.setattr(setup_flow, "list_editions", lambda: listed.append(1) or list_editions())
+    c.setup.new_game()
+    for _ in range(3):
+        c.setup.view()
+    c.setup.choose_rules("seaside")
+    c.setup.view()
+    assert len(listed) == 1
+    c.setup.new_game()  # a new game's screen looks again
+    c.setup.view()
+    assert len(listed) == 2
+
+
+def test_an_edition_gone_before_it_is_chosen_gives_way_to_classic(tmp_path: Path, data_home: Path) -> None:
     c = make(tmp_path)
     write_editions()
     c.setup.new_game()
-    c.setup.choose_rules("seaside")
+    c.setup.view()  # offered
     (editions_dir() / "seaside.toml").unlink()
+    c.setup.choose_rules("seaside")
     s = c.setup.view()
     assert c.setup.draft is not None and c.setup.draft.rules == "classic"
     assert [r["name"] for r in s["rulesets"] if r["chosen"]] == ["classic"]

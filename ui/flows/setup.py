@@ -79,6 +79,11 @@ class SetupFlow(Flow):
     def __init__(self, flows: Any) -> None:
         super().__init__(flows)
         self.draft: Draft | None = None
+        # The family's editions as the new-game screen found them when it opened, and the draft's ruleset as
+        # loaded when chosen: an edition's file is read once per new game, not at every touch (listing three
+        # takes about 50 ms on a PC), and a game starts on the edition as it was chosen.
+        self._editions: list[Edition] | None = None
+        self._loaded: tuple[str, Ruleset] | None = None
 
     def opened(self, fresh: bool) -> None:
         self.draft = None  # a game is on: started from this draft, or resumed
@@ -88,6 +93,7 @@ class SetupFlow(Flow):
     def new_game(self) -> None:
         """The new-game screen, every player with a ready name (a game can start with no typing)."""
         self.f.names.editor = None
+        self._editions, self._loaded = None, None
         self.draft = Draft(players=[DraftPlayer("", PLAYER_COLOURS[0]), DraftPlayer("", PLAYER_COLOURS[1])])
         self.f.names.fill()
 
@@ -109,19 +115,27 @@ class SetupFlow(Flow):
         return shipped + [e.name for e in self.editions()]
 
     def editions(self) -> list[Edition]:
-        """The family's editions that can be played, by title (then name)."""
-        usable = [e for e in list_editions() if e.problem is None]
-        return sorted(usable, key=lambda e: (e.title.casefold(), e.name))
+        """The family's editions that can be played, by title (then name), as listed when this new game's
+        screen opened."""
+        if self._editions is None:
+            usable = [e for e in list_editions() if e.problem is None]
+            self._editions = sorted(usable, key=lambda e: (e.title.casefold(), e.name))
+        return self._editions
 
     def _ruleset(self) -> Ruleset:
-        """The draft's ruleset; an edition gone or broken since it was chosen gives way to classic (said)."""
+        """The draft's ruleset, loaded once when chosen; an edition that cannot be loaded then (its file gone
+        or broken since it was listed) gives way to classic, and that is said."""
         d = self._draft()
+        if self._loaded is not None and self._loaded[0] == d.rules:
+            return self._loaded[1]
         try:
-            return load_ruleset(d.rules)
+            ruleset = load_ruleset(d.rules)
         except RulesetError as exc:
             self.s.notify(msg("ui.setup.edition_gone", reason=exc.problem), "error", "error")
             d.rules, d.options = "classic", {}
-            return load_ruleset(d.rules)
+            ruleset = load_ruleset(d.rules)
+        self._loaded = (d.rules, ruleset)
+        return ruleset
 
     def _title(self, name: str, titles: dict[str, str] | None = None) -> str:
         """A ruleset's words on the screen: a shipped one's in the family's language, an edition's title."""
@@ -136,6 +150,7 @@ class SetupFlow(Flow):
         d = self._draft()
         d.rules = rules
         d.options = {}
+        self._ruleset()  # an edition's file read now (one gone since it was listed: classic, said)
         self.changed()
 
     def add_player(self) -> None:
@@ -334,7 +349,7 @@ class SetupFlow(Flow):
         if d.pin:
             meta["pin"] = hash_pin(d.pin)
         try:
-            live = self.s.journal.start(header, meta=meta)
+            live = self.s.journal.start(header, self._ruleset(), meta=meta)
         except (BankerError, ValueError) as exc:
             self.s.error(exc)
             self.changed()
