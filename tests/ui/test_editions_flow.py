@@ -186,6 +186,9 @@ def test_the_new_game_reads_the_editions_once(tmp_path: Path, data_home: Path,
     c.setup.new_game()  # a new game's screen looks again
     c.setup.view()
     assert len(listed) == 2
+    c.setup.cancel()  # and once the start screen has been back
+    c.setup.view()
+    assert len(listed) == 3
 
 
 def test_an_edition_gone_before_it_is_chosen_gives_way_to_classic(tmp_path: Path, data_home: Path) -> None:

@@ -98,8 +98,10 @@ class SetupFlow(Flow):
         self.f.names.fill()
 
     def cancel(self) -> None:
-        """Back to the start screen: the draft goes."""
+        """Back to the start screen: the draft goes (and the editions are looked at again when a new game's
+        screen comes back: they are renamed and deleted from the start screen's side)."""
         self.draft = None
+        self._editions, self._loaded = None, None
         self.changed()
 
     def _draft(self) -> Draft:
