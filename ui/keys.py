@@ -77,14 +77,16 @@ def layout(language: str, layer: str = LETTERS, shift: str = "off") -> list[list
 GLYPHS = {BACKSPACE: "\u232b", SHIFT: "\u21e7", "lock": "\u21ea"}  # ⌫ ⇧ ⇪
 
 
-def keyboard_rows(tr: Translator, editor: NameEditor) -> list[list[dict[str, Any]]]:
-    """The keyboard page's keys for the editor's state, in the translator's language: each key's id (what
+def keyboard_rows(tr: Translator, editor: NameEditor, letters_of: str | None = None) -> list[list[dict[str, Any]]]:
+    """The keyboard page's keys for the editor's state, in the translator's language (the letters of
+    `letters_of`'s layout instead, when given: an edition's name takes a-z alone, and its space key, which
+    types a hyphen there, shows one): each key's id (what
     `NameEditor.press` takes), label, width in letter widths, whether its label is a symbol (`glyph`)
     and whether it is on (shift while it holds)."""
-    words = {SPACE: tr("ui.keyboard.space"), CLEAR: tr("ui.keyboard.clear"), LETTERS: tr("ui.keyboard.letters"),
+    words = {SPACE: tr("ui.keyboard.space") if editor.capitals else "-", CLEAR: tr("ui.keyboard.clear"), LETTERS: tr("ui.keyboard.letters"),
              SYMBOLS: "123"}
     rows = []
-    for line in layout(tr.language, editor.layer, editor.shift):
+    for line in layout(letters_of or tr.language, editor.layer, editor.shift):
         keys = []
         for k in line:
             if k.id == SHIFT:
@@ -133,7 +135,8 @@ class NameEditor:
     Done gives: the buffer without spaces at its ends.
 
     `fresh` (a ready name being replaced): the name is shown as it is, but the first letter typed starts
-    a new one, and backspace takes it all; any other key keeps it to edit."""
+    a new one, and backspace takes it all; any other key keeps it to edit. `capitals` False (an edition's
+    file name, lower case by rule): no letter is a capital by itself, and a space types a hyphen."""
 
     index: int
     text: str = ""
@@ -141,12 +144,17 @@ class NameEditor:
     layer: str = LETTERS
     limit: int = NAME_MAX
     fresh: bool = False
+    capitals: bool = True
 
     def __post_init__(self) -> None:
         self.text = self.text[: self.limit]
         self._auto_shift()
 
     def _auto_shift(self) -> None:
+        if not self.capitals:
+            if self.shift == "once" and self.text:
+                self.shift = "off"
+            return
         if self.shift != "lock":
             start = self.fresh or not self.text or self.text[-1] in WORD_STARTS
             self.shift = "once" if start else "off"
@@ -166,6 +174,9 @@ class NameEditor:
             self.text = self.text[:-1]
         elif key == CLEAR:
             self.text = ""
+        elif key == SPACE and not self.capitals:
+            if len(self.text) < self.limit:
+                self.text += "-"
         elif key == SPACE:
             if self.text and not self.text.endswith(" ") and len(self.text) < self.limit:
                 self.text += " "

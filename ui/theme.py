@@ -170,6 +170,7 @@ _DP["WIDTH_PROGRESS_NAME"] = 110  # the least width of the names on the "game al
 _DP["WIDTH_PROGRESS_NAME_MOST"] = 250  # the most: sixteen wide letters in the least font
 _DP["WIDTH_HOUSE_SWITCH"] = 130  # a house rule's On / Off ("Wyłączone", "Выключено")
 _DP["WIDTH_HOUSE_AMOUNT"] = 150  # a house rule's amount between its - and + ("12 500 zł")
+_DP["WIDTH_EDITION_ACTION"] = 190  # an edition's Rename and Delete ("Dotknij znowu, aby usunąć" on two lines)
 
 # deeds, trade, banker, game over, log, auction, own auction, casino, cards, dice screens
 _SP["FONT_FIGURE"] = 40  # a figure that matters (MIN_FIGURE): a high bid, its seconds left, the opening bid

@@ -4,7 +4,8 @@ with a PNG of every screen.
 The steps press what a family would press (through the same flow calls
 the buttons make) and tap cards the way the reader reports them; after each
 step the app redraws, and the first frame after that is saved as
-DIR/NN-name.png. Besides a three-player classic game and short biznes and
+DIR/NN-name.png. The family's editions are shown early (Settings -> Editions, empty, then two and a broken
+one, and the new-game screen offering them), from the scratch folder's own $XDG_DATA_HOME. Besides a three-player classic game and short biznes and
 brands games, the tour plays the largest tables the rulesets allow: eight
 players of classic and six of biznes (shots `classic8-*`, `biznes6-*`), and
 last the settings' hardware check (the start screen's note for a reader that
@@ -29,6 +30,7 @@ from __future__ import annotations
 import gc
 import json
 import math
+import os
 import re
 import sys
 import shutil
@@ -41,8 +43,10 @@ from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
 
+from banker.editions import editions_dir
 from ui.app import BankerApp
 from ui.flows.settings import READER_QUIET_SECONDS
+from ui.tour_editions import write_editions
 
 CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12", "Dorota": "04D0D0A1",
          "Eve": "04E5E5E5", "Francesca": "04F1F2F3F4F5F6", "Gus": "0409C0DE", "Hania": "04AA55AA"}
@@ -242,6 +246,11 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         f.setup.draft = kept.pop("draft")
         f.nav.go("setup")
 
+    editions = f.of("ui.flows.editions:EditionsFlow")
+
+    def no_editions() -> None:
+        shutil.rmtree(editions_dir(), ignore_errors=True)
+
     # Eight players of classic: Ann declines Baltic Avenue and all eight bid for it; Ann buys Ben's
     # railroad; Ben lands on Cy's Boardwalk hotel and owes more than he has.
     classic_deal = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [15]}}
@@ -341,7 +350,19 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("home", lambda: None),
         ("setup-players-and-cards", setup),
         ("keyboard-english", typing("en", 1, "s", "a", "m")),
-        ("keyboard-digits", steps_then(lambda: f.names.press("symbols"), lambda: f.names.press("2"))),
+        # The family's editions, between games (the draft put aside): Settings with its Editions button, the
+        # page empty, then two editions and a broken file (ui/tour_editions.py, in the tour's own scratch
+        # $XDG_DATA_HOME), a Delete armed, a rename's name on the keyboard, the new-game screen offering them
+        # (one chosen: its title would be markup, were markup on). Then classic again, and no editions.
+        ("settings-between-games", steps_then(language(base), f.names.cancel, aside, lambda: f.nav.go("settings"))),
+        ("editions-empty", lambda: f.nav.go("editions")),
+        ("editions", write_editions),
+        ("editions-delete-armed", lambda: editions.delete("ours")),
+        ("editions-rename-name", steps_then(lambda: editions.rename("seaside"), editions.done)),
+        ("setup-editions", steps_then(editions.cancel, taken_up, lambda: f.setup.choose_rules("ours"))),
+        ("keyboard-digits", steps_then(lambda: f.setup.choose_rules("classic"), no_editions,
+                                       typing("en", 1, "s", "a", "m"), lambda: f.names.press("symbols"),
+                                       lambda: f.names.press("2"))),
         ("keyboard-polski", typing("pl", 2, "ł", "u", "k", "a", "s", "z")),
         ("keyboard-cestina", typing("cs", 2, "ř", "e", "h", "o", "ř")),
         ("setup-cestina", f.names.cancel),
@@ -467,6 +488,7 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
     --tour-at). `first`: only the first so many shots (--tour-shots). The same loop serves `banker app --tour`
     and the layout test, so the test checks exactly the screens the tour photographs."""
     out.mkdir(parents=True, exist_ok=True)
+    os.environ["XDG_DATA_HOME"] = str(scratch / "data")  # the tour's editions: its own, never the user's
     app = BankerApp(scratch / "games.sqlite3", hardware=False, settings_file=scratch / "settings.json",
                     voice=False, motion=False)
     state: dict[str, Any] = {"k": 0, "failed": None, "shots": [], "since": time.monotonic()}

@@ -189,3 +189,26 @@ def test_tour_shots_refused_before_a_window_opens(tmp_path: Path, args: tuple[st
     assert words in refused.stderr, refused.stderr
     assert not (tmp_path / "tour").exists()
     assert "Kivy" not in refused.stdout + refused.stderr
+
+
+def test_the_familys_editions(tour: tuple[Path, dict[str, Any]]) -> None:
+    """Settings between games offers the editions; the page empty says so; with two editions and a broken file
+    it lists their titles and the broken one's reason; the new-game screen offers the playable ones after the
+    shipped rulesets (ui/tour_editions.py, in the tour's own scratch folder)."""
+    _, shots = tour
+    pl = Translator("pl")
+    named = by_name(shots)
+    assert [shot["name"] for shot in shots["shots"][3:9]] == [
+        "settings-between-games", "editions-empty", "editions", "editions-delete-armed", "editions-rename-name",
+        "setup-editions"]
+    assert pl("ui.settings.editions") in named["settings-between-games"]["texts"]
+    assert pl("ui.settings.editions") not in named["settings"]["texts"]  # the tour's settings during its game
+    assert pl("ui.editions.none") in named["editions-empty"]["texts"]
+    listed = named["editions"]["texts"]
+    assert {"Broken Board", "[b]Ours[/b] & <i>", "Seaside Town", "ours", "seaside"} <= set(listed)
+    assert any(t.startswith("broken: ") and "start_cash" in t for t in listed), listed
+    assert pl("ui.editions.delete_again") in named["editions-delete-armed"]["texts"]
+    assert pl("ui.editions.type_name", name="seaside") in named["editions-rename-name"]["texts"]
+    offered = named["setup-editions"]["texts"]
+    assert offered.index(pl("ui.rules.classic")) < offered.index("[b]Ours[/b] & <i>") < offered.index("Seaside Town")
+    assert "Broken Board" not in offered

@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from ui.flows.base import Flow
 from ui.i18n import LANGUAGES, Translator
+from ui.pages import HOME
 from ui.settings import LEVELS
 
 # A reader named in the config that has not answered this long after the start is said to be silent (the home
@@ -133,7 +134,8 @@ class SettingsFlow(Flow):
 
     def view(self) -> dict[str, Any]:
         """The settings screen: the languages, the settings' buttons in rows (each says what it is set to; a
-        touch switches it, or steps a level on to the next), and the hardware's and the voice's state."""
+        touch switches it, or steps a level on to the next), the hardware's and the voice's state, and
+        whether the family's editions are offered (`editions`: between games, never while one is going)."""
         s = self.s.settings
         rows = []
         for keys in SETTING_ROWS:
@@ -151,7 +153,8 @@ class SettingsFlow(Flow):
         status = self.status_text().replace("\n", " · ")  # one line under the checks' buttons, the voice's below it
         silent = self.voice_status() if s.voice else None
         return {"language": s.language, "languages": dict(LANGUAGES), "rows": rows,
-                "status": f"{status}\n{silent}" if silent else status}
+                "status": f"{status}\n{silent}" if silent else status,
+                "editions": self.f.mode == HOME}  # the family's editions: between games only
 
     def check_view(self, kind: str) -> dict[str, Any]:
         """The hardware check, `kind` "reader" or "dice": what came since its screen opened, in large figures

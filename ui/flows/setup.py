@@ -11,7 +11,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from banker.errors import BankerError
+from banker.editions import Edition, list_editions
+from banker.errors import BankerError, RulesetError
 from banker.ruleset import Ruleset, builtin_names, load_ruleset, offered_house_rules
 from banker.script import Header
 from banker.variant import Variant
@@ -78,6 +79,11 @@ class SetupFlow(Flow):
     def __init__(self, flows: Any) -> None:
         super().__init__(flows)
         self.draft: Draft | None = None
+        # The family's editions as the new-game screen found them when it opened, and the draft's ruleset as
+        # loaded when chosen: an edition's file is read once per new game, not at every touch (listing three
+        # takes about 50 ms on a PC), and a game starts on the edition as it was chosen.
+        self._editions: list[Edition] | None = None
+        self._loaded: tuple[str, Ruleset] | None = None
 
     def opened(self, fresh: bool) -> None:
         self.draft = None  # a game is on: started from this draft, or resumed
@@ -87,12 +93,15 @@ class SetupFlow(Flow):
     def new_game(self) -> None:
         """The new-game screen, every player with a ready name (a game can start with no typing)."""
         self.f.names.editor = None
+        self._editions, self._loaded = None, None
         self.draft = Draft(players=[DraftPlayer("", PLAYER_COLOURS[0]), DraftPlayer("", PLAYER_COLOURS[1])])
         self.f.names.fill()
 
     def cancel(self) -> None:
-        """Back to the start screen: the draft goes."""
+        """Back to the start screen: the draft goes (and the editions are looked at again when a new game's
+        screen comes back: they are renamed and deleted from the start screen's side)."""
         self.draft = None
+        self._editions, self._loaded = None, None
         self.changed()
 
     def _draft(self) -> Draft:
@@ -101,14 +110,49 @@ class SetupFlow(Flow):
         return self.draft
 
     def rulesets(self) -> list[str]:
-        """The shipped rulesets in the order the screen offers them."""
+        """The shipped rulesets in the order the screen offers them, then the family's editions that can be
+        played (banker/editions.py; a broken one is not offered), by title."""
         names = builtin_names()
-        return [n for n in RULESET_ORDER if n in names] + [n for n in names if n not in RULESET_ORDER]
+        shipped = [n for n in RULESET_ORDER if n in names] + [n for n in names if n not in RULESET_ORDER]
+        return shipped + [e.name for e in self.editions()]
+
+    def editions(self) -> list[Edition]:
+        """The family's editions that can be played, by title (then name), as listed when this new game's
+        screen opened."""
+        if self._editions is None:
+            usable = [e for e in list_editions() if e.problem is None]
+            self._editions = sorted(usable, key=lambda e: (e.title.casefold(), e.name))
+        return self._editions
+
+    def _ruleset(self) -> Ruleset:
+        """The draft's ruleset, loaded once when chosen; an edition that cannot be loaded then (its file gone
+        or broken since it was listed) gives way to classic, and that is said."""
+        d = self._draft()
+        if self._loaded is not None and self._loaded[0] == d.rules:
+            return self._loaded[1]
+        try:
+            ruleset = load_ruleset(d.rules)
+        except RulesetError as exc:
+            self.s.notify(msg("ui.setup.edition_gone", reason=exc.problem), "error", "error")
+            d.rules, d.options = "classic", {}
+            ruleset = load_ruleset(d.rules)
+        self._loaded = (d.rules, ruleset)
+        return ruleset
+
+    def _title(self, name: str, titles: dict[str, str] | None = None) -> str:
+        """A ruleset's words on the screen: a shipped one's in the family's language, an edition's title."""
+        tr = self.s.tr
+        if tr.has(f"ui.rules.{name}"):
+            return tr(f"ui.rules.{name}")
+        if titles is None:
+            titles = {e.name: e.title for e in self.editions()}
+        return titles.get(name, name)
 
     def choose_rules(self, rules: str) -> None:
         d = self._draft()
         d.rules = rules
         d.options = {}
+        self._ruleset()  # an edition's file read now (one gone since it was listed: classic, said)
         self.changed()
 
     def add_player(self) -> None:
@@ -179,7 +223,7 @@ class SetupFlow(Flow):
 
     def _value(self, option: str) -> Any:
         d = self._draft()
-        return d.options.get(option, load_ruleset(d.rules).options[option])
+        return d.options.get(option, self._ruleset().options[option])
 
     def _least(self, ruleset: Ruleset, option: str) -> int:
         step = money_step(ruleset)
@@ -193,7 +237,7 @@ class SetupFlow(Flow):
     def toggle_house_rule(self, option: str) -> None:
         """A house rule on or off: an amount turned on starts at its salaries (`SWITCHED`: landing on GO pays a
         salary more, two ones two and a half), and the pot turned off takes its seed with it."""
-        ruleset = load_ruleset(self._draft().rules)
+        ruleset = self._ruleset()
         if option in SWITCHED:
             on = bool(self._value(option))
             salary = int(ruleset.options["salary"]) or money_step(ruleset) * 4
@@ -208,18 +252,19 @@ class SetupFlow(Flow):
 
     def step_house_rule(self, option: str, direction: int) -> None:
         """An amount one step up (`direction` 1) or down (-1), never below its least."""
-        ruleset = load_ruleset(self._draft().rules)
+        ruleset = self._ruleset()
         value = int(self._value(option)) + direction * self._step(ruleset, option)
         self.set_option(option, max(self._least(ruleset, option), value))
 
     def chosen_options(self) -> dict[str, Any]:
         """Every option of the game being set up: the ruleset's, with the family's changes."""
         d = self._draft()
-        return {**load_ruleset(d.rules).options, **d.options}
+        ruleset = self._ruleset()
+        return {**ruleset.options, **d.options}
 
     def in_force(self) -> list[str]:
         """The house rules the game being set up will have, in words (`view.house_rules`)."""
-        return [r["text"] for r in view.house_rules(self.s, load_ruleset(self._draft().rules), self.chosen_options())]
+        return [r["text"] for r in view.house_rules(self.s, self._ruleset(), self.chosen_options())]
 
     def house(self) -> dict[str, Any]:
         """The house rules page: the starting cash, then each house rule the ruleset allows, with its name, what
@@ -227,7 +272,7 @@ class SetupFlow(Flow):
         whether it is on), "amount" (None: on or off alone, else {"value", "shown", "lower"})}."""
         d = self._draft()
         tr = self.s.tr
-        ruleset = load_ruleset(d.rules)
+        ruleset = self._ruleset()
         rows = []
         for option in ("start_cash", *offered_house_rules(ruleset)):
             shown_with = SHOWN_WITH.get(option)
@@ -245,8 +290,7 @@ class SetupFlow(Flow):
                 switch = (not value) if option in INVERTED else bool(value)
             rows.append({"option": option, "name": tr(f"ui.house.{option}"), "what": tr(f"ui.house.{option}.what"),
                          "switch": switch, "amount": amount})
-        name = d.rules
-        return {"rules": tr(f"ui.rules.{name}") if tr.has(f"ui.rules.{name}") else name, "rows": rows}
+        return {"rules": self._title(d.rules), "rows": rows}
 
     def set_time_limit(self, minutes: int) -> None:
         self._draft().time_limit = max(TIME_LIMIT_LEAST, min(TIME_LIMIT_MOST, minutes))
@@ -275,7 +319,7 @@ class SetupFlow(Flow):
             problems.append(msg("ui.setup.bank_name"))
         if self.s.settings.taps and any(p.card is None for p in d.players):
             problems.append(msg("ui.setup.need_cards"))
-        ruleset = load_ruleset(d.rules)
+        ruleset = self._ruleset()
         if not ruleset.players_min <= len(d.players) <= ruleset.players_max:  # showdown 3, teams 4
             problems.append(msg("ui.setup.player_count", least=ruleset.players_min, most=ruleset.players_max))
         return problems
@@ -307,7 +351,7 @@ class SetupFlow(Flow):
         if d.pin:
             meta["pin"] = hash_pin(d.pin)
         try:
-            live = self.s.journal.start(header, meta=meta)
+            live = self.s.journal.start(header, self._ruleset(), meta=meta)
         except (BankerError, ValueError) as exc:
             self.s.error(exc)
             self.changed()
@@ -325,7 +369,7 @@ class SetupFlow(Flow):
         are chosen on the house rules page, `house`), brands' own table and a timed game's length."""
         d = self._draft()
         tr = self.s.tr
-        ruleset = load_ruleset(d.rules)
+        ruleset = self._ruleset()
         facts = Variant.of_ruleset(ruleset)
         custom = None
         if facts.builds_at_turn_start:  # brands: the family's own table
@@ -336,10 +380,11 @@ class SetupFlow(Flow):
                 numbers.append({"option": option, "value": value, "shown": shown, "step": step, "least": least})
             custom = {"numbers": numbers,
                       "build_evenly": bool(d.options.get("build_evenly", ruleset.options["build_evenly"]))}
+        titles = {e.name: e.title for e in self.editions()}
         time_limit = (d.time_limit or int(ruleset.options["time_limit"])) if ruleset.options["time_limit"] else None
         return {
-            "rulesets": [{"name": name, "text": tr(f"ui.rules.{name}") if tr.has(f"ui.rules.{name}") else name,
-                          "chosen": name == d.rules} for name in self.rulesets()],
+            "rulesets": [{"name": name, "text": self._title(name, titles), "chosen": name == d.rules,
+                          "edition": name in titles} for name in self.rulesets()],
             "players": [{"index": k, "name": p.name, "colour": p.colour, "card": p.card is not None,
                          "registering": d.registering == k} for k, p in enumerate(d.players)],
             "can_add": len(d.players) < ruleset.players_max,  # the ruleset's most (biznes 6): Add a player greyed

@@ -14,22 +14,32 @@ from ui.keys import SPECIAL
 from ui.screens.base import BaseScreen, row
 from ui.widgets import BigButton, Chip, Text
 
+EDITIONS = "ui.flows.editions:EditionsFlow"
 NAME_LARGE = 12  # letters of a name shown in the largest font; a longer one takes the title's
 
 
 class KeyboardScreen(BaseScreen):
+    def typist(self) -> Any:
+        """The flow whose text is typed here: its `editor`, `press`, `done` and `cancel`."""
+        return self.f.names
+
+    def typed(self) -> dict[str, Any]:
+        """The page's view data (ui/flows/names.py's `view` says what it holds; `colour` None: no chip)."""
+        return dict(self.f.names.view())
+
     def build(self, root: BoxLayout) -> None:
-        editor = self.f.names.editor
-        if editor is None:  # only shown while a name is edited (ui/flows/names.py's `leave`)
+        typist = self.typist()
+        if typist.editor is None:  # only shown while something is typed (the flow's `leave`)
             return
-        k = self.f.names.view()
+        k = self.typed()
         top = row(theme.KEY_TOP)
-        top.add_widget(BigButton(self.tr("ui.cancel"), self.f.names.cancel, "secondary", size=theme.FONT_BIG,
+        top.add_widget(BigButton(self.tr("ui.cancel"), typist.cancel, "secondary", size=theme.FONT_BIG,
                                  size_hint_x=None, width=theme.WIDTH_KEY_ACTION, height=theme.KEY_TOP))
-        chip = BoxLayout(orientation="vertical", size_hint_x=None, width=theme.CHIP_TURN[0])
-        for part in (Widget(), Chip(k["colour"], size=theme.CHIP_TURN), Widget()):
-            chip.add_widget(part)
-        top.add_widget(chip)
+        if k["colour"] is not None:
+            chip = BoxLayout(orientation="vertical", size_hint_x=None, width=theme.CHIP_TURN[0])
+            for part in (Widget(), Chip(k["colour"], size=theme.CHIP_TURN), Widget()):
+                chip.add_widget(part)
+            top.add_widget(chip)
         name = BoxLayout(orientation="vertical")
         if k["problem"]:
             name.add_widget(Text(k["problem"], theme.FONT_SMALL, color=theme.DANGER))
@@ -39,14 +49,14 @@ class KeyboardScreen(BaseScreen):
             ink = theme.MUTED if k["fresh"] else theme.ACCENT if k["full"] else theme.TEXT
             size = theme.FONT_LEAD if len(k["text"]) <= NAME_LARGE else theme.FONT_TITLE  # 16 wide letters fit
             shown = Text(k["text"] + ("" if k["fresh"] else "|"), size, bold=True, color=ink,
-                         max_lines=1, shorten=True, shorten_from="left")
+                         max_lines=1, shorten=True, shorten_from="left", markup=False)  # text, never markup
         else:
             shown = Text(self.tr("ui.keyboard.empty"), theme.FONT_SMALL, color=theme.MUTED, max_lines=2)
         shown.role = "name typed"
         name.add_widget(shown)
         name.add_widget(Widget())
         top.add_widget(name)
-        done = BigButton(self.tr("ui.keyboard.done"), self.f.names.done,
+        done = BigButton(self.tr("ui.keyboard.done"), lambda: typist.done(),
                          "primary" if k["can_finish"] else "secondary", size=theme.FONT_BIG, size_hint_x=None,
                          width=theme.WIDTH_KEY_ACTION, height=theme.KEY_TOP)
         done.role = "done"
@@ -75,7 +85,7 @@ class KeyboardScreen(BaseScreen):
             for key in line:
                 fill = theme.KEY_ON if key["on"] else theme.SECONDARY if key["id"] in SPECIAL else theme.KEY_FILL
                 extra: dict[str, Any] = {"font_name": theme.FONT_GLYPHS} if key["glyph"] else {}
-                b = BigButton(key["label"], lambda i=key["id"]: self.f.names.press(i),
+                b = BigButton(key["label"], lambda i=key["id"]: self.typist().press(i),
                               size=theme.FONT_LARGE if len(key["label"]) <= 3 else theme.FONT_SMALL,
                               size_hint_x=key["width"] / units, size_hint_y=1, background_color=fill, **extra)
                 b.role = f"key {key['id']}"
@@ -84,3 +94,13 @@ class KeyboardScreen(BaseScreen):
                 keys.add_widget(Widget(size_hint_x=spare / 2 / units))
             box.add_widget(keys)
         return box
+
+
+class EditionKeyboardScreen(KeyboardScreen):
+    """The same keyboard for an edition's new title, then its name (ui/flows/editions.py)."""
+
+    def typist(self) -> Any:
+        return self.f.of(EDITIONS)
+
+    def typed(self) -> dict[str, Any]:
+        return dict(self.f.of(EDITIONS).keyboard())

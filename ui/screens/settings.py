@@ -30,7 +30,10 @@ class SettingsScreen(BaseScreen):
                 line.add_widget(button)
             root.add_widget(line)
         checks = row()
-        for page, key in (("check_reader", "ui.settings.check_reader"), ("check_dice", "ui.settings.check_dice")):
+        shown = (("check_reader", "ui.settings.check_reader"), ("check_dice", "ui.settings.check_dice"))
+        if s["editions"]:  # between games only: absent while a game is going
+            shown += (("editions", "ui.settings.editions"),)
+        for page, key in shown:
             button = BigButton(self.tr(key), lambda page=page: self.f.nav.go(page), "secondary", height=theme.TARGET)
             button.role = page
             fit_font(button, [theme.FONT_BODY, theme.FONT_SMALL], theme.TEXT_INSET)

@@ -3,7 +3,8 @@ chosen (their button opens the house rules page, ui/screens/houserules.py; brand
 timed game: its length).
 
 At 480 px high everything but the two lists is in view at once: the top row (Back, the title, the banker's
-PIN), the eight rulesets in two rows, then the players beside the house rules, each list scrolling on its
+PIN), the eight rulesets in two rows (five to a row with the family's editions after them, scrolling when
+more than ten), then the players beside the house rules, each list scrolling on its
 own with a scroll bar that stays in sight, and the bottom row: Add a player, the game already going, Start.
 The lists are kept from one refresh to the next, so a touch far down a list leaves it where it was."""
 
@@ -18,6 +19,7 @@ from ui.flows.setup import TIME_LIMIT_STEP
 from ui.screens.base import BaseScreen, fit_font, grid, list_column, listing, rewind, row
 from ui.widgets import BigButton, Text, colour
 
+RULES_COLUMNS = 4  # the shipped rulesets' buttons in a row
 
 
 class SetupScreen(BaseScreen):
@@ -27,12 +29,28 @@ class SetupScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         s = self.f.setup.view()
         self.head(root, s)
-        rules = grid(4)  # eight rulesets: two rows of four
-        for r in s["rulesets"]:
-            rules.add_widget(BigButton(r["text"], lambda n=r["name"]: self.f.setup.choose_rules(n),
-                                       "primary" if r["chosen"] else "secondary", size=theme.FONT_SMALL,
-                                       height=theme.SETUP_RULESET))
-        root.add_widget(rules)
+        offered = s["rulesets"]
+        # Eight shipped rulesets: two rows of four; with the family's editions, two rows of five, and when
+        # more than ten, those two rows' height scrolls (a bar in sight) to the rest.
+        cols = RULES_COLUMNS if len(offered) <= 2 * RULES_COLUMNS else RULES_COLUMNS + 1
+        scrolls = len(offered) > 2 * cols
+        rules = grid(cols)
+        if scrolls:
+            rules.padding = [0, 0, theme.LIST_BAR + theme.GAP, 0]
+        for r in offered:
+            b = BigButton(r["text"], lambda n=r["name"]: self.f.setup.choose_rules(n),
+                          "primary" if r["chosen"] else "secondary", size=theme.FONT_SMALL,
+                          height=theme.SETUP_RULESET, markup=False)  # an edition's title is text, never markup
+            b.role = f"ruleset {r['name']}"
+            rules.add_widget(b)
+        if scrolls:
+            sv = self.box("rulesets list", listing)
+            sv.widget.size_hint_y = None
+            sv.widget.height = 2 * theme.SETUP_RULESET + theme.GAP
+            sv.add_widget(rules)
+            root.add_widget(sv)
+        else:
+            root.add_widget(rules)
         body = self.box("body", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE))
         body.add_widget(self.players(s))
         body.add_widget(self.house_rules(s))
