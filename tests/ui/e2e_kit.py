@@ -228,3 +228,19 @@ def play(app: Any, make_steps: Callable[[], list[Step]], timeout: float = 8) -> 
         print("FAILED:", script.failed if script else "never started")
         return 1, script
     return 0, script
+
+
+def play_touch_only(work: Path, language: str, make_steps: Callable[[Any], list[Step]]) -> int:
+    """The real app on the journal in `work`, no hardware, voice or motion, cards off (buttons for paying), in
+    `language`, playing `make_steps(app)`: 0 and "N steps passed" printed when every step passed, else 1."""
+    from ui.app import BankerApp
+    from ui.settings import Settings
+
+    Settings(taps=False, language=language).save(work / "settings.json")
+    app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json", voice=False,
+                    motion=False)
+    failed, script = play(app, lambda: make_steps(app))
+    if failed or script is None:
+        return 1
+    print(f"{len(script.steps)} steps passed")
+    return 0

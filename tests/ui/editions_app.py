@@ -18,11 +18,10 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from e2e_kit import Step, by_role, play, texts, touch, touch_role  # noqa: E402  (sets Kivy up first)
+from e2e_kit import Step, by_role, play_touch_only, texts, touch, touch_role  # noqa: E402  (sets Kivy up first)
 
 from banker.editions import list_editions  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
-from ui.settings import Settings  # noqa: E402
 from ui.tour_editions import HOSTILE, write_editions  # noqa: E402
 
 
@@ -110,14 +109,7 @@ def main() -> int:
     work, language = Path(sys.argv[1]), sys.argv[2]
     work.mkdir(parents=True, exist_ok=True)
     write_editions()
-    Settings(taps=False, language=language).save(work / "settings.json")
-    app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json", voice=False,
-                    motion=False)
-    failed, script = play(app, lambda: steps(app))
-    if failed or script is None:
-        return 1
-    print(f"{len(script.steps)} steps passed")
-    return 0
+    return play_touch_only(work, language, steps)
 
 
 if __name__ == "__main__":

@@ -18,12 +18,11 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from e2e_kit import Step, by_role, play, texts, touch, touch_role  # noqa: E402  (sets Kivy up first)
+from e2e_kit import Step, by_role, play_touch_only, texts, touch, touch_role  # noqa: E402  (sets Kivy up first)
 
 from banker.journal import Journal  # noqa: E402
 from banker.script import Header  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
-from ui.settings import Settings  # noqa: E402
 
 IMPORTED = [("Ann", "Ben"), ("Cy", "Ann", "Ben"), ("Ann", "Cy")]  # the first player wins each
 BALTIC, BALTIC_PRICE, BALTIC_RENT = "Baltic Avenue", 60, 4  # classic's space 3, reached by a roll of 1 and 2
@@ -137,17 +136,10 @@ def steps(app: BankerApp) -> list[Step]:
 def main() -> int:
     work, language = Path(sys.argv[1]), sys.argv[2]
     work.mkdir(parents=True, exist_ok=True)
-    Settings(taps=False, language=language).save(work / "settings.json")
     with Journal(work / "games.sqlite3") as journal:
         for players in IMPORTED:
             finished_game(journal, players)
-    app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json", voice=False,
-                    motion=False)
-    failed, script = play(app, lambda: steps(app))
-    if failed or script is None:
-        return 1
-    print(f"{len(script.steps)} steps passed")
-    return 0
+    return play_touch_only(work, language, steps)
 
 
 if __name__ == "__main__":
