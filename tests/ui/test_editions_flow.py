@@ -214,3 +214,18 @@ def test_the_name_is_typed_on_latin_keys_in_every_language(tmp_path: Path, data_
     assert set("abcdefghijklmnopqrstuvwxyz") <= name_keys and "п" not in name_keys
     space = next(k for line in flow.keyboard()["rows"] for k in line if k["id"] == SPACE)
     assert space["label"] == "-"  # it types a hyphen in a name
+
+
+def test_the_editions_are_loaded_again_only_when_the_folder_changed(tmp_path: Path, data_home: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import ui.flows.editions as module
+
+    write_editions()
+    c = make(tmp_path, taps=False)
+    flow = editions_of(c)
+    loads: list[int] = []
+    monkeypatch.setattr(module, "list_editions", lambda: loads.append(1) or list_editions())
+    first = flow.view()["editions"]
+    assert flow.view()["editions"] == first and len(loads) == 1  # drawn again: the folder looked at, not loaded
+    (editions_dir() / "seaside.toml").unlink()  # changed behind the app's back
+    assert "seaside" not in [e["name"] for e in flow.view()["editions"]] and len(loads) == 2

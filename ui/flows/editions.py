@@ -8,10 +8,11 @@ button to them is absent while a game is going."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from banker.editions import (MAX_NAME_LENGTH, Edition, delete_edition, is_edition_file, list_editions,
-                             rename_edition)
+from banker.editions import (MAX_NAME_LENGTH, Edition, delete_edition, editions_dir, is_edition_file,
+                             list_editions, rename_edition)
 from banker.errors import RulesetError
 from banker.ruleset import builtin_names
 from ui.flows.base import Flow
@@ -34,6 +35,7 @@ class EditionsFlow(Flow):
         self.renaming: str | None = None  # the edition being renamed, by its name
         self.part = "title"  # what the keyboard types: "title", then "name"
         self.title = ""  # the new title, once typed
+        self._kept: tuple[Any, list[Edition]] | None = None  # the folder's files as last seen, and their editions
 
     def leave(self, page: str) -> str | None:
         if page == "edition_keyboard" and self.editor is None:
@@ -41,7 +43,12 @@ class EditionsFlow(Flow):
         return None
 
     def editions(self) -> list[Edition]:
-        return list_editions()
+        """The family's editions, each file loaded again only when the folder's files have changed since (their
+        names, sizes and times: one look at the folder per drawing, not a load of every edition)."""
+        key = _folder_key()
+        if key is None or self._kept is None or self._kept[0] != key:
+            self._kept = (key, list_editions())
+        return self._kept[1]
 
     # ------------------------------------------------------------------ rename
 
@@ -149,6 +156,15 @@ class EditionsFlow(Flow):
                 "full": e.full(), "rows": keyboard_rows(tr, e, "en" if self.part == "name" else None), "presets": [],
                 "problem": None if problem is None else tr.render(problem),
                 "can_finish": bool(e.result()) and problem is None}
+
+
+def _folder_key() -> tuple[tuple[str, int, int], ...] | None:
+    """The editions folder's entries with their sizes and change times (None: it cannot be looked at)."""
+    try:
+        with os.scandir(editions_dir()) as entries:
+            return tuple(sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in entries))
+    except OSError:
+        return None
 
 
 __all__ = ["EditionsFlow", "NAME_MARKS", "TITLE_MAX", "delete_key"]
