@@ -89,6 +89,8 @@ for _page in (
     Page("editions", "ui.screens.editions:EditionsScreen", "ui.flows.editions:EditionsFlow", modes=(HOME,)),
     Page("edition_keyboard", "ui.screens.keyboard:EditionKeyboardScreen", "ui.flows.editions:EditionsFlow",
          modes=(HOME,)),
+    Page("edition_phone", "ui.screens.editions:EditionPhoneScreen", "ui.flows.editions:EditionsFlow",
+         modes=(HOME,)),
     Page("check_reader", "ui.screens.check:ReaderCheckScreen", "settings", modes=(HOME, SETUP, TABLE),
          over_auction=True, check="reader"),
     Page("check_dice", "ui.screens.check:DiceCheckScreen", "settings", modes=(HOME, SETUP, TABLE),

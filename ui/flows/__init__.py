@@ -96,11 +96,16 @@ class Flows:
         return "over" if game.ended else "table"
 
     def tick(self) -> None:
-        """Every second: a silent reader is said to be so, a player's phone code goes in time, and the clocks
-        run (ui/flows/clock.py)."""
+        """Every second: a silent reader is said to be so, a player's phone code goes in time, the clocks
+        run (ui/flows/clock.py), and a page's flow of its own that has a `tick` has it (the phone editor's state,
+        ui/flows/editions.py)."""
         self.settings.tick()
         self.phones.tick()
         self.clock.tick()
+        for flow in list(self._added.values()):
+            tick = getattr(flow, "tick", None)
+            if tick is not None:
+                tick()
 
     def of(self, name: str) -> Flow:
         """A flow by its name here ("trade") or, for a flow of its own, the "module:Class" a page names."""

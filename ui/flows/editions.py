@@ -3,24 +3,45 @@ title and name (a broken one with its reason, greyed, not choosable); an edition
 keyboard (first its title, then its name; a refusal is said as a notice naming what is wrong) and deleted with
 a confirming second touch (ui/entry.py's `Confirm`, the navigator's, as the banker's destructive buttons).
 
-The pages "editions" and "edition_keyboard" show only on the start screen's side (mode HOME): the Settings
-button to them is absent while a game is going."""
+"Edit on a phone" opens the page "edition_phone": a one-time code for the phone server's editor (ui/web.py's
+`open_editor`: the first phone to open `{base}/e/{code}` edits, ui/editor.html), shown as a QR code and as
+text, with the editor's state polled every second (waiting for a phone, a phone editing, the code ended) and
+the titles saved from the phone. "New code" ends the old session and offers a new one; Done, or leaving the
+page any way (Back, another page, a game started or resumed), closes the editor. Without the phone server
+([web] switched off in the config, or it could not start) the page says so, and how to turn it on.
+
+The pages "editions", "edition_keyboard" and "edition_phone" show only on the start screen's side (mode
+HOME): the Settings button to them is absent while a game is going."""
 
 from __future__ import annotations
 
 import os
-from typing import Any
+import secrets
+from typing import Any, Callable
 
 from banker.editions import (MAX_NAME_LENGTH, Edition, delete_edition, editions_dir, is_edition_file,
                              list_editions, rename_edition)
 from banker.errors import RulesetError
 from banker.ruleset import builtin_names
+from hardware.config import SYSTEM_CONFIG
 from ui.flows.base import Flow
 from ui.i18n import Msg, msg
 from ui.keys import NameEditor, keyboard_rows
+from ui.pages import HOME
 
 TITLE_MAX = 40  # characters of an edition's title typed on the keyboard
 NAME_MARKS = "abcdefghijklmnopqrstuvwxyz0123456789-"  # what an edition's name may hold (banker/editions.py)
+PHONE_PAGE = "edition_phone"
+
+
+def editor_parts(tr: Any) -> tuple[dict[str, str], Any]:
+    """What the phone server's editor is opened with: the editor page's words in the family's language
+    (ui/editor_page.py) and the service that lists, loads and saves editions (ui/editor.py). Imported when an
+    editor is first opened: the app starts without them (aiohttp's side is the phone server's)."""
+    from ui.editor import EditorService
+    from ui.editor_page import editor_labels
+
+    return editor_labels(tr), EditorService(tr=tr)
 
 
 def delete_key(name: str) -> str:
@@ -36,11 +57,23 @@ class EditionsFlow(Flow):
         self.part = "title"  # what the keyboard types: "title", then "name"
         self.title = ""  # the new title, once typed
         self._kept: tuple[Any, list[Edition]] | None = None  # the folder's files as last seen, and their editions
+        # "Edit on a phone": whether its page is open, the code the phone server offers (None: no server), the
+        # editor's state as last polled, and what opens an editor (a test gives its own).
+        self.on_phone = False
+        self.code: str | None = None
+        self.status: dict[str, Any] | None = None
+        self.editor_parts: Callable[[Any], tuple[dict[str, str], Any]] = editor_parts
+        self.s.listeners.append(self._heard)
 
     def leave(self, page: str) -> str | None:
         if page == "edition_keyboard" and self.editor is None:
             return "editions"
+        if page == PHONE_PAGE and not self.on_phone:
+            return "editions"
         return None
+
+    def opened(self, fresh: bool) -> None:
+        self.close_phone()  # a game started or resumed: no editing meanwhile
 
     def editions(self) -> list[Edition]:
         """The family's editions, each file loaded again only when the folder's files have changed since (their
@@ -137,6 +170,87 @@ class EditionsFlow(Flow):
             self.s.notify(msg("ui.editions.deleted", name=name), "info")
         self.changed()
 
+    # ------------------------------------------------------------------ edit on a phone
+
+    def edit_on_phone(self) -> None:
+        """The page with the editor's code, between games only: a new code if the phone server runs, else the
+        page says it is off."""
+        if self.f.mode != HOME:
+            return
+        self.f.nav.confirm.disarm()
+        self.f.nav.go(PHONE_PAGE)
+        self.on_phone = True
+        self._offer()
+        self.changed()
+
+    def new_code(self) -> None:
+        """A fresh code: the old one, and any phone's session with it, ends."""
+        if self.on_phone:
+            self._offer()
+            self.changed()
+
+    def phone_done(self) -> None:
+        """Done (and the page's Back): the editor closes, back to the editions."""
+        self.close_phone()
+        self.f.nav.go("editions")
+
+    def close_phone(self) -> None:
+        """The editor closed on the phone server (a phone editing is stopped; what it saved stays)."""
+        web = self.f.phones.web
+        if self.code is not None and web is not None:
+            web.close_editor()
+        self.on_phone, self.code, self.status = False, None, None
+
+    def tick(self) -> None:
+        """Every second, on the phone page: the editor's state, redrawn when it changed."""
+        if not self.on_phone:
+            return
+        if not self._on_page():
+            self.close_phone()
+            return
+        if self.code is None:
+            return
+        status = self._status()
+        if status != self.status:
+            self.status = status
+            self.changed()
+
+    def phone_view(self) -> dict[str, Any]:
+        """The phone page: `server` (False: no phone server, `config` names the file that turns it on), the link
+        to show as a QR code and as text, the editor's `state` ("waiting", "editing" or "ended") and the titles
+        `saved` from the phone, oldest first, each once."""
+        phones = self.f.phones
+        if self.code is None or phones.web is None:
+            config = (self.f.settings.hardware or {}).get("source") or str(SYSTEM_CONFIG)
+            return {"server": False, "config": config}
+        status = self.status or {"state": "waiting", "saved": []}
+        return {"server": True, "link": f"{phones.base}/e/{self.code}", "state": status["state"],
+                "saved": list(dict.fromkeys(status["saved"]))}  # an edition saved again is named once
+
+    def _offer(self) -> None:
+        """A new code on the phone server, replacing the last one (nothing without a server)."""
+        phones = self.f.phones
+        if phones.web is None or not phones.base:
+            self.code, self.status = None, None
+            return
+        labels, service = self.editor_parts(self.s.tr)
+        code = secrets.token_urlsafe(16)
+        phones.web.open_editor(code, labels, service)
+        self.code = code
+        self.status = self._status()
+
+    def _status(self) -> dict[str, Any]:
+        status = self.f.phones.web.editor_status()
+        return {"state": str(status["state"]), "saved": [str(title) for title in status["saved"]]}
+
+    def _on_page(self) -> bool:
+        return self.f.nav.page == PHONE_PAGE and self.f.mode == HOME
+
+    def _heard(self) -> None:
+        """After every change: the phone page left any way (another page, a game begun) closes the editor."""
+        if self.on_phone and not self._on_page():
+            self.close_phone()
+
     # ------------------------------------------------------------------ what the screens show
 
     def view(self) -> dict[str, Any]:
@@ -167,4 +281,4 @@ def _folder_key() -> tuple[tuple[str, int, int], ...] | None:
         return None
 
 
-__all__ = ["EditionsFlow", "NAME_MARKS", "TITLE_MAX", "delete_key"]
+__all__ = ["EditionsFlow", "NAME_MARKS", "PHONE_PAGE", "TITLE_MAX", "delete_key", "editor_parts"]
