@@ -5,7 +5,9 @@ The steps press what a family would press (through the same flow calls
 the buttons make) and tap cards the way the reader reports them; after each
 step the app redraws, and the first frame after that is saved as
 DIR/NN-name.png. The family's editions are shown early (Settings -> Editions, empty, then two and a broken
-one, and the new-game screen offering them), from the scratch folder's own $XDG_DATA_HOME. Besides a three-player classic game and short biznes and
+one, "Edit on a phone" with no phone server yet, and the new-game screen offering them), from the scratch
+folder's own $XDG_DATA_HOME; "Edit on a phone" again after the largest tables, on the tour's phone server, with
+a phone's edits made by plain requests (ui/tour_editions.py's `phone_saves`). Besides a three-player classic game and short biznes and
 brands games, the tour plays the largest tables the rulesets allow: eight
 players of classic and six of biznes (shots `classic8-*`, `biznes6-*`), and
 last the settings' hardware check (the start screen's note for a reader that
@@ -46,7 +48,7 @@ from kivy.core.window import Window
 from banker.editions import editions_dir
 from ui.app import BankerApp
 from ui.flows.settings import READER_QUIET_SECONDS
-from ui.tour_editions import write_editions
+from ui.tour_editions import phone_saves, write_editions
 
 CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12", "Dorota": "04D0D0A1",
          "Eve": "04E5E5E5", "Francesca": "04F1F2F3F4F5F6", "Gus": "0409C0DE", "Hania": "04AA55AA"}
@@ -336,7 +338,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         return steps_then(lambda: f.nav.go("settings"), lambda: f.nav.go(page))
 
     hardware = [
-        ("home-reader-not-answering", reader_not_answering),
+        ("home-reader-not-answering", steps_then(no_editions, reader_not_answering)),
         ("check-reader-nothing-comes", lambda: f.nav.go("check_reader")),  # the note's own button
         ("check-reader-card", steps_then(lambda: f.settings.reader_status(True, "ready"), f.nav.back_from_check,
                                          table_of(CARDS_THREE, "classic"), lambda: f.setup.register(0),
@@ -359,7 +361,9 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("editions", write_editions),
         ("editions-delete-armed", lambda: editions.delete("ours")),
         ("editions-rename-name", steps_then(lambda: editions.rename("seaside"), editions.done)),
-        ("setup-editions", steps_then(editions.cancel, taken_up, lambda: f.setup.choose_rules("ours"))),
+        # "Edit on a phone" before the phone server has started: the page says it is off, and how to turn it on.
+        ("edition-phone-off", steps_then(editions.cancel, editions.edit_on_phone)),
+        ("setup-editions", steps_then(editions.phone_done, taken_up, lambda: f.setup.choose_rules("ours"))),
         ("keyboard-digits", steps_then(lambda: f.setup.choose_rules("classic"), no_editions,
                                        typing("en", 1, "s", "a", "m"), lambda: f.names.press("symbols"),
                                        lambda: f.names.press("2"))),
@@ -461,6 +465,14 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                                          f.setup.new_game, f.setup.add_player, f.setup.add_player)),
         ("keyboard-ready-names", lambda: f.names.edit(3)),
         *largest,
+        # "Edit on a phone" between games, on the tour's phone server (started for the phones' QR codes): the
+        # code waiting for a phone, then a phone (ui/tour_editions.py's requests, as the editor page makes them)
+        # has saved a copy of classic as "Our Street", and the editions list shows it once Done.
+        ("edition-phone-waiting", steps_then(lambda: f.nav.go("settings"), lambda: f.nav.go("editions"),
+                                             editions.edit_on_phone)),
+        ("edition-phone-editing", steps_then(lambda: phone_saves(editions.phone_view()["link"], "our-street",
+                                                                 "Our Street"), editions.tick)),
+        ("editions-from-phone", editions.phone_done),
         *hardware,
     ]
 

@@ -1,11 +1,16 @@
 """The family's editions the tour shows and the tests play with: copies of classic under names and titles of
 their own, a street renamed, and a broken file, written into an editions folder (ui/tour.py: its own scratch
-$XDG_DATA_HOME, never the user's). No Kivy here."""
+$XDG_DATA_HOME, never the user's); and a phone's visit to the phone server's editor (`phone_saves`: the
+requests ui/editor.html makes, so that the tour shows the touchscreen's page while a phone edits). No Kivy
+here."""
 
 from __future__ import annotations
 
+import http.client
+import json
 from importlib import resources
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from banker.editions import editions_dir, save_edition
 
@@ -32,4 +37,38 @@ def write_editions(folder: Path | None = None) -> Path:
     return where
 
 
-__all__ = ["HOSTILE", "classic_copy", "write_editions"]
+def phone_saves(link: str, name: str, title: str, source: str = "classic") -> dict[str, object]:
+    """A phone at the table: opens the editor's one-time `link` ({base}/e/{code}, claiming its session),
+    loads `source` and saves it as the edition `name` titled `title`, with the session's cookie and the page's
+    own Origin, as ui/editor.html does. Returns the save's answer; a refused step raises."""
+    parts = urlsplit(link)
+    assert parts.hostname is not None and parts.port is not None, link
+    origin = f"{parts.scheme}://{parts.netloc}"
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        conn.request("GET", parts.path)
+        answer = conn.getresponse()
+        answer.read()
+        cookie = (answer.getheader("Set-Cookie") or "").split(";", 1)[0]
+        if answer.status != 303 or not cookie:
+            raise RuntimeError(f"the editor's code was refused: {answer.status}")
+        conn.request("GET", f"/edit/api/ruleset?name={source}", headers={"Cookie": cookie})
+        answer = conn.getresponse()
+        loaded = json.loads(answer.read())
+        if answer.status != 200:
+            raise RuntimeError(f"{source} was not loaded: {answer.status} {loaded}")
+        data = loaded["data"]
+        data["name"], data["title"] = name, title
+        body = json.dumps({"data": data, "original": None, "replace": True}).encode("utf-8")
+        conn.request("POST", "/edit/api/save", body=body,
+                     headers={"Cookie": cookie, "Origin": origin, "Content-Type": "application/json"})
+        answer = conn.getresponse()
+        saved: dict[str, object] = json.loads(answer.read())
+        if answer.status != 200 or not saved.get("ok"):
+            raise RuntimeError(f"the edition was not saved: {answer.status} {saved}")
+        return saved
+    finally:
+        conn.close()
+
+
+__all__ = ["HOSTILE", "classic_copy", "phone_saves", "write_editions"]

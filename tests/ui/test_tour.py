@@ -198,9 +198,9 @@ def test_the_familys_editions(tour: tuple[Path, dict[str, Any]]) -> None:
     _, shots = tour
     pl = Translator("pl")
     named = by_name(shots)
-    assert [shot["name"] for shot in shots["shots"][3:9]] == [
+    assert [shot["name"] for shot in shots["shots"][3:10]] == [
         "settings-between-games", "editions-empty", "editions", "editions-delete-armed", "editions-rename-name",
-        "setup-editions"]
+        "edition-phone-off", "setup-editions"]
     assert pl("ui.settings.editions") in named["settings-between-games"]["texts"]
     assert pl("ui.settings.editions") not in named["settings"]["texts"]  # the tour's settings during its game
     assert pl("ui.editions.none") in named["editions-empty"]["texts"]
@@ -212,3 +212,25 @@ def test_the_familys_editions(tour: tuple[Path, dict[str, Any]]) -> None:
     offered = named["setup-editions"]["texts"]
     assert offered.index(pl("ui.rules.classic")) < offered.index("[b]Ours[/b] & <i>") < offered.index("Seaside Town")
     assert "Broken Board" not in offered
+
+
+def test_edit_on_a_phone(tour: tuple[Path, dict[str, Any]]) -> None:
+    """"Edit on a phone": with no phone server yet the page says how to turn it on, and shows no code; on the
+    tour's phone server its code waits for a phone as a QR code and a link, then a phone's save (the editor's own
+    requests) shows as editing with the title saved, and the editions list has it once Done."""
+    _, shots = tour
+    pl = Translator("pl")
+    named = by_name(shots)
+    off = named["edition-phone-off"]
+    assert off["screen"] == "edition_phone"
+    assert pl("ui.editions.phone_off", config="/etc/board-banker/config.toml") in off["texts"]
+    assert not any("/e/" in t for t in off["texts"])
+    waiting, editing = named["edition-phone-waiting"], named["edition-phone-editing"]
+    assert waiting["screen"] == editing["screen"] == "edition_phone"
+    assert pl("ui.editions.phone_waiting") in waiting["texts"]
+    links = [t for t in waiting["texts"] if t.startswith("http://127.0.0.1:") and "/e/" in t]
+    assert len(links) == 1 and links[0] in editing["texts"]  # the same code, now claimed
+    assert pl("ui.editions.phone_editing") in editing["texts"]
+    assert pl("ui.editions.phone_saved", titles="Our Street") in editing["texts"]
+    listed = named["editions-from-phone"]["texts"]
+    assert named["editions-from-phone"]["screen"] == "editions" and {"Our Street", "our-street"} <= set(listed)
