@@ -228,7 +228,7 @@ def test_edit_on_a_phone(tour: tuple[Path, dict[str, Any]]) -> None:
     waiting, editing = named["edition-phone-waiting"], named["edition-phone-editing"]
     assert waiting["screen"] == editing["screen"] == "edition_phone"
     assert pl("ui.editions.phone_waiting") in waiting["texts"]
-    links = [t for t in waiting["texts"] if t.startswith("http://127.0.0.1:") and "/e/" in t]
+    links = [t for t in waiting["texts"] if t.startswith("http://127.0.0.1:") and "/e/\n" in t]  # the code below
     assert len(links) == 1 and links[0] in editing["texts"]  # the same code, now claimed
     assert pl("ui.editions.phone_editing") in editing["texts"]
     assert pl("ui.editions.phone_saved", titles="Our Street") in editing["texts"]

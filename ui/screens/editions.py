@@ -84,14 +84,15 @@ class EditionPhoneScreen(BaseScreen):
             self.notices(root, 1)
             return
         main = self.box("phone main", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_PANEL))
-        left = self.box("phone qr side", lambda: BoxLayout(orientation="vertical", size_hint_x=0.5))
+        left = self.box("phone qr side", lambda: BoxLayout(orientation="vertical"))  # half the page: scanned from a chair
         code = self.part("phone qr", v["link"], lambda: QRCode(v["link"], size_hint=(1, 1)))
         code.role = "qr editor"
         left.add_widget(code)
         main.add_widget(left)
         right = BoxLayout(orientation="vertical", spacing=theme.GAP_WIDE)
         right.add_widget(Text(self.tr("ui.editions.phone_how"), theme.FONT_READ))
-        link = Text(v["link"], theme.FONT_SMALL, color=theme.MUTED, markup=False)
+        head, _, key = v["link"].rpartition("/")  # the code on a line of its own: one long word does not fit
+        link = Text(f"{head}/\n{key}", theme.FONT_SMALL, color=theme.MUTED, markup=False)
         link.role = "editor link"
         right.add_widget(link)
         state = Text(self.tr(f"ui.editions.phone_{v['state']}"), theme.FONT_BIG, bold=True,
