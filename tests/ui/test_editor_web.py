@@ -32,7 +32,8 @@ CODE = "Qk7vX2mN9pL4sT8wR1cY5b"  # what a fresh code looks like (secrets.token_u
 LABELS = {"ended": "Sesja edycji się zakończyła.", "language": "pl", "save": "Zapisz"}
 PAGE_SCRIPT = "document.title = 'editor';"
 PAGE_STYLE = "body { font-family: sans-serif; }"
-PAGE = f"<!doctype html><html><head><style>{PAGE_STYLE}</style></head><body><p>editor</p><script>{PAGE_SCRIPT}</script></body></html>"
+PAGE = (f"<!doctype html><html><head><style>{PAGE_STYLE}</style></head>"
+        f"<body><p>editor</p><script>{PAGE_SCRIPT}</script></body></html>")
 
 
 # ---------------------------------------------------------------------- a phone: aiohttp's client
