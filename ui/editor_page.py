@@ -15,8 +15,6 @@ editor's own limits (ui/editor.py); tests/ui/test_editor_page.py makes the engin
 from __future__ import annotations
 
 import re
-from typing import Callable
-
 from banker.errors import RulesetError
 from banker.ruleset import builtin_names
 from ui.i18n import Translator
@@ -62,8 +60,6 @@ def editor_labels(tr: Translator) -> dict[str, str]:
 
 
 # ---- refusals
-
-_Rule = Callable[[Translator, str, "re.Match[str]"], str]
 
 _WHOLE = re.compile(r"must be a whole number, not ")
 _LEAST = re.compile(r"must be (?:a whole number of )?at least (-?\d+), not ")

@@ -417,9 +417,23 @@ async def _edit_on_a_phone(page: Any, server: Any, tr: Translator, folder: Path,
         assert not (folder / "broken-street.toml").exists()
         await b.screenshot(shots / f"{lang}-5-list.png", full=True)
 
-        # The table ends the session (Done): the next save says so, in the table's language.
+        # Saving under another edition's name is refused beside the name, unless the phone says to replace it.
         await b.js("document.querySelector('button[data-name=\"our-street\"]').click()")
         await b.wait_for(f"document.querySelector('{field('title')}') !== null")
+        await _type(b, field("name"), "their-street")
+        await b.js("document.getElementById('save').click()")
+        await b.wait_for(f"document.querySelector('{field('name')}').getAttribute('aria-invalid') === 'true'")
+        assert await b.js(f"document.querySelector('{field('name')}').closest('label').querySelector('.err')"
+                          ".textContent") == tr("ui.editions.name_taken", name="their-street")
+        assert load_edition("their-street", folder).title == "Their Street"
+        await b.js("document.getElementById('replace').click()")
+        await b.js("document.getElementById('save').click()")
+        await b.wait_for("document.getElementById('note').classList.contains('ok')")
+        assert load_edition("their-street", folder).title == "Our Street"
+        assert load_edition("our-street", folder).title == "Our Street"  # (a copy: the one it came from stays)
+        assert await b.js("document.getElementById('replace').checked") is False
+
+        # The table ends the session (Done): the next save says so, in the table's language.
         server.close_editor()
         await _type(b, field("title"), "Our Street Again")
         await b.js("document.getElementById('save').click()")
@@ -427,13 +441,13 @@ async def _edit_on_a_phone(page: Any, server: Any, tr: Translator, folder: Path,
         assert await b.js("[...document.querySelectorAll('#ended p')].map(p => p.textContent)") == [
             labels["lapsed"], labels["ended"]]
         assert await b.js("document.getElementById('bar').hidden") is True
-        assert load_edition("our-street", folder).title == "Our Street"
+        assert load_edition("their-street", folder).title == "Our Street"
         await b.screenshot(shots / f"{lang}-6-ended.png")
         # No script error, no CSP violation; the console's only lines are the refusals' statuses (the browser
-        # logs every 4xx answer): three refused saves, one refused upload, the save after the end.
+        # logs every 4xx answer): four refused saves or uploads, the save after the end.
         statuses = [re.search(r"status of (\d+)", p) for p in b.problems()]
         assert all(statuses), b.problems()
-        assert sorted(m.group(1) for m in statuses if m) == ["403", "422", "422", "422"], b.problems()
+        assert sorted(m.group(1) for m in statuses if m) == ["403", "422", "422", "422", "422"], b.problems()
 
 
 async def _settled(b: Any, expression: str) -> Any:
