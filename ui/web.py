@@ -1,8 +1,10 @@
-"""The phone page's web server: the live game, read-only, on the local network only.
+"""The phone page's web server: the live game, read-only, on the local network only; and between games the
+phone editor of the family's editions, writable by the one phone holding the editing session.
 
 `PhoneServer` runs aiohttp in a daemon thread with its own asyncio event loop,
-beside Kivy's main loop; the app talks to it only through `publish` and
-`add_move`, which are safe from any thread. See docs/web.md.
+beside Kivy's main loop; the app talks to it only through `publish`, `add_move`,
+`open_editor`, `close_editor` and `editor_status`, which are safe from any thread.
+See docs/web.md.
 
 Routes (GET and HEAD, and POST on the editor's two writing paths; anything else is 405):
 
@@ -28,8 +30,9 @@ Every /edit path needs the session's cookie (else 403: a short page, or JSON on 
 session lapses `EDIT_IDLE` seconds after its last request (a waiting code as long after it was
 offered). A POST must carry an Origin header equal to http://<its Host header> (else 403, and the
 body is not read), the Content-Type its path takes (else 415) and at most MAX_EDIT_BODY bytes (else
-413). A refused save or upload is 422 with {"ok": false, "errors": [{"field", "message"}]} and
-writes nothing. The editor's file work (saving syncs to disk) runs in the loop's default executor.
+413), which must come within EDIT_BODY_TIMEOUT seconds (else 408). A refused save or upload is 422
+with {"ok": false, "errors": [{"field", "message"}]} and writes nothing. The editor's file work
+(saving syncs to disk) runs in the loop's default executor.
 
 An unknown or forgotten token or code is a 404 that says nothing about any game.
 Every response carries no-store caching, nosniff, no-referrer and a strict
@@ -107,6 +110,7 @@ EDIT_IDLE = 15 * 60.0  # seconds an editing session (or a code not yet claimed) 
 EDIT_COOKIE = "bb_edit"
 MAX_EDIT_BODY = 256 * 1024  # bytes of a save's or an upload's body (ui.editor.MAX_EDIT_BODY)
 EDIT_POSTS = {"/edit/api/save": ("application/json",), "/edit/api/upload": ("text/plain", "application/toml")}
+EDIT_BODY_TIMEOUT = 30.0  # seconds for a save's or an upload's body to come in (only the session's phone gets that far)
 ENDED = "This editing session has ended."  # the 403 page's text when the table gave none
 
 
@@ -354,6 +358,7 @@ class PhoneServer:
     stream_write_timeout: float = STREAM_WRITE_TIMEOUT
     max_connections: int = MAX_CONNECTIONS
     max_connections_per_client: int = MAX_CONNECTIONS_PER_CLIENT
+    edit_body_timeout: float = EDIT_BODY_TIMEOUT
     # The editor page: a file of the ui package (or an absolute path), read when first asked for; while it
     # is missing /edit answers 404 and the absence is logged once.
     EDITOR_PAGE_FILE: str = "editor.html"
@@ -983,7 +988,7 @@ class PhoneServer:
         return _json(result)
 
     async def _body(self, request: web.Request) -> bytes | web.Response:
-        """The request's body, read within the request timeout; 413 past MAX_EDIT_BODY (the connection is then
+        """The request's body, read within `edit_body_timeout`; 413 past MAX_EDIT_BODY (the connection is then
         closed, the rest not read), 408 when it does not come in time."""
         chunks = bytearray()
 
@@ -997,7 +1002,7 @@ class PhoneServer:
                     return False
 
         try:
-            whole = await asyncio.wait_for(read(), self.request_timeout)
+            whole = await asyncio.wait_for(read(), self.edit_body_timeout)
         except asyncio.TimeoutError:
             response = web.Response(status=408, text="The request took too long.\n")
             response.force_close()

@@ -11,6 +11,7 @@ import base64
 import hashlib
 import json
 import logging
+import socket
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -462,6 +463,24 @@ def test_a_body_too_large_is_413(make: Callable[..., PhoneServer]) -> None:
         assert asyncio.run(chunked()) == 413
     except aiohttp.ClientError:
         pass  # the server closed while the body was still being sent: refused either way
+    assert folder_files() == {}
+    assert call(server, "GET", "/edit/api/start", cookie=cookie).status == 200
+
+
+def test_a_body_that_does_not_come_in_time_is_408_and_writes_nothing(make: Callable[..., PhoneServer]) -> None:
+    server = make()
+    server.edit_body_timeout = 0.5
+    cookie = claim(server)
+    body = json.dumps({"data": classic_as("ours", "Ours")}).encode()
+    head = (f"POST /edit/api/save HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+            f"Origin: http://127.0.0.1:{server.port}\r\nCookie: {EDIT_COOKIE}={cookie}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(head + body[:100])  # and the rest never
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:100]
     assert folder_files() == {}
     assert call(server, "GET", "/edit/api/start", cookie=cookie).status == 200
 
