@@ -44,7 +44,8 @@ def test_every_label_is_in_each_language_and_none_falls_back_to_its_key() -> Non
             assert text and not text.startswith("ui."), (language, key, text)
             # the same placeholders as the English, for the page to fill
             assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", english[key])), (language, key)
-    own = [m for m in catalogue("en")._catalog if isinstance(m, str) and m.startswith("ui.editor.")]  # type: ignore[union-attr]
+    table = catalogue("en")._catalog  # type: ignore[union-attr]  # (gettext keeps its table there)
+    own = [m for m in table if isinstance(m, str) and m.startswith("ui.editor.")]
     assert len(own) > 60
     for language in ("pl", "cs", "ru"):
         cat = catalogue(language)
@@ -69,7 +70,8 @@ def test_the_labels_hold_what_the_page_asks_for() -> None:
                                "Settings → Your editions → Edit on a phone.")
     for language in LANGS:  # the way back to a new code, in the touchscreen's own words
         tr = Translator(language)
-        steps = [tr("ui.settings"), tr("ui.settings.editions")] + [tr("ui.editions.phone")] * tr.has("ui.editions.phone")
+        steps = [tr("ui.settings"), tr("ui.settings.editions")]
+        steps += [tr("ui.editions.phone")] * tr.has("ui.editions.phone")
         assert " → ".join(steps) in editor_labels(tr)["ended"], language
     assert editor_labels(Translator("pl"))["houses_5"] == "5 domów"
     assert editor_labels(Translator("ru"))["rules.classic"] == "Классическая игра"
@@ -263,7 +265,7 @@ def shots_folder(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("language", LANGS)
 def test_the_editor_on_a_phone_in_headless_chromium(language: str, tmp_path: Path) -> None:
-    page = pytest.importorskip("tests.ui.test_phone_page")
+    page = pytest.importorskip("test_phone_page")  # (its Browser, open_phone, CHROMIUM)
     if page.CHROMIUM is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium)")
     from ui.editor import EditorService
@@ -303,7 +305,8 @@ async def _edit_on_a_phone(page: Any, server: Any, tr: Translator, folder: Path,
         assert await b.js("document.documentElement.lang") == lang
         assert await b.js("document.getElementById('heading').textContent") == labels["title"]
         assert await b.js("document.title") == labels["title"] + " · Board Banker"
-        assert await b.js("document.querySelector('button[data-name=classic] .t').textContent") == labels["rules.classic"]
+        shown = await b.js("document.querySelector('button[data-name=classic] .t').textContent")
+        assert shown == labels["rules.classic"]
         assert server.editor_status()["state"] == "editing"
         # the inline style applied (CSP): the page's background, and a touch target a thumb can hit
         assert await b.js("getComputedStyle(document.body).backgroundColor") == "rgb(243, 241, 236)"
@@ -355,7 +358,8 @@ async def _edit_on_a_phone(page: Any, server: Any, tr: Translator, folder: Path,
         assert await b.js("document.getElementById('note').textContent") == labels["refused"]
         beside = f"document.querySelector('{field('spaces[24].price')}').closest('label').querySelector('.err')"
         assert await b.js(f"{beside}.textContent") == tr("ui.editor.refuse.least", least=1)
-        assert await b.js(f"document.querySelector('{field('spaces[24].price')}').getAttribute('aria-invalid')") == "true"
+        price = f"document.querySelector('{field('spaces[24].price')}')"
+        assert await b.js(f"{price}.getAttribute('aria-invalid')") == "true"
         top = await b.js(f"document.querySelector('{field('spaces[24].price')}').getBoundingClientRect().top")
         assert 0 <= top <= 667 - 60, top  # in sight, above the save bar
         assert await b.js("document.querySelectorAll('.err:not(:empty)').length") == 1
@@ -372,7 +376,7 @@ async def _edit_on_a_phone(page: Any, server: Any, tr: Translator, folder: Path,
                           ".textContent") == tr("ui.editions.name_shipped", name="classic")
         assert await b.js(f"document.querySelector('{field('spaces[39].rents')}').querySelector('.err').textContent") \
             == tr("ui.editor.refuse.least", least=0)
-        assert await b.js(f"document.querySelector('{field('spaces[24].price')}').hasAttribute('aria-invalid')") is False
+        assert await b.js(f"{price}.hasAttribute('aria-invalid')") is False
         top = await b.js(f"document.querySelector('{field('name')}').getBoundingClientRect().top")
         assert 0 <= top <= 667, top
         assert (folder / "our-street.toml").read_bytes() == stored
@@ -402,14 +406,14 @@ async def _edit_on_a_phone(page: Any, server: Any, tr: Translator, folder: Path,
         upload.write_text(got.replace('name = "our-street"', 'name = "their-street"')
                           .replace('title = "Our Street"', 'title = "Their Street"'), "utf-8")
         await _choose_file(b, upload)
-        await b.wait_for("document.getElementById('upnote') && document.getElementById('upnote').classList.contains('ok')")
+        await b.wait_for("document.getElementById('upnote')?.classList.contains('ok')")
         assert await b.js("document.getElementById('upnote').textContent") == labels["uploaded"].replace(
             "{title}", "Their Street")
         assert load_edition("their-street", folder).spaces[24].name == "Our Avenue"
         assert await b.js("document.querySelector('button[data-name=\"their-street\"]') !== null")
         broken = tmp_path / "broken.toml"
-        broken.write_text(got.replace('name = "our-street"', 'name = "broken-street"').replace("price = 260", "price = 0"),
-                          "utf-8")
+        broken.write_text(got.replace('name = "our-street"', 'name = "broken-street"')
+                          .replace("price = 260", "price = 0"), "utf-8")
         await _choose_file(b, broken)
         await b.wait_for("document.getElementById('upnote').classList.contains('bad')")
         note = await b.js("document.getElementById('upnote').textContent")
@@ -466,7 +470,7 @@ async def _choose_file(b: Any, path: Path) -> None:
 
 def test_names_are_text_never_markup(tmp_path: Path) -> None:
     """A name that looks like markup is shown as typed, in the list and in the form."""
-    page = pytest.importorskip("tests.ui.test_phone_page")
+    page = pytest.importorskip("test_phone_page")  # (its Browser, open_phone, CHROMIUM)
     if page.CHROMIUM is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium)")
     from ui.editor import EditorService
