@@ -63,6 +63,11 @@ def test_the_labels_hold_what_the_page_asks_for() -> None:
     script = PAGE.read_text("utf-8")
     asked = set(re.findall(r"\bL\(\"([a-z_.]+)\"\s*[,)]", script))
     assert asked and asked <= labels.keys(), asked - labels.keys()
+    # and the page uses each of them: by name, or as an option's, a house count's, a ruleset's or a list's
+    patterns = {"option.": "\"option.\"", "houses_": "L(\"houses_\" + j)", "rules.": "labels[\"rules.\" + ",
+                "rents": "\"rents\"", "multipliers": "\"multipliers\"", "language": "labels.language"}
+    for key in labels.keys() - asked:
+        assert any(key.startswith(p) and used in script for p, used in patterns.items()), key
     assert {f"option.{o}" for o in MONEY_OPTIONS} <= labels.keys()
     assert [labels[f"houses_{n}"] for n in (1, 2, HOUSE_LABELS)] == ["1 house", "2 houses", f"{HOUSE_LABELS} houses"]
     assert {f"rules.{name}" for name in builtin_names()} <= labels.keys()
