@@ -512,3 +512,45 @@ async def _markup(page: Any, server: Any, tmp_path: Path) -> None:
             "<script>alert(1)</script>"
         assert await b.js("document.querySelectorAll('b, img, i').length + document.scripts.length") == 1
         assert b.problems() == []
+
+
+def test_every_shipped_ruleset_opens_and_saves_as_it_was_under_a_new_name(tmp_path: Path) -> None:
+    """The page on every board shape (biznes, the brands' casino, the short and timed games): opened, renamed
+    and saved, the edition holds exactly the ruleset's data but its name: the page writes only what was edited."""
+    page = pytest.importorskip("test_phone_page")  # (its Browser, open_phone, CHROMIUM)
+    if page.CHROMIUM is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium)")
+    from ui.editor import EditorService
+    from ui.web import PhoneServer
+
+    folder = tmp_path / "editions"
+    tr = Translator("pl")
+    server = PhoneServer(["127.0.0.1"], 0)
+    server.open_editor(CODE, editor_labels(tr), EditorService(folder, tr))
+    server.start()
+    try:
+        asyncio.run(_every_ruleset(page, server, folder, tmp_path, shots_folder(tmp_path)))
+    finally:
+        server.stop()
+
+
+async def _every_ruleset(page: Any, server: Any, folder: Path, tmp_path: Path, shots: Path) -> None:
+    async with page.Browser(tmp_path / "profile") as b:
+        await page.open_phone(b, f"http://127.0.0.1:{server.port}/e/{CODE}")
+        for name in builtin_names():
+            await b.wait_for(f"document.querySelector('button[data-name=\"{name}\"]') !== null", timeout=10)
+            await b.js(f"document.querySelector('button[data-name=\"{name}\"]').click()")
+            await b.wait_for(f"document.querySelector('{field('name')}') !== null")
+            source = load_ruleset(name, editions=False).source_data()
+            properties = [i for i, s in enumerate(source["spaces"]) if s["kind"] in ("lot", "railroad", "utility")]
+            assert await b.js("document.querySelectorAll('section.group .sp').length") == len(properties), name
+            assert await b.js("document.documentElement.scrollWidth") <= 375, name
+            if name == "biznes":
+                await b.screenshot(shots / "pl-biznes-full.png", full=True)
+            await _type(b, field("name"), f"my-{name}")
+            await b.js("document.getElementById('save').click()")
+            await b.wait_for("document.getElementById('note').classList.contains('ok')")
+            saved = load_edition(f"my-{name}", folder).source_data()
+            assert saved == {**source, "name": f"my-{name}"}, name
+            await b.js("document.getElementById('back').click()")
+        assert b.problems() == []
