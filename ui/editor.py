@@ -16,20 +16,20 @@ rename's ui.editions.name_* texts), else the engine's own English problem. A ref
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import re
 import threading
 import unicodedata
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from banker import outside
 from banker.editions import (MAX_NAME_LENGTH, SUFFIX, editions_dir, is_edition_file, list_editions,
                              load_edition, name_problem, save_edition)
 from banker.errors import RulesetError
 from banker.ruleset import MAX_DIGITS, MAX_FILE_BYTES, _parse_text, builtin_names, load_ruleset, ruleset_from_data
+from ui import editor_page
 from ui.i18n import Msg, Translator, msg
 
 log = logging.getLogger(__name__)
@@ -278,28 +278,12 @@ class EditorService:
         return {"field": field, "message": self._message(error)}
 
     def _message(self, error: RulesetError) -> str:
-        refusal_text = _refusal_text()
-        if refusal_text is not None:
-            try:
-                text = refusal_text(self.tr, error)
-            except Exception:  # noqa: BLE001 - the page's wording failed: the engine's words still say why
-                log.exception("refusal_text failed for %s", error.key)
-            else:
-                if isinstance(text, str) and text:
-                    return text
-        return error.problem
-
-
-def _refusal_text() -> Callable[[Translator, RulesetError], str] | None:
-    """ui.editor_page.refusal_text, the page's wording of the engine's refusals (None without that module)."""
-    try:
-        editor_page = importlib.import_module("ui.editor_page")  # lazily: the page's module may come later
-    except ModuleNotFoundError as exc:
-        if exc.name != "ui.editor_page":
-            raise
-        return None
-    found = getattr(editor_page, "refusal_text", None)
-    return found if callable(found) else None
+        try:
+            text = editor_page.refusal_text(self.tr, error)
+        except Exception:  # noqa: BLE001 - the page's wording failed: the engine's words still say why
+            log.exception("refusal_text failed for %s", error.key)
+            return error.problem
+        return text or error.problem
 
 
 def _edited_text(path: str) -> bool:

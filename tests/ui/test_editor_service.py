@@ -5,8 +5,6 @@ refusals' fields and messages (in the table's language where we have them)."""
 from __future__ import annotations
 
 import json
-import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +13,7 @@ import pytest
 from banker.editions import list_editions, load_edition
 from banker.errors import RulesetError
 from banker.ruleset import builtin_names, load_ruleset
-from ui import editor
+from ui import editor, editor_page
 from ui.editor import EditorRefusal, EditorService
 from ui.i18n import Translator
 
@@ -220,7 +218,7 @@ def test_messages_come_from_the_pages_refusal_text_when_there_is_one(service: Ed
         seen.append(error)
         return f"[{tr.language}] {error.key}"
 
-    monkeypatch.setitem(sys.modules, "ui.editor_page", types.SimpleNamespace(refusal_text=refusal_text))
+    monkeypatch.setattr(editor_page, "refusal_text", refusal_text)
     data = classic_as("ours", "Ours")
     data["spaces"][24]["price"] = -5
     assert service.save({"data": data})["errors"] == [{"field": "spaces[24].price", "message": "[cs] spaces[24].price"}]
@@ -232,7 +230,7 @@ def test_a_failing_refusal_text_falls_back_to_the_engines_words(service: EditorS
     def refusal_text(tr: Translator, error: RulesetError) -> str:
         raise KeyError("oops")
 
-    monkeypatch.setitem(sys.modules, "ui.editor_page", types.SimpleNamespace(refusal_text=refusal_text))
+    monkeypatch.setattr(editor_page, "refusal_text", refusal_text)
     data = classic_as("ours", "Ours")
     data["spaces"][24]["price"] = -5
     assert service.save({"data": data})["errors"][0]["message"] == "must be at least 1, not -5"
