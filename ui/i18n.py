@@ -59,6 +59,20 @@ class Msg:
     default: str | None = None
 
 
+def card_msg(ruleset: Any, card: Any, options: Mapping[str, Any] | None = None) -> Msg:
+    """A card's text as a `Msg`: the catalogue's text for the card's id, filled with the names this ruleset gives
+    the spaces it names: `{space}` the space the card sends a player to, `{go}` the start space; and
+    `{salary:money}` the salary in force (the game's options, else the ruleset's). So a family's edition that
+    renames Illinois Avenue, or raises the salary, has its Chance card say so in every language. A card no
+    catalogue knows (a hand-made ruleset's own) shows the ruleset's text as it is."""
+    spaces = ruleset.spaces
+    go = next((s for s in spaces if s.kind == "go"), spaces[0])
+    params: dict[str, Any] = {"go": go.name, "salary": (options or ruleset.options).get("salary", 0)}
+    if 0 <= card.to < len(spaces):
+        params["space"] = spaces[card.to].name
+    return Msg(f"card.{card.id}", params, default=card.text)
+
+
 def msg(key: str, **params: Any) -> Msg:
     return Msg(key, params)
 
@@ -231,9 +245,6 @@ class Translator:
             return self._formatter.vformat(template, (), params)
         except (ValueError, IndexError, KeyError, TypeError):
             return template
-
-    def card(self, card_id: str, english_text: str) -> str:
-        return self.render(Msg(f"card.{card_id}", default=english_text))
 
     def group(self, group: str, english_name: str) -> str:
         return self.render(Msg(f"group.{group}", default=english_name))

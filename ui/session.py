@@ -22,7 +22,7 @@ from banker.errors import ActionError, SetupError
 from banker.game import Game
 from banker.journal import Commit, Journal, JournaledGame, JournalError
 from ui.history import History
-from ui.i18n import Msg, Translator, msg
+from ui.i18n import Msg, Translator, card_msg, msg
 from ui.moments import EVENT, MONEY, UNDONE, Listener, Moment
 from ui.settings import Settings
 
@@ -191,7 +191,7 @@ class Session:
                 self._move = {"player": event.params["player"], "space": event.params["space"]}
             elif event.code == "card":
                 card = game.ruleset.card_by_id[event.params["card"]]
-                self.notify(Msg(f"card.{card.id}", default=card.text), "card", None)
+                self.notify(card_msg(game.ruleset, card, game.options), "card", None)
             elif event.code in SHOWN_EVENTS:
                 sound = "building" if event.code in ("built", "sold_building", "sold_all") else None
                 if event.code == "built" and game.variant.builds_on_visit:
@@ -328,7 +328,7 @@ class Session:
         if "card" in shown and self.game is not None:
             card = self.game.ruleset.card_by_id.get(shown["card"])
             if card is not None:
-                shown["card"] = Msg(f"card.{card.id}", default=card.text)
+                shown["card"] = card_msg(self.game.ruleset, card, self.game.options)
         return Msg(f"log.{code}", {**shown, "payer": names.get(payer, payer), "payee": names.get(payee, payee),
                                    "amount": amount})
 
@@ -349,7 +349,7 @@ class Session:
         if "card" in shown and "text" in shown:
             card = game.ruleset.card_by_id.get(shown["card"])
             if card is not None:
-                shown["text"] = Msg(f"card.{card.id}", default=card.text)
+                shown["text"] = card_msg(game.ruleset, card, game.options)
         kind = shown.get("kind")
         if kind in ("house", "hotel"):
             words = game.variant.building_words

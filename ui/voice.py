@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from ui.i18n import Msg
+from ui.i18n import Msg, card_msg
 from ui.moments import EVENT, MONEY, UNDONE, Moment
 
 if TYPE_CHECKING:
@@ -157,7 +157,7 @@ def _card_text(c: "Session", params: dict[str, Any]) -> Msg | str:
     if game is not None and card_id is not None:
         card = game.ruleset.card_by_id.get(card_id)
         if card is not None:
-            return Msg(f"card.{card.id}", default=card.text)
+            return card_msg(game.ruleset, card, game.options)
     return str(text)
 
 

@@ -1,10 +1,12 @@
-"""The phone page's web server: the live game, read-only, on the local network only.
+"""The phone page's web server: the live game, read-only, on the local network only; and between games the
+phone editor of the family's editions, writable by the one phone holding the editing session.
 
 `PhoneServer` runs aiohttp in a daemon thread with its own asyncio event loop,
-beside Kivy's main loop; the app talks to it only through `publish` and
-`add_move`, which are safe from any thread. See docs/web.md.
+beside Kivy's main loop; the app talks to it only through `publish`, `add_move`,
+`open_editor`, `close_editor` and `editor_status`, which are safe from any thread.
+See docs/web.md.
 
-Routes (GET and HEAD only; anything else is 405):
+Routes (GET and HEAD, and POST on the editor's two writing paths; anything else is 405):
 
 - /g/{token}          the phone page (ui/phone.html, the same file for every game)
 - /g/{token}/state    the JSON state last published for that token
@@ -12,10 +14,31 @@ Routes (GET and HEAD only; anything else is 405):
                       and a comment heartbeat every 15 s
 - /m/{code}           a one-time download of a game script (then 410 Gone)
 
-An unknown or forgotten token is a 404 that says nothing about any game.
+The phone editor of the family's editions (issue 43; ui/editor.py does the work), offered by
+`open_editor(code, ...)` between games and ended by `close_editor()`:
+
+- /e/{code}                  claims the one editing session: 303 to /edit with the session's
+                             cookie (bb_edit: HttpOnly, SameSite=Strict); a second claim is 410
+- /edit                      the editor page (ui/editor.html, with its own CSP hashes)
+- /edit/api/start            JSON: the page's labels, the language, the sources, the limits
+- /edit/api/ruleset?name=N   JSON: {"data", "original"} of a shipped ruleset or an edition
+- /edit/api/download?name=N  the edition's TOML file, as an attachment
+- /edit/api/save             POST, application/json: {"data", "original", "replace"}
+- /edit/api/upload?replace=0|1  POST, text/plain or application/toml: a TOML ruleset file
+
+Every /edit path needs the session's cookie (else 403: a short page, or JSON on the API); the
+session lapses `EDIT_IDLE` seconds after its last request (a waiting code as long after it was
+offered). A POST must carry an Origin header equal to http://<its Host header> (else 403, and the
+body is not read), the Content-Type its path takes (else 415) and at most MAX_EDIT_BODY bytes (else
+413), which must come within EDIT_BODY_TIMEOUT seconds (else 408). A refused save or upload is 422
+with {"ok": false, "errors": [{"field", "message"}]} and writes nothing. The editor's file work
+(saving syncs to disk) runs in the loop's default executor.
+
+An unknown or forgotten token or code is a 404 that says nothing about any game.
 Every response carries no-store caching, nosniff, no-referrer and a strict
-Content-Security-Policy (the page's inline script and style are allowed by
-their SHA-256 hashes). Requests are rate-limited per client address.
+Content-Security-Policy (a page's inline script and style are allowed by
+their SHA-256 hashes; the editor page has its own). There is no CORS: OPTIONS
+is 405 like any other method. Requests are rate-limited per client address.
 
 Anyone on the Wi-Fi can connect, so the server holds no connection for free:
 a connection must send a whole request within `REQUEST_TIMEOUT` seconds of
@@ -36,20 +59,26 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import html
 import json
 import logging
 import math
 import re
+import secrets
 import socket
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping, Sequence
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
+
+if TYPE_CHECKING:
+    from ui.editor import EditorService
 
 log = logging.getLogger(__name__)
 
@@ -76,11 +105,22 @@ MOVE_FILENAME = "board-banker-game.jsonl"
 
 NOT_FOUND = "Not found.\n"
 PAGE_FILE = "phone.html"
+# The phone editor (see the module's docstring).
+EDIT_IDLE = 15 * 60.0  # seconds an editing session (or a code not yet claimed) lasts after its last request
+EDIT_COOKIE = "bb_edit"
+MAX_EDIT_BODY = 256 * 1024  # bytes of a save's or an upload's body (ui.editor.MAX_EDIT_BODY)
+EDIT_POSTS = {"/edit/api/save": ("application/json",), "/edit/api/upload": ("text/plain", "application/toml")}
+EDIT_BODY_TIMEOUT = 30.0  # seconds for a save's or an upload's body to come in (only the session's phone gets that far)
+ENDED = "This editing session has ended."  # the 403 page's text when the table gave none
 
 
-def _load_page() -> tuple[bytes, str]:
-    """The phone page's bytes and the Content-Security-Policy that allows exactly its inline code."""
-    text = resources.files("ui").joinpath(PAGE_FILE).read_text(encoding="utf-8")
+def _load_page(file: str = PAGE_FILE) -> tuple[bytes, str]:
+    """A page's bytes and the Content-Security-Policy that allows exactly its inline code. `file` is a
+    file of the ui package, or an absolute path."""
+    if Path(file).is_absolute():
+        text = Path(file).read_text(encoding="utf-8")
+    else:
+        text = resources.files("ui").joinpath(file).read_text(encoding="utf-8")
     scripts = re.findall(r"<script>(.*?)</script>", text, re.S)
     styles = re.findall(r"<style>(.*?)</style>", text, re.S)
 
@@ -105,6 +145,21 @@ class _Move:
     script: str | None  # None once downloaded or expired: the game's text is not kept longer than needed
     expires_at: float
     used: bool = False
+
+
+@dataclass
+class _EditSession:
+    """The one editing session offered by open_editor: "waiting" for its code to be claimed, "editing" once
+    a phone holds its cookie, "ended" when closed, replaced or lapsed."""
+
+    code: str
+    labels: dict[str, str]
+    service: "EditorService"
+    idle: float
+    last: float  # clock() time of its last request (or of the offer, while waiting)
+    token: str | None = None
+    state: str = "waiting"
+    saved: list[str] = field(default_factory=list)
 
 
 class _Stream:
@@ -303,6 +358,10 @@ class PhoneServer:
     stream_write_timeout: float = STREAM_WRITE_TIMEOUT
     max_connections: int = MAX_CONNECTIONS
     max_connections_per_client: int = MAX_CONNECTIONS_PER_CLIENT
+    edit_body_timeout: float = EDIT_BODY_TIMEOUT
+    # The editor page: a file of the ui package (or an absolute path), read when first asked for; while it
+    # is missing /edit answers 404 and the absence is logged once.
+    EDITOR_PAGE_FILE: str = "editor.html"
 
     def __init__(self, hosts: Sequence[str], port: int = 8080, *, rate_limit: int = 120,
                  rate_window: float = 60.0, on_moved: Callable[[str], None] | None = None,
@@ -321,6 +380,9 @@ class PhoneServer:
         self._lock = threading.Lock()
         self._states: dict[str, bytes] = {}  # token -> the JSON served
         self._moves: dict[str, _Move] = {}
+        self._editor: _EditSession | None = None  # under _lock
+        self._editor_page: tuple[bytes, str] | None = None  # the page and its CSP, once read
+        self._editor_page_missing = False  # its absence has been logged
         # Only touched on the server's loop:
         self._hits: dict[str, deque[float]] = {}
         self._streams: set[_Stream] = set()
@@ -436,6 +498,36 @@ class PhoneServer:
         with self._lock:
             self._moves[code] = _Move(script, expires_at)
 
+    def open_editor(self, code: str, page_labels: Mapping[str, str], service: "EditorService",
+                    idle: float = EDIT_IDLE) -> None:
+        """Offer one editing session, claimable once at /e/{code} (see the module's docstring). Any
+        previous code and session end at once. `page_labels` are the page's texts in the table's language
+        (ui.editor_page.editor_labels); `service` does the work (ui.editor.EditorService)."""
+        with self._lock:
+            self._editor = _EditSession(code, dict(page_labels), service, idle, self.clock())
+
+    def close_editor(self) -> None:
+        """End the editing session (the touchscreen's Done, or a game starting): its phone is refused from
+        now on and its code is a used link."""
+        with self._lock:
+            if self._editor is not None:
+                self._editor.state, self._editor.token = "ended", None
+
+    def editor_status(self) -> dict[str, Any]:
+        """{"state": "waiting" | "editing" | "ended", "saved": [the titles saved this session, oldest first]}
+        ("ended" also when no session was ever offered)."""
+        with self._lock:
+            session = self._editor
+            if session is None:
+                return {"state": "ended", "saved": []}
+            self._lapse(session)
+            return {"state": session.state, "saved": list(session.saved)}
+
+    def _lapse(self, session: _EditSession) -> None:
+        """End `session` if it has gone unused for its idle time (called under _lock)."""
+        if session.state != "ended" and self.clock() - session.last > session.idle:
+            session.state, session.token = "ended", None
+
     # ------------------------------------------------------------------ lookups (constant time)
 
     def _find(self, keys: Sequence[str], wanted: str) -> str | None:
@@ -477,6 +569,13 @@ class PhoneServer:
         app.router.add_get("/g/{token}/state", self._state_handler)
         app.router.add_get("/g/{token}/events", self._events_handler)
         app.router.add_get("/m/{code}", self._move_handler)
+        app.router.add_get("/e/{code}", self._claim_handler)
+        app.router.add_get("/edit", self._editor_handler)
+        app.router.add_get("/edit/api/start", self._start_handler)
+        app.router.add_get("/edit/api/ruleset", self._ruleset_handler)
+        app.router.add_get("/edit/api/download", self._download_handler)
+        app.router.add_post("/edit/api/save", self._save_handler)
+        app.router.add_post("/edit/api/upload", self._upload_handler)
         # keepalive_timeout bounds both the wait for a request's last header byte and an idle
         # keep-alive connection: aiohttp arms it when the connection opens and after each answer.
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0,
@@ -610,16 +709,38 @@ class PhoneServer:
         if wait is not None:
             return web.Response(status=429, text="Too many requests; try again later.\n",
                                 headers={"Retry-After": str(wait)})
-        if request.method not in ("GET", "HEAD"):
-            return _read_only()
+        if request.method == "POST" and request.path in EDIT_POSTS:
+            refusal = self._check_post(request)
+            if refusal is not None:
+                refusal.force_close()  # the body is not read
+                return refusal
+        elif request.method not in ("GET", "HEAD"):
+            return _read_only(request.path)
         try:
             return await handler(request)
         except web.HTTPException as exc:
             if exc.status == 404:
                 return _not_found()
             if exc.status == 405:
-                return _read_only()
+                return _read_only(request.path)
             raise
+
+    def _check_post(self, request: web.Request) -> web.Response | None:
+        """Refuse a write before its body is read: another origin (403), a wrong Content-Type (415), a body
+        too large by its Content-Length (413). None: go on."""
+        origin = request.headers.get("Origin")
+        host = request.headers.get("Host")
+        if origin is None or host is None or origin.lower() != f"http://{host}".lower():
+            return web.Response(status=403, text="Forbidden.\n")
+        wanted = EDIT_POSTS[request.path]
+        charset = request.charset
+        if request.content_type not in wanted or (charset is not None and charset.lower() not in ("utf-8", "utf8")):
+            return web.Response(status=415, text="Unsupported content type.\n",
+                                headers={"Accept": ", ".join(wanted)})
+        length = request.content_length
+        if length is not None and length > MAX_EDIT_BODY:
+            return web.Response(status=413, text="Too large.\n")
+        return None
 
     def _count(self, client: str) -> int | None:
         """Count one request from `client`; None if allowed, else the seconds until it would be."""
@@ -643,7 +764,8 @@ class PhoneServer:
         h["X-Content-Type-Options"] = "nosniff"
         h["Referrer-Policy"] = "no-referrer"
         h["X-Frame-Options"] = "DENY"
-        h["Content-Security-Policy"] = self._csp
+        if "Content-Security-Policy" not in h:  # the editor page sets its own
+            h["Content-Security-Policy"] = self._csp
         h["Server"] = "Board Banker"
 
     # ------------------------------------------------------------------ handlers
@@ -735,18 +857,193 @@ class PhoneServer:
                 log.exception("on_moved failed")
         return response
 
+    # ------------------------------------------------------------------ the phone editor
+
+    def _session(self, request: web.Request) -> _EditSession | None:
+        """The editing session whose cookie `request` carries, refreshed; None if it has none, or the
+        session has ended or lapsed."""
+        given = request.cookies.get(EDIT_COOKIE, "")
+        with self._lock:
+            session = self._editor
+            if session is None:
+                return None
+            self._lapse(session)
+            if session.state != "editing" or session.token is None or not given:
+                return None
+            if self._find([session.token], given) is None:
+                return None
+            session.last = self.clock()
+            return session
+
+    def _ended(self, request: web.Request) -> web.Response:
+        """403 for a request without the session: a short page in the table's language, or JSON on the API."""
+        with self._lock:
+            session = self._editor
+            labels = session.labels if session is not None else {}
+            language = session.service.language if session is not None else "en"
+        text = labels.get("ended") or ENDED
+        if request.path.startswith("/edit/api/"):  # a POST's body is not read: the connection closes
+            return _json({"ok": False, "ended": True, "message": text}, status=403, close=request.method == "POST")
+        page = ("<!doctype html>\n<html lang=\"" + html.escape(language) + "\"><head><meta charset=\"utf-8\">"
+                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                "<title>Board Banker</title></head>\n<body><p>" + html.escape(text) + "</p></body></html>\n")
+        return web.Response(status=403, text=page, content_type="text/html", charset="utf-8")
+
+    async def _claim_handler(self, request: web.Request) -> web.StreamResponse:
+        with self._lock:
+            session = self._editor
+            if session is None or self._find([session.code], request.match_info["code"]) is None:
+                return _not_found()
+            self._lapse(session)
+            if session.state != "waiting":
+                return web.Response(status=410, text="This link has been used or has expired.\n")
+            if request.method != "GET":  # HEAD looks without claiming
+                return web.Response(status=204)
+            session.token = secrets.token_urlsafe(32)
+            session.state, session.last = "editing", self.clock()
+            token = session.token
+        response = web.Response(status=303, headers={"Location": "/edit"})
+        response.set_cookie(EDIT_COOKIE, token, httponly=True, samesite="Strict", path="/")
+        return response
+
+    async def _editor_handler(self, request: web.Request) -> web.StreamResponse:
+        if self._session(request) is None:
+            return self._ended(request)
+        page = self._editor_page
+        if page is None:
+            try:
+                page = await asyncio.get_running_loop().run_in_executor(None, _load_page, self.EDITOR_PAGE_FILE)
+            except OSError as exc:
+                if not self._editor_page_missing:
+                    self._editor_page_missing = True
+                    log.warning("phone server: the editor page %s cannot be read (%s)", self.EDITOR_PAGE_FILE,
+                                exc.strerror or type(exc).__name__)
+                return _not_found()
+            self._editor_page = page
+        body, csp = page
+        return web.Response(body=body, content_type="text/html", charset="utf-8",
+                            headers={"Content-Security-Policy": csp})
+
+    async def _start_handler(self, request: web.Request) -> web.StreamResponse:
+        session = self._session(request)
+        if session is None:
+            return self._ended(request)
+        service = session.service
+        sources = await self._work(service.sources)
+        return _json({"labels": session.labels, "language": service.language, "sources": sources,
+                      "limits": service.limits()})
+
+    async def _ruleset_handler(self, request: web.Request) -> web.StreamResponse:
+        from ui.editor import EditorRefusal
+
+        session = self._session(request)
+        if session is None:
+            return self._ended(request)
+        try:
+            found = await self._work(session.service.ruleset, request.query.get("name", ""))
+        except EditorRefusal as exc:
+            return _json(exc.result(), status=404)
+        return _json(found)
+
+    async def _download_handler(self, request: web.Request) -> web.StreamResponse:
+        from ui.editor import EditorRefusal
+
+        session = self._session(request)
+        if session is None:
+            return self._ended(request)
+        try:
+            filename, body = await self._work(session.service.download, request.query.get("name", ""))
+        except EditorRefusal as exc:
+            return _json(exc.result(), status=404)
+        return web.Response(body=body, content_type="application/toml", charset="utf-8",
+                            headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    async def _save_handler(self, request: web.Request) -> web.StreamResponse:
+        session = self._session(request)
+        if session is None:
+            return self._ended(request)
+        body = await self._body(request)
+        if isinstance(body, web.Response):
+            return body
+        return self._saved(session, await self._work(session.service.save_body, body))
+
+    async def _upload_handler(self, request: web.Request) -> web.StreamResponse:
+        session = self._session(request)
+        if session is None:
+            return self._ended(request)
+        replace = request.query.get("replace", "0")
+        if replace not in ("0", "1"):
+            return _json({"ok": False, "errors": [{"field": "replace", "message": "replace must be 0 or 1"}]},
+                         status=422, close=True)
+        body = await self._body(request)
+        if isinstance(body, web.Response):
+            return body
+        return self._saved(session, await self._work(session.service.upload_body, body, replace == "1"))
+
+    def _saved(self, session: _EditSession, result: dict[str, Any]) -> web.Response:
+        if not result.get("ok"):
+            return _json(result, status=422)
+        with self._lock:
+            session.saved.append(str(result.get("title", "")))
+        return _json(result)
+
+    async def _body(self, request: web.Request) -> bytes | web.Response:
+        """The request's body, read within `edit_body_timeout`; 413 past MAX_EDIT_BODY (the connection is then
+        closed, the rest not read), 408 when it does not come in time."""
+        chunks = bytearray()
+
+        async def read() -> bool:
+            while True:
+                chunk = await request.content.read(MAX_EDIT_BODY + 1 - len(chunks))
+                if not chunk:
+                    return True
+                chunks.extend(chunk)
+                if len(chunks) > MAX_EDIT_BODY:
+                    return False
+
+        try:
+            whole = await asyncio.wait_for(read(), self.edit_body_timeout)
+        except asyncio.TimeoutError:
+            response = web.Response(status=408, text="The request took too long.\n")
+            response.force_close()
+            return response
+        if not whole:
+            response = web.Response(status=413, text="Too large.\n")
+            response.force_close()
+            return response
+        return bytes(chunks)
+
+    async def _work(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` in the loop's default executor: the editor's calls read and sync files."""
+        return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
 
 REFUSALS = {
+    403: "an editor request without the editing session, or a write from another origin",
     404: "an unknown page, game or link",
-    405: "a request that is not GET or HEAD",
+    405: "a request that is not GET or HEAD (or POST on the editor's writing paths)",
+    408: "an editor request whose body did not come in time",
     410: "a used or expired link",
+    413: "an editor request whose body is too large",
+    415: "an editor request of the wrong content type",
+    422: "an edition the editor refused",
     429: "too many requests or streams from one address",
 }
 
 
-def _read_only() -> web.Response:
-    """405 for anything but GET and HEAD; the connection is closed (no body of it is read)."""
-    response = web.Response(status=405, text="Read-only.\n", headers={"Allow": "GET, HEAD"})
+def _json(value: Any, status: int = 200, close: bool = False) -> web.Response:
+    response = web.Response(status=status, content_type="application/json", charset="utf-8",
+                            body=json.dumps(value, ensure_ascii=False, default=str).encode("utf-8"))
+    if close:
+        response.force_close()
+    return response
+
+
+def _read_only(path: str = "") -> web.Response:
+    """405 for anything but GET and HEAD (POST on the editor's writing paths); the connection is closed (no
+    body of it is read)."""
+    allow = "POST" if path in EDIT_POSTS else "GET, HEAD"
+    response = web.Response(status=405, text="Read-only.\n", headers={"Allow": allow})
     response.force_close()
     return response
 

@@ -17,8 +17,8 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from e2e_kit import (Step, button, enter, labels, press_button, run_app, seen, texts, touch,  # noqa: E402
-                     touch_role, widgets)
+from e2e_kit import (Step, button, decode_qr, enter, labels, press_button, run_app, seen, texts, touch,  # noqa: E402
+                     touch_role)
 
 from kivy.clock import Clock  # noqa: E402
 
@@ -226,27 +226,6 @@ def brands_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
     return steps
 
 
-def decode_qr(app: BankerApp, role: str) -> str | None:
-    """Read the QR code the screen shows under `role` back from the window's pixels, as a phone would."""
-    import numpy
-    import zxingcpp
-    from kivy.core.window import Window
-
-    found = next((w for w in widgets(app) if getattr(w, "role", None) == role), None)
-    if found is None:
-        return None
-    shot = Window.screenshot(name=str(Path(App_holder["work"]) / "qr.png"))
-    if not shot:
-        return None
-    from kivy.core.image import Image as CoreImage
-
-    image = CoreImage(shot)
-    texture = image.texture
-    pixels = numpy.frombuffer(texture.pixels, dtype=numpy.uint8).reshape(texture.height, texture.width, 4)
-    results = zxingcpp.read_barcodes(numpy.ascontiguousarray(pixels[:, :, :3]))
-    return results[0].text if results else None
-
-
 def phones_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[], bool]]]:
     """Issue 9: the table's QR code opens the live game over HTTP; a card tap shows a player's own code;
     the move link downloads the game once and marks it moved."""
@@ -259,7 +238,7 @@ def phones_game(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Calla
     got: dict[str, Any] = {}
 
     def read_code(role: str, key: str) -> bool:
-        text = decode_qr(app, role)
+        text = decode_qr(app, role, Path(App_holder["work"]))
         if text:
             got[key] = text
         return bool(text)

@@ -184,6 +184,25 @@ class Script:
                 f"entered dice: {app.flows.turn.entered_dice}; notices: {notices}")
 
 
+def decode_qr(app: Any, role: str, work: Path) -> str | None:
+    """Read the QR code the screen shows under `role` back from the window's pixels, as a phone would (zxing-cpp);
+    None while the screen shows none. The screenshot is written into `work`."""
+    import numpy
+    import zxingcpp
+    from kivy.core.image import Image as CoreImage
+    from kivy.core.window import Window
+
+    if by_role(app, role) is None:
+        return None
+    shot = Window.screenshot(name=str(work / "qr.png"))
+    if not shot:
+        return None
+    texture = CoreImage(shot).texture
+    pixels = numpy.frombuffer(texture.pixels, dtype=numpy.uint8).reshape(texture.height, texture.width, 4)
+    results = zxingcpp.read_barcodes(numpy.ascontiguousarray(pixels[:, :, :3]))
+    return str(results[0].text) if results else None
+
+
 def free_port() -> int:
     import socket
 

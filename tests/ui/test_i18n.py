@@ -229,8 +229,8 @@ def test_lenient_rendering() -> None:
     assert tr("no.such.key") == "no.such.key" and not tr.has("no.such.key") and tr.has("ui.pool")
     assert tr("rule.build_even", player="A", space="B", other="C", houses="many").endswith("domów – buduj równo")
     assert Translator("de").language == "en" and Translator("de")("ui.turn_of", player="Ann") == "Ann's turn"
-    assert tr.card("no-such-card", "A custom card") == "A custom card"  # a custom ruleset's own text
-    assert tr.card("cc-doctor-50", "Doctor's fee") != "Doctor's fee"
+    assert tr.render(Msg("card.no-such-card", default="A custom card")) == "A custom card"  # a custom ruleset's own
+    assert tr.render(Msg("card.cc-doctor-50", default="Doctor's fee")) != "Doctor's fee"
     assert tr.render(Msg("log.pot", {"payee": "Ann", "amount": 20000})) == "Ann zabiera pieniądze z Bezpłatnego parkingu: 20\u00a0000"
 
 
@@ -238,7 +238,7 @@ def test_nested_pieces_render_in_the_same_language() -> None:
     m = msg("log.card", payer=msg("ui.bank"), payee="Ann", amount=50, card=Msg("card.cc-opera-50", default="x"))
     assert Translator("en").render(m).startswith("the bank pays Ann 50")
     polish = Translator("pl").render(m)
-    assert polish.startswith("bank") and Translator("pl").card("cc-opera-50", "x") in polish
+    assert polish.startswith("bank") and Translator("pl").render(Msg("card.cc-opera-50")) in polish
 
 
 # ---------------------------------------------------------------------- numbers and money
@@ -370,7 +370,7 @@ def test_the_bank_as_a_creditor_and_a_card_s_text_are_pieces_in_the_family_s_lan
     c.settings.set_language("pl")
     assert c.session.tr("event.debt", player="Ann", to=c.session.tr("ui.bank"), amount=75) in texts(c)
     skipped = Msg("event.card", c.session.words({"player": "Ann", "card": "cc-opera-50", "text": "Opera night"}))
-    assert c.session.tr.card("cc-opera-50", "Opera night") in c.session.tr.render(skipped)
+    assert c.session.tr.render(Msg("card.cc-opera-50")) in c.session.tr.render(skipped)
     assert "Opera night" not in c.session.tr.render(skipped)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from ui import pages, view
 from ui.flows.base import Flow
-from ui.i18n import msg
+from ui.i18n import card_msg, msg
 
 # The turn screen's prompt for the first of its buttons that asks something (bus buttons: ui.prompt.bus).
 PROMPTS = {"buy": "ui.prompt.buy", "draw": "ui.prompt.draw", "tax_flat": "ui.prompt.tax", "casino": "ui.prompt.casino",
@@ -242,7 +242,7 @@ class TurnFlow(Flow):
             return []
         deck = game.decision.deck
         by_id = game.ruleset.card_by_id
-        return [{"id": card_id, "text": self.s.tr.card(card_id, by_id[card_id].text)}
+        return [{"id": card_id, "text": self.s.tr.render(card_msg(game.ruleset, by_id[card_id], game.options))}
                 for card_id in sorted(set(game.decks[deck]))]
 
     def dice_count(self) -> int:
