@@ -44,6 +44,10 @@ class Edition:
     path: Path
     problem: str | None
     description: str = ""
+    # The loader's refusal behind `problem`, when there is one: the key it names and its words, which the app
+    # says in the family's language where it has words for it (ui/editor_page.refusal_text).
+    key: str = ""
+    reason: str = ""
 
 
 def editions_dir() -> Path:
@@ -223,7 +227,7 @@ def _check_file(where: Path, file_name: str) -> Edition:
         ruleset = _checked(stem, path, data)
     except RulesetError as exc:
         problem = f"{exc.key}: {exc.problem}" if exc.key else exc.problem
-        return Edition(stem, title, path, _sentence(problem))
+        return Edition(stem, title, path, _sentence(problem), key=exc.key, reason=exc.problem)
     return Edition(stem, ruleset.title, path, None, ruleset.description)
 
 

@@ -23,6 +23,7 @@ from e2e_kit import Step, by_role, decode_qr, run_app, texts, touch, touch_role 
 from banker.editions import list_editions  # noqa: E402
 from hardware.emulate import LineReaderEmulator  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
+from ui.flows.editions import broken_reason  # noqa: E402
 from ui.i18n import Msg, card_msg  # noqa: E402
 from ui.settings import Settings  # noqa: E402
 
@@ -70,7 +71,8 @@ def steps(app: BankerApp, work: Path) -> list[Step]:
         ("the editions page", on("editions")),
         ("the broken file listed as broken, with its reason",
          lambda: (w := by_role(app, "about broken")) is not None
-         and w.text == tr("ui.editions.broken", name="broken", reason=broken.problem)),
+         and w.text == tr("ui.editions.broken", name="broken", reason=broken_reason(tr, broken))
+         and (tr.language == "en" or "must" not in w.text)),  # the reason in the family's language
         ("Edit on a phone", lambda: touch_role(app, "edit on a phone")),
         ("the code read as a phone reads it", scanned),
         ("the link shown is the code's", lambda: (w := by_role(app, "editor link")) is not None

@@ -22,6 +22,7 @@ from e2e_kit import Step, by_role, play_touch_only, texts, touch, touch_role  # 
 
 from banker.editions import list_editions  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
+from ui.flows.editions import broken_reason  # noqa: E402
 from ui.tour_editions import HOSTILE, write_editions  # noqa: E402
 
 
@@ -58,7 +59,7 @@ def steps(app: BankerApp) -> list[Step]:
         ("the broken one, greyed", lambda: by_role(app, "edition broken") is not None
          and by_role(app, "rename broken").disabled),
         ("with its reason", lambda: (w := by_role(app, "about broken")) is not None and "start_cash" in w.text
-         and w.text == tr("ui.editions.broken", name="broken", reason=list_editions()[0].problem)),
+         and w.text == tr("ui.editions.broken", name="broken", reason=broken_reason(tr, list_editions()[0]))),
         ("Rename Seaside Town", lambda: touch_role(app, "rename seaside")),
         ("the keyboard", on("edition_keyboard")),
         ("Clear", lambda: touch_role(app, "key clear")),

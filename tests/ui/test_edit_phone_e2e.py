@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(page.CHROMIUM is None,
                                 reason="Chromium is not installed (Debian: apt-get install chromium)")
 
 LANE, PRICE = "Our Lane", 260  # edit_phone_app.py expects these
-BROKEN = 'format = 1\nname = "broken"\ntitle = "Broken"\n[options]\nstart_cash = -5\n'
+BROKEN = 'extends = "classic"\nname = "broken"\ntitle = "Broken"\n[options]\nstart_cash = -5\n'
 
 
 @pytest.mark.parametrize("language, size", [("en", "800x480"), ("pl", "1024x600"), ("cs", "1280x720"),

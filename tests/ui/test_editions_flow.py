@@ -12,6 +12,7 @@ import pytest
 from banker.editions import editions_dir, list_editions
 from controllerkit import Clock, make, start, texts
 from ui.flows.editions import EditionsFlow
+from ui.i18n import Translator
 from ui.keys import BACKSPACE, CLEAR, SPACE
 from ui.tour_editions import HOSTILE, write_editions
 
@@ -56,6 +57,25 @@ def test_the_list_shows_titles_names_and_a_broken_one_with_its_reason(tmp_path: 
     assert "start_cash" in shown[0]["problem"] and shown[1]["problem"] is None
     flow.rename("broken")  # a broken one is not renamed
     assert flow.editor is None
+
+
+@pytest.mark.parametrize("language, said", [
+    ("en", "options.start_cash: Must be at least 0."),
+    ("pl", "options.start_cash: Musi wynosić co najmniej 0."),
+    ("cs", "options.start_cash: " + Translator("cs")("ui.editor.refuse.least", least=0).rstrip(".") + "."),
+    ("ru", "options.start_cash: Должно быть не меньше 0."),
+])
+def test_a_broken_edition_s_reason_is_in_the_family_s_language_where_the_app_has_words_for_it(
+        tmp_path: Path, data_home: Path, language: str, said: str) -> None:
+    folder = editions_dir()
+    folder.mkdir(parents=True)
+    (folder / "minus.toml").write_text('extends = "classic"\nname = "minus"\n[options]\nstart_cash = -5\n', "utf-8")
+    (folder / "garbled.toml").write_text("name = = 3\n", "utf-8")
+    c = make(tmp_path)
+    c.settings.set_language(language)
+    shown = {e["name"]: e["problem"] for e in editions_of(c).view()["editions"]}
+    assert shown["minus"] == said
+    assert shown["garbled"] == "not valid TOML: Invalid value (at line 1, column 8)."  # no words for it: the loader's
 
 
 def test_the_settings_offer_the_editions_between_games_only(tmp_path: Path, data_home: Path) -> None:

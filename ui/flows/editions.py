@@ -24,6 +24,7 @@ from banker.editions import (MAX_NAME_LENGTH, Edition, delete_edition, editions_
 from banker.errors import RulesetError
 from banker.ruleset import builtin_names
 from hardware.config import SYSTEM_CONFIG
+from ui.editor_page import refusal_text
 from ui.flows.base import Flow
 from ui.i18n import Msg, msg
 from ui.keys import NameEditor, keyboard_rows
@@ -42,6 +43,20 @@ def editor_parts(tr: Any) -> tuple[dict[str, str], Any]:
     from ui.editor_page import editor_labels
 
     return editor_labels(tr), EditorService(tr=tr)
+
+
+def broken_reason(tr: Any, edition: Edition) -> str | None:
+    """Why an edition cannot be played, in the family's language where the app has words for the loader's
+    refusal (the phone editor's, ui/editor_page.refusal_text: "options.start_cash: Musi być liczbą
+    całkowitą."), else the loader's own sentence; None for an edition that can be played."""
+    if edition.problem is None:
+        return None
+    if edition.reason:
+        said = refusal_text(tr, RulesetError(str(edition.path), edition.key, edition.reason))
+        if said != tr("ui.editor.refuse.engine", problem=edition.reason):  # it had words for it
+            said = said if said.endswith(".") else said + "."
+            return f"{edition.key}: {said}" if edition.key else said
+    return edition.problem
 
 
 def delete_key(name: str) -> str:
@@ -257,7 +272,7 @@ class EditionsFlow(Flow):
         """The editions page: each edition's title, name, and its problem (None: it can be played), and
         whether its Delete is armed."""
         armed = self.f.nav.confirm.armed()
-        return {"editions": [{"name": e.name, "title": e.title, "problem": e.problem,
+        return {"editions": [{"name": e.name, "title": e.title, "problem": broken_reason(self.s.tr, e),
                               "armed": armed == delete_key(e.name)} for e in self.editions()]}
 
     def keyboard(self) -> dict[str, Any]:
@@ -281,4 +296,4 @@ def _folder_key() -> tuple[tuple[str, int, int], ...] | None:
         return None
 
 
-__all__ = ["EditionsFlow", "NAME_MARKS", "PHONE_PAGE", "TITLE_MAX", "delete_key", "editor_parts"]
+__all__ = ["EditionsFlow", "NAME_MARKS", "PHONE_PAGE", "TITLE_MAX", "broken_reason", "delete_key", "editor_parts"]
