@@ -511,6 +511,11 @@ def _check_values(data: Mapping[str, Any], source: str) -> None:
             raise RulesetError(source, path, f"must be a whole number, not {value!r}")
 
 
+def _is_colour(text: str) -> bool:
+    """Whether `text` is a colour written "#RRGGBB" (hexadecimal digits, either case)."""
+    return len(text) == 7 and text[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in text[1:])
+
+
 def _ascii(text: str) -> str:
     return text.encode("ascii", "backslashreplace").decode("ascii") if not valid_text(text) else text
 
@@ -662,6 +667,10 @@ class _Validator:
             for k, v in entry.items():
                 if not isinstance(v, str):
                     raise self.fail(f"{where}.{k}", f"must be text, not {v!r}")
+            colour = entry.get("color")
+            if colour is not None and not _is_colour(colour):  # the app draws it: "#RRGGBB" only
+                raise self.fail(f"{where}.color", f"must be a colour written #RRGGBB, such as \"#1FB25A\", "
+                                                  f"not {_shown(colour)}")
             result[name] = {"name": entry.get("name", name), **entry}
         return result
 

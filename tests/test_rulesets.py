@@ -651,3 +651,22 @@ def test_offered_house_rules_follow_the_board() -> None:
         ruleset = load_ruleset(name)
         for option in offered_house_rules(ruleset):
             assert option_problem(ruleset, option) is None
+
+
+@pytest.mark.parametrize("colour", ["banana", "#12345", "#1234567", "#GGGGGG", "", "red"])
+def test_a_group_s_colour_is_written_rrggbb(colour: str) -> None:
+    """The app draws a group's colour: anything but "#RRGGBB" is refused, naming the key (a file that said
+    "banana" loaded and then stopped the app drawing the board)."""
+    data = load_ruleset("classic").source_data()
+    data["groups"]["red"]["color"] = colour
+    with pytest.raises(RulesetError) as caught:
+        ruleset_from_data(data, "mine.toml")
+    assert caught.value.key == "groups.red.color" and "#RRGGBB" in caught.value.problem
+
+
+def test_a_group_s_colour_in_either_case_and_none_at_all_load() -> None:
+    data = load_ruleset("classic").source_data()
+    data["groups"]["red"]["color"] = "#ed1b24"
+    del data["groups"]["green"]["color"]
+    ruleset = ruleset_from_data(data, "mine.toml")
+    assert ruleset.groups["red"]["color"] == "#ed1b24" and "color" not in ruleset.groups["green"]

@@ -7,7 +7,7 @@ that claimed the editing session (its routes run these calls in the loop's execu
 
 Everything that comes from the phone is bounded before the engine sees it: the body (MAX_EDIT_BODY), the
 names and titles the page edits (MAX_TEXT characters, not empty, no control characters), any other text
-(MAX_OTHER_TEXT), a group's colour (#RRGGBB), the nesting of the data (MAX_DEPTH, the top level counting
+(MAX_OTHER_TEXT), the nesting of the data (MAX_DEPTH, the top level counting
 one), every list (MAX_ITEMS) and table (MAX_KEYS). A refusal names the field as the engine does
 ("spaces[24].price", "options.salary", "groups.red.name", "name", "title"; "" for the whole request),
 with a message in the table's language where there is one (ui.editor_page.refusal_text, the touchscreen
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
 import unicodedata
 from pathlib import Path
@@ -41,7 +40,6 @@ MAX_KEY_TEXT = 64  # characters of a table's key
 MAX_DEPTH = 6  # tables and lists inside one another, the top level counting one
 MAX_ITEMS = 64  # entries of a list
 MAX_KEYS = 128  # keys of a table
-_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
 SOURCE = "the edition"  # what the engine's refusals call the data
 
 
@@ -241,9 +239,6 @@ class EditorService:
                         raise self._refused(path, f"must be at most {MAX_TEXT} characters, not {len(value)}")
                     if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
                         raise self._refused(path, "must not hold control characters")
-                elif _colour_field(path):
-                    if not _COLOUR.fullmatch(value):
-                        raise self._refused(path, f"must be a colour written #RRGGBB, not {_quoted(value)}")
                 elif len(value) > MAX_OTHER_TEXT:
                     raise self._refused(path, f"must be at most {MAX_OTHER_TEXT} characters, not {len(value)}")
 
@@ -294,16 +289,6 @@ def _edited_text(path: str) -> bool:
         return True
     parts = path.split(".")
     return len(parts) == 3 and parts[0] == "groups" and parts[2] == "name"
-
-
-def _colour_field(path: str) -> bool:
-    """Whether `path` is a group's colour (the page's colour input: #RRGGBB, as every shipped ruleset writes it)."""
-    parts = path.split(".")
-    return len(parts) == 3 and parts[0] == "groups" and parts[2] == "color"
-
-
-def _quoted(value: str) -> str:
-    return "'" + outside.escape_text(value, 40) + "'"
 
 
 def _no_constant(name: str) -> None:

@@ -103,7 +103,7 @@ class ProgressFlow(Flow):
                 continue
             entry = entered["spaces"].get(str(s.index), {})
             spaces.append({"index": s.index, "name": s.name,
-                           "colour": ruleset.groups[s.group]["color"] if s.group else DEFAULT_COLOUR,
+                           "colour": ruleset.groups[s.group].get("color", DEFAULT_COLOUR) if s.group else DEFAULT_COLOUR,
                            "owner": entry.get("owner"), "lot": s.kind == "lot",
                            "level": 5 if entry.get("hotel") else int(entry.get("houses", 0)),
                            "mortgaged": bool(entry.get("mortgaged"))})
