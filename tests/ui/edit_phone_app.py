@@ -14,6 +14,7 @@ Exits 0 when every step passed; otherwise prints the failing step.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Callable
@@ -45,6 +46,16 @@ def steps(app: BankerApp, work: Path) -> list[Step]:
             (work / "link.txt").write_text(link, "utf-8")
             got["link"] = link
         return bool(link)
+
+    def shot(name: str) -> bool:
+        """With E2E_SHOTS set, the screen as it is now saved there as LANGUAGE-SIZE-NAME.png (to look at)."""
+        where = os.environ.get("E2E_SHOTS")
+        if where:
+            from kivy.core.window import Window
+
+            Path(where).mkdir(parents=True, exist_ok=True)
+            Window.screenshot(name=str(Path(where) / f"{tr.language}-{os.environ.get('E2E_SIZE', '800x480')}-{name}.png"))
+        return True
 
     def card_button() -> str:
         game = f.session.game
@@ -95,11 +106,12 @@ def steps(app: BankerApp, work: Path) -> list[Step]:
         ("the turn screen", on("table")),
         *enter(3, 4),  # GO + 7: Chance
         ("draw a Chance card", lambda: touch(app, tr("ui.btn.draw", deck=deck()))),
+        ("the cards to pick from", lambda: app.manager.current == "cards" and shot("cards")),
         ("the card that names the new street", lambda: LANE in card_button() and touch(app, card_button())),
         ("Ann on the renamed street", lambda: f.session.game is not None and f.session.game.current.position == 24),
         ("the card said with the new name", lambda: card_button() in texts(app) or any(
             n["text"] == card_button() for n in f.session.notice_lines(5))),
-        ("its new name on the table", lambda: LANE in texts(app)),
+        ("its new name on the table", lambda: LANE in texts(app) and shot("card-drawn")),
         ("buy it at the new price", lambda: touch(app, tr("ui.btn.buy", space=LANE, price=PRICE))),
         ("charged the new price", lambda: f.session.game is not None
          and f.session.game.players[0].cash == 1500 - PRICE and f.session.game.owner[24] == 0),
