@@ -29,6 +29,8 @@ from ui.editor import EditorService
 from ui.i18n import Translator
 from ui.web import EDIT_COOKIE, PhoneServer
 
+from test_web import Clock  # the injected clock of the phone server's tests
+
 CODE = "Qk7vX2mN9pL4sT8wR1cY5b"  # what a fresh code looks like (secrets.token_urlsafe(16))
 LABELS = {"ended": "Sesja edycji się zakończyła.", "language": "pl", "save": "Zapisz"}
 PAGE_SCRIPT = "document.title = 'editor';"
@@ -103,14 +105,6 @@ def folder_files() -> dict[str, bytes]:
     if not where.exists():
         return {}
     return {p.name: p.read_bytes() for p in sorted(where.iterdir())}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
