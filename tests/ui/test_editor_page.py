@@ -416,6 +416,14 @@ async def _edit_on_a_phone(page: Any, server: Any, tr: Translator, folder: Path,
             "{title}", "Their Street")
         assert load_edition("their-street", folder).spaces[24].name == "Our Avenue"
         assert await b.js("document.querySelector('button[data-name=\"their-street\"]') !== null")
+        # The same file again: its name is taken now, so it is refused until the phone ticks "replace".
+        await _choose_file(b, upload)
+        await b.wait_for("document.getElementById('upnote').classList.contains('bad')")
+        assert tr("ui.editions.name_taken", name="their-street") in await b.js(
+            "document.getElementById('upnote').textContent")
+        await b.js("document.getElementById('upreplace').click()")
+        await _choose_file(b, upload)
+        await b.wait_for("document.getElementById('upnote').classList.contains('ok')")
         broken = tmp_path / "broken.toml"
         broken.write_text(got.replace('name = "our-street"', 'name = "broken-street"')
                           .replace("price = 260", "price = 0"), "utf-8")
@@ -453,10 +461,10 @@ async def _edit_on_a_phone(page: Any, server: Any, tr: Translator, folder: Path,
         assert load_edition("their-street", folder).title == "Our Street"
         await b.screenshot(shots / f"{lang}-6-ended.png")
         # No script error, no CSP violation; the console's only lines are the refusals' statuses (the browser
-        # logs every 4xx answer): four refused saves or uploads, the save after the end.
+        # logs every 4xx answer): five refused saves or uploads, the save after the end.
         statuses = [re.search(r"status of (\d+)", p) for p in b.problems()]
         assert all(statuses), b.problems()
-        assert sorted(m.group(1) for m in statuses if m) == ["403", "422", "422", "422", "422"], b.problems()
+        assert sorted(m.group(1) for m in statuses if m) == ["403", "422", "422", "422", "422", "422"], b.problems()
 
 
 async def _settled(b: Any, expression: str) -> Any:
