@@ -19,6 +19,7 @@ The phone editor of the family's editions (issue 43; ui/editor.py does the work)
 
 - /e/{code}                  claims the one editing session: 303 to /edit with the session's
                              cookie (bb_edit: HttpOnly, SameSite=Strict); a second claim is 410
+                             (the session's own phone, its cookie sent, is sent to /edit again)
 - /edit                      the editor page (ui/editor.html, with its own CSP hashes)
 - /edit/api/start            JSON: the page's labels, the language, the sources, the limits
 - /edit/api/ruleset?name=N   JSON: {"data", "original"} of a shipped ruleset or an edition
@@ -895,6 +896,10 @@ class PhoneServer:
             if session is None or self._find([session.code], request.match_info["code"]) is None:
                 return _not_found()
             self._lapse(session)
+            given = request.cookies.get(EDIT_COOKIE, "")
+            if session.state == "editing" and session.token and given and self._find([session.token], given):
+                session.last = self.clock()  # the session's own phone opened the code again: back to its editor
+                return web.Response(status=303, headers={"Location": "/edit"})
             if session.state != "waiting":
                 return web.Response(status=410, text="This link has been used or has expired.\n")
             if request.method != "GET":  # HEAD looks without claiming

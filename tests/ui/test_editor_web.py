@@ -166,7 +166,9 @@ def test_the_first_phone_claims_the_session_and_a_second_claim_is_410(make: Call
     assert server.editor_status()["state"] == "editing"
     again = call(server, "GET", f"/e/{CODE}")
     assert again.status == 410 and "Set-Cookie" not in again.headers
-    assert call(server, "GET", f"/e/{CODE}", cookie=cookie).status == 410  # the same phone cannot claim again
+    back = call(server, "GET", f"/e/{CODE}", cookie=cookie)  # the same phone scans the code again
+    assert back.status == 303 and back.headers["Location"] == "/edit" and "Set-Cookie" not in back.headers
+    assert call(server, "GET", f"/e/{CODE}", cookie="x" * 43).status == 410  # a made-up cookie is nobody's
     assert call(server, "GET", "/e/someothercode").status == 404
     assert call(server, "GET", "/e/someothercode").text == web.NOT_FOUND
     page = call(server, "GET", "/edit", cookie=cookie)
