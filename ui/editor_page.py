@@ -32,7 +32,7 @@ NAME_MARKS = "abcdefghijklmnopqrstuvwxyz0123456789-"
 
 # The page's own words: page key -> ui.editor.<key>.
 _WORDS = (
-    "title", "intro", "start_from", "shipped", "editions", "no_editions", "back",
+    "title", "intro", "start_from", "shipped", "editions", "no_editions", "back", "drop_again",
     "edition", "name", "name_hint", "title_field", "currency", "currency_hint", "replace",
     "money", "groups", "group_name", "colour", "spaces", "other_spaces", "space_name", "price", "rents",
     "rent_none", "rent_hotel", "rent_level", "rent_owned", "multipliers", "house_cost", "mortgage",

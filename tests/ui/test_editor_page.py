@@ -392,6 +392,16 @@ async def _edit_on_a_phone(page: Any, server: Any, tr: Translator, folder: Path,
         assert await b.js("document.querySelectorAll('.err:not(:empty)').length") == 0
         assert load_edition("our-street", folder).spaces[39].rents[0] == 50
 
+        # A change not saved: leaving the page would ask first, and Back asks for a second touch, then drops it.
+        leave = "window.dispatchEvent(new Event('beforeunload', {cancelable: true}))"  # false: the browser asks
+        assert await b.js(leave) is True  # nothing unsaved yet
+        await _type(b, field("title"), "Our Street Never Saved")
+        assert await b.js(leave) is False
+        await b.js("document.getElementById('back').click()")
+        assert await b.js("document.getElementById('back').textContent") == labels["drop_again"]
+        assert await b.js(f"document.querySelector('{field('title')}') !== null")  # still the form
+        await b.screenshot(shots / f"{lang}-4b-drop-again.png")
+
         # Back to the list: the edition is there, with its download link; its file comes down.
         await b.js("document.getElementById('back').click()")
         await b.wait_for("document.querySelector('[data-kind=edition] button[data-name=\"our-street\"]') !== null")
