@@ -22,7 +22,6 @@ from typing import Callable
 from e2e_kit import Step, by_role, decode_qr, run_app, texts, touch, touch_role  # noqa: E402
 
 from banker.editions import list_editions  # noqa: E402
-from hardware.emulate import LineReaderEmulator  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
 from ui.flows.editions import broken_reason  # noqa: E402
 from ui.i18n import Msg, card_msg  # noqa: E402
@@ -54,7 +53,8 @@ def steps(app: BankerApp, work: Path) -> list[Step]:
             from kivy.core.window import Window
 
             Path(where).mkdir(parents=True, exist_ok=True)
-            Window.screenshot(name=str(Path(where) / f"{tr.language}-{os.environ.get('E2E_SIZE', '800x480')}-{name}.png"))
+            size = os.environ.get("E2E_SIZE", "800x480")
+            Window.screenshot(name=str(Path(where) / f"{tr.language}-{size}-{name}.png"))
         return True
 
     def card_button() -> str:

@@ -103,7 +103,7 @@ async def _phone(link: str, tmp_path: Path, tr: Translator) -> None:
         while not saved.exists():
             assert time.monotonic() < deadline, sorted(p.name for p in downloads.iterdir())
             await asyncio.sleep(0.1)
-        assert tomllib.loads(saved.read_text("utf-8"))["spaces"][24] ["name"] == LANE
+        assert tomllib.loads(saved.read_text("utf-8"))["spaces"][24]["name"] == LANE
     await _upload_elsewhere(saved, tmp_path, tr)
 
 
