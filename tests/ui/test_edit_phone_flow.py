@@ -1,56 +1,26 @@
-""""Edit on a phone" in the flows (ui/flows/editions.py), without a window: the editions page opens the phone
-server's editor with a fresh one-time code and shows its link; "New code" ends the old one; the editor's state is
-polled every second and redrawn only when it changed; leaving the page any way (Done, Back, another page, a new
-game) closes the editor; without a phone server the page says it is off and how to turn it on; never during a
-game. The phone server here is a fake that records what the flow asks of it (ui/web.py's PhoneServer is
-tested with its own routes in tests/ui/test_web.py)."""
+""""Edit on a phone" in the flows (ui/flows/editions.py), without a window, on a real phone server (ui/web.py's
+PhoneServer on 127.0.0.1, its clock injected): the editions page opens the server's editor with a fresh one-time
+code and shows its link; "New code" ends the old one; the editor's state is polled every second and redrawn only
+when it changed; leaving the page any way (Done, Back, another page, a new game, a game resumed) closes the
+editor; without a phone server the page says it is off and how to turn it on; never during a game. A phone is
+played by plain requests, as the editor page makes them (ui/tour_editions.py's `phone_saves`)."""
 
 from __future__ import annotations
 
+import http.client
+import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
+from urllib.parse import urlsplit
 
 import pytest
 
 from controllerkit import make, start
-from ui.flows.editions import PHONE_PAGE, EditionsFlow
+from test_web import Clock
+from ui.flows.editions import PHONE_PAGE, EditionsFlow, editor_parts
+from ui.web import EDIT_IDLE, PhoneServer
 
 EDITIONS = "ui.flows.editions:EditionsFlow"
-BASE = "http://192.168.1.20:8080"
-
-
-class FakeWeb:
-    """What the flow asks of ui/web.py's PhoneServer: `open_editor` replaces the code (the old session ends),
-    `close_editor` ends it, `editor_status` reports the state a test sets."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[Any, ...]] = []
-        self.code: str | None = None
-        self.state: dict[str, Any] = {"state": "ended", "saved": []}
-        self.polls = 0
-
-    def open_editor(self, code: str, page_labels: dict[str, str], service: Any) -> None:
-        self.calls.append(("open", code, page_labels, service))
-        self.code = code
-        self.state = {"state": "waiting", "saved": []}
-
-    def close_editor(self) -> None:
-        self.calls.append(("close",))
-        self.code = None
-        self.state = {"state": "ended", "saved": self.state["saved"]}
-
-    def editor_status(self) -> dict[str, Any]:
-        self.polls += 1
-        return {"state": self.state["state"], "saved": list(self.state["saved"])}
-
-    def publish(self, token: str, state: Any) -> None:  # the game's phone page (ui/flows/phones.py)
-        self.calls.append(("publish", token))
-
-    def opened(self) -> list[str]:
-        return [call[1] for call in self.calls if call[0] == "open"]
-
-    def closes(self) -> int:
-        return sum(1 for call in self.calls if call[0] == "close")
 
 
 @pytest.fixture
@@ -59,24 +29,85 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "data"
 
 
-def app(tmp_path: Path, web: FakeWeb | None) -> tuple[Any, EditionsFlow, list[str]]:
-    """The flows with the phone server `web` (None: no server), the editions flow with its editor parts
-    recorded (the language each was asked in), on the editions page."""
+class Server(PhoneServer):
+    """The real phone server, counting how often the flow asks for the editor's state."""
+
+    polls = 0
+
+    def editor_status(self) -> dict[str, Any]:
+        self.polls += 1
+        return super().editor_status()
+
+
+@pytest.fixture
+def web() -> Iterator[Server]:
+    server = Server(["127.0.0.1"], 0, clock=Clock())
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def app(tmp_path: Path, web: Server | None) -> tuple[Any, EditionsFlow, list[str]]:
+    """The flows with the phone server `web` (None: no server), on the editions page; the languages the editor
+    was opened in."""
     c = make(tmp_path, taps=False)
     if web is not None:
-        c.phones.connect(web, BASE, lambda session: {})
+        c.phones.connect(web, f"http://127.0.0.1:{web.port}", lambda session: {})
     flow = c.of(EDITIONS)
     assert isinstance(flow, EditionsFlow)
     languages: list[str] = []
 
     def parts(tr: Any) -> tuple[dict[str, str], Any]:
         languages.append(tr.language)
-        return {"ended": tr("ui.editions.phone_ended")}, f"service {len(languages)}"
+        return editor_parts(tr)
 
     flow.editor_parts = parts
     c.nav.go("settings")
     c.nav.go("editions")
     return c, flow, languages
+
+
+class Phone:
+    """A phone at the table, by plain requests as the editor page makes them: it opens the code's link (claiming
+    the session, keeping its cookie) and saves copies of classic."""
+
+    def __init__(self, link: str) -> None:
+        parts = urlsplit(link)
+        self.host, self.port, self.path = parts.hostname or "", parts.port, parts.path
+        self.origin = f"http://{parts.netloc}"
+        self.cookie = ""
+
+    def get(self, path: str) -> tuple[int, str, str]:
+        """(status, Set-Cookie, body) of a GET with the cookie held, if any."""
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        try:
+            conn.request("GET", path, headers={"Cookie": self.cookie} if self.cookie else {})
+            answer = conn.getresponse()
+            return answer.status, answer.getheader("Set-Cookie") or "", answer.read().decode("utf-8")
+        finally:
+            conn.close()
+
+    def open(self) -> int:
+        code, cookie, _ = self.get(self.path)
+        if code == 303 and cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        return code
+
+    def save(self, name: str, title: str) -> None:
+        _, _, text = self.get("/edit/api/ruleset?name=classic")
+        data = json.loads(text)["data"]
+        data["name"], data["title"] = name, title
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        try:
+            conn.request("POST", "/edit/api/save", body=json.dumps({"data": data, "replace": True}).encode(),
+                         headers={"Cookie": self.cookie, "Origin": self.origin, "Content-Type": "application/json"})
+            answer = conn.getresponse()
+            assert answer.status == 200, answer.read()
+            answer.read()
+        finally:
+            conn.close()
 
 
 def redraws(c: Any) -> list[int]:
@@ -86,35 +117,42 @@ def redraws(c: Any) -> list[int]:
     return seen
 
 
-def test_edit_on_a_phone_offers_a_fresh_code_as_a_link(tmp_path: Path, data_home: Path) -> None:
-    web = FakeWeb()
+def test_edit_on_a_phone_offers_a_fresh_code_as_a_link(tmp_path: Path, data_home: Path, web: Server) -> None:
     c, flow, languages = app(tmp_path, web)
     c.settings.set_language("pl")
     flow.edit_on_phone()
     assert c.nav.screen_name() == PHONE_PAGE
-    [(verb, code, labels, service)] = web.calls
-    assert verb == "open" and len(code) == 22 and code.replace("-", "").replace("_", "").isalnum()  # 128 bits
-    assert labels == {"ended": "Ten kod już wygasł. Dotknij „Nowy kod”, aby zrobić nowy."} and service == "service 1"
+    view = flow.phone_view()
+    base = f"http://127.0.0.1:{web.port}/e/"
+    assert view == {"server": True, "link": view["link"], "state": "waiting", "saved": []}
+    code = view["link"][len(base):]
+    assert view["link"] == base + code and len(code) == 22 and code.replace("-", "").replace("_", "").isalnum()
     assert languages == ["pl"]
-    assert flow.phone_view() == {"server": True, "link": f"{BASE}/e/{code}", "state": "waiting", "saved": []}
+    stranger = Phone(view["link"])
+    status, _, page = stranger.get("/edit")  # no session yet: the editor says so in the table's language
+    assert status == 403 and c.session.tr("ui.editor.ended").split(":")[0] in page
+    assert Phone(view["link"]).open() == 303  # the first phone claims it
+    assert stranger.open() == 410  # the next is refused
 
 
-def test_new_code_ends_the_old_one(tmp_path: Path, data_home: Path) -> None:
-    web = FakeWeb()
+def test_new_code_ends_the_old_one(tmp_path: Path, data_home: Path, web: Server) -> None:
     c, flow, _ = app(tmp_path, web)
     flow.edit_on_phone()
-    web.state = {"state": "editing", "saved": ["Our Street"]}
-    flow.tick()
     first = flow.phone_view()["link"]
+    phone = Phone(first)
+    assert phone.open() == 303
+    phone.save("our-street", "Our Street")
+    flow.tick()
+    assert flow.phone_view()["state"] == "editing" and flow.phone_view()["saved"] == ["Our Street"]
     flow.new_code()
-    old, new = web.opened()
-    assert old != new and web.code == new  # the server's open_editor replaced the code: the old session ended
-    assert flow.phone_view() == {"server": True, "link": f"{BASE}/e/{new}", "state": "waiting", "saved": []}
-    assert first == f"{BASE}/e/{old}" and c.nav.page == PHONE_PAGE
+    second = flow.phone_view()["link"]
+    assert second != first and c.nav.page == PHONE_PAGE
+    assert flow.phone_view() == {"server": True, "link": second, "state": "waiting", "saved": []}
+    assert phone.get("/edit")[0] == 403  # the old session ended with its code
+    assert Phone(first).open() == 404 and Phone(second).open() == 303
 
 
-def test_the_state_is_redrawn_only_when_it_changed(tmp_path: Path, data_home: Path) -> None:
-    web = FakeWeb()
+def test_the_state_is_redrawn_only_when_it_changed(tmp_path: Path, data_home: Path, web: Server) -> None:
     c, flow, _ = app(tmp_path, web)
     flow.edit_on_phone()
     seen = redraws(c)
@@ -122,26 +160,30 @@ def test_the_state_is_redrawn_only_when_it_changed(tmp_path: Path, data_home: Pa
     for _ in range(3):
         c.tick()  # the app's every second
     assert web.polls == polls + 3 and seen == []  # asked each second, nothing changed: nothing redrawn
-    web.state = {"state": "editing", "saved": []}
+    phone = Phone(flow.phone_view()["link"])
+    assert phone.open() == 303
     c.tick()
     c.tick()
     assert len(seen) == 1 and flow.phone_view()["state"] == "editing"
-    web.state = {"state": "editing", "saved": ["Our Street"]}
+    phone.save("our-street", "Our Street")
     c.tick()
-    web.state = {"state": "editing", "saved": ["Our Street", "Our Street", "[b]Ours[/b]"]}
+    phone.save("our-street", "Our Street")
+    phone.save("ours", "[b]Ours[/b]")
     c.tick()
     assert len(seen) == 3
     assert flow.phone_view()["saved"] == ["Our Street", "[b]Ours[/b]"]  # each title once, as typed
-    web.state = {"state": "ended", "saved": ["Our Street"]}  # the session lapsed
+    web.clock.now += EDIT_IDLE + 1  # the phone put away: the session lapses
     c.tick()
     assert len(seen) == 4 and flow.phone_view()["state"] == "ended"
 
 
 @pytest.mark.parametrize("leave", ["done", "settings", "new game", "another page"])
-def test_leaving_the_page_any_way_closes_the_editor(tmp_path: Path, data_home: Path, leave: str) -> None:
-    web = FakeWeb()
-    c, flow, _ = app(tmp_path, web)
+def test_leaving_the_page_any_way_closes_the_editor(tmp_path: Path, data_home: Path, web: Server,
+                                                    leave: str) -> None:
+    c, flow, languages = app(tmp_path, web)
     flow.edit_on_phone()
+    phone = Phone(flow.phone_view()["link"])
+    assert phone.open() == 303
     if leave == "done":  # Done, and the header's Back
         flow.phone_done()
         assert c.nav.page == "editions"
@@ -152,28 +194,28 @@ def test_leaving_the_page_any_way_closes_the_editor(tmp_path: Path, data_home: P
         assert c.mode == "setup"
     else:
         c.nav.go("fame")
-    assert web.closes() == 1 and web.code is None and not flow.on_phone
+    assert not flow.on_phone and phone.get("/edit")[0] == 403  # the phone's session is over
     polls = web.polls
     c.tick()
     assert web.polls == polls  # nothing polled once closed
     c.nav.go(PHONE_PAGE)  # not through "Edit on a phone": the page gives way to the editions
     if c.mode == "home":
         assert c.nav.screen_name() == "editions"
-    assert web.opened() and len(web.opened()) == 1 and web.closes() == 1
+    assert languages == ["en"] and web.editor_status()["state"] == "ended"  # opened once, and no more
 
 
-def test_a_game_resumed_closes_the_editor(tmp_path: Path, data_home: Path) -> None:
-    web = FakeWeb()
+def test_a_game_resumed_closes_the_editor(tmp_path: Path, data_home: Path, web: Server) -> None:
     c, flow, _ = app(tmp_path, web)
     start(c)
     c.session.close()  # the game left unfinished: the start screen offers it again
     c.nav.go("editions")
     assert c.mode == "home" and c.home.can_resume()
     flow.edit_on_phone()
-    assert web.code is not None
+    assert web.editor_status()["state"] == "waiting"
     seen = redraws(c)
     assert c.home.resume()  # the session's `opened` hook closes the editor
-    assert web.closes() == 1 and web.code is None and not flow.on_phone and seen
+    assert web.editor_status()["state"] == "ended" and not flow.on_phone and seen
+    assert Phone(f"http://127.0.0.1:{web.port}/e/x").open() == 404
 
 
 def test_without_a_phone_server_the_page_says_how_to_turn_it_on(tmp_path: Path, data_home: Path) -> None:
@@ -192,12 +234,11 @@ def test_without_a_phone_server_the_page_says_how_to_turn_it_on(tmp_path: Path, 
     assert c.nav.page == "editions"
 
 
-def test_the_editor_is_not_offered_during_a_game(tmp_path: Path, data_home: Path) -> None:
-    web = FakeWeb()
+def test_the_editor_is_not_offered_during_a_game(tmp_path: Path, data_home: Path, web: Server) -> None:
     c, flow, languages = app(tmp_path, web)
     start(c)
     flow.edit_on_phone()
-    assert web.opened() == [] and languages == [] and not flow.on_phone
+    assert languages == [] and not flow.on_phone and web.editor_status() == {"state": "ended", "saved": []}
     c.nav.go(PHONE_PAGE)
     assert c.nav.screen_name() == "table"
 
