@@ -7,7 +7,7 @@ step the app redraws, and the first frame after that is saved as
 DIR/NN-name.png. The family's editions are shown early (Settings -> Editions, empty, then two and a broken
 one, "Edit on a phone" with no phone server yet, and the new-game screen offering them), from the scratch
 folder's own $XDG_DATA_HOME; "Edit on a phone" again after the largest tables, on the tour's phone server, with
-a phone's edits made by plain requests (ui/tour_editions.py's `phone_saves`). Besides a three-player classic game and short biznes and
+a phone's edits made by plain requests (ui/tour_editions.py's `phone_saves`, an `EditorPhone`). Besides a three-player classic game and short biznes and
 brands games, the tour plays the largest tables the rulesets allow: eight
 players of classic and six of biznes (shots `classic8-*`, `biznes6-*`), and
 last the settings' hardware check (the start screen's note for a reader that

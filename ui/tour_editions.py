@@ -37,38 +37,65 @@ def write_editions(folder: Path | None = None) -> Path:
     return where
 
 
-def phone_saves(link: str, name: str, title: str, source: str = "classic") -> dict[str, object]:
-    """A phone at the table: opens the editor's one-time `link` ({base}/e/{code}, claiming its session),
-    loads `source` and saves it as the edition `name` titled `title`, with the session's cookie and the page's
-    own Origin, as ui/editor.html does. Returns the save's answer; a refused step raises."""
-    parts = urlsplit(link)
-    assert parts.hostname is not None and parts.port is not None, link
-    origin = f"{parts.scheme}://{parts.netloc}"
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
-    try:
-        conn.request("GET", parts.path)
-        answer = conn.getresponse()
-        answer.read()
-        cookie = (answer.getheader("Set-Cookie") or "").split(";", 1)[0]
-        if answer.status != 303 or not cookie:
-            raise RuntimeError(f"the editor's code was refused: {answer.status}")
-        conn.request("GET", f"/edit/api/ruleset?name={source}", headers={"Cookie": cookie})
-        answer = conn.getresponse()
-        loaded = json.loads(answer.read())
-        if answer.status != 200:
-            raise RuntimeError(f"{source} was not loaded: {answer.status} {loaded}")
+class EditorPhone:
+    """A phone at the table, by plain requests as ui/editor.html makes them: `open()` opens the editor's one-time
+    link ({base}/e/{code}), claiming its session and keeping its cookie; `save()` loads a ruleset and saves it as
+    an edition, with the cookie and the page's own Origin."""
+
+    def __init__(self, link: str) -> None:
+        parts = urlsplit(link)
+        assert parts.hostname is not None and parts.port is not None, link
+        self.host, self.port, self.path = parts.hostname, parts.port, parts.path
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.cookie = ""
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, str, bytes]:
+        """(status, Set-Cookie, body) of one request, with the cookie held, if any."""
+        sent = dict(headers or {})
+        if self.cookie:
+            sent["Cookie"] = self.cookie
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        try:
+            conn.request(method, path, body=body, headers=sent)
+            answer = conn.getresponse()
+            return answer.status, answer.getheader("Set-Cookie") or "", answer.read()
+        finally:
+            conn.close()
+
+    def open(self) -> int:
+        """Open the link; its status (303 when the session is this phone's)."""
+        status, cookie, _ = self.request("GET", self.path)
+        if status == 303 and cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        return status
+
+    def save(self, name: str, title: str, source: str = "classic") -> dict[str, object]:
+        """Save `source` as the edition `name` titled `title` (replacing one of that name); the save's answer.
+        A refused step raises."""
+        status, _, body = self.request("GET", f"/edit/api/ruleset?name={source}")
+        loaded = json.loads(body)
+        if status != 200:
+            raise RuntimeError(f"{source} was not loaded: {status} {loaded}")
         data = loaded["data"]
         data["name"], data["title"] = name, title
-        body = json.dumps({"data": data, "original": None, "replace": True}).encode("utf-8")
-        conn.request("POST", "/edit/api/save", body=body,
-                     headers={"Cookie": cookie, "Origin": origin, "Content-Type": "application/json"})
-        answer = conn.getresponse()
-        saved: dict[str, object] = json.loads(answer.read())
-        if answer.status != 200 or not saved.get("ok"):
-            raise RuntimeError(f"the edition was not saved: {answer.status} {saved}")
+        payload = json.dumps({"data": data, "original": None, "replace": True}).encode("utf-8")
+        status, _, body = self.request("POST", "/edit/api/save", payload,
+                                       {"Origin": self.origin, "Content-Type": "application/json"})
+        saved: dict[str, object] = json.loads(body)
+        if status != 200 or not saved.get("ok"):
+            raise RuntimeError(f"the edition was not saved: {status} {saved}")
         return saved
-    finally:
-        conn.close()
 
 
-__all__ = ["HOSTILE", "classic_copy", "phone_saves", "write_editions"]
+def phone_saves(link: str, name: str, title: str, source: str = "classic") -> dict[str, object]:
+    """A phone opens the editor's `link` and saves `source` as the edition `name` titled `title` (the tour's
+    phone); the save's answer. A refused step raises."""
+    phone = EditorPhone(link)
+    status = phone.open()
+    if status != 303 or not phone.cookie:
+        raise RuntimeError(f"the editor's code was refused: {status}")
+    return phone.save(name, title, source)
+
+
+__all__ = ["EditorPhone", "HOSTILE", "classic_copy", "phone_saves", "write_editions"]

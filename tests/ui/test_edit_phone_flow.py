@@ -3,21 +3,19 @@ PhoneServer on 127.0.0.1, its clock injected): the editions page opens the serve
 code and shows its link; "New code" ends the old one; the editor's state is polled every second and redrawn only
 when it changed; leaving the page any way (Done, Back, another page, a new game, a game resumed) closes the
 editor; without a phone server the page says it is off and how to turn it on; never during a game. A phone is
-played by plain requests, as the editor page makes them (ui/tour_editions.py's `phone_saves`)."""
+played by plain requests, as the editor page makes them (ui/tour_editions.py's `EditorPhone`)."""
 
 from __future__ import annotations
 
-import http.client
-import json
 from pathlib import Path
 from typing import Any, Iterator
-from urllib.parse import urlsplit
 
 import pytest
 
 from controllerkit import make, start
 from test_web import Clock
 from ui.flows.editions import PHONE_PAGE, EditionsFlow, editor_parts
+from ui.tour_editions import EditorPhone as Phone
 from ui.web import EDIT_IDLE, PhoneServer
 
 EDITIONS = "ui.flows.editions:EditionsFlow"
@@ -69,47 +67,6 @@ def app(tmp_path: Path, web: Server | None) -> tuple[Any, EditionsFlow, list[str
     return c, flow, languages
 
 
-class Phone:
-    """A phone at the table, by plain requests as the editor page makes them: it opens the code's link (claiming
-    the session, keeping its cookie) and saves copies of classic."""
-
-    def __init__(self, link: str) -> None:
-        parts = urlsplit(link)
-        self.host, self.port, self.path = parts.hostname or "", parts.port, parts.path
-        self.origin = f"http://{parts.netloc}"
-        self.cookie = ""
-
-    def get(self, path: str) -> tuple[int, str, str]:
-        """(status, Set-Cookie, body) of a GET with the cookie held, if any."""
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
-        try:
-            conn.request("GET", path, headers={"Cookie": self.cookie} if self.cookie else {})
-            answer = conn.getresponse()
-            return answer.status, answer.getheader("Set-Cookie") or "", answer.read().decode("utf-8")
-        finally:
-            conn.close()
-
-    def open(self) -> int:
-        code, cookie, _ = self.get(self.path)
-        if code == 303 and cookie:
-            self.cookie = cookie.split(";", 1)[0]
-        return code
-
-    def save(self, name: str, title: str) -> None:
-        _, _, text = self.get("/edit/api/ruleset?name=classic")
-        data = json.loads(text)["data"]
-        data["name"], data["title"] = name, title
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
-        try:
-            conn.request("POST", "/edit/api/save", body=json.dumps({"data": data, "replace": True}).encode(),
-                         headers={"Cookie": self.cookie, "Origin": self.origin, "Content-Type": "application/json"})
-            answer = conn.getresponse()
-            assert answer.status == 200, answer.read()
-            answer.read()
-        finally:
-            conn.close()
-
-
 def redraws(c: Any) -> list[int]:
     """Counts the session's changes (each one a redraw in the app)."""
     seen: list[int] = []
@@ -129,8 +86,8 @@ def test_edit_on_a_phone_offers_a_fresh_code_as_a_link(tmp_path: Path, data_home
     assert view["link"] == base + code and len(code) == 22 and code.replace("-", "").replace("_", "").isalnum()
     assert languages == ["pl"]
     stranger = Phone(view["link"])
-    status, _, page = stranger.get("/edit")  # no session yet: the editor says so in the table's language
-    assert status == 403 and c.session.tr("ui.editor.ended").split(":")[0] in page
+    status, _, page = stranger.request("GET", "/edit")  # no session yet: the editor says so in the table's language
+    assert status == 403 and c.session.tr("ui.editor.ended").split(":")[0] in page.decode("utf-8")
     assert Phone(view["link"]).open() == 303  # the first phone claims it
     assert stranger.open() == 410  # the next is refused
 
@@ -148,7 +105,7 @@ def test_new_code_ends_the_old_one(tmp_path: Path, data_home: Path, web: Server)
     second = flow.phone_view()["link"]
     assert second != first and c.nav.page == PHONE_PAGE
     assert flow.phone_view() == {"server": True, "link": second, "state": "waiting", "saved": []}
-    assert phone.get("/edit")[0] == 403  # the old session ended with its code
+    assert phone.request("GET", "/edit")[0] == 403  # the old session ended with its code
     assert Phone(first).open() == 404 and Phone(second).open() == 303
 
 
@@ -194,7 +151,7 @@ def test_leaving_the_page_any_way_closes_the_editor(tmp_path: Path, data_home: P
         assert c.mode == "setup"
     else:
         c.nav.go("fame")
-    assert not flow.on_phone and phone.get("/edit")[0] == 403  # the phone's session is over
+    assert not flow.on_phone and phone.request("GET", "/edit")[0] == 403  # the phone's session is over
     polls = web.polls
     c.tick()
     assert web.polls == polls  # nothing polled once closed
