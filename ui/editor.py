@@ -29,7 +29,7 @@ from banker.editions import (MAX_NAME_LENGTH, SUFFIX, editions_dir, is_edition_f
 from banker.errors import RulesetError
 from banker.ruleset import MAX_DIGITS, MAX_FILE_BYTES, _parse_text, builtin_names, load_ruleset, ruleset_from_data
 from ui import editor_page
-from ui.i18n import Msg, Translator, msg
+from ui.i18n import Translator, msg
 
 log = logging.getLogger(__name__)
 
@@ -189,23 +189,10 @@ class EditorService:
         return {"ok": True, "name": edition.name, "title": edition.title}
 
     def _name_errors(self, name: object, original: str | None, replace: bool) -> list[dict[str, str]]:
-        """The refusal of the edition's name, in the touchscreen rename's words (an empty list: none)."""
+        """The refusal of the edition's name, in the touchscreen rename's words (an empty list: none): its rules
+        (banker.editions.name_problem), then another edition's name unless replacing it or saving it again."""
         problem = name_problem(name)
-        if problem is not None:
-            text: Msg | None = None
-            if isinstance(name, str):
-                wrong = "".join(dict.fromkeys(ch for ch in name if not ("a" <= ch <= "z" or "0" <= ch <= "9"
-                                                                        or ch == "-")))
-                if not name:
-                    text = msg("ui.editions.name_empty")
-                elif len(name) > MAX_NAME_LENGTH:
-                    text = msg("ui.editions.name_long", most=MAX_NAME_LENGTH)
-                elif wrong or name.startswith("-"):
-                    text = msg("ui.editions.name_marks", marks=outside.escape_text(wrong or "-", 20))
-                elif name in builtin_names():
-                    text = msg("ui.editions.name_shipped", name=name)
-            if text is not None:
-                return [{"field": "name", "message": self.tr.render(text)}]
+        if problem is not None:  # said as the page says the engine's refusals of a name (ui/editor_page.py)
             return [self._error("name", RulesetError(SOURCE, "name", problem))]
         assert isinstance(name, str)
         if name != original and not replace and is_edition_file(name, self.folder):
