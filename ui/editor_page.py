@@ -81,6 +81,12 @@ _CONTROL = re.compile(r"must not hold control characters")
 def refusal_text(tr: Translator, error: RulesetError) -> str:
     """Why the engine refused `error.key`, in `tr`'s language where the page's fields have words for it;
     else the engine's problem after the translated lead `ui.editor.refuse.engine`."""
+    said = translated_refusal(tr, error)
+    return said if said is not None else tr("ui.editor.refuse.engine", problem=error.problem)
+
+
+def translated_refusal(tr: Translator, error: RulesetError) -> str | None:
+    """Why the engine refused `error.key`, in `tr`'s language, if the app has words for that refusal."""
     key, problem = error.key, error.problem
     if key == "name":
         m = _LONG.match(problem)
@@ -126,7 +132,7 @@ def refusal_text(tr: Translator, error: RulesetError) -> str:
         return tr("ui.editor.refuse.text_long", most=int(m.group(1)))
     if _EMPTY.match(problem):
         return tr("ui.editor.refuse.text_empty")
-    return tr("ui.editor.refuse.engine", problem=problem)
+    return None
 
 
-__all__ = ["HOUSE_LABELS", "MONEY_OPTIONS", "NAME_MARKS", "editor_labels", "refusal_text"]
+__all__ = ["HOUSE_LABELS", "MONEY_OPTIONS", "NAME_MARKS", "editor_labels", "refusal_text", "translated_refusal"]

@@ -42,7 +42,7 @@ def test_every_shipped_card_renders_whole_and_names_its_target(ruleset: object, 
     for card in ruleset.cards:  # type: ignore[attr-defined]
         message = card_msg(ruleset, card)
         wanted = {name for _, name, _, _ in string.Formatter().parse(tr.template(message.key) or "") if name}
-        assert wanted <= set(message.params), (language, card.id, wanted)  # no placeholder left as "?"
+        assert wanted <= set(message.params), (language, card.id, wanted)  # each placeholder gets a value
         text = tr.render(message)
         assert "{" not in text and "}" not in text, (language, card.id, text)
         if card.to >= 0:

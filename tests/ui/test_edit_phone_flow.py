@@ -203,9 +203,6 @@ def test_the_editor_is_not_offered_during_a_game(tmp_path: Path, data_home: Path
 def test_the_editor_parts_are_the_editor_page_and_service() -> None:
     """The real wiring (ui/editor.py, ui/editor_page.py): the labels in the family's language, a service that
     lists the shipped rulesets."""
-    pytest.importorskip("ui.editor")
-    pytest.importorskip("ui.editor_page")
-    from ui.flows.editions import editor_parts
     from ui.i18n import Translator
 
     labels, service = editor_parts(Translator("cs"))

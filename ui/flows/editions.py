@@ -24,7 +24,8 @@ from banker.editions import (MAX_NAME_LENGTH, Edition, delete_edition, editions_
 from banker.errors import RulesetError
 from banker.ruleset import builtin_names
 from hardware.config import SYSTEM_CONFIG
-from ui.editor_page import refusal_text
+from ui.editor import EditorService
+from ui.editor_page import editor_labels, translated_refusal
 from ui.flows.base import Flow
 from ui.i18n import Msg, msg
 from ui.keys import NameEditor, keyboard_rows
@@ -37,23 +38,20 @@ PHONE_PAGE = "edition_phone"
 
 def editor_parts(tr: Any) -> tuple[dict[str, str], Any]:
     """What the phone server's editor is opened with: the editor page's words in the family's language
-    (ui/editor_page.py) and the service that lists, loads and saves editions (ui/editor.py). Imported when an
-    editor is first opened: the app starts without them (aiohttp's side is the phone server's)."""
-    from ui.editor import EditorService
-    from ui.editor_page import editor_labels
-
+    (ui/editor_page.py) and the service that lists, loads and saves editions (ui/editor.py; no aiohttp there:
+    the requests are the phone server's)."""
     return editor_labels(tr), EditorService(tr=tr)
 
 
 def broken_reason(tr: Any, edition: Edition) -> str | None:
     """Why an edition cannot be played, in the family's language where the app has words for the loader's
-    refusal (the phone editor's, ui/editor_page.refusal_text: "options.start_cash: Musi być liczbą
+    refusal (the phone editor's, ui/editor_page.translated_refusal: "options.start_cash: Musi być liczbą
     całkowitą."), else the loader's own sentence; None for an edition that can be played."""
     if edition.problem is None:
         return None
     if edition.reason:
-        said = refusal_text(tr, RulesetError(str(edition.path), edition.key, edition.reason))
-        if said != tr("ui.editor.refuse.engine", problem=edition.reason):  # it had words for it
+        said = translated_refusal(tr, RulesetError(str(edition.path), edition.key, edition.reason))
+        if said is not None:
             said = said if said.endswith(".") else said + "."
             return f"{edition.key}: {said}" if edition.key else said
     return edition.problem
@@ -259,7 +257,7 @@ class EditionsFlow(Flow):
         return {"state": str(status["state"]), "saved": [str(title) for title in status["saved"]]}
 
     def _on_page(self) -> bool:
-        return self.f.nav.page == PHONE_PAGE and self.f.mode == HOME
+        return bool(self.f.nav.page == PHONE_PAGE and self.f.mode == HOME)
 
     def _heard(self) -> None:
         """After every change: the phone page left any way (another page, a game begun) closes the editor."""
