@@ -4,7 +4,7 @@ The engine never builds a sentence by hand: it raises or records a stable
 code with its parameters, and ``render`` turns them into English here, for
 the command line (``banker replay`` prints ``line N: REASON``) and the JSON
 ``text`` fields. This table is also the single source of the app's English
-for these codes: ``python -m ui.i18n_tool update`` copies it into
+for these codes: ``.venv/bin/python scripts/i18n_tool.py update`` copies it into
 ui/locale/en/LC_MESSAGES/banker.po, and the app's Polish, Czech and Russian
 catalogues translate the same codes (docs/i18n.md).
 

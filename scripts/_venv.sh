@@ -1,9 +1,22 @@
 # shellcheck shell=bash
-# Shared by run.sh and test.sh: make sure .venv exists with the project installed.
-# Usage: source scripts/_venv.sh EXTRAS   (EXTRAS: "" or "[test]")
+# Shared by run.sh, test.sh and test-dev.sh: make sure a virtual environment exists with the app installed
+# in it as the Pi installs it: a wheel built from a clean copy of the sources (deploy/install.sh's way,
+# the engine compiled by mypyc), then installed with pip.
+# Usage: source scripts/_venv.sh MODE
+#   ""        the app in .venv (run.sh; $BANKER_VENV overrides the folder)
+#   "[test]"  the suite's own venv, .venv-test ($BANKER_TEST_VENV): the app's wheel with the test tools, the
+#             pure-Python engine's wheel beside it (.venv-test/pure-engine), and the import check
+#             (tests/import_check.py), which fails any import of banker, ui or hardware from the checkout
+#   "dev"     the app in .venv with the test tools, for the developers' quick loop from the checkout
+#             (scripts/test-dev.sh), which imports the sources and checks nothing of the package
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="${BANKER_VENV:-$ROOT/.venv}"
+MODE="${1:-}"
+case $MODE in
+    "[test]") VENV="${BANKER_TEST_VENV:-$ROOT/.venv-test}" ;;
+    "" | dev) VENV="${BANKER_VENV:-$ROOT/.venv}" ;;
+    *) echo "_venv.sh: unknown mode \"$MODE\" (\"\", \"[test]\" or \"dev\")" >&2; exit 2 ;;
+esac
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -39,7 +52,7 @@ want() {
 want espeak-ng espeak-ng
 # The tests alone ("[test]") also use these programs; a test whose program is missing would skip, so all are
 # installed and the suite skips nothing for want of a package (docs/performance.md, "The test suite").
-if [ "${1:-}" = "[test]" ]; then
+if [ "$MODE" != "" ]; then
     # evdev (the "hid" reader's library, tests/hardware/test_hid.py) has no wheels on PyPI: pip builds it with
     # gcc and the Python headers (above), the C library's headers and the kernel's input headers, which come
     # with libc6-dev (gcc brings it where recommended packages are installed).
@@ -84,16 +97,79 @@ import sys
 sys.exit(0 if sys.version_info >= (3, 11) else 1)
 PY
 
-stamp="$VENV/.installed$1"
 if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
-fi
-# A regular (not editable) install, so that the compiled engine lands in the
-# venv and never shadows the sources; reinstall whenever a source changed.
-changed=$(find "$ROOT/pyproject.toml" "$ROOT/setup.py" "$ROOT/banker" "$ROOT/hardware" "$ROOT/ui" \
-               -newer "$stamp" -type f 2>/dev/null | head -1 || true)
-if [ ! -f "$stamp" ] || [ -n "$changed" ]; then
     "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q "$ROOT$1"
-    touch "$stamp"
+fi
+
+# The sources deploy/install.sh copies to build from (its stage_source; tests/test_wheel.py checks that the
+# two lists agree): only the package's own files, never a build/ left by an earlier build, whose stale
+# files would land in the wheel.
+STAGE_ITEMS=(pyproject.toml setup.py README.md banker hardware ui)
+for f in "$ROOT"/LICENSE*; do
+    if [ -e "$f" ]; then STAGE_ITEMS+=("$(basename "$f")"); fi
+done
+
+# build_wheel OUT [pure]: the app's wheel from a clean copy of the sources, into the empty folder OUT, with
+# the checkout's commit stamped in it (setup.py); "pure" builds the pure-Python engine (BANKER_PURE=1).
+build_wheel() {
+    local out=$1 pure=${2:-} stage commit=""
+    stage=$(mktemp -d)
+    tar -C "$ROOT" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.so' -cf - "${STAGE_ITEMS[@]}" |
+        tar -C "$stage" -xf -
+    commit=$(git -C "$ROOT" rev-parse --short=7 HEAD 2>/dev/null || true)
+    rm -rf "$out"
+    mkdir -p "$out"
+    if ! env BANKER_BUILD_COMMIT="$commit" ${pure:+BANKER_PURE=1} \
+        "$VENV/bin/python" -m pip wheel -q --no-deps -w "$out" "$stage"; then
+        rm -rf "$stage"
+        echo "_venv.sh: the wheel could not be built (pip's messages are above)" >&2
+        return 1
+    fi
+    rm -rf "$stage"
+}
+
+# What the wheels are built from: every staged file and the engine's kind. Unchanged, nothing is rebuilt.
+fingerprint=$({
+    tar -C "$ROOT" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.so' -cf - "${STAGE_ITEMS[@]}" |
+        tar -t -v --full-time 2>/dev/null | awk '{ print $3, $4, $5, $6 }'
+    git -C "$ROOT" rev-parse HEAD 2>/dev/null || true
+    echo "BANKER_PURE=${BANKER_PURE:-} mode=$MODE"
+} | sha256sum | cut -c1-64)
+stamp="$VENV/.installed"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$fingerprint" ]; then
+    :  # installed from these very sources already
+else
+    echo "Building the app's wheel (mypyc compiles the engine: a few minutes) and installing it into $VENV"
+    rm -f "$stamp"
+    build_wheel "$VENV/wheel" || exit 1
+    WHEEL_FILE=$(ls "$VENV"/wheel/*.whl)
+    extras=""
+    if [ "$MODE" != "" ]; then extras="[test]"; fi
+    "$VENV/bin/python" -m pip install -q "$WHEEL_FILE$extras"
+    # The same version number may hold newer code (a rebuilt checkout): replace it, as the installer does.
+    "$VENV/bin/python" -m pip install -q --no-deps --force-reinstall "$WHEEL_FILE"
+    if [ "$MODE" = "[test]" ]; then
+        # The engine as the installer falls back to it without a C compiler: its own wheel, installed beside
+        # the app in a folder that the engine's second run puts first on PYTHONPATH (scripts/test.sh).
+        build_wheel "$VENV/wheel-pure" pure || exit 1
+        rm -rf "$VENV/pure-engine"
+        "$VENV/bin/python" -m pip install -q --no-deps --target "$VENV/pure-engine" "$VENV"/wheel-pure/*.whl
+    fi
+    echo "$fingerprint" >"$stamp"
+fi
+WHEEL_FILE=$(ls "$VENV"/wheel/*.whl)
+if [ "$MODE" = "[test]" ]; then
+    # The import check: every Python of this venv (the suite and each process it starts) refuses banker, ui
+    # and hardware from the checkout, and writes what it refused to the log that tests/conftest.py reads.
+    site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    cp "$ROOT/tests/import_check.py" "$site/_banker_import_check.py"
+    printf 'import _banker_import_check; _banker_import_check.install(%s, %s)\n' \
+        "$("$VENV/bin/python" -c 'import sys; print(repr(sys.argv[1]))' "$ROOT")" \
+        "$("$VENV/bin/python" -c 'import sys; print(repr(sys.argv[1]))' "$VENV/import-check.log")" \
+        >"$site/_banker_import_check.pth"
+    export BANKER_WHEEL="$WHEEL_FILE"
+    BANKER_PURE_WHEEL=$(ls "$VENV"/wheel-pure/*.whl)
+    export BANKER_PURE_WHEEL
+    export BANKER_PURE_ENGINE="$VENV/pure-engine"
 fi

@@ -77,6 +77,8 @@ git -C "$TARGET$SRC" reset --quiet
 # CI=true turns a missing tool into a failure instead of a skip (tests/ui/test_voice.py):
 # it passes into the root with the network settings.
 if [ -n "${CI:-}" ]; then NET_ENV+=("CI=$CI"); fi
+# BANKER_TEST_PURE (scripts/test.sh: whether the engine's tests run once more on the pure engine) passes too.
+if [ -n "${BANKER_TEST_PURE:-}" ]; then NET_ENV+=("BANKER_TEST_PURE=$BANKER_TEST_PURE"); fi
 phase_done "mounts and the checkout copied"
 
 phase "what a fresh Debian 13 machine has before scripts/test.sh"

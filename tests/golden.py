@@ -6,8 +6,11 @@ refused probes and undos), each with its seed. A game's trace is the hashes of i
 log, the events it showed and its final state (`banker replay --json`). They are recorded in
 tests/golden/traces.json, and test_golden.py plays them again and compares.
 
-    .venv/bin/python tests/golden.py            # compare, and print the games whose traces differ
-    .venv/bin/python tests/golden.py --write    # record (only for a rule change, in a commit of its own)
+    .venv-test/bin/python tests/golden.py            # compare, and print the games whose traces differ
+    .venv-test/bin/python tests/golden.py --write    # record (only for a rule change, in a commit of its own)
+
+It plays the installed engine (scripts/test.sh's .venv-test); `PYTHONPATH=. .venv/bin/python tests/golden.py`
+plays the checkout's sources instead.
 
 A rule that is meant to change (a mended rule) is recorded with `--write` in a commit of its own, naming
 the rule and the games whose traces it changed.
@@ -22,8 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # randomplay, beside this file
 
 from banker.game import Game  # noqa: E402
 from banker.ruleset import builtin_names, load_ruleset  # noqa: E402

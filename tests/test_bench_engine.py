@@ -1,4 +1,9 @@
-"""benchmarks/bench_engine.py --against: both versions measured, each ratio given, the worktree gone afterwards."""
+"""benchmarks/bench_engine.py --against: both versions measured, each ratio given, the worktree gone afterwards.
+
+The benchmarks measure engines in source trees. The suite imports nothing from the checkout (scripts/test.sh's
+import check), so each test gives them copies: the engine's folder copied, or the benchmark run from a git
+worktree of HEAD.
+"""
 
 from __future__ import annotations
 
@@ -27,13 +32,27 @@ def _worktrees(root: Path) -> set[str]:
     return {line.split(" ", 1)[1] for line in out.splitlines() if line.startswith("worktree ")}
 
 
+def engine_copy(folder: Path) -> Path:
+    """A source tree holding a copy of the checkout's engine."""
+    shutil.copytree(ROOT / "banker", folder / "banker", ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
+
+
 def test_against_head_measures_both_versions_and_removes_its_worktree(tmp_path: Path) -> None:
-    root = _git_root()
-    if root is None:
+    checkout = _git_root()
+    if checkout is None:
         pytest.skip("needs git and a git checkout")
-    before = _worktrees(root)
-    done = subprocess.run([sys.executable, str(BENCH), "--against", "HEAD", "--rounds", "1", "--games", "2", "--json"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    root = tmp_path / "this"
+    subprocess.run(["git", "-C", str(checkout), "worktree", "add", "--detach", "--quiet", str(root), "HEAD"],
+                   check=True, timeout=120)
+    try:
+        before = _worktrees(root)
+        done = subprocess.run([sys.executable, str(root / "benchmarks" / "bench_engine.py"), "--against", "HEAD",
+                               "--rounds", "1", "--games", "2", "--json"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        after = _worktrees(root)
+    finally:
+        subprocess.run(["git", "-C", str(checkout), "worktree", "remove", "--force", str(root)], timeout=120)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     this, against = report["this"], report["against"]
@@ -48,28 +67,26 @@ def test_against_head_measures_both_versions_and_removes_its_worktree(tmp_path: 
             assert res[version]["median"] > 0 and len(res[version]["rounds"]) == 1
         assert res["ratio"] == pytest.approx(res["this"]["median"] / res["against"]["median"], abs=1e-3)
         assert isinstance(res["dropped_more_than_5_percent"], bool)
-    after = _worktrees(root)
     assert after == before and against["worktree"] not in after
     assert not Path(against["worktree"]).exists()
 
 
 def test_engines_compares_two_built_engines(tmp_path: Path) -> None:
-    """--engines: two folders holding a banker package (here this checkout and a copy of its engine)."""
-    other = tmp_path / "other"
-    shutil.copytree(ROOT / "banker", other / "banker", ignore=shutil.ignore_patterns("__pycache__"))
-    done = subprocess.run([sys.executable, str(BENCH), "--engines", str(ROOT), str(other), "--rounds", "2",
+    """--engines: two folders holding a banker package (here two copies of the checkout's engine)."""
+    this, other = engine_copy(tmp_path / "this"), engine_copy(tmp_path / "other")
+    done = subprocess.run([sys.executable, str(BENCH), "--engines", str(this), str(other), "--rounds", "2",
                            "--games", "2", "--json"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert Path(report["this"]["banker"]) == ROOT / "banker"
+    assert Path(report["this"]["banker"]) == this / "banker"
     assert Path(report["against"]["banker"]) == other / "banker"
     res = report["results"]["classic"]["fast"]
     assert len(res["this"]["rounds"]) == len(res["against"]["rounds"]) == 2 and res["same_games"]
-    shown = subprocess.run([sys.executable, str(BENCH), "--engines", str(ROOT), str(other), "--rounds", "1",
+    shown = subprocess.run([sys.executable, str(BENCH), "--engines", str(this), str(other), "--rounds", "1",
                             "--games", "1"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert shown.returncode == 0, shown.stderr
     assert f"engine in {other}" in shown.stdout and "ratio of the medians (this / other)" in shown.stdout
-    refused = subprocess.run([sys.executable, str(BENCH), "--engines", str(ROOT), str(tmp_path / "nothing")],
+    refused = subprocess.run([sys.executable, str(BENCH), "--engines", str(this), str(tmp_path / "nothing")],
                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "holds no banker package" in refused.stderr
 
@@ -95,21 +112,23 @@ def test_instructions_counts_the_games_alone(tmp_path: Path) -> None:
     (bin_dir / "valgrind").write_text(FAKE_VALGRIND)
     (bin_dir / "valgrind").chmod(0o755)
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, str(INSTRUCTIONS), str(ROOT), "--games", "3", "--json"], cwd=tmp_path,
+    engine = engine_copy(tmp_path / "engine")
+    done = subprocess.run([sys.executable, str(INSTRUCTIONS), str(engine), "--games", "3", "--json"], cwd=tmp_path,
                           env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     [result] = json.loads(done.stdout)["results"]
     assert result["rolls"] > 0 and result["engine"] == "pure Python" and result["rules"] == "classic"
     assert result["instructions"] == 1000 * result["rolls"] and result["instructions_per_roll"] == 1000
     assert result["instructions_per_action"] == round(1000 * result["rolls"] / result["actions"])
-    missing = subprocess.run([sys.executable, str(INSTRUCTIONS), str(ROOT)], cwd=tmp_path,
+    missing = subprocess.run([sys.executable, str(INSTRUCTIONS), str(engine)], cwd=tmp_path,
                              env={"PATH": "/nonexistent"}, capture_output=True, text=True, timeout=60)
     assert missing.returncode == 2 and "needs valgrind" in missing.stderr
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind (scripts/test.sh installs it)")
 def test_instructions_under_real_callgrind(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, str(INSTRUCTIONS), str(ROOT), "--games", "1", "--json"], cwd=tmp_path,
+    engine = engine_copy(tmp_path / "engine")
+    done = subprocess.run([sys.executable, str(INSTRUCTIONS), str(engine), "--games", "1", "--json"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     [result] = json.loads(done.stdout)["results"]

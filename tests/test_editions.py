@@ -410,7 +410,7 @@ def test_a_journaled_game_keeps_its_edition_when_the_file_is_edited_or_deleted(t
         lines = journal.export(game_id)
     script = tmp_path / "exported.jsonl"
     script.write_text("\n".join(lines) + "\n", "utf-8")
-    elsewhere = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "another-machine"), PYTHONPATH=str(REPO))
+    elsewhere = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "another-machine"))
     other_db = tmp_path / "other.sqlite3"
     imported = subprocess.run([sys.executable, "-m", "banker", "import", str(script), "--journal", str(other_db)],
                               capture_output=True, text=True, env=elsewhere, timeout=120)
@@ -424,7 +424,7 @@ def test_a_journaled_game_keeps_its_edition_when_the_file_is_edited_or_deleted(t
 
 
 def banker(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(REPO))  # XDG_DATA_HOME is the test's (the autouse fixture)
+    env = dict(os.environ)  # XDG_DATA_HOME is the test's (the autouse fixture)
     return subprocess.run([sys.executable, "-m", "banker", *args], capture_output=True, text=True, env=env,
                           timeout=120, cwd=cwd)
 

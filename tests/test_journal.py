@@ -311,7 +311,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
 
     script, actions = long_script(tmp_path)
     rng = random.Random(11)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = dict(os.environ)
     for run in range(12):
         db = tmp_path / f"crash{run}.sqlite3"
         proc = subprocess.Popen([sys.executable, "-m", "banker", "replay", str(script), "--journal", str(db),
@@ -361,7 +361,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
 
 def banker(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "banker", *args], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+                          env=dict(os.environ), timeout=120)
 
 
 def test_command_line(tmp_path: Path) -> None:
@@ -480,7 +480,7 @@ def without_override(command: list[str]) -> list[str]:
 
 def plain_banker(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(without_override([sys.executable, "-m", "banker", *args]), capture_output=True,
-                          text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+                          text=True, cwd=ROOT, env=dict(os.environ), timeout=120)
 
 
 @pytest.fixture

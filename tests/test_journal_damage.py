@@ -235,7 +235,7 @@ def load_corpus() -> list[dict]:
 
 def banker(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "banker", *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+                          env=dict(os.environ), timeout=120)
 
 
 def test_corpus_holds_every_class() -> None:

@@ -338,7 +338,6 @@ def test_cli_replay(name: str) -> None:
     scenario = parse_scenario(path)
     result = _replay(path)
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
     proc = subprocess.run(
         [sys.executable, "-m", "banker", "replay", str(path), "--json"],
         capture_output=True, text=True, cwd=REPO_ROOT, env=env, timeout=120,

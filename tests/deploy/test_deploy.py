@@ -173,7 +173,6 @@ def test_udev_rule_names_every_reader_chip() -> None:
 def launch(config: Path, **env: str) -> subprocess.CompletedProcess[str]:
     environment = {key: value for key, value in os.environ.items()
                    if not key.startswith(("SDL_", "KIVY_", "KCFG_", "BANKER_"))}
-    environment["PYTHONPATH"] = str(REPO)
     environment.update(env)
     return subprocess.run([sys.executable, str(DEPLOY / "board-banker-launch"), "--print", "--config", str(config)],
                           capture_output=True, text=True, env=environment, timeout=60, check=False)
@@ -588,7 +587,7 @@ def probe(tmp_path: Path, lgpio_source: str | None) -> dict[str, Any]:
     site.mkdir()
     if lgpio_source is not None:
         (site / "lgpio.py").write_text(lgpio_source)
-    result = run(sys.executable, HERE / "probe_install.py", env={"PYTHONPATH": f"{site}{os.pathsep}{REPO}"})
+    result = run(sys.executable, HERE / "probe_install.py", env={"PYTHONPATH": str(site)})
     report: dict[str, Any] = json.loads(ok(result))
     (tmp_path / "probe.json").write_text(json.dumps(report))
     return report

@@ -367,7 +367,7 @@ def test_the_module_imports_without_evdev() -> None:
             "assert [f.feed(c, 1, 0.0) for c in (2, 3, 4, 5, 28)][-1] == '1234'\n"
             "try:\n    hid.open_input_device('/dev/input/event0')\nexcept ImportError:\n    print('needs evdev')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+                         env=dict(os.environ), timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "needs evdev"
 
@@ -522,7 +522,7 @@ def test_banker_hw_cards_says_why_there_is_no_reader(tmp_path: Path) -> None:
     empty_config.write_text("# defaults\n")
     proc = subprocess.Popen([sys.executable, "-m", "banker", "hw", "cards", "--protocol", "hid", "--port",
                              str(tmp_path / "usb-Nothing-event-kbd")], stdout=subprocess.PIPE, text=True, cwd=ROOT,
-                            env={**os.environ, "PYTHONPATH": str(ROOT), "BANKER_CONFIG": str(empty_config)})
+                            env={**os.environ, "BANKER_CONFIG": str(empty_config)})
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline().strip()

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def banker(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "banker", *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60, **kw)  # type: ignore[call-overload]
+                          env=dict(os.environ), timeout=60, **kw)  # type: ignore[call-overload]
 
 
 def test_ports_lists_or_says_none() -> None:
@@ -76,7 +76,7 @@ def test_dice_prints_each_press(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
 def test_emulate_turns_typed_uids_into_taps(protocol: str) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "banker", "hw", "emulate", "--protocol", protocol],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+                            env=dict(os.environ))
     assert proc.stdin is not None and proc.stdout is not None
     path = proc.stdout.readline().strip()
     assert path.startswith("/dev/")

@@ -276,7 +276,7 @@ def test_banker_hw_cards_prints_taps_and_status(tmp_path: Path) -> None:
     device = LineReaderEmulator(link=link)
     proc = subprocess.Popen([sys.executable, "-m", "banker", "hw", "cards", "--port", str(link), "--protocol",
                              "line"], stdout=subprocess.PIPE, text=True, cwd=root,
-                            env={**os.environ, "PYTHONPATH": str(root), "BANKER_CONFIG": str(empty_config)})
+                            env={**os.environ, "BANKER_CONFIG": str(empty_config)})
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "connected"

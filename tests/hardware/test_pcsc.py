@@ -433,7 +433,7 @@ class Lines:
 
 def banker(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "banker", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=dict(os.environ))
 
 
 @contextmanager

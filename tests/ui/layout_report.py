@@ -4,7 +4,7 @@ tour photographs, "-scrolled" shots scrolled, at the panel's size and density as
 
 As a script, a report:
 
-    PYTHONPATH=. python tests/ui/layout_report.py [--size WxH] [--language CODE] [--figures] [--brief]
+    .venv-test/bin/python tests/ui/layout_report.py [--size WxH] [--language CODE] [--figures] [--brief]
         [--out DIR] [--pictures] [--quiet] [--tour-at REV]
 
 --size is the window (E2E_SIZE, else 800x480, without it); --language CODE plays the tour in that language
@@ -16,7 +16,7 @@ the contact sheet too (without it none are drawn: the check alone). --tour-at RE
 from ui/tour.py as committed at REV instead of the file. Exits 0 when the tour ran to its end (whatever it
 found), 1 when a step failed.
 
-    PYTHONPATH=. python tests/ui/layout_report.py --all [--brief] [--figures]
+    .venv-test/bin/python tests/ui/layout_report.py --all [--brief] [--figures]
 
 --all plays every panel size (SIZES) in every language, two at a time (as the test does), and prints each
 one's problems (the counts only with --brief), then the count per size and language.
@@ -91,7 +91,7 @@ _lock = threading.Lock()
 
 def play(size: str, language: str, out: Path, pictures: bool, timeout: float = 600) -> Tour:
     """One tour in a subprocess of its own (Kivy opens one window per process), as `banker app` starts it."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = dict(os.environ)
     for name in ("E2E_SIZE", "KIVY_METRICS_DENSITY"):  # the size and density come from --size, as for the app
         env.pop(name, None)
     command = [sys.executable, str(Path(__file__).resolve()), "--size", size, "--language", language,

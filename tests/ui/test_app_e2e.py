@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, timeout: int = 180) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = dict(os.environ)
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT, env=env,
                           timeout=timeout)
 

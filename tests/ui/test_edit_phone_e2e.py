@@ -43,7 +43,7 @@ def test_an_edition_made_on_a_phone_is_played_on_the_table(tmp_path: Path, langu
     (folder / "broken.toml").write_text(BROKEN, "utf-8")
     work = tmp_path / "work"
     env = {**os.environ, "E2E_SIZE": size, "XDG_DATA_HOME": str(data),
-           "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests" / "ui"), str(ROOT / "tests")])}
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "tests" / "ui"), str(ROOT / "tests"), os.environ.get("PYTHONPATH")]))}
     app = subprocess.Popen([sys.executable, str(ROOT / "tests" / "ui" / "edit_phone_app.py"), str(work), language],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     try:

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
                                             ("ru", "800x480")])
 def test_editions_listed_renamed_deleted_and_played_by_touch(tmp_path: Path, language: str, size: str) -> None:
     env = {**os.environ, "E2E_SIZE": size, "XDG_DATA_HOME": str(tmp_path / "data"),
-           "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests" / "ui"), str(ROOT / "tests")])}
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "tests" / "ui"), str(ROOT / "tests"), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, str(ROOT / "tests" / "ui" / "editions_app.py"), str(tmp_path / "work"),
                            language], capture_output=True, text=True, cwd=ROOT, env=env, timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_house_rules_chosen_by_touch_are_the_games_and_listed_on_the_table(tmp_path: Path, language: str,
                                                                            rules: str, size: str) -> None:
     env = {**os.environ, "E2E_SIZE": size,
-           "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests" / "ui"), str(ROOT / "tests")])}
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "tests" / "ui"), str(ROOT / "tests"), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, str(ROOT / "tests" / "ui" / "house_rules_app.py"), str(tmp_path), language,
                            rules], capture_output=True, text=True, cwd=ROOT, env=env, timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]

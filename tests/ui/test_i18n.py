@@ -15,7 +15,8 @@ from babel.messages.pofile import read_po
 from banker.messages import MESSAGES, Plural, render
 from banker.ruleset import CURRENCIES, builtin_names, load_ruleset
 from controllerkit import CARDS, make, start, texts
-from ui import i18n, i18n_tool
+import i18n_tool  # scripts/i18n_tool.py (pyproject.toml's pythonpath)
+from ui import i18n
 from ui.i18n import Msg, Translator, msg
 
 NBSP = "\u00a0"
@@ -128,16 +129,21 @@ def test_the_compiled_catalogues_are_what_the_po_files_compile_to_and_the_engine
     assert i18n_tool.problems() == []
 
 
+def test_the_installed_catalogues_are_the_checkouts() -> None:
+    """The app reads the installed .mo files; the translators' tool checks the checkout's."""
+    for language in LANGUAGES:
+        assert i18n.mo_path(language).read_bytes() == i18n_tool.mo_path(language).read_bytes(), language
+
+
 def test_the_freshness_check_notices_a_stale_mo_and_a_stale_engine_entry(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     copy = tmp_path / "locale"
-    shutil.copytree(i18n.LOCALE, copy)
-    monkeypatch.setattr(i18n, "LOCALE", copy)
+    shutil.copytree(i18n_tool.LOCALE, copy)
     monkeypatch.setattr(i18n_tool, "LOCALE", copy)
     assert i18n_tool.problems() == []
     pl = copy / "pl" / "LC_MESSAGES" / "banker.po"
     pl.write_text(pl.read_text("utf-8").replace('msgstr "Licytacja: {what}"', 'msgstr "Aukcja: {what}"'), "utf-8")
-    assert i18n_tool.problems() == ["pl: banker.mo is not what banker.po compiles to (python -m ui.i18n_tool compile)"]
+    assert i18n_tool.problems() == ["pl: banker.mo is not what banker.po compiles to (python scripts/i18n_tool.py compile)"]
     i18n_tool.compile_all(["pl"])
     assert i18n_tool.problems() == []
     monkeypatch.setitem(MESSAGES, "rule.paused", "the game is on hold")
@@ -376,4 +382,4 @@ def test_the_bank_as_a_creditor_and_a_card_s_text_are_pieces_in_the_family_s_lan
 
 def test_the_tool_s_check_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert i18n_tool.main(["check"]) == 0 and capsys.readouterr().err == ""
-    assert i18n_tool.main(["frobnicate"]) == 2 and "python -m ui.i18n_tool" in capsys.readouterr().err
+    assert i18n_tool.main(["frobnicate"]) == 2 and "scripts/i18n_tool.py update" in capsys.readouterr().err

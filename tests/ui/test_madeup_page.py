@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_made_up_page_is_reached_by_touch(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests" / "ui"), str(ROOT / "tests")])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "tests" / "ui"), str(ROOT / "tests"), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, str(ROOT / "tests" / "ui" / "madeup_app.py"), str(tmp_path)],
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]

@@ -21,7 +21,7 @@ RUNS = [("800x480", "en"), ("800x480", "pl"), ("800x480", "cs"), ("800x480", "ru
 
 @pytest.mark.parametrize(("size", "language"), RUNS)
 def test_money_moves_in_the_real_app(tmp_path: Path, size: str, language: str) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "E2E_SIZE": size}
+    env = {**os.environ, "E2E_SIZE": size}
     played = subprocess.run([sys.executable, str(ROOT / "tests" / "ui" / "motion_app.py"), str(tmp_path), language],
                             capture_output=True, text=True, cwd=ROOT, env=env, timeout=240)
     assert played.returncode == 0, played.stdout[-4000:] + played.stderr[-3000:]

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_pin_pad_corrections_and_confirming_touches(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = dict(os.environ)
     played = subprocess.run([sys.executable, str(ROOT / "tests" / "ui" / "e2e_pad.py"), str(tmp_path)],
                             capture_output=True, text=True, cwd=ROOT, env=env, timeout=180)
     assert played.returncode == 0, played.stdout + played.stderr[-3000:]

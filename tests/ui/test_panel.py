@@ -154,7 +154,7 @@ def probe(tmp_path: Path, *args: str, **env: str) -> dict[str, object]:
     """Run `banker app ARGS`'s preparation in a fresh Python, then ask Kivy for its density."""
     environ = {key: value for key, value in os.environ.items()
                if key not in ("KIVY_METRICS_DENSITY", "BANKER_CONFIG", "XDG_CONFIG_HOME")}
-    environ.update(PYTHONPATH=str(ROOT), KIVY_HOME=str(tmp_path / "kivy"), HOME=str(tmp_path / "home"),
+    environ.update(KIVY_HOME=str(tmp_path / "kivy"), HOME=str(tmp_path / "home"),
                    XDG_CONFIG_HOME=str(tmp_path / "xdg"), **env)
     done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=ROOT,
                           env=environ, timeout=120)
@@ -237,6 +237,6 @@ def test_full_screen_with_a_configured_density_keeps_it(tmp_path: Path) -> None:
 @pytest.mark.parametrize("size", ["12x", "0x480", "800x480x1"])
 def test_a_bad_size_is_refused_with_status_2(size: str) -> None:
     done = subprocess.run([sys.executable, "-m", "banker", "app", "--size", size], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+                          cwd=ROOT, env=dict(os.environ), timeout=60)
     assert done.returncode == 2
     assert done.stderr.startswith("banker app: --size must ") and repr(size) in done.stderr

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_game_played_by_touch_has_its_report_and_joins_the_hall_of_fame(tmp_path: Path, language: str,
                                                                           size: str) -> None:
     env = {**os.environ, "E2E_SIZE": size,
-           "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests" / "ui"), str(ROOT / "tests")])}
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "tests" / "ui"), str(ROOT / "tests"), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, str(ROOT / "tests" / "ui" / "report_app.py"), str(tmp_path), language],
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]

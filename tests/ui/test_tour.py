@@ -34,7 +34,7 @@ COLUMNS, SCALE, CAPTION, MARGIN = 8, 4, 6, 4
 
 
 def run(*args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = dict(os.environ)
     return subprocess.run([sys.executable, "-m", "banker", "app", *args], capture_output=True, text=True, cwd=ROOT,
                           env=env, timeout=timeout)
 

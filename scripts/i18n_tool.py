@@ -1,8 +1,8 @@
 """The catalogue tool: keeps the English of the engine's codes in step and compiles the catalogues.
 
-    python -m ui.i18n_tool update    # copy banker/messages.py into the English catalogue, then compile
-    python -m ui.i18n_tool compile   # compile every ui/locale/<language>/LC_MESSAGES/banker.po to .mo
-    python -m ui.i18n_tool check     # say what is out of date (exit 1), change nothing
+    .venv/bin/python scripts/i18n_tool.py update    # copy banker/messages.py into the English catalogue, then compile
+    .venv/bin/python scripts/i18n_tool.py compile   # compile every ui/locale/<language>/LC_MESSAGES/banker.po to .mo
+    .venv/bin/python scripts/i18n_tool.py check     # say what is out of date (exit 1), change nothing
 
 banker/messages.py stays the one source of the engine's English (the engine
 renders it itself for the command line); its entries in the English `.po`
@@ -10,6 +10,11 @@ are generated from it and marked with the comment `source: banker/messages.py`.
 Every other entry of every `.po` is written by hand. The `.mo` files are
 committed (the app and the tests read them from the checkout); tests run
 `check` so that neither can go stale. docs/i18n.md has the whole story.
+
+A translators' tool, not part of the app: it lives beside the checkout's scripts and works on the
+checkout's catalogues (ui/locale). Run as a script it reads the checkout's banker/messages.py and ui/i18n.py
+too; imported by the tests, it takes them from the installed package, which the suite checks is built from
+the same files.
 """
 
 from __future__ import annotations
@@ -23,12 +28,22 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from banker.messages import MESSAGES, Plural
-from ui.i18n import LANGUAGES, LOCALE, DOMAIN, Catalogue, mo_path
+ROOT = Path(__file__).resolve().parent.parent
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))  # the checkout's engine and app, whatever the venv has installed
+
+from banker.messages import MESSAGES, Plural  # noqa: E402
+from ui.i18n import LANGUAGES, DOMAIN, Catalogue  # noqa: E402
+
+LOCALE = ROOT / "ui" / "locale"  # the checkout's catalogues
 
 ENGINE_SOURCE = "source: banker/messages.py"
 LANGUAGE_ORDER = ["en", "pl", "cs", "ru"]
 assert sorted(LANGUAGE_ORDER) == sorted(LANGUAGES)
+
+
+def mo_path(language: str) -> Path:
+    return LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
 
 
 def po_path(language: str) -> Path:
@@ -116,10 +131,10 @@ def compile_all(languages: Iterable[str] = LANGUAGE_ORDER) -> None:
 def mo_problems(language: str) -> list[str]:
     path = mo_path(language)
     if not path.exists():
-        return [f"{language}: {path.name} is missing (python -m ui.i18n_tool compile)"]
+        return [f"{language}: {path.name} is missing (python scripts/i18n_tool.py compile)"]
     if _contents(path.read_bytes()) != _contents(compiled(language)):
         return [f"{language}: {path.name} is not what {po_path(language).name} compiles to "
-                f"(python -m ui.i18n_tool compile)"]
+                f"(python scripts/i18n_tool.py compile)"]
     return []
 
 
