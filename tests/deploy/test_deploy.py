@@ -7,6 +7,9 @@ which files land where, the user and groups, and that a second run changes
 nothing. The real installation, apt and pip included, is
 tests/deploy/chroot_install.sh in a fresh Debian 12 and a fresh Debian 13 root;
 it takes minutes and runs only with BANKER_SLOW_TESTS=1. So does
+tests/deploy/chroot_update.sh: the commit before installed in a fresh Debian 12
+root, a family's games, edition, settings and config made with it, and this
+checkout's update.sh run over them, which must keep every one. And so does
 tests/deploy/arm64_install.sh: the same installer in Debian 12 and 13 arm64
 roots under emulation (qemu-user), as on a Pi, with the app's frames rendered
 there and compared with this machine's.
@@ -33,7 +36,8 @@ DEPLOY = REPO / "deploy"
 HERE = Path(__file__).resolve().parent
 CHROOT_DRIVER = HERE / "chroot_install.sh"
 ARM64_DRIVER = HERE / "arm64_install.sh"
-SHELL_SCRIPTS = (sorted(DEPLOY.glob("*.sh")) + [CHROOT_DRIVER, ARM64_DRIVER, HERE / "chroot_common.sh"]
+UPDATE_DRIVER = HERE / "chroot_update.sh"
+SHELL_SCRIPTS = (sorted(DEPLOY.glob("*.sh")) + [CHROOT_DRIVER, ARM64_DRIVER, UPDATE_DRIVER, HERE / "chroot_common.sh"]
                  + sorted((REPO / "scripts").glob("*.sh")) + [REPO / ".ci" / "run"])
 
 UNIT = "/etc/systemd/system/board-banker.service"
@@ -727,6 +731,24 @@ def test_install_in_a_fresh_debian_root(release: str) -> None:
     print(result.stdout[-3000:])  # the checks and each step's time
     assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-5000:]
     assert "chroot install test: passed" in result.stdout
+
+
+@pytest.mark.skipif(os.environ.get("BANKER_SLOW_TESTS") != "1",
+                    reason="slow (minutes: two installs, each compiling the engine): BANKER_SLOW_TESTS=1 python3 -m "
+                           "pytest tests/deploy builds a Debian 12 root with debootstrap, installs the commit before "
+                           "into it and updates it to this checkout (root, debootstrap, git, network to the Debian "
+                           "mirror and PyPI)")
+def test_an_update_from_the_commit_before_keeps_the_familys_games_editions_and_settings() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("debootstrap and chroot need root")
+    if shutil.which("debootstrap") is None:
+        pytest.skip("debootstrap is not installed (apt-get install debootstrap)")
+    result = run("bash", UPDATE_DRIVER, timeout=2 * 3600)
+    print(result.stdout[-4000:])  # the checks and each step's time
+    if result.returncode == 2:
+        pytest.skip(result.stderr.strip().splitlines()[-1])
+    assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-5000:]
+    assert "chroot update test: passed" in result.stdout
 
 
 @pytest.mark.skipif(os.environ.get("BANKER_SLOW_TESTS") != "1",
