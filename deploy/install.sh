@@ -594,6 +594,71 @@ print(kind if isinstance(kind, str) and kind.isalnum() else "pn532")
 PY
 }
 
+# The card reader's device as the config names it ([reader] url; "" when it names none). Fails when the
+# file cannot be read, or its url or protocol is not a name (the app then shows the file's problem itself;
+# reader_kind takes the default kind for it).
+reader_url() {
+    python3 - "$R$CONFIG" <<'PY' 2>/dev/null
+import sys
+import tomllib
+
+try:
+    with open(sys.argv[1], "rb") as file:
+        reader = tomllib.load(file).get("reader", {})
+    url, kind = reader.get("url", ""), reader.get("protocol", "pn532")
+except (OSError, tomllib.TOMLDecodeError, AttributeError):
+    sys.exit(1)
+if not (isinstance(url, str) and url.isprintable() and isinstance(kind, str) and kind.isalnum()):
+    sys.exit(1)
+print(url)
+PY
+}
+
+# The closing lines about the card reader: the kind the config names (KIND, reader_kind's), its device as
+# the config gives it, what to change when that is not the family's reader, and how to check it.
+reader_summary() {  # KIND
+    local kind=$1 url what section
+    if ! url=$(reader_url); then
+        say "The card reader: $CONFIG cannot be read, or its [reader] has a mistake:"
+        say "  the app shows what is wrong on its screen. Fix it as deploy/README.md (2.5) shows,"
+        say "  then run this installer again."
+        return 0
+    fi
+    case $kind in
+        pn532) what="a PN532 board on the Pi's serial pins in HSU mode"; section=3.2 ;;
+        line) what="an Arduino or ESP32 reader on USB, one card number a line"; section=3.3 ;;
+        hid) what="a USB keyboard reader, typing each card's number"; section=3.3a ;;
+        pcsc) what="a PC/SC reader through pcscd, such as the ACR122U"; section=3.3b ;;
+        rc522) what="a bare RC522 module on the Pi's SPI pins"; section=3.3c ;;
+        *)
+            say "The card reader: protocol \"$kind\" in $CONFIG is not a kind the app knows"
+            say "  (the app says so on its screen). Set [reader] protocol and url as deploy/README.md (2.5)"
+            say "  shows, then run this installer again."
+            return 0 ;;
+    esac
+    say "The card reader ([reader] in $CONFIG): protocol \"$kind\","
+    say "  $what (deploy/README.md, $section)."
+    if [ -n "$url" ] && [ "$kind" = pcsc ]; then
+        say "  Device: url = \"$url\", the PC/SC reader whose name starts with that."
+    elif [ -n "$url" ]; then
+        say "  Device: url = \"$url\"."
+    elif [ "$kind" = pcsc ]; then
+        say "  Device: url = \"\", the first PC/SC reader pcscd finds."
+    else
+        say "  Device: none (url = \"\"), so players use the on-screen buttons."
+        case $kind in
+            pn532) say "  On the serial pins it is url = \"/dev/serial0\" on a Pi 4, \"/dev/ttyAMA0\" on a Pi 5." ;;
+            line) say "  Plugged in over USB it is url = \"/dev/banker-reader\" (the udev rule's name for it)." ;;
+            hid) say "  Set url = \"usb:VID:PID\" with the ids lsusb shows, or its /dev/input/by-id/...-event-kbd." ;;
+            rc522) say "  On the SPI pins it is url = \"/dev/spidev0.0\"." ;;
+        esac
+    fi
+    say "  Another reader: set its protocol and url there as deploy/README.md (2.5) shows,"
+    say "  then run this installer again (it sets up what that kind needs)."
+    say "  Check it on the touchscreen: Settings, then \"Check the reader\";"
+    say "  or in a shell, the app stopped first (sudo systemctl stop $UNIT_NAME): banker hw cards"
+}
+
 # Whether the venv's app can import what the reader kind KIND needs (hardware/kinds.py's `missing`).
 reader_library_works() {
     in_root "$VENV/bin/python" -c \
@@ -829,7 +894,7 @@ configure_boot() {  # KIND (reader_kind's)
     fi
 }
 
-summary() {
+summary() {  # KIND (reader_kind's)
     STEP="summary"
     say ""
     if [ "$CHANGES" = 0 ]; then
@@ -838,20 +903,18 @@ summary() {
         say "board-banker install: $CHANGES change$([ "$CHANGES" = 1 ] || echo s)"
     fi
     if [ -n "${BANKER_INSTALL_CHANGES_FILE:-}" ]; then echo "$CHANGES" >"$BANKER_INSTALL_CHANGES_FILE"; fi
+    reader_summary "$1"
+    say "The screen: [display] touch and rotation in $CONFIG (deploy/README.md, 2.5)."
     if [ "$ROOT_MODE" = 1 ]; then
         say "Installed into $R; the service starts when that system boots."
         return 0
     fi
-    say "Next: set the card reader and the screen in $CONFIG"
-    say "  (a USB reader is \"/dev/banker-reader\" with protocol \"line\"; a PN532 on the UART"
-    say "  is \"/dev/serial0\" on a Pi 4, \"/dev/ttyAMA0\" on a Pi 5; an RC522 on the SPI pins is"
-    say "  \"/dev/spidev0.0\" with protocol \"rc522\": run this installer again then, it switches SPI on), then"
     if [ "$REBOOT_NEEDED" = 1 ]; then
-        say "  reboot: the boot configuration changed (sudo reboot)."
+        say "Next: reboot: the boot configuration changed (sudo reboot)."
     elif [ -n "$(services_off_reason)" ]; then
-        say "  reboot: the service starts at boot (not started now: $(services_off_reason))."
+        say "Next: reboot: the service starts at boot (not started now: $(services_off_reason))."
     else
-        say "  start it now with: sudo systemctl start $UNIT_NAME   (or reboot)"
+        say "Next: start it now with: sudo systemctl start $UNIT_NAME   (or reboot)"
     fi
     say "Logs: journalctl -u $UNIT_NAME -f"
 }
@@ -873,7 +936,7 @@ main() {
     install_rules
     install_service
     configure_boot "$kind"
-    summary
+    summary "$kind"
 }
 
 # Sourcing this file (tests do) defines the functions without running anything.

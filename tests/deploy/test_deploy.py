@@ -7,6 +7,9 @@ which files land where, the user and groups, and that a second run changes
 nothing. The real installation, apt and pip included, is
 tests/deploy/chroot_install.sh in a fresh Debian 12 and a fresh Debian 13 root;
 it takes minutes and runs only with BANKER_SLOW_TESTS=1. So does
+tests/deploy/chroot_update.sh: the commit before installed in a fresh Debian 12
+root, a family's games, edition, settings and config made with it, and this
+checkout's update.sh run over them, which must keep every one. And so does
 tests/deploy/arm64_install.sh: the same installer in Debian 12 and 13 arm64
 roots under emulation (qemu-user), as on a Pi, with the app's frames rendered
 there and compared with this machine's.
@@ -33,7 +36,8 @@ DEPLOY = REPO / "deploy"
 HERE = Path(__file__).resolve().parent
 CHROOT_DRIVER = HERE / "chroot_install.sh"
 ARM64_DRIVER = HERE / "arm64_install.sh"
-SHELL_SCRIPTS = (sorted(DEPLOY.glob("*.sh")) + [CHROOT_DRIVER, ARM64_DRIVER, HERE / "chroot_common.sh"]
+UPDATE_DRIVER = HERE / "chroot_update.sh"
+SHELL_SCRIPTS = (sorted(DEPLOY.glob("*.sh")) + [CHROOT_DRIVER, ARM64_DRIVER, UPDATE_DRIVER, HERE / "chroot_common.sh"]
                  + sorted((REPO / "scripts").glob("*.sh")) + [REPO / ".ci" / "run"])
 
 UNIT = "/etc/systemd/system/board-banker.service"
@@ -340,6 +344,100 @@ def test_install_takes_the_default_reader_kind_from_a_config_it_cannot_read(root
         result = ok(install(root))
         assert '== The card reader: "pn532"' in result, text
         assert not (root / NFC_BLACKLIST.lstrip("/")).exists()
+        # The closing lines do not name a kind or a device the file does not give.
+        closing = closing_lines(result)
+        assert f"The card reader: {CONFIG} cannot be read, or its [reader] has a mistake" in closing, closing
+        assert 'protocol "' not in closing and "Device:" not in closing, closing
+
+
+def closing_lines(output: str) -> str:
+    """What install.sh says after its steps: from the count of changes to the end."""
+    return output[output.index("\nboard-banker install: "):]
+
+
+# Each reader kind's own words in the closing lines: what it is, and where its device is when the config names
+# none (the advice no other kind's lines may hold), and a device to name in the config.
+READER_CLOSING = {
+    "pn532": ("a PN532 board on the Pi's serial pins", ('"/dev/serial0" on a Pi 4', '"/dev/ttyAMA0" on a Pi 5'),
+              "/dev/ttyAMA0"),
+    "line": ("an Arduino or ESP32 reader on USB", ('"/dev/banker-reader"',), "/dev/serial/by-id/usb-Arduino_Nano-if00"),
+    "hid": ("a USB keyboard reader", ('"usb:VID:PID"', "event-kbd"), "usb:ffff:0035"),
+    "pcsc": ("a PC/SC reader through pcscd", ("the first PC/SC reader pcscd finds",), "ACS ACR122U"),
+    "rc522": ("a bare RC522 module on the Pi's SPI pins", ('"/dev/spidev0.0"',), "/dev/spidev0.1"),
+}
+
+
+def check_the_reader_label() -> str:
+    """The touchscreen's way to the reader's check, in the English the app shows it in."""
+    po = (REPO / "ui/locale/en/LC_MESSAGES/banker.po").read_text()
+
+    def english(key: str) -> str:
+        found = re.search(rf'^msgid "{re.escape(key)}"\nmsgstr "(.+)"$', po, re.M)
+        assert found, key
+        return found.group(1)
+
+    return f'{english("ui.settings")}, then "{english("ui.settings.check_reader")}"'
+
+
+def assert_reader_closing(closing: str, kind: str, url: str) -> None:
+    what, advice, _ = READER_CLOSING[kind]
+    assert f'The card reader ([reader] in {CONFIG}): protocol "{kind}",\n  {what}' in closing, closing
+    if url:
+        device = f'Device: url = "{url}"'
+    elif kind == "pcsc":
+        device = 'Device: url = "", the first PC/SC reader pcscd finds.'
+    else:
+        device = 'Device: none (url = ""), so players use the on-screen buttons.'
+    assert device in closing, closing
+    for advice_line in advice:
+        if url:  # a device named: no advice where to find one
+            assert advice_line not in closing, closing
+        else:
+            assert advice_line in closing, closing
+    for other, (other_what, other_advice, _) in READER_CLOSING.items():
+        if other != kind:
+            assert other_what not in closing, (other, closing)
+            for advice_line in other_advice:
+                assert advice_line not in closing, (other, closing)
+    assert "Another reader: set its protocol and url there as deploy/README.md (2.5) shows" in closing
+    assert f"Check it on the touchscreen: {check_the_reader_label()}" in closing, closing
+    assert "): banker hw cards\n" in closing, closing
+    assert closing.rstrip("\n").endswith("the service starts when that system boots.")
+
+
+@as_root
+def test_install_closes_with_the_sample_configs_reader_on_a_first_install(root: Path) -> None:
+    import tomllib
+
+    sample = tomllib.loads((REPO / "hardware/config.example.toml").read_text())["reader"]
+    closing = closing_lines(ok(install(root)))
+    assert_reader_closing(closing, sample["protocol"], sample["url"])
+    assert "The screen: [display] touch and rotation in /etc/board-banker/config.toml" in closing
+
+
+@as_root
+@pytest.mark.parametrize("kind", NAMES)
+def test_install_closes_with_the_configured_readers_kind_device_and_check(root: Path, kind: str) -> None:
+    """Whatever kind the config names: that kind, its device as the config gives it (or none, with where its
+    device usually is; for pcsc the first reader), what to change for another reader and how to check it; no
+    other kind's words."""
+    ok(install(root))
+    config = root / CONFIG.lstrip("/")
+    device = READER_CLOSING[kind][2]
+    for url in ("", device):
+        config.write_text(f'[reader]\nprotocol = "{kind}"\nurl = "{url}"\n')
+        result = ok(install(root))
+        assert f'== The card reader: "{kind}"' in result
+        assert_reader_closing(closing_lines(result), kind, url)
+
+
+@as_root
+def test_install_closes_naming_a_reader_kind_the_app_does_not_know(root: Path) -> None:
+    ok(install(root))
+    (root / CONFIG.lstrip("/")).write_text('[reader]\nprotocol = "pn533"\nurl = "/dev/serial0"\n')
+    closing = closing_lines(ok(install(root)))
+    assert f'The card reader: protocol "pn533" in {CONFIG} is not a kind the app knows' in closing, closing
+    assert "Device:" not in closing
 
 
 @as_root
@@ -632,6 +730,24 @@ def test_install_in_a_fresh_debian_root(release: str) -> None:
     print(result.stdout[-3000:])  # the checks and each step's time
     assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-5000:]
     assert "chroot install test: passed" in result.stdout
+
+
+@pytest.mark.skipif(os.environ.get("BANKER_SLOW_TESTS") != "1",
+                    reason="slow (minutes: two installs, each compiling the engine): BANKER_SLOW_TESTS=1 python3 -m "
+                           "pytest tests/deploy builds a Debian 12 root with debootstrap, installs the commit before "
+                           "into it and updates it to this checkout (root, debootstrap, git, network to the Debian "
+                           "mirror and PyPI)")
+def test_an_update_from_the_commit_before_keeps_the_familys_games_editions_and_settings() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("debootstrap and chroot need root")
+    if shutil.which("debootstrap") is None:
+        pytest.skip("debootstrap is not installed (apt-get install debootstrap)")
+    result = run("bash", UPDATE_DRIVER, timeout=2 * 3600)
+    print(result.stdout[-4000:])  # the checks and each step's time
+    if result.returncode == 2:
+        pytest.skip(result.stderr.strip().splitlines()[-1])
+    assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-5000:]
+    assert "chroot update test: passed" in result.stdout
 
 
 @pytest.mark.skipif(os.environ.get("BANKER_SLOW_TESTS") != "1",
