@@ -140,7 +140,7 @@ echo "ok: banker --help"
 # The games as game scripts, action by action: the compiled arm64 engine must play what this machine's plays.
 as_banker banker simulate --games 5 --seed 7 --save-scripts /tmp/games >"$LOGS/simulate.txt" ||
     fail "banker simulate failed inside the root"
-(cd "$REPO" && "$HOST_PYTHON" -m banker simulate --games 5 --seed 7 --save-scripts "$WORK/games-here") \
+(cd "$WORK" && "$HOST_PYTHON" -m banker simulate --games 5 --seed 7 --save-scripts "$WORK/games-here") \
     >"$LOGS/simulate-here.txt"
 diff -r "$WORK/games-here" "$TARGET/tmp/games" || fail "banker simulate played other games on arm64 than here"
 echo "ok: banker simulate --games 5 as the banker user, the same $(find "$WORK/games-here" -type f | wc -l) game scripts as here"
@@ -153,7 +153,7 @@ in_chroot /usr/bin/timeout 3600 /usr/local/bin/banker app --tour /tmp/shots --to
 phase_done "banker app --tour --tour-shots $SHOTS, emulated arm64"
 
 phase "the same shots here ($(uname -m))"
-(cd "$REPO" && env -u KIVY_METRICS_DENSITY "$HOST_PYTHON" -m banker app --tour "$WORK/shots-here" \
+(cd "$WORK" && env -u KIVY_METRICS_DENSITY "$HOST_PYTHON" -m banker app --tour "$WORK/shots-here" \
     --tour-shots "$SHOTS") >"$LOGS/tour-here.log" 2>&1 ||
     { tail -n 30 "$LOGS/tour-here.log" >&2; fail "banker app --tour failed here"; }
 phase_done "banker app --tour --tour-shots $SHOTS, $(uname -m)"
