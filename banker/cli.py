@@ -1,5 +1,6 @@
 """`banker`: the one command.
 
+    banker --version
     banker rules [NAME|FILE|EDITION] [--json]
     banker replay FILE [--json]
     banker simulate --rules NAME --games N --players P --seed S [--json] [--save-scripts DIR]
@@ -94,8 +95,25 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{escape_text(self.prog, 100)}: {escape_text(message, 300)}\n")
 
 
+class VersionAction(argparse.Action):
+    """`banker --version`: this installation's version line (banker/version.py), then exit. Looked up only when
+    asked for, so that the other commands never read the installation's metadata."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from banker.version import version_line
+
+        print(version_line())
+        parser.exit(0)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="banker", description="Board Banker: the electronic banker.")
+    parser.add_argument("--version", action=VersionAction,
+                        help="print the version, and the commit it was built from (board-banker 0.2.0 (git abc1234))")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     rules = sub.add_parser("rules", help="list the rulesets and the family's editions, or show one")

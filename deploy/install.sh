@@ -468,13 +468,40 @@ stage_source() {
         echo "BANKER_PURE=${BANKER_PURE:-}"
     } | sha256sum | cut -c1-64)
     SOURCE_DESC="checkout $CHECKOUT${BANKER_PURE:+ (BANKER_PURE=$BANKER_PURE)}"
+    # The staged copy has no .git: the checkout's commit goes to the build (setup.py stamps it for
+    # `banker --version`); none when the checkout is not a git one (a folder inside another repository is
+    # not). The checkout is a user's, and git refuses another user's repository to root unless told it is
+    # safe (this script is that checkout's own).
+    BUILD_COMMIT=""
+    if [ -e "$CHECKOUT/.git" ]; then
+        BUILD_COMMIT=$(git -c safe.directory="$CHECKOUT" -C "$CHECKOUT" rev-parse --short=7 HEAD 2>/dev/null || true)
+    fi
+}
+
+# What `banker --version` says of the app installed in the venv ("board-banker 0.2.0 (git abc1234)"); for an
+# app from before --version, its distribution's version ("board-banker 0.1.0"); "none" when there is no app.
+# Python runs isolated (-I): the current folder, a checkout, must not stand in for the venv's package.
+app_version_line() {
+    local line
+    line=$(in_root "$VENV/bin/banker" --version 2>/dev/null | head -n 1) || true
+    if [[ $line != board-banker\ * ]]; then
+        line=$(in_root "$VENV/bin/python" -I -c \
+            'import importlib.metadata as m; print("board-banker " + m.version("board-banker"))' 2>/dev/null) || true
+    fi
+    if [[ $line != board-banker\ * ]]; then line=none; fi
+    printf '%s\n' "$line"
 }
 
 app_is_current() {
     [ "$REINSTALL" = 0 ] &&
         [ -f "$R$STAMP" ] && grep -qx "sha256=$FINGERPRINT" "$R$STAMP" &&
         [ -x "$R$VENV/bin/banker" ] &&
-        in_root "$VENV/bin/python" -c 'import banker.cli' 2>/dev/null
+        in_root "$VENV/bin/python" -I -c 'import banker.cli' 2>/dev/null
+}
+
+# "replacing board-banker 0.1.0", or "the first install here" for app_version_line's "none".
+replacing() {
+    if [ "$1" = none ]; then echo "the first install here"; else echo "replacing $1"; fi
 }
 
 install_app() {
@@ -491,15 +518,18 @@ install_app() {
             changed created "virtual environment $VENV"
         fi
         stage_source
-        local stage_in_root=${STAGE#"$R"} wheel version engine
+        local stage_in_root=${STAGE#"$R"} wheel before now engine
+        before=$(app_version_line)
         if app_is_current; then
-            same "board-banker (same $SOURCE_DESC as installed)"
+            now=$before
+            same "$now (same $SOURCE_DESC as installed)"
         else
             if [ -n "$WHEEL" ]; then
                 wheel="$stage_in_root/$(basename "$WHEEL")"
             else
                 say "  building the app from $SOURCE_DESC (mypyc compiles the engine: a few minutes on a Pi)"
-                pip_in_venv wheel -q --no-deps -w "$stage_in_root/wheel" "$stage_in_root/src"
+                BANKER_BUILD_COMMIT=${BUILD_COMMIT:-} pip_in_venv wheel -q --no-deps -w "$stage_in_root/wheel" \
+                    "$stage_in_root/src"
                 wheel=$(cd "$STAGE/wheel" && ls ./*.whl)
                 wheel="$stage_in_root/wheel/${wheel#./}"
             fi
@@ -509,10 +539,14 @@ install_app() {
             pip_in_venv install -q --no-deps --force-reinstall "$wheel"
             printf 'sha256=%s\nsource=%s\n' "$FINGERPRINT" "$SOURCE_DESC" >"$WORK/stamp"
             install -m 644 "$WORK/stamp" "$R$STAMP"
-            version=$(in_root "$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("board-banker"))')
-            engine=$(in_root "$VENV/bin/python" -c \
+            now=$(app_version_line)
+            engine=$(in_root "$VENV/bin/python" -I -c \
                 'import banker.game as g; print("compiled" if g.__file__.endswith(".so") else "pure-Python")')
-            changed installed "board-banker $version ($engine engine) from $SOURCE_DESC"
+            changed installed "$now ($engine engine) from $SOURCE_DESC, $(replacing "$before")"
+        fi
+        # For update.sh's closing lines: the version that was there and the one that is.
+        if [ -n "${BANKER_INSTALL_VERSIONS_FILE:-}" ]; then
+            printf '%s\n%s\n' "$before" "$now" >"$BANKER_INSTALL_VERSIONS_FILE"
         fi
         install_lgpio
     fi

@@ -68,13 +68,22 @@ fi
 # (the app when its source changed, a changed unit or rule) and never writes
 # over the config or the games. The boot configuration is install's business.
 changes_file=$(mktemp)
-trap 'rm -f "$changes_file"' EXIT
-BANKER_INSTALL_CHANGES_FILE=$changes_file bash "$SELF_DIR/install.sh" --no-boot-config "${args[@]}"
+versions_file=$(mktemp)
+trap 'rm -f "$changes_file" "$versions_file"' EXIT
+BANKER_INSTALL_CHANGES_FILE=$changes_file BANKER_INSTALL_VERSIONS_FILE=$versions_file \
+    bash "$SELF_DIR/install.sh" --no-boot-config "${args[@]}"
 changes=$(cat "$changes_file")
+# The app's version before and after, as `banker --version` says it (none written when install.sh left pip out).
+{ read -r before || true; read -r now || true; } <"$versions_file"
 
 echo ""
+if [ -n "${now:-}" ] && [ "$before" != "$now" ]; then
+    echo "board-banker update: ${before#board-banker } -> ${now#board-banker }"
+elif [ -n "${now:-}" ] && [ "$changes" != 0 ]; then
+    echo "board-banker update: the app is still $now"
+fi
 if [ "$changes" = 0 ]; then
-    echo "board-banker update: already up to date; the service was not restarted"
+    echo "board-banker update: already up to date${now:+ ($now)}; the service was not restarted"
 elif [ "$no_services" = 1 ] || [ ! -d /run/systemd/system ]; then
     echo "board-banker update: done; the service was not restarted (no service manager in use here)"
 elif systemctl is-active --quiet "$UNIT_NAME"; then

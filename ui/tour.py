@@ -17,7 +17,9 @@ dice button's check).
 The whole tour is in the language given (the settings' own call,
 `SettingsFlow.set_language`, before the first shot; English without one), except
 the shots that show another language by name (`keyboard-polski`,
-`table-russkij`...). After the last shot the tour writes DIR/shots.json (per
+`table-russkij`...). The settings' About line shows the installed version with a
+sample commit (`TOUR_COMMIT`), so that the shots are the same whichever build or
+checkout takes them. After the last shot the tour writes DIR/shots.json (per
 shot its file, its name, the screen's name and the texts on screen, top of the widget tree first)
 and DIR/contact-sheet.png (every shot of the run at a quarter of its size,
 SHEET_COLUMNS to a row, its file name under it), drawn by Kivy itself in an
@@ -46,6 +48,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 
 from banker.editions import editions_dir
+from banker.version import format_version_line, installed_version
 from ui.app import BankerApp
 from ui.flows.settings import READER_QUIET_SECONDS
 from ui.tour_editions import phone_saves, write_editions
@@ -67,6 +70,9 @@ SHEET = "contact-sheet.png"
 TEXTS = "shots.json"
 STEP_SECONDS = 60
 """A step whose shot has not come after this long (the app stuck) stops the tour: a hang must not be silent."""
+TOUR_COMMIT = "0123abc"
+"""The commit the tour's About line shows (Settings): a sample, as long as a real one; the version is the installed
+one (banker/version.py)."""
 COLLECT_EVERY = 10
 """The tour collects garbage itself every so many shots, not after each frame as the app does: its tables of
 eight leave about 300,000 objects alive, and a full collection after each shot (80-180 ms) made a quarter of
@@ -593,6 +599,7 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
         Clock.schedule_interval(watch, 1.0)
         if language is not None:
             app.flows.settings.set_language(language)  # what the settings' language button does
+        app.flows.settings.version = format_version_line(installed_version(), TOUR_COMMIT)
         every = (steps or tour_steps)(app, language)
         state["count"] = len(every)  # the whole tour's: --tour-shots names its files as the whole tour does
         state["steps"] = every[:first]

@@ -23,6 +23,7 @@ from e2e_kit import (Step, button, decode_qr, enter, labels, press_button, run_a
 from kivy.clock import Clock  # noqa: E402
 
 from banker.journal import Journal  # noqa: E402
+from banker.version import version_line  # noqa: E402
 from banker.model import Decision  # noqa: E402
 from hardware.emulate import LineReaderEmulator  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
@@ -359,8 +360,10 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
          and touch(app, "Touch again to undo the last action")),
         ("undone", lambda: not c.session.game.mortgaged[3] and last_action()["do"] == "undo"),  # type: ignore[union-attr]
         ("settings", lambda: touch(app, "Settings")),
+        ("the About line", lambda: f"About: {version_line()}" in texts(app).splitlines()),
         ("Polski", lambda: touch(app, "Polski")),
         ("Polish on screen", lambda: c.session.tr.language == "pl" and button(app, "English") is not None),
+        ("the About line in Polish", lambda: f"O programie: {version_line()}" in texts(app).splitlines()),
         ("back to English", lambda: touch(app, "English")),
         ("animations off", lambda: touch(app, "Animations: on")),
         ("off, and saved", lambda: not c.session.settings.motion and button(app, "Animations: off") is not None),

@@ -366,6 +366,18 @@ def test_the_settings_screen_steps_the_voice_levels_round_and_says_why_it_is_sil
     assert c.session.tr(str(button("voice_speed")["text_key"])) == "Речь: обычная"
 
 
+def test_the_settings_say_the_version_on_their_about_line(tmp_path: Path) -> None:
+    from banker.version import version_line
+
+    c = make(tmp_path)
+    assert c.settings.view()["about"] == f"About: {version_line()}"  # as `banker --version` prints it
+    c.settings.set_language("pl")
+    assert c.settings.view()["about"] == f"O programie: {version_line()}"
+    c.settings.version = "board-banker 0.2.0 (git abc1234)"  # what the tour sets: its pictures' own
+    c.settings.set_language("ru")
+    assert c.settings.view()["about"] == "О программе: board-banker 0.2.0 (git abc1234)"
+
+
 def test_biznes_office_on_the_visited_firm_has_its_own_sound(tmp_path: Path) -> None:
     c = make(tmp_path)
     sounds: list[str] = []

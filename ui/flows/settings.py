@@ -1,12 +1,14 @@
 """The settings: the language, the sounds, the voice, the money in motion, paying by card, physical decks; and
 the hardware: the card reader's and the dice button's state as the hardware reports it, and the hardware
-checks (pages "check_reader" and "check_dice"), which show each tap or press and act on none."""
+checks (pages "check_reader" and "check_dice"), which show each tap or press and act on none; last, the About
+line: the app's version as `banker --version` says it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from banker.version import version_line
 from ui.flows.base import Flow
 from ui.i18n import LANGUAGES, Translator
 from ui.pages import HOME
@@ -48,6 +50,10 @@ class SettingsFlow(Flow):
         # Why the voice is silent though switched on (no espeak-ng, no audio device), or None: the app sets
         # it to the voice's own (ui/voice.py), and the settings screen shows it under the hardware's state.
         self.voice_status: Callable[[], str | None] = lambda: None
+        # The About line's version (banker/version.py's `version_line`, as `banker --version` prints it), looked
+        # up when the screen is first shown; the tour sets its own, so that its pictures are the same whatever
+        # build takes them.
+        self.version: str | None = None
 
     def opened(self, fresh: bool) -> None:
         if fresh and self.s.settings.stand_ins:  # allowed for a forgotten card in the last game, not for this one
@@ -135,7 +141,8 @@ class SettingsFlow(Flow):
     def view(self) -> dict[str, Any]:
         """The settings screen: the languages, the settings' buttons in rows (each says what it is set to; a
         touch switches it, or steps a level on to the next), the hardware's and the voice's state, and
-        whether the family's editions are offered (`editions`: between games, never while one is going)."""
+        whether the family's editions are offered (`editions`: between games, never while one is going), and the
+        About line (`about`: the version, as `banker --version` prints it)."""
         s = self.s.settings
         rows = []
         for keys in SETTING_ROWS:
@@ -152,9 +159,12 @@ class SettingsFlow(Flow):
             rows.append(buttons)
         status = self.status_text().replace("\n", " · ")  # one line under the checks' buttons, the voice's below it
         silent = self.voice_status() if s.voice else None
+        if self.version is None:
+            self.version = version_line()
         return {"language": s.language, "languages": dict(LANGUAGES), "rows": rows,
                 "status": f"{status}\n{silent}" if silent else status,
-                "editions": self.f.mode == HOME}  # the family's editions: between games only
+                "editions": self.f.mode == HOME,  # the family's editions: between games only
+                "about": self.s.tr("ui.settings.about", version=self.version)}
 
     def check_view(self, kind: str) -> dict[str, Any]:
         """The hardware check, `kind` "reader" or "dice": what came since its screen opened, in large figures

@@ -215,12 +215,17 @@ class BaseScreen(Screen):
     def tr(self, key: str, **params: Any) -> str:
         return self.s.tr(key, **params)
 
-    def header(self, root: BoxLayout, text: str, back: Callable[[], Any] | None = None) -> None:
+    def header(self, root: BoxLayout, text: str, back: Callable[[], Any] | None = None,
+               aside: Widget | None = None) -> None:
+        """The title bar: Back (when there is somewhere to go back to), the title, and `aside` after it (the
+        settings' About line)."""
         bar = row(theme.TARGET_MEDIUM)
         if back is not None:
             bar.add_widget(BigButton(self.tr("ui.back"), back, "secondary", size_hint_x=None, width=theme.WIDTH_BACK,
                                      height=theme.TARGET_MEDIUM))
         bar.add_widget(Text(text, theme.FONT_TITLE, bold=True, height=theme.TARGET_MEDIUM))
+        if aside is not None:
+            bar.add_widget(aside)
         root.add_widget(bar)
 
     def notices(self, root: BoxLayout, count: int = 3, one_line: bool = False) -> None:

@@ -1,5 +1,7 @@
 """Settings: the language, sounds and motion, the voice (on or off, its volume and speed), cards or buttons,
-physical decks, the hardware checks (ui/screens/check.py), and the state of the hardware and the voice."""
+physical decks, the hardware checks (ui/screens/check.py), and the state of the hardware and the voice; the About
+line, the app's version as `banker --version` prints it, is in the title bar, where it takes no line of its own
+(at 800x480 the screen is full when the voice's silence is explained under the hardware's state)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,10 @@ from ui.widgets import BigButton, Text
 class SettingsScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         s = self.f.settings.view()
-        self.header(root, self.tr("ui.settings"), self.f.nav.back_from_settings)
+        about = Text(s["about"], theme.FONT_SMALL, color=theme.MUTED, halign="right", height=theme.TARGET_MEDIUM,
+                     size_hint_x=2)  # two thirds of the bar after Back: the title is a word
+        about.role = "about"
+        self.header(root, self.tr("ui.settings"), self.f.nav.back_from_settings, aside=about)
         languages = row()
         for code, name in s["languages"].items():
             languages.add_widget(BigButton(name, lambda code=code: self.f.settings.set_language(code),
