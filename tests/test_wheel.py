@@ -28,6 +28,7 @@ LEFT_OUT = {
                                           "compiled banker.mo beside each",
 }
 
+BUILD_INFO = "banker/_build_info.py"
 WHEELS = [pytest.param(os.environ.get(name), id=name) for name in ("BANKER_WHEEL", "BANKER_PURE_WHEEL")]
 
 
@@ -92,6 +93,8 @@ def test_the_wheel_holds_nothing_that_is_not_product(wheel: str | None) -> None:
             continue  # a compiled engine module beside its source
         if "/" not in name and re.fullmatch(r"[0-9a-f]{20}__mypyc\.cpython-\d+-[^/]+\.so", name):
             continue  # mypyc's shared runtime for the compiled modules
+        if name == BUILD_INFO:
+            continue  # the commit stamped at build time (setup.py)
         stray.append(name)
     assert not stray, f"the wheel holds files that are not product: {stray}"
     assert not any(name.startswith("tests/") or "__pycache__" in name or name.endswith(".pyc") for name in names)
@@ -107,6 +110,15 @@ def test_the_compiled_wheel_has_every_compiled_module_and_the_pure_one_none() ->
     for module in compiled:
         assert any(re.fullmatch(re.escape(module) + r"\.cpython-\d+-[^/]+\.so", name) for name in names), module
     assert not [name for name in pure_names if name.endswith(".so")]
+
+
+@pytest.mark.parametrize("wheel", WHEELS)
+def test_the_wheel_is_stamped_with_the_checkouts_commit(wheel: str | None) -> None:
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=7", "HEAD"], capture_output=True,
+                          text=True, check=True, timeout=60).stdout.strip()
+    with open_wheel(wheel) as whl:
+        stamp = whl.read(BUILD_INFO).decode("utf-8")
+    assert f"COMMIT = {head!r}" in stamp
 
 
 def test_the_tour_and_both_phone_pages_ship() -> None:
