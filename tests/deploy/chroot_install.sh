@@ -107,6 +107,16 @@ grep -qx 'exec /opt/board-banker/venv/bin/banker app --fullscreen --config /etc/
 echo "ok: the launcher, as the banker user"
 phase_done "checks"
 
+phase "the installed app's tour: its first shots drawn inside the root"
+# The tour ships with the app (tests/test_wheel.py): the installed banker draws its first screens offscreen
+# with the root's Mesa, as tests/deploy/arm64_install.sh does on emulated arm64 with more shots.
+in_chroot /usr/bin/timeout 900 /usr/local/bin/banker app --tour /tmp/shots --tour-shots 4 >"$LOGS/tour.log" 2>&1 ||
+    { tail -n 30 "$LOGS/tour.log" >&2; fail "banker app --tour failed on the installed app"; }
+shots=$(find "$TARGET/tmp/shots" -name '*.png' | wc -l)
+[ "$shots" -ge 4 ] || fail "the installed app's tour drew $shots pictures, not 4"
+echo "ok: the installed app's tour drew $shots pictures"
+phase_done "banker app --tour --tour-shots 4 on the installed app"
+
 phase "update.sh"
 in_chroot "$SRC/deploy/update.sh" --no-services 2>&1 | tee "$LOGS/update-1.log"
 grep -q 'already up to date' "$LOGS/update-1.log" || fail "update.sh with nothing new did something"
