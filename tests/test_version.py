@@ -92,7 +92,7 @@ def version_of_unpacked(wheel: Path, where: Path) -> str:
     path: its banker and its metadata, not the checkout's."""
     with zipfile.ZipFile(wheel) as z:
         z.extractall(where)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env = {**os.environ, "PYTHONPATH": str(where)}  # before the venv's own install (PYTHONSAFEPATH: not by cwd)
     out = subprocess.run([sys.executable, "-m", "banker", "--version"], capture_output=True, text=True, timeout=60,
                          cwd=where, env=env)
     assert out.returncode == 0, out.stderr
