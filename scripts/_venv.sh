@@ -110,13 +110,17 @@ for f in "$ROOT"/LICENSE*; do
     if [ -e "$f" ]; then STAGE_ITEMS+=("$(basename "$f")"); fi
 done
 
+# The staged sources as a tar stream on standard output.
+stage_tar() {
+    tar -C "$ROOT" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.so' -cf - "${STAGE_ITEMS[@]}"
+}
+
 # build_wheel OUT [pure]: the app's wheel from a clean copy of the sources, into the empty folder OUT, with
 # the checkout's commit stamped in it (setup.py); "pure" builds the pure-Python engine (BANKER_PURE=1).
 build_wheel() {
     local out=$1 pure=${2:-} stage commit=""
     stage=$(mktemp -d)
-    tar -C "$ROOT" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.so' -cf - "${STAGE_ITEMS[@]}" |
-        tar -C "$stage" -xf -
+    stage_tar | tar -C "$stage" -xf -
     commit=$(git -C "$ROOT" rev-parse --short=7 HEAD 2>/dev/null || true)
     rm -rf "$out"
     mkdir -p "$out"
@@ -131,8 +135,7 @@ build_wheel() {
 
 # What the wheels are built from: every staged file and the engine's kind. Unchanged, nothing is rebuilt.
 fingerprint=$({
-    tar -C "$ROOT" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.so' -cf - "${STAGE_ITEMS[@]}" |
-        tar -t -v --full-time 2>/dev/null | awk '{ print $3, $4, $5, $6 }'
+    stage_tar | tar -t -v --full-time 2>/dev/null | awk '{ print $3, $4, $5, $6 }'
     git -C "$ROOT" rev-parse HEAD 2>/dev/null || true
     echo "BANKER_PURE=${BANKER_PURE:-} mode=$MODE"
 } | sha256sum | cut -c1-64)
