@@ -1,13 +1,15 @@
 """The board, drawn for reading across the table: a square ring of spaces like the physical board (GO in
 the bottom-right corner, play running left along the bottom, up, right along the top and down), each street
 with its group's colour band on the inner edge, the owner's colour as a thick border, houses as small green
-squares and a hotel as a red bar on the band, a mortgaged space dimmed and crossed, and every token as a
-disc in its player's colour on its space (the current player's ringed).
+squares and a hotel as a red bar on the band, a mortgaged space dimmed and crossed, every token as a
+disc in its player's colour on its space (the current player's ringed), and with the `free_parking_pot`
+house rule the jackpot's amount on the Free Parking corner.
 
     BoardView(view.board(session))    # the view data of ui/view.py, nothing of the engine
     board.update(view.board(session)) # draws again only when the data changed
 
-One widget, canvas instructions only (no Label): the turn screen is redrawn after every tap, and the board
+One widget, canvas instructions only (one Label: the Free Parking jackpot's amount on its corner, with that
+house rule): the turn screen is redrawn after every tap, and the board
 draws again only when its data, position or size change, at most once a frame. It paints only the spaces:
 the gaps between them and the middle show the panel behind it (every pixel filled costs a software
 renderer's frame time). Every proportion below is a
@@ -24,6 +26,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.graphics import Color, Mesh, SmoothEllipse, SmoothLine
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 from kivy.utils import get_color_from_hex
 
@@ -184,6 +187,9 @@ class BoardView(Widget):
         self.data = data
         self.boxes: list[Box] = []  # each space's box, in the parent's frame
         self.spots: dict[str, tuple[float, float, float]] = {}  # each token's centre and diameter
+        self.pot_label: Label | None = None  # the Free Parking jackpot's amount on its corner (`_pot`)
+        self.pot_box: Box | None = None  # that corner's box, where the jackpot's payments fly (ui/motion.py)
+        self.pot_corner: int | None = None  # the Free Parking corner's index
         self.draws = 0
         self._trigger = Clock.create_trigger(self.draw, -1)  # at most once a frame, before it is drawn
         self.bind(pos=self._trigger, size=self._trigger)
@@ -231,9 +237,47 @@ class BoardView(Widget):
                 paint.frame(OWNERS, rgba(sp["owner_colour"]), box, line)
             if sp["houses"] or sp["hotels"]:
                 self._buildings(paint, sp, band, s)
+        self._pot(spaces, boxes)
+        if self.pot_label is not None and self.pot_corner is not None:  # the tokens there stand under the amount
+            x, y, w, h = boxes[self.pot_corner]
+            below = (x, y, w, max(h * 0.4, self.pot_label.y - y))
+            parts = [(band, below) if k == self.pot_corner else (band, body) for k, (band, body) in enumerate(parts)]
         with self.canvas:
             paint.emit()
             self._tokens(spaces, boxes, parts, side)
+        if self.pot_label is not None:  # over the spaces (the clear above took the label's canvas away)
+            if self.pot_label.canvas in self.canvas.children:
+                self.canvas.remove(self.pot_label.canvas)
+            self.canvas.add(self.pot_label.canvas)
+
+    def _pot(self, spaces: list[dict[str, Any]], boxes: list[Box]) -> None:
+        """The Free Parking jackpot's amount on its corner (the view data's "pot", None with the house rule
+        off: then no label at all). Its one Label, kept and told the new amount; centred on the corner, and
+        wider than it only when the amount needs (then running along the top row, inside the board)."""
+        corner = self.pot_corner = next((k for k, sp in enumerate(spaces) if sp["kind"] == "free_parking"), None)
+        text = self.data.get("pot")
+        if text is None or corner is None:
+            self.pot_box = None
+            if self.pot_label is not None:
+                self.remove_widget(self.pot_label)
+                self.pot_label = None
+            return
+        label = self.pot_label
+        if label is None:
+            label = self.pot_label = Label(font_size=theme.FONT_SMALL, bold=True, color=theme.ACCENT,
+                                           halign="center", valign="middle", size_hint=(None, None))
+            label.role = "board pot"
+            self.add_widget(label)
+        if label.text != text:
+            label.text = text
+        label.texture_update()
+        x, y, w, h = boxes[corner]
+        tw, th = label.texture_size
+        width = max(w, tw)
+        left = min(max(x + (w - width) / 2, self.x), self.right - width)  # inside the board
+        label.size = (width, min(h, th))
+        label.pos = (left, y + h - label.height)  # along the corner's top, the tokens below it
+        self.pot_box = (x, y, w, h)
 
     def _mark(self, paint: Paint, sp: dict[str, Any], box: Box, fine: float) -> None:
         """A small mark of the space's kind, so the family finds the cards, taxes and corners at a glance."""
@@ -307,7 +351,7 @@ class BoardView(Widget):
         biggest = side * TOKEN
         groups: list[tuple[Box, list[dict[str, Any]]]] = []
         for i, tokens in at.items():
-            box = parts[i][1] if spaces[i]["kind"] == "lot" else boxes[i]
+            box = parts[i][1] if spaces[i]["kind"] == "lot" or i == self.pot_corner else boxes[i]
             jailed = [t for t in tokens if t["in_jail"]]
             if jailed and spaces[i]["kind"] == "jail":  # behind the bars, the visitors along the outer edge
                 x, y, w, h = box

@@ -5,7 +5,9 @@ of this). Then `MotionLayer`, a widget laid over the whole window, hears the act
 (ui/moments.py) and plays them with Kivy's `Animation`, each well under a second:
 
 - a payment: its amount, large, travels on a bow from the payer's cash on the screen to the payee's (the bank
-  and the Free Parking pot are the board's middle, or the screen's when there is no board), then fades;
+  is the board's middle, or the screen's when there is no board; the Free Parking jackpot is the board's Free
+  Parking corner, where its amount shows), then fades: a tax into the jackpot flies to the corner, the
+  jackpot won flies from the corner to the player;
   several payments of one action set off `STAGGER` apart, at most `FLYING_MOST` at once;
 - a purchase: the deed's space on the board flashes in the buyer's colour;
 - a building: a pop of light on its space; built where the board is not on screen (the deeds screen, where
@@ -250,7 +252,16 @@ class MotionLayer(Widget):
         return next((w for w in root.walk() if isinstance(w, BoardView) and w.boxes), None)
 
     def _centre_of(self, who: Any) -> tuple[float, float]:
-        """Where a player's money is on screen (their cash), or the bank's (the board's middle)."""
+        """Where a player's money is on screen (their cash), the Free Parking jackpot's (the board's Free Parking
+        corner, else its line on the turn screen), or the bank's (the board's middle)."""
+        if who == "pot":
+            board = self.board_view()
+            if board is not None and board.pot_box is not None:
+                x, y, w, h = board.pot_box
+                return board.to_window(x + w / 2, y + h / 2)
+            w = self._find("pot")
+            if w is not None and w.width > 0:
+                return w.to_window(w.center_x, w.center_y)
         if who not in ("bank", "pot"):
             w = self._find(f"purse {who}")
             if w is not None and w.width > 0:

@@ -71,7 +71,8 @@ def phone_state(c: Session) -> dict[str, Any]:
         "winner": game.outcome.winner if game.outcome is not None else None,
         "players": players,
         "bank": view.pool_text(c, game),
-        "house_rules": [r["text"] for r in view.house_rules(c, game.ruleset, game.options)],
+        "house_rules": [r["text"] for r in view.house_rules(c, game.ruleset, game.options, pot_now=game.pot)],
+        "pot": view.pot(c),  # the Free Parking jackpot: {"amount", "text", "label"}, or None with the rule off
         "log": view.log(c, limit=LOG_LINES),
         "chart": worth_history(game),
         "ranking": [{"name": r["name"], "worth": r["worth"], "place": r["place"]} for r in view.ranking(c)]

@@ -324,6 +324,22 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     ]
     largest = classic8 + biznes6
 
+    # The Free Parking jackpot (issue 54): a classic game of three with the house rule and a seed of 100, Ben
+    # already on Just Visiting. Ann rolls onto Income Tax and pays 200 into the jackpot (its line under the
+    # players and the board's corner: 300); then Ben rolls onto Free Parking and takes it (back to the seed).
+    def jackpot_on() -> None:
+        if not f.setup.chosen_options()["free_parking_pot"]:
+            f.setup.toggle_house_rule("free_parking_pot")
+        while f.setup.chosen_options()["free_parking_seed"] < 100:
+            f.setup.step_house_rule("free_parking_seed", 1)
+
+    jackpot = [
+        ("jackpot-turn", steps_then(table_of(CARDS_THREE, "classic"), jackpot_on,
+                                    going({"Ann": 1500, "Ben": 1500, "Cy": 1500}, {"Ben": 10}, {}), start,
+                                    roll(1, 3), press("tax", choice="flat"))),
+        ("jackpot-won", steps_then(press("end_turn"), roll(4, 6))),
+    ]
+
     # The settings' hardware checks (issue 35). The app starts its hardware as ui/app.py's start_hardware does it
     # (the tour has no reader of its own): a PN532 named in the config whose port is not there, and the dice
     # button on pin 17. The start screen says the reader is not answering once READER_QUIET_SECONDS have gone by;
@@ -470,6 +486,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("setup-ready-names", steps_then(lambda: f.nav.go("table"), f.banker.end_game, f.home.close_game, language(chosen or "pl"),
                                          f.setup.new_game, f.setup.add_player, f.setup.add_player)),
         ("keyboard-ready-names", lambda: f.names.edit(3)),
+        *jackpot,
         *largest,
         # "Edit on a phone" between games, on the tour's phone server (started for the phones' QR codes): the
         # code waiting for a phone, then a phone (ui/tour_editions.py's requests, as the editor page makes them)

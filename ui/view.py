@@ -106,7 +106,20 @@ def board(s: Session) -> dict[str, Any]:
         })
     tokens = [{"name": p.name, "colour": s.colour(p.name), "position": p.position, "in_jail": p.in_jail,
                "current": p.index == game.turn} for p in game.players if not p.bankrupt]
-    return {"spaces": spaces, "tokens": tokens, "current": game.current.name}
+    shown = pot(s)
+    return {"spaces": spaces, "tokens": tokens, "current": game.current.name,
+            "pot": shown["text"] if shown is not None else None}
+
+
+def pot(s: Session) -> dict[str, Any] | None:
+    """The Free Parking jackpot of the `free_parking_pot` house rule (the engine's `game.pot`, `bank.pot` in
+    its state; not brands' casino jackpot): {"amount", "text", "label"}, or None when the house rule is off
+    (then nothing about a pot shows anywhere). Shown even when empty: the family sees it go back to the seed
+    or to nothing when someone takes it."""
+    game = s.game
+    if game is None or not game.options["free_parking_pot"]:
+        return None
+    return {"amount": game.pot, "text": money(s, game.pot), "label": s.tr("ui.pot.label")}
 
 
 def buildings_text(s: Session, game: Game, i: int) -> str:
@@ -171,17 +184,22 @@ def log(s: Session, limit: int = 200) -> list[str]:
     return [s.money_text(e.code, e.payer, e.payee, e.amount, e.params) for e in reversed(entries)]
 
 
-def house_rules(s: Session, ruleset: Ruleset, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def house_rules(s: Session, ruleset: Ruleset, options: Mapping[str, Any],
+                pot_now: int | None = None) -> list[dict[str, Any]]:
     """The house rules in force in a game of `ruleset` with these `options` (all of them, the ruleset's own
     included): each offered house rule (`offered_house_rules`) whose value is not its rulebook default
     (`OPTION_DEFAULTS`), in the order the new-game screen offers them, then the starting cash when it is not
-    the ruleset's own. Each is {"option", "value", "text"}: "Landing on GO pays 200 more", "No auctions"."""
+    the ruleset's own. Each is {"option", "value", "text"}: "Landing on GO pays 200 more", "No auctions".
+    `pot_now`: a game going, its Free Parking jackpot now, said in the jackpot's line."""
     out = []
     for option in offered_house_rules(ruleset):
         value = options[option]
         if value != OPTION_DEFAULTS[option]:
-            out.append({"option": option, "value": value,
-                        "text": s.tr(f"ui.house.{option}.on", amount=int(value))})
+            key = f"ui.house.{option}.on"
+            if option == "free_parking_pot" and pot_now is not None:
+                key, value = "ui.house.free_parking_pot.now", pot_now
+            out.append({"option": option, "value": options[option],
+                        "text": s.tr(key, amount=int(value))})
     cash = int(options["start_cash"])
     if cash != int(ruleset.options["start_cash"]):
         out.append({"option": "start_cash", "value": cash, "text": s.tr("ui.house.start_cash.on", amount=cash)})
@@ -194,4 +212,4 @@ def notices(s: Session, count: int) -> list[dict[str, str]]:
 
 
 __all__ = ["DEFAULT_COLOUR", "board", "buildings_text", "deeds_key", "house_rules", "log", "money", "notices", "party", "players",
-           "pool_text", "ranking", "space", "worth_history", "worth_history_and_rounds"]
+           "pool_text", "pot", "ranking", "space", "worth_history", "worth_history_and_rounds"]

@@ -65,7 +65,6 @@ import json
 import logging
 import math
 import re
-import secrets
 import socket
 import threading
 import time
@@ -77,6 +76,8 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping, Sequence
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
+
+from ui.tokens import secret_token
 
 if TYPE_CHECKING:
     from ui.editor import EditorService
@@ -904,7 +905,7 @@ class PhoneServer:
                 return web.Response(status=410, text="This link has been used or has expired.\n")
             if request.method != "GET":  # HEAD looks without claiming
                 return web.Response(status=204)
-            session.token = secrets.token_urlsafe(32)
+            session.token = secret_token()  # a cookie, never shown (ui/tokens.py)
             session.state, session.last = "editing", self.clock()
             token = session.token
         response = web.Response(status=303, headers={"Location": "/edit"})

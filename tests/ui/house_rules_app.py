@@ -92,7 +92,9 @@ def steps(app: BankerApp, rules: str) -> list[Step]:
         ("House rules on the bar", lambda: touch(app, tr("ui.nav.rules"))),
         ("the house rules in force", lambda: on("rules")() and all_seen(
             lambda: f.home.house_rules()["lines"])()),
-        ("as chosen", lambda: f.home.house_rules()["lines"] == app_lines[0]),
+        ("as chosen (the jackpot's line with what is in it now)", lambda: f.home.house_rules()["lines"] == [
+            tr("ui.house.free_parking_pot.now", amount=f.session.game.pot)
+            if line == tr("ui.house.free_parking_pot.on") else line for line in app_lines[0]]),
         ("Back to the table", lambda: touch(app, tr("ui.back"))),
         ("the turn screen again", on("table")),
     ]

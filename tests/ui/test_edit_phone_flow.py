@@ -15,6 +15,7 @@ import pytest
 from controllerkit import make, start
 from test_web import Clock
 from ui.flows.editions import PHONE_PAGE, EditionsFlow, editor_parts
+from ui.tokens import is_typed_token
 from ui.tour_editions import EditorPhone as Phone
 from ui.web import EDIT_IDLE, PhoneServer
 
@@ -83,7 +84,7 @@ def test_edit_on_a_phone_offers_a_fresh_code_as_a_link(tmp_path: Path, data_home
     base = f"http://127.0.0.1:{web.port}/e/"
     assert view == {"server": True, "link": view["link"], "state": "waiting", "saved": []}
     code = view["link"][len(base):]
-    assert view["link"] == base + code and len(code) == 22 and code.replace("-", "").replace("_", "").isalnum()
+    assert view["link"] == base + code and is_typed_token(code)  # no look-alikes, 128 bits at least (ui/tokens.py)
     assert languages == ["pl"]
     stranger = Phone(view["link"])
     status, _, page = stranger.request("GET", "/edit")  # no session yet: the editor says so in the table's language

@@ -31,7 +31,7 @@ from ui.web import EDIT_COOKIE, PhoneServer
 
 from test_web import Clock  # the injected clock of the phone server's tests
 
-CODE = "Qk7vX2mN9pL4sT8wR1cY5b"  # what a fresh code looks like (secrets.token_urlsafe(16))
+CODE = "Qk7vX2mN9pL4sT8wR1cY5b"  # a code as the app made them before ui/tokens.py (secrets.token_urlsafe(16)): still served
 LABELS = {"ended": "Sesja edycji się zakończyła.", "language": "pl", "save": "Zapisz"}
 PAGE_SCRIPT = "document.title = 'editor';"
 PAGE_STYLE = "body { font-family: sans-serif; }"

@@ -726,8 +726,8 @@ def test_the_house_rules_chosen_are_the_games_and_the_table_lists_them(tmp_path:
     nav.go("rules")
     assert nav.screen_name() == "rules"
     assert c.home.house_rules() == {"rules": "Classic", "lines": [
-        "Free Parking jackpot", "The jackpot starts with 50", "Two ones pay 500", "No auctions",
-        "Starting cash: 1,600"]}
+        "Free Parking jackpot: 50 now", "The jackpot starts with 50", "Two ones pay 500", "No auctions",
+        "Starting cash: 1,600"]}  # (the jackpot's line says what is in it now)
     c.settings.set_language("pl")
     assert c.home.house_rules()["lines"][2] == "Dwie jedynki dają 500"
 

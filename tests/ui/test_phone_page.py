@@ -46,8 +46,9 @@ CHROMIUM_FLAGS = [
 ]
 
 
-def sample(cash: int = 1440, ended: bool = False) -> dict[str, Any]:
-    """What ui/phone.py publishes: a four-player classic game, Ann to play, Cy bankrupt."""
+def sample(cash: int = 1440, ended: bool = False, pot: int | None = 300) -> dict[str, Any]:
+    """What ui/phone.py publishes: a four-player classic game, Ann to play, Cy bankrupt; with the Free Parking
+    jackpot's house rule, `pot` in the jackpot (None: the house rule off)."""
     labels = {
         "cash": "Cash", "turn_line": "Ann's turn", "net_worth": "Net worth", "bank": "Bank", "log": "Money log",
         "chart": "Net worth", "ranking": "Final ranking", "deeds": "Deeds & houses", "none": "No deeds yet",
@@ -79,7 +80,9 @@ def sample(cash: int = 1440, ended: bool = False) -> dict[str, Any]:
              "bankrupt": True, "current": False, "deeds": []},
         ],
         "bank": "Bank: 29 houses, 11 hotels",
-        "house_rules": ["Free Parking jackpot", "Two ones pay 500", "No auctions"],
+        "house_rules": ([f"Free Parking jackpot: {pot:,} now"] if pot is not None else []) + [
+            "Two ones pay 500", "No auctions"],
+        "pot": {"amount": pot, "text": f"{pot:,}", "label": "Jackpot"} if pot is not None else None,
         "log": ["Ann pays Ben 26 rent for St. James Place", "Ann buys Baltic Avenue for 60",
                 "Ben pays 50 to get out of jail", "Cy goes bankrupt"],
         "chart": {"Ann": [1500, 1480, 1520, 1560, 1610, 1700, 1770], "Ben": [1500, 1540, 1400, 1350, 1420, 1600, 1720],
@@ -240,7 +243,11 @@ async def _the_phone_page(server: PhoneServer, tmp_path: Path) -> None:
         assert await b.js("document.querySelector('[data-player=Ann] .tag.now') !== null")
         # The house rules in force, a line each, under their heading.
         assert await b.js("[...document.querySelectorAll('#rules li')].map(li => li.textContent)") == [
-            "Free Parking jackpot", "Two ones pay 500", "No auctions"]
+            "Free Parking jackpot: 300 now", "Two ones pay 500", "No auctions"]
+        # The Free Parking jackpot under the turn, its amount large.
+        assert await b.js("document.getElementById('pot').hidden") is False
+        assert await b.js("document.getElementById('pot').innerText.replace(/\\s+/g, ' ')") == "Jackpot 300"
+        assert float(await b.js("parseFloat(getComputedStyle(document.querySelector('#pot b')).fontSize)")) >= 24
         assert await b.js("document.querySelector('#house h2').textContent") == "House rules"
         # The log newest first; the chart one line a player, in the player's colour.
         assert await b.js("document.querySelector('#log li').textContent") == "Ann pays Ben 26 rent for St. James Place"
@@ -254,10 +261,15 @@ async def _the_phone_page(server: PhoneServer, tmp_path: Path) -> None:
         await b.screenshot(tmp_path / "phone-full.png", full=True)
 
         # A change at the table shows on the phone, without reloading.
-        server.publish(TOKEN, {**sample(cash=1240), "log": ["Ann pays 200 income tax"] + sample()["log"]})
+        server.publish(TOKEN, {**sample(cash=1240, pot=500), "log": ["Ann pays 200 income tax"] + sample()["log"]})
         took = await b.wait_for("document.body.innerText.includes('1,240')")
         assert took < 3.0
         assert await b.js("document.querySelector('#log li').textContent") == "Ann pays 200 income tax"
+        assert await b.js("document.querySelector('#pot b').textContent") == "500"  # the tax went into the jackpot
+        # Without the house rule nothing of a jackpot shows.
+        server.publish(TOKEN, sample(cash=1240, pot=None))
+        await b.wait_for("document.getElementById('pot').hidden")
+        assert "Jackpot" not in await b.js("document.body.innerText")
         assert "1,440" not in await b.js("document.body.innerText")
 
         # The game ends: the final ranking.
@@ -314,5 +326,6 @@ async def _bare(server: PhoneServer, tmp_path: Path) -> None:
         assert "<b>Ben</b>" in text  # names are text, never markup
         assert await b.js("[...document.querySelectorAll('#rules li')].map(li => li.textContent)") == [
             "None: the game as the rulebook has it"]  # no house rules sent: the rulebook's game
+        assert await b.js("document.getElementById('pot').hidden")  # no jackpot sent: none shown
         assert not await b.js("[...document.querySelectorAll('b')].some(e => e.textContent === 'Ben')")
         assert b.problems() == []

@@ -16,7 +16,7 @@ from ui.phone import phone_state
 
 PIN = "4321"
 KEYS = {"title", "language", "labels", "turn", "ended", "winner", "players", "bank", "house_rules", "log", "chart",
-        "ranking", "report"}
+        "ranking", "report", "pot"}
 LABELS = {"cash", "turn_line", "net_worth", "bank", "log", "chart", "ranking", "deeds", "none", "connection_lost",
           "winner", "mortgaged", "bankrupt", "gone", "ended", "house_rules", "rulebook", "report"}
 # Ann on Go's neighbour with two houses on Mediterranean and one on Baltic; Ben with Reading and a mortgaged Boardwalk.
@@ -50,6 +50,7 @@ def test_the_live_game_in_plain_words(tmp_path: Path) -> None:
     state = phone_state(c.session)
     assert set(state) == KEYS and set(state["labels"]) == LABELS
     assert state["title"] == "Classic" and state["language"] == "en"
+    assert state["pot"] is None  # no Free Parking jackpot without its house rule
     assert state["turn"] == "Ann" and state["labels"]["turn_line"] == "Ann's turn"
     assert state["ended"] is False and state["winner"] is None and state["labels"]["winner"] == ""
     assert state["labels"]["cash"] == "Cash" and state["labels"]["deeds"] == "Deeds & houses"
@@ -192,12 +193,12 @@ def test_no_live_game(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("language, lines", [
-    ("en", ["Free Parking jackpot", "The jackpot starts with 100", "Landing on GO pays 200 more", "No auctions"]),
-    ("pl", ["Pula na Bezpłatnym parkingu", "Pula zaczyna się od 100", "Stanięcie na Starcie daje 200 więcej",
+    ("en", ["Free Parking jackpot: 100 now", "The jackpot starts with 100", "Landing on GO pays 200 more", "No auctions"]),
+    ("pl", ["Pula na Bezpłatnym parkingu: teraz 100", "Pula zaczyna się od 100", "Stanięcie na Starcie daje 200 więcej",
             "Bez licytacji"]),
-    ("cs", ["Pokladnička na Parkování zdarma", "Pokladnička začíná s 100", "Zastavení na Startu dá o 200 víc",
+    ("cs", ["Pokladnička na Parkování zdarma: teď 100", "Pokladnička začíná s 100", "Zastavení na Startu dá o 200 víc",
             "Bez dražeb"]),
-    ("ru", ["Копилка на Бесплатной стоянке", "Копилка начинается с 100", "Остановка на Старте даёт на 200 больше",
+    ("ru", ["Копилка на Бесплатной стоянке: сейчас 100", "Копилка начинается с 100", "Остановка на Старте даёт на 200 больше",
             "Без аукционов"]),
 ])
 def test_the_house_rules_in_force_in_the_familys_language(tmp_path: Path, language: str, lines: list[str]) -> None:
@@ -215,4 +216,6 @@ def test_the_house_rules_in_force_in_the_familys_language(tmp_path: Path, langua
     c.settings.set_language(language)
     state = phone_state(c.session)
     assert state["house_rules"] == lines == c.home.house_rules()["lines"]
+    assert state["pot"] == {"amount": 100, "text": c.session.tr.money(100), "label": c.session.tr("ui.pot.label")}
+    assert state["pot"]["label"] != "ui.pot.label"
     assert state["labels"]["house_rules"] == c.session.tr("ui.phone.house_rules") != "ui.phone.house_rules"

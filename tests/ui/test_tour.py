@@ -143,6 +143,21 @@ def test_the_report_and_the_hall_of_fame(tour: tuple[Path, dict[str, Any]]) -> N
                                                         for t in fame), fame
 
 
+def test_the_free_parking_jackpot_and_the_typed_link(tour: tuple[Path, dict[str, Any]]) -> None:
+    """Issue 54: the jackpot's line and the board's corner read 300 after Ann's tax, 100 (the seed) after Ben took
+    it; the phones page's link is made of the typed alphabet (ui/tokens.py), no look-alikes."""
+    _, shots = tour
+    named = by_name(shots)
+    pl = Translator("pl")
+    for name, amount in (("jackpot-turn", "300"), ("jackpot-won", "100")):
+        texts = named[name]["texts"]
+        assert named[name]["screen"] == "table" and pl("ui.pot.label") in texts, texts
+        assert texts.count(amount) == 2, texts  # the line under the players and the board's Free Parking corner
+    link = next(t for t in named["phones-table-code"]["texts"] if "/g/" in t)
+    token = link.rsplit("/g/", 1)[1]
+    assert set(token) <= set("23456789abcdefghijkmnpqrstuvwxyz") and len(token) >= 26, link
+
+
 def test_the_contact_sheet(tour: tuple[Path, dict[str, Any]]) -> None:
     out, shots = tour
     count = len(shots["shots"])

@@ -23,7 +23,7 @@ import pytest
 from ui import web
 from ui.web import PhoneServer
 
-TOKEN = "k3J9xQ2v7Lm4Tz8bR1cW5yN0pA6sD2fG"  # what a fresh token looks like (secrets.token_urlsafe)
+TOKEN = "k3J9xQ2v7Lm4Tz8bR1cW5yN0pA6sD2fG"  # a token as the app made them before ui/tokens.py (secrets.token_urlsafe): still served
 
 
 def sample(cash: int = 1440, ended: bool = False) -> dict[str, Any]:

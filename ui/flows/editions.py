@@ -16,7 +16,6 @@ HOME): the Settings button to them is absent while a game is going."""
 from __future__ import annotations
 
 import os
-import secrets
 from typing import Any, Callable
 
 from banker.editions import (MAX_NAME_LENGTH, Edition, delete_edition, editions_dir, is_edition_file,
@@ -30,6 +29,7 @@ from ui.flows.base import Flow
 from ui.i18n import Msg, msg
 from ui.keys import NameEditor, keyboard_rows
 from ui.pages import HOME
+from ui.tokens import typed_token
 
 TITLE_MAX = 40  # characters of an edition's title typed on the keyboard
 NAME_MARKS = "abcdefghijklmnopqrstuvwxyz0123456789-"  # what an edition's name may hold (banker/editions.py)
@@ -247,7 +247,7 @@ class EditionsFlow(Flow):
             self.code, self.status = None, None
             return
         labels, service = self.editor_parts(self.s.tr)
-        code = secrets.token_urlsafe(16)
+        code = typed_token()  # a link a person may type: no look-alike characters (ui/tokens.py)
         phones.web.open_editor(code, labels, service)
         self.code = code
         self.status = self._status()

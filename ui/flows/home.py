@@ -46,7 +46,7 @@ class HomeFlow(Flow):
         assert game is not None
         name = game.ruleset.name
         return {"rules": s.tr(f"ui.rules.{name}") if s.tr.has(f"ui.rules.{name}") else game.ruleset.title,
-                "lines": [r["text"] for r in view.house_rules(s, game.ruleset, game.options)]}
+                "lines": [r["text"] for r in view.house_rules(s, game.ruleset, game.options, pot_now=game.pot)]}
 
     def game_over(self) -> dict[str, Any]:
         """The winner, the ranking by net worth, and everyone's net worth over the game for the chart (with the

@@ -4,13 +4,13 @@ link", and "continue on another device" (a one-time link to the game as a game s
 
 from __future__ import annotations
 
-import secrets
 import time
 from typing import Any, Callable
 from urllib.parse import quote
 
 from ui.flows.base import Flow
 from ui.i18n import msg
+from ui.tokens import is_typed_token, typed_token
 
 MOVE_SECONDS = 600  # a "continue on another device" link lives 10 minutes
 PLAYER_QR_SECONDS = 20  # how long the table shows a player's own QR code after their card tap
@@ -49,16 +49,26 @@ class PhonesFlow(Flow):
     # ------------------------------------------------------------------ links
 
     def token(self) -> str | None:
-        """The live game's secret link token (128 random bits), made when first needed and kept in the journal."""
+        """The live game's secret link token (ui/tokens.py: at least 128 random bits, no look-alike characters),
+        made when first needed and kept in the journal's meta. A game whose token was made before that kind
+        (`secrets.token_urlsafe`: "FlPLT...") gets a new one to show, and the old one joins `web_tokens_before`:
+        the links already handed out keep working (`accepted`)."""
         s = self.s
         if s.live is None:
             return None
         token = s.meta.get("web_token")
-        if not token:
-            token = secrets.token_urlsafe(16)
+        if not token or not is_typed_token(str(token)):
+            if token:
+                s.meta["web_tokens_before"] = [*s.meta.get("web_tokens_before", []), str(token)]
+            token = typed_token()
             s.meta["web_token"] = token
             s.save_meta()
         return str(token)
+
+    def accepted(self) -> list[str]:
+        """Every token the live game's phone page answers to: the one shown, and any made before it."""
+        token = self.token()
+        return [token, *self.s.meta.get("web_tokens_before", [])] if token else []
 
     def table_link(self) -> str | None:
         token = self.token()
@@ -71,13 +81,15 @@ class PhonesFlow(Flow):
     def revoke(self) -> None:
         """The banker's "new link": the old one answers nothing any more."""
         s = self.s
-        old = s.meta.get("web_token")
         if s.live is None:
             return
-        if self.web is not None and old:
-            self.web.publish(old, None)
+        old = [str(t) for t in (s.meta.get("web_token"), *s.meta.get("web_tokens_before", [])) if t]
+        if self.web is not None:
+            for token in old:
+                self.web.publish(token, None)
         s.meta.pop("web_final", None)
-        s.meta["web_token"] = secrets.token_urlsafe(16)
+        s.meta.pop("web_tokens_before", None)
+        s.meta["web_token"] = typed_token()
         s.save_meta()
         self._published = ()
         s.notify(msg("ui.phones.revoked"), "info", None)
@@ -119,7 +131,8 @@ class PhonesFlow(Flow):
             return
         self._published = key
         state = self.phone_state(self.s)
-        self.web.publish(token, state)
+        for each in self.accepted():
+            self.web.publish(each, state)
         if game.ended and s.meta.get("web_final") != state:
             # The final results stay on the phones after a restart too, until the link is revoked
             # or the game deleted: keep them with the game.
@@ -136,7 +149,8 @@ class PhonesFlow(Flow):
                 continue
             meta = journal.meta(info.id)
             if meta.get("web_token") and meta.get("web_final"):
-                self.web.publish(meta["web_token"], meta["web_final"])
+                for token in (meta["web_token"], *meta.get("web_tokens_before", [])):
+                    self.web.publish(token, meta["web_final"])
 
     # ------------------------------------------------------------------ continue on another device
 
@@ -145,7 +159,7 @@ class PhonesFlow(Flow):
         s = self.s
         if self.web is None or s.live is None or not self.base:
             return None
-        code = secrets.token_urlsafe(16)
+        code = typed_token()
         script = "\n".join(s.journal.export(s.live.id)) + "\n"
         self.web.add_move(code, script, time.monotonic() + MOVE_SECONDS)
         self.move_codes[code] = s.live.id

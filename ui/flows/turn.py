@@ -198,7 +198,8 @@ class TurnFlow(Flow):
         return None
 
     def view(self) -> dict[str, Any]:
-        """The turn screen: the players, whose turn, the dice, the clock, debts, the space's deed and the bar."""
+        """The turn screen: the players, whose turn, the dice, the clock, debts, the space's deed, the Free Parking
+        jackpot (with its house rule) and the bar."""
         game, s = self.game, self.s
         assert game is not None
         everyone = view.players(s)
@@ -214,6 +215,7 @@ class TurnFlow(Flow):
             "end_time": self.f.clock.end_time(),
             "player_qr": {"player": qr_player, "link": link} if link else None,
             "deed": view.space(s, game.current.position), "nav": self.nav_bar(),
+            "pot": view.pot(s),  # the Free Parking jackpot, None with the house rule off
         }
 
     def nav_bar(self) -> dict[str, Any]:

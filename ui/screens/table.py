@@ -7,6 +7,7 @@ import datetime
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
@@ -20,6 +21,7 @@ from ui.widgets import BigButton, Chip, Die, Panel, QRCode, Stripe, Text, colour
 LAST_SECONDS = 10  # a timer shows in red from here
 PLAYERS_ONE_COLUMN = 4  # more players than this share their list out in two columns
 PLAYERS_COMPACT = 4  # from this many players their lines are shorter
+POT_ONE_COLUMN = 3  # with the Free Parking jackpot's line, more lines than this share the list out in two columns
 NOTICES_MOST = 3  # the latest notices of the turn, the newest first, as many of them as fit
 
 
@@ -47,7 +49,9 @@ class TableScreen(BaseScreen):
         self._middle(middle, t)
         main.add_widget(frame)
         right = self.box("right", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP))
-        cols = 1 if len(players) <= PLAYERS_ONE_COLUMN else 2
+        pot = t["pot"]  # the Free Parking jackpot's line (with its house rule), one more in the players' list
+        lines = len(players) + (1 if pot is not None else 0)
+        cols = 1 if len(players) <= PLAYERS_ONE_COLUMN and lines <= POT_ONE_COLUMN else 2
         buttons = self.f.turn.buttons() if pending is None else []  # the banner's Cancel is the way out
         clock = self.f.clock.view()
         # A crowded column (four players or more, a debt, a banner, the clock, many buttons) takes less room a
@@ -57,6 +61,8 @@ class TableScreen(BaseScreen):
         plist = self.box(f"players {cols}", lambda: grid(cols))
         for p in players:  # a row per player, its cash changed in place: a payment draws two amounts again
             plist.add_widget(self._player(p, line))
+        if pot is not None:  # the Free Parking jackpot, under the players like one more purse
+            plist.add_widget(self._pot(pot, line))
         right.add_widget(plist)
         end = t["end_time"]
         if end is not None:
@@ -300,6 +306,26 @@ class TableScreen(BaseScreen):
                                                                       height=height - 2 * theme.PLAYER_PAD[1])))))
         return line
 
+    def _pot(self, pot: dict[str, Any], height: float) -> Any:
+        """The Free Parking jackpot (house rule `free_parking_pot`): a line like a player's, its amount in the
+        accent colour and changed in place; a payment into the pot flies to the board's Free Parking corner."""
+        lang = self.s.tr.language
+        line = self.box(f"pot {height}", lambda: Panel(orientation="horizontal", size_hint_y=None, height=height,
+                                                         padding=theme.PLAYER_PAD))
+        line.add_widget(self.part("pot chip", (), lambda: PotMark(pos_hint={"center_y": 0.5})))
+        line.add_widget(self.part("pot words", (lang, pot["label"]),
+                                  lambda: Text(pot["label"], theme.FONT_BODY, pos_hint={"center_y": 0.5})))
+        line.add_widget(self.words(f"pot amount {height}", pot["text"],
+                                   lambda: self._pot_amount(snug(Text(pot["text"], theme.FONT_BIG, bold=True,
+                                                                      halign="right", color=theme.ACCENT,
+                                                                      height=height - 2 * theme.PLAYER_PAD[1])))))
+        return line
+
+    @staticmethod
+    def _pot_amount(text: Text) -> Text:
+        text.role = "pot"  # read by the tests and the tour; the flights go to the board's corner (ui/motion.py)
+        return text
+
     @staticmethod
     def _cash(name: str, text: Text) -> Text:
         text.role = f"purse {name}"  # where a payment of this player's sets off from or lands (ui/motion.py)
@@ -332,6 +358,24 @@ class TableScreen(BaseScreen):
         if list(line.color) != tint:
             line.color = tint
         return line
+
+
+class PotMark(Widget):
+    """The jackpot's mark beside its line, where a player's line has their colour: a gold coin."""
+
+    def __init__(self, **kw: Any) -> None:
+        kw.setdefault("size_hint", (None, None))
+        kw.setdefault("size", theme.CHIP)
+        super().__init__(**kw)
+        with self.canvas:
+            Color(*theme.ACCENT)
+            self._coin = Ellipse()
+        self.bind(pos=self._redraw, size=self._redraw)
+
+    def _redraw(self, *_: Any) -> None:
+        side = min(self.width, self.height)
+        self._coin.pos = (self.center_x - side / 2, self.center_y - side / 2)
+        self._coin.size = (side, side)
 
 
 class DeedCard(BoxLayout):
