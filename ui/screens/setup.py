@@ -72,7 +72,7 @@ class SetupScreen(BaseScreen):
         bar.add_widget(BigButton(self.tr("ui.back"), self.f.setup.cancel, "secondary", size_hint_x=None,
                                  width=theme.WIDTH_BACK, height=theme.SETUP_HEAD))
         bar.add_widget(Text(self.tr("ui.setup.title"), theme.FONT_TITLE, bold=True, height=theme.SETUP_HEAD))
-        pin = BigButton(self.tr("ui.setup.pin_shown", dots="\u2022" * len(s["pin"])) if s["pin"]
+        pin = BigButton(self.tr("ui.setup.pin_shown", dots="\u2022" * s["pin_digits"]) if s["pin_digits"]
                         else self.tr("ui.setup.pin_none"), self.f.pad.new_pin, "secondary", size=theme.FONT_SMALL,
                         size_hint_x=None, width=theme.WIDTH_SETUP_PIN, height=theme.SETUP_HEAD)
         pin.role = "setup pin"  # opens the digit pad for the banker's PIN
