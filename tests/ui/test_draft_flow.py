@@ -90,6 +90,7 @@ def test_the_draft_is_written_at_every_change_and_taken_up_by_a_new_app(tmp_path
     c.setup.add_player()  # a change: written at once
     assert len(json.loads((tmp_path / "draft.json").read_text("utf-8"))["players"]) == 4
     c.setup.remove_player(3)
+    before = doc(c)
     c.session.journal.close()
     again = flows(tmp_path)  # the app restarted on the same data folder
     assert again.mode == pages.HOME
@@ -159,6 +160,7 @@ GOOD = {"version": 1, "rules": "classic", "options": {}, "setup": None, "time_li
     (json.dumps({**GOOD, "rules": 3}), "ruleset is not named"),
     (json.dumps({**GOOD, "options": {"free_parking_pot": [1]}}), "house rules are not"),
     (json.dumps({**GOOD, "time_limit": "soon"}), "time limit"),
+    (json.dumps({**GOOD, "registering": 7}), "player waiting for a card"),
     (json.dumps({**GOOD, "pin": {"hash": "ab"}, "pin_digits": 4}), "PIN is not"),
     (json.dumps({**GOOD, "setup": {"players": {"Ann": {"cash": "lots"}}, "spaces": {}}}), "bad player"),
     (json.dumps({**GOOD, "setup": {"players": {}, "spaces": {"x": {}}}}), "bad space"),

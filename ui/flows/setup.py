@@ -127,6 +127,7 @@ class Draft:
         """The draft as its file keeps it (ui/drafts.py), the PIN as `pin_record` (its hash) only."""
         return {"rules": self.rules,
                 "players": [{"name": p.name, "colour": p.colour, "card": p.card} for p in self.players],
+                "registering": self.registering,
                 "options": dict(self.options), "setup": self.setup, "time_limit": self.time_limit,
                 "pin": pin_record, "pin_digits": self.pin_length() if pin_record is not None else 0}
 
@@ -155,6 +156,10 @@ class Draft:
         if not isinstance(options, dict) or not all(
                 isinstance(k, str) and isinstance(v, (bool, int, float, str)) for k, v in options.items()):
             raise _bad("house rules are not {option: value}")
+        registering = doc.get("registering")
+        if registering is not None and (not isinstance(registering, int) or isinstance(registering, bool)
+                                        or not 0 <= registering < len(kept)):
+            raise _bad(f"player waiting for a card, {registering!r}, is not one of its players")
         time_limit, pin, digits = doc.get("time_limit"), doc.get("pin"), doc.get("pin_digits")
         if time_limit is not None and (not isinstance(time_limit, int) or isinstance(time_limit, bool)
                                        or not TIME_LIMIT_LEAST <= time_limit <= TIME_LIMIT_MOST):
@@ -163,8 +168,9 @@ class Draft:
                                 or not all(isinstance(pin[k], kind) for k, kind in _PIN_RECORD.items())
                                 or not isinstance(digits, int) or not 4 <= digits <= 8):
             raise _bad("PIN is not a PIN's hash")
-        return cls(rules=rules, players=kept, options=dict(options), setup=_checked_setup(doc.get("setup")),
-                   time_limit=time_limit, pin_record=pin, pin_digits=digits if pin is not None else 0)
+        return cls(rules=rules, players=kept, registering=registering, options=dict(options),
+                   setup=_checked_setup(doc.get("setup")), time_limit=time_limit, pin_record=pin,
+                   pin_digits=digits if pin is not None and isinstance(digits, int) else 0)
 
 
 def money_step(ruleset: Ruleset) -> int:
@@ -220,7 +226,6 @@ class SetupFlow(Flow):
             d = None
         if d is None:
             d = Draft(players=self._last_players())
-        d.registering = None
         self._kept, self.showing = d, True
         self.f.names.fill()
 
@@ -229,8 +234,6 @@ class SetupFlow(Flow):
         at again when a new game's screen comes back: they are renamed and deleted from the start screen's
         side)."""
         self.keep()
-        if self._kept is not None:
-            self._kept.registering = None
         self.showing = False
         self._editions, self._loaded = None, None
         self.changed()
@@ -288,9 +291,9 @@ class SetupFlow(Flow):
             ids = journal.game_ids()
             if ids:
                 header, meta = journal.header(ids[-1]), journal.meta(ids[-1])
-                colours = meta.get("colours") if isinstance(meta.get("colours"), dict) else {}
-                cards = meta.get("cards") if isinstance(meta.get("cards"), dict) else {}
-                card_of = {name: uid for uid, name in cards.items()}
+                colours, cards = meta.get("colours"), meta.get("cards")
+                colours = colours if isinstance(colours, dict) else {}
+                card_of = {name: uid for uid, name in cards.items()} if isinstance(cards, dict) else {}
                 for name in header.players[:PLAYERS_MOST]:
                     players.append(DraftPlayer(str(name).strip()[:NAME_LONGEST], str(colours.get(name, "")),
                                                card_uid(card_of.get(name))))
