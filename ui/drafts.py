@@ -91,7 +91,11 @@ class DraftFile:
     def write(self, doc: dict[str, Any]) -> bool:
         """Keep `doc` (a JSON document) in the file, unless the file has it already; False when the write
         failed (logged: the draft stays in memory only)."""
-        text = json.dumps({**doc, "version": VERSION}, ensure_ascii=False, indent=1, sort_keys=True)
+        try:
+            text = json.dumps({**doc, "version": VERSION}, ensure_ascii=False, indent=1, sort_keys=True)
+        except (TypeError, ValueError) as exc:  # a value JSON cannot hold: a bug, never a crash at the table
+            log.warning("%s: the new game's draft could not be kept (%s)", self.path, exc)
+            return False
         if text == self._written:
             return True
         try:

@@ -164,6 +164,7 @@ GOOD = {"version": 1, "rules": "classic", "options": {}, "setup": None, "time_li
     (json.dumps({**GOOD, "pin": {"hash": "ab"}, "pin_digits": 4}), "PIN is not"),
     (json.dumps({**GOOD, "setup": {"players": {"Ann": {"cash": "lots"}}, "spaces": {}}}), "bad player"),
     (json.dumps({**GOOD, "setup": {"players": {}, "spaces": {"x": {}}}}), "bad space"),
+    (json.dumps({**GOOD, "setup": {"players": {}, "spaces": {"6": {"houses": "two"}}}}), "bad space"),
 ])
 def test_a_bad_draft_file_is_ignored_with_a_log_line(tmp_path: Path, caplog: pytest.LogCaptureFixture,
                                                     text: str | bytes, why: str) -> None:

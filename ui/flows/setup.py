@@ -84,10 +84,10 @@ def _checked_setup(setup: Any) -> dict[str, Any] | None:
         if not isinstance(entry, dict) or not all(
                 k in ("cash", "position", "lapped") and isinstance(v, int) for k, v in entry.items()):
             raise _bad(f"game already going has a bad player {name!r}")
+    kinds = {"owner": (str, type(None)), "houses": int, "hotel": bool, "mortgaged": bool}
     for index, entry in spaces.items():
         if not index.isdigit() or not isinstance(entry, dict) or not all(
-                k in ("owner", "houses", "hotel", "mortgaged") and (v is None or isinstance(v, (str, int)))
-                for k, v in entry.items()):
+                k in kinds and isinstance(v, kinds[k]) for k, v in entry.items()):
             raise _bad(f"game already going has a bad space {index!r}")
     return setup
 
