@@ -567,7 +567,7 @@ class SetupFlow(Flow):
         }
         pin = self._pin_record(d)
         if pin is not None:
-            meta["pin"] = pin
+            meta["pin"] = dict(pin)  # the hash made for the draft's file (scrypt once per PIN)
         try:
             live = self.s.journal.start(header, self._ruleset(), meta=meta)
         except (BankerError, ValueError) as exc:
