@@ -35,10 +35,14 @@ def make(tmp_path: Path, taps: bool = True, clock: Clock | None = None) -> Flows
 def start(c: Flows, names: tuple[str, ...] = ("Ann", "Ben"), rules: str = "classic", pin: str = "",
           setup: dict[str, Any] | None = None) -> None:
     """A new game: the players named and their cards registered by taps, then started."""
-    c.setup.new_game()
+    c.setup.new_game()  # the last game's players with their cards, or a draft put aside: these players instead
     c.setup.choose_rules(rules)
+    while len(c.setup.draft.players) > max(2, len(names)):  # type: ignore[union-attr]
+        c.setup.remove_player(len(c.setup.draft.players) - 1)  # type: ignore[union-attr]
     while len(c.setup.draft.players) < len(names):  # type: ignore[union-attr]
         c.setup.add_player()
+    for p in c.setup.draft.players:  # type: ignore[union-attr]
+        p.card = None  # registered afresh below, whoever had which before
     for k, name in enumerate(names):
         c.setup.set_player(k, name=name)
         c.setup.register(k)

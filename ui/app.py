@@ -31,6 +31,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from banker.journal import Journal
 from ui import theme
+from ui.drafts import DraftFile, draft_path
 from ui.flows import Flows
 from ui.i18n import msg
 from ui.screens import BaseScreen, screens
@@ -115,6 +116,7 @@ class BankerApp(App):
         self.session = Session(self.journal, settings, save_settings=lambda s: s.save(self.settings_file),
                                play_sound=self.play_sound)
         self.flows = Flows(self.session)  # what the family does, and which page shows (flows.nav)
+        self.flows.setup.keep_in(DraftFile(draft_path(self.settings_file)))  # a new game's draft, beside the settings
         self.session.defer_commits = True  # each action's commit beside the redraw; the frame waits for it
         self.voice: Any = None
         self.motion: Any = None  # the money in motion (ui/motion.py), laid over the window once the app starts

@@ -88,14 +88,22 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     base = chosen or "en"
 
     def setup() -> None:
+        """Ann, Ben and Cy with their cards (a new game starts with the last game's players: the same three)."""
         f.setup.new_game()
-        f.setup.add_player()
+        players(len(CARDS_THREE))
         for k, name in enumerate(CARDS_THREE):
             f.setup.set_player(k, name=name)
             f.setup.register(k)
             f.taps.card_tapped(CARDS[name])
         f.setup.register(1)
         f.taps.card_tapped(CARDS["Ann"])  # Ann's card again, for Ben: refused with her name
+
+    def players(count: int) -> None:
+        """As many players as `count` on the new-game screen: added, or the last ones' X touched."""
+        while f.setup.draft is not None and len(f.setup.draft.players) < count:
+            f.setup.add_player()
+        while f.setup.draft is not None and len(f.setup.draft.players) > count:
+            f.setup.remove_player(len(f.setup.draft.players) - 1)
 
     def in_progress() -> None:
         assert f.setup.draft is not None
@@ -197,8 +205,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
             f.setup.new_game()
             if rules != "classic":
                 f.setup.choose_rules(rules)
-            while f.setup.draft is not None and len(f.setup.draft.players) < len(names):
-                f.setup.add_player()
+            players(len(names))
             for k, name in enumerate(names):
                 f.setup.set_player(k, name=name)
                 f.setup.register(k)
@@ -243,16 +250,25 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         return steps_then(lambda: f.nav.go("table"), f.banker.end_game)
 
     report: Any = f.of("ui.flows.report:ReportFlow")  # the game's report and the hall of fame
-    kept: dict[str, Any] = {}
 
     def aside() -> None:
-        """Back to the start screen, the new game's draft kept (the hall of fame is the start screen's)."""
-        kept["draft"] = f.setup.draft
+        """Back to the start screen: the new game's draft is put aside as it is (the hall of fame is the start
+        screen's)."""
         f.setup.cancel()
 
     def taken_up() -> None:
-        f.setup.draft = kept.pop("draft")
+        """New game on the start screen: the draft put aside comes back as it was."""
+        f.setup.new_game()
         f.nav.go("setup")
+
+    def ready_names() -> None:
+        """Every player with a ready name, by no typing: the last game's two first players each given one on
+        the keyboard page (its ready names), the third's X, and two players added."""
+        players(2)
+        for k in range(2):
+            f.names.edit(k)
+            f.names.done(f.names.presets()[0])
+        players(4)
 
     editions = f.of("ui.flows.editions:EditionsFlow")
 
@@ -369,6 +385,15 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                                           lambda: f.turn.dice_pressed((3, 5)))),
     ]
 
+    # The new game's draft (issue 54): the setup screen after a trip to Settings by the start screen (its three
+    # players, house rules and PIN as they were), and New game after the first game, with its players.
+    def draft_kept() -> list[tuple[str, Callable[[], Any]]]:
+        return [("draft-kept-after-settings", steps_then(aside, lambda: f.nav.go("settings"), f.nav.back_from_settings,
+                                                         taken_up))]
+
+    def draft_last_players() -> list[tuple[str, Callable[[], Any]]]:
+        return [("draft-last-players", steps_then(f.home.close_game, taken_up))]
+
     trade = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [5]}}
     return [
         ("home", lambda: None),
@@ -413,6 +438,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                                                    lambda: f.nav.go("inprogress"))),
         ("setup-house-rules-chosen", steps_then(lambda: f.setup.toggle_house_rule("buy_after_first_lap"),
                                                 lambda: f.nav.go("setup"))),
+        *draft_kept(),
         # The hall of fame before the tour's first game, still empty: the start screen's button (the new game's
         # draft is put aside meanwhile, and taken up again as it was).
         ("hall-of-fame-empty", steps_then(aside, report.open_fame)),
@@ -453,7 +479,8 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("game-report", report.open_report),  # the three players' money in and out on its chart
         ("game-over-undo-pin", steps_then(lambda: f.nav.go("over"), f.banker.undo_end)),
         # A biznes game (rulebook 000): one branch office per visit, stepped and own-property auctions.
-        ("biznes-setup", steps_then(f.home.close_game, setup, lambda: f.setup.choose_rules("biznes"))),
+        *draft_last_players(),
+        ("biznes-setup", steps_then(setup, lambda: f.setup.choose_rules("biznes"))),
         ("biznes-build-here", steps_then(biznes_start, roll(1, 2))),
         ("biznes-own-auction-setup", steps_then(press("build", space=3), tap("Ann"),
                                                 lambda: f.auction.start_own("Ann", 25),
@@ -482,9 +509,10 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                                          f.clock.ask_pause,
                                          tap("Ann"))),
         ("brands-paused", steps_then(tap("Ben"), tap("Cy"))),
-        # No typing at all: every new player has a ready name, and the keyboard offers the others.
+        # No typing at all: every player has a ready name (the last game's players given theirs from the keyboard's
+        # ready names), and the keyboard offers the others.
         ("setup-ready-names", steps_then(lambda: f.nav.go("table"), f.banker.end_game, f.home.close_game, language(chosen or "pl"),
-                                         f.setup.new_game, f.setup.add_player, f.setup.add_player)),
+                                         f.setup.new_game, ready_names)),
         ("keyboard-ready-names", lambda: f.names.edit(3)),
         *jackpot,
         *largest,

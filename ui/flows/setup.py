@@ -1,25 +1,37 @@
 """A new game being set up at the table: the ruleset, the players, their colours and cards, the house rules,
 the banker's PIN; then the start.
 
+The draft is this flow's alone, and only this flow drops it: when its game starts. Leaving the new game's pages
+(Back to the start screen, the settings, the hall of fame, the editions, a game resumed) only puts it aside;
+New game takes it up again as it was, and it is kept in the app's data folder at every change (ui/drafts.py),
+so that it also outlives a restart of the app. A draft whose ruleset or edition has gone is dropped. With no
+draft, a new game starts with the last game's players in the journal, their colours and cards.
+
 The players' names are typed on the keyboard page (ui/flows/names.py); a game already going on the
 physical board is entered on its own page (ui/flows/progress.py).
 """
 
 from __future__ import annotations
 
+import logging
+import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
 from banker.editions import Edition, list_editions
 from banker.errors import BankerError, RulesetError
+from banker.journal import JournalError
 from banker.ruleset import Ruleset, builtin_names, load_ruleset, offered_house_rules
 from banker.script import Header
 from banker.variant import Variant
 from ui import view
+from ui.drafts import DraftFile
 from ui.flows.base import Flow
 from ui.i18n import Msg, msg
 from ui.pin import hash_pin
+
+log = logging.getLogger(__name__)
 
 PLAYER_COLOURS = ["#E53935", "#1E88E5", "#43A047", "#FDD835", "#8E24AA", "#FB8C00", "#00ACC1", "#EC407A"]
 # The house rules page (`SetupFlow.house`) offers the ruleset's `offered_house_rules`, each as one of:
@@ -40,6 +52,44 @@ TIME_LIMIT_STEP, TIME_LIMIT_LEAST, TIME_LIMIT_MOST = 15, 15, 600  # minutes, for
 # the brands modes (any other after them).
 RULESET_ORDER = ("classic", "classic-short", "classic-timed", "biznes", "brands", "brands-fast", "brands-showdown",
                  "brands-teams")
+PLAYERS_MOST = 8  # the most players any ruleset takes (and colours there are)
+NAME_LONGEST = 16  # a player's name, at most
+CARD_LONGEST = 64  # a card's UID as a reader gives it (hex of 4, 7 or 10 bytes, or a keyboard reader's digits)
+_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
+_PIN_RECORD = {"scheme": str, "n": int, "r": int, "p": int, "salt": str, "hash": str}  # ui/pin.py's hash_pin
+
+
+def card_uid(value: Any) -> str | None:
+    """`value` as a card's UID, or None when it cannot be one (not text, empty, too long, spaces or controls)."""
+    if not isinstance(value, str) or not 0 < len(value) <= CARD_LONGEST:
+        return None
+    return value if value.isprintable() and not any(c.isspace() for c in value) else None
+
+
+def _bad(why: str) -> ValueError:
+    return ValueError(f"the draft's {why}")
+
+
+def _checked_setup(setup: Any) -> dict[str, Any] | None:
+    """A "game already going" entered on its page (ui/flows/progress.py), as a draft's file has it: checked
+    for its shape (the engine checks the rest at the start)."""
+    if setup is None:
+        return None
+    if not isinstance(setup, dict) or set(setup) != {"players", "spaces"}:
+        raise _bad("game already going is not {players, spaces}")
+    players, spaces = setup["players"], setup["spaces"]
+    if not isinstance(players, dict) or not isinstance(spaces, dict):
+        raise _bad("game already going is not {players, spaces}")
+    for name, entry in players.items():
+        if not isinstance(entry, dict) or not all(
+                k in ("cash", "position", "lapped") and isinstance(v, int) for k, v in entry.items()):
+            raise _bad(f"game already going has a bad player {name!r}")
+    kinds = {"owner": (str, type(None)), "houses": int, "hotel": bool, "mortgaged": bool}
+    for index, entry in spaces.items():
+        if not index.isdigit() or not isinstance(entry, dict) or not all(
+                k in kinds and isinstance(v, kinds[k]) for k, v in entry.items()):
+            raise _bad(f"game already going has a bad space {index!r}")
+    return setup
 
 
 @dataclass
@@ -60,10 +110,67 @@ class Draft:
     options: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Any] | None = None  # "game in progress": the engine's setup
     time_limit: int | None = None  # minutes, for timed rulesets
+    # A draft taken up from its file has its PIN as the file keeps it, never the PIN itself: ui/pin.py's salted
+    # hash (what the game's meta keeps once it starts), and how many digits it has (the setup screen's dots).
+    pin_record: dict[str, Any] | None = None
+    pin_digits: int = 0
 
     def names(self) -> list[str]:
         """The players being set up, by name (#1, #2... until named)."""
         return [p.name or f"#{k + 1}" for k, p in enumerate(self.players)]
+
+    def pin_length(self) -> int:
+        """The PIN's digits (0: no PIN)."""
+        return len(self.pin) if self.pin else self.pin_digits if self.pin_record is not None else 0
+
+    def to_doc(self, pin_record: dict[str, Any] | None) -> dict[str, Any]:
+        """The draft as its file keeps it (ui/drafts.py), the PIN as `pin_record` (its hash) only."""
+        return {"rules": self.rules,
+                "players": [{"name": p.name, "colour": p.colour, "card": p.card} for p in self.players],
+                "registering": self.registering,
+                "options": dict(self.options), "setup": self.setup, "time_limit": self.time_limit,
+                "pin": pin_record, "pin_digits": self.pin_length() if pin_record is not None else 0}
+
+    @classmethod
+    def from_doc(cls, doc: dict[str, Any]) -> "Draft":
+        """A draft from its file's document, every field checked: ValueError says the first that is wrong.
+        (Whether its ruleset is still there, its options the ruleset's and its cards still good is the setup
+        flow's to say: `SetupFlow.new_game`.)"""
+        rules, players, options = doc.get("rules"), doc.get("players"), doc.get("options")
+        if not isinstance(rules, str) or not rules:
+            raise _bad("ruleset is not named")
+        if not isinstance(players, list) or not 2 <= len(players) <= PLAYERS_MOST:
+            raise _bad(f"players are not a list of 2 to {PLAYERS_MOST}")
+        kept = []
+        for p in players:
+            if not isinstance(p, dict):
+                raise _bad("player is not {name, colour, card}")
+            name, colour, card = p.get("name"), p.get("colour"), p.get("card")
+            if not isinstance(name, str) or len(name) > NAME_LONGEST:
+                raise _bad(f"player's name {name!r} is not a name")
+            if not isinstance(colour, str) or _COLOUR.fullmatch(colour) is None:
+                raise _bad(f"player's colour {colour!r} is not a colour")
+            if card is not None and card_uid(card) is None:
+                raise _bad(f"player's card {card!r} is not a card")
+            kept.append(DraftPlayer(name, colour, card))
+        if not isinstance(options, dict) or not all(
+                isinstance(k, str) and isinstance(v, (bool, int, float, str)) for k, v in options.items()):
+            raise _bad("house rules are not {option: value}")
+        registering = doc.get("registering")
+        if registering is not None and (not isinstance(registering, int) or isinstance(registering, bool)
+                                        or not 0 <= registering < len(kept)):
+            raise _bad(f"player waiting for a card, {registering!r}, is not one of its players")
+        time_limit, pin, digits = doc.get("time_limit"), doc.get("pin"), doc.get("pin_digits")
+        if time_limit is not None and (not isinstance(time_limit, int) or isinstance(time_limit, bool)
+                                       or not TIME_LIMIT_LEAST <= time_limit <= TIME_LIMIT_MOST):
+            raise _bad(f"time limit {time_limit!r} is not a number of minutes")
+        if pin is not None and (not isinstance(pin, dict) or set(pin) != set(_PIN_RECORD)
+                                or not all(isinstance(pin[k], kind) for k, kind in _PIN_RECORD.items())
+                                or not isinstance(digits, int) or not 4 <= digits <= 8):
+            raise _bad("PIN is not a PIN's hash")
+        return cls(rules=rules, players=kept, registering=registering, options=dict(options),
+                   setup=_checked_setup(doc.get("setup")), time_limit=time_limit, pin_record=pin,
+                   pin_digits=digits if pin is not None and isinstance(digits, int) else 0)
 
 
 def money_step(ruleset: Ruleset) -> int:
@@ -78,36 +185,146 @@ def money_step(ruleset: Ruleset) -> int:
 class SetupFlow(Flow):
     def __init__(self, flows: Any) -> None:
         super().__init__(flows)
-        self.draft: Draft | None = None
+        # The new game's draft: this flow's alone, put aside while the family is elsewhere and dropped only when
+        # its game starts (`draft` is it while the new game's pages are up, `showing`); kept in `file` (the app
+        # gives it one: ui/drafts.py) at every change, so that it outlives the app.
+        self._kept: Draft | None = None
+        self.showing = False
+        self.file: DraftFile | None = None
+        self._pin_hash: tuple[str, dict[str, Any]] | None = None  # the last PIN hashed for the file, and its hash
         # The family's editions as the new-game screen found them when it opened, and the draft's ruleset as
         # loaded when chosen: an edition's file is read once per new game, not at every touch (listing three
         # takes about 50 ms on a PC), and a game starts on the edition as it was chosen.
         self._editions: list[Edition] | None = None
         self._loaded: tuple[str, Ruleset] | None = None
+        self.s.listeners.append(self.keep)
+
+    @property
+    def draft(self) -> Draft | None:
+        """The new game being set up while its pages are up, else None (`Flows.mode` is "setup" only then)."""
+        return self._kept if self.showing else None
 
     def opened(self, fresh: bool) -> None:
-        self.draft = None  # a game is on: started from this draft, or resumed
+        self.showing = False  # a game is on: started from this draft (which is gone), or resumed (it waits)
 
     # ------------------------------------------------------------------ the draft
 
+    def keep_in(self, file: DraftFile) -> None:
+        """Keep the draft in `file` (the app's data folder), and take up the one it has at the next New game."""
+        self.file = file
+
     def new_game(self) -> None:
-        """The new-game screen, every player with a ready name (a game can start with no typing)."""
+        """The new-game screen: the draft put aside, as it was; else the one kept in the data folder (unless its
+        ruleset or edition has gone); else the last game's players with their colours and cards, or two; every
+        player with a ready name (a game can start with no typing)."""
         self.f.names.editor = None
         self._editions, self._loaded = None, None
-        self.draft = Draft(players=[DraftPlayer("", PLAYER_COLOURS[0]), DraftPlayer("", PLAYER_COLOURS[1])])
+        d = self._kept if self._kept is not None else self._from_file()
+        if d is not None and not self._playable(d):
+            if self.file is not None:
+                self.file.remove()
+            d = None
+        if d is None:
+            d = Draft(players=self._last_players())
+        self._kept, self.showing = d, True
         self.f.names.fill()
 
     def cancel(self) -> None:
-        """Back to the start screen: the draft goes (and the editions are looked at again when a new game's
-        screen comes back: they are renamed and deleted from the start screen's side)."""
-        self.draft = None
+        """Back to the start screen: the draft is put aside, as it is, for New game (and the editions are looked
+        at again when a new game's screen comes back: they are renamed and deleted from the start screen's
+        side)."""
+        self.keep()
+        self.showing = False
         self._editions, self._loaded = None, None
         self.changed()
 
+    def keep(self) -> None:
+        """The draft into its file (at every change the session hears of; written only when it changed)."""
+        if self.file is not None and self._kept is not None and self.showing:
+            self.file.write(self._kept.to_doc(self._pin_record(self._kept)))
+
+    def _pin_record(self, d: Draft) -> dict[str, Any] | None:
+        """The draft's PIN as the file and the game's meta keep it: its salted hash (made once per PIN)."""
+        if not d.pin:
+            return d.pin_record
+        if self._pin_hash is None or self._pin_hash[0] != d.pin:
+            self._pin_hash = (d.pin, hash_pin(d.pin))
+        return self._pin_hash[1]
+
+    def _from_file(self) -> Draft | None:
+        """The draft kept in the data folder, or None: none, or a bad one (said in the log; the next change
+        writes over it)."""
+        doc = self.file.read() if self.file is not None else None
+        if doc is None:
+            return None
+        try:
+            return Draft.from_doc(doc)
+        except ValueError as exc:
+            log.warning("%s: %s; the new game's draft is not taken up", self.file and self.file.path, exc)
+            return None
+
+    def _playable(self, d: Draft) -> bool:
+        """Whether a draft put aside or kept can be taken up: its ruleset (a shipped one, or an edition that can
+        be played) is still there. Its house rules the ruleset no longer has go, and so do cards that cannot be
+        registered now (`_cards_settled`)."""
+        if d.rules not in builtin_names() and d.rules not in {e.name for e in self.editions()}:
+            log.warning("the new game's draft was for %r, which is gone: dropped", d.rules)
+            return False
+        try:
+            ruleset = load_ruleset(d.rules)
+        except RulesetError as exc:
+            log.warning("the new game's draft was for %r, which cannot be played now (%s): dropped", d.rules, exc)
+            return False
+        self._loaded = (d.rules, ruleset)
+        known = ruleset.options
+        d.options = {k: v for k, v in d.options.items()
+                     if k in known and isinstance(v, bool) == isinstance(known[k], bool)}
+        self._cards_settled(d.players)
+        return True
+
+    def _last_players(self) -> list[DraftPlayer]:
+        """The players of the last game in the journal (the last draft started), in their order, with their
+        colours and cards; two unnamed players when there is none (or it cannot be read)."""
+        journal = self.s.journal
+        players: list[DraftPlayer] = []
+        try:
+            ids = journal.game_ids()
+            if ids:
+                header, meta = journal.header(ids[-1]), journal.meta(ids[-1])
+                colours, cards = meta.get("colours"), meta.get("cards")
+                colours = colours if isinstance(colours, dict) else {}
+                card_of = {name: uid for uid, name in cards.items()} if isinstance(cards, dict) else {}
+                for name in header.players[:PLAYERS_MOST]:
+                    players.append(DraftPlayer(str(name).strip()[:NAME_LONGEST], str(colours.get(name, "")),
+                                               card_uid(card_of.get(name))))
+        except JournalError as exc:
+            log.warning("the last game's players could not be read (%s): a new game starts with two", exc)
+            players = []
+        if len(players) < 2:
+            return [DraftPlayer("", PLAYER_COLOURS[0]), DraftPlayer("", PLAYER_COLOURS[1])]
+        for p in players:  # a colour that is not one, or another player's already: the next one nobody has
+            if _COLOUR.fullmatch(p.colour) is None or sum(q.colour == p.colour for q in players) > 1:
+                used = {q.colour for q in players}
+                p.colour = next(c for c in PLAYER_COLOURS if c not in used)
+        self._cards_settled(players)
+        return players
+
+    def _cards_settled(self, players: list[DraftPlayer]) -> None:
+        """A card remembered (from the file or the last game) stays only where a tap could register it now: a
+        card another player has already (`_card_holder`) is left unregistered."""
+        for k, p in enumerate(players):
+            if p.card is not None and (card_uid(p.card) is None or self._card_holder(players[:k], p.card)):
+                p.card = None
+
+    @staticmethod
+    def _card_holder(players: list[DraftPlayer], uid: str) -> DraftPlayer | None:
+        """The player of `players` whose card `uid` is."""
+        return next((p for p in players if p.card == uid), None)
+
     def _draft(self) -> Draft:
-        if self.draft is None:
-            self.draft = Draft()
-        return self.draft
+        if self._kept is None:
+            self._kept, self.showing = Draft(), True
+        return self._kept
 
     def rulesets(self) -> list[str]:
         """The shipped rulesets in the order the screen offers them, then the family's editions that can be
@@ -201,7 +418,7 @@ class SetupFlow(Flow):
         if d.registering is None:
             return
         me = d.players[d.registering]
-        holder = next((p for p in d.players if p.card == uid), None)
+        holder = self._card_holder(d.players, uid)
         if holder is not None and holder is not me:
             self.s.notify(msg("ui.card.taken", owner=owner), "error", "error")
             return
@@ -299,7 +516,7 @@ class SetupFlow(Flow):
     def set_pin(self, pin: str) -> None:
         """The new game's banker PIN (from the digit pad, ui/flows/pad.py)."""
         if self.draft is not None:
-            self.draft.pin = pin
+            self.draft.pin, self.draft.pin_record, self.draft.pin_digits = pin, None, 0
 
     # ------------------------------------------------------------------ the start
 
@@ -348,14 +565,18 @@ class SetupFlow(Flow):
             "colours": {p.name: p.colour for p in d.players},
             "started": self.s.clock(),
         }
-        if d.pin:
-            meta["pin"] = hash_pin(d.pin)
+        pin = self._pin_record(d)
+        if pin is not None:
+            meta["pin"] = dict(pin)  # the hash made for the draft's file (scrypt once per PIN)
         try:
             live = self.s.journal.start(header, self._ruleset(), meta=meta)
         except (BankerError, ValueError) as exc:
             self.s.error(exc)
             self.changed()
             return False
+        self._kept, self.showing = None, False  # the draft is the game now: gone, here and on disk
+        if self.file is not None:
+            self.file.remove()
         self.s.open(live, fresh=True)
         if live.game.deal_owed:
             self.s.apply({"do": "deal"})  # the banker shuffles and deals the title deeds
@@ -389,10 +610,10 @@ class SetupFlow(Flow):
                          "registering": d.registering == k} for k, p in enumerate(d.players)],
             "can_add": len(d.players) < ruleset.players_max,  # the ruleset's most (biznes 6): Add a player greyed
             "can_remove": len(d.players) > 2,  # two at least
-            "pin": d.pin, "house_rules": self.in_force(), "custom": custom, "time_limit": time_limit,
+            "pin_digits": d.pin_length(), "house_rules": self.in_force(), "custom": custom, "time_limit": time_limit,
             "problems": self.problems(),
         }
 
 
 __all__ = ["AMOUNTS", "CUSTOM_OPTIONS", "Draft", "DraftPlayer", "INVERTED", "PLAYER_COLOURS", "SWITCHED", "SetupFlow",
-           "money_step"]
+           "card_uid", "money_step"]

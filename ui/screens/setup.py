@@ -72,7 +72,7 @@ class SetupScreen(BaseScreen):
         bar.add_widget(BigButton(self.tr("ui.back"), self.f.setup.cancel, "secondary", size_hint_x=None,
                                  width=theme.WIDTH_BACK, height=theme.SETUP_HEAD))
         bar.add_widget(Text(self.tr("ui.setup.title"), theme.FONT_TITLE, bold=True, height=theme.SETUP_HEAD))
-        pin = BigButton(self.tr("ui.setup.pin_shown", dots="\u2022" * len(s["pin"])) if s["pin"]
+        pin = BigButton(self.tr("ui.setup.pin_shown", dots="\u2022" * s["pin_digits"]) if s["pin_digits"]
                         else self.tr("ui.setup.pin_none"), self.f.pad.new_pin, "secondary", size=theme.FONT_SMALL,
                         size_hint_x=None, width=theme.WIDTH_SETUP_PIN, height=theme.SETUP_HEAD)
         pin.role = "setup pin"  # opens the digit pad for the banker's PIN
@@ -87,9 +87,11 @@ class SetupScreen(BaseScreen):
         for p in s["players"]:
             k = p["index"]
             line = row(theme.SETUP_ROW)
-            line.add_widget(BigButton("", lambda k=k: self.f.setup.next_colour(k), "secondary", size_hint_x=None,
-                                      width=theme.WIDTH_SETUP_SWATCH, height=theme.SETUP_ROW,
-                                      background_color=colour(p["colour"])))
+            swatch = BigButton("", lambda k=k: self.f.setup.next_colour(k), "secondary", size_hint_x=None,
+                               width=theme.WIDTH_SETUP_SWATCH, height=theme.SETUP_ROW,
+                               background_color=colour(p["colour"]))
+            swatch.role = f"colour {k}"  # the player's token colour: the next one nobody has
+            line.add_widget(swatch)
             shown = p["name"] or self.tr("ui.setup.name", number=k + 1)
             name = BigButton(shown, lambda k=k: self.f.names.edit(k), "secondary", size=theme.FONT_LARGE,
                              height=theme.SETUP_ROW)
@@ -103,8 +105,10 @@ class SetupScreen(BaseScreen):
                 label, kind = self.tr("ui.setup.card_ok"), "primary"
             else:
                 label, kind = self.tr("ui.setup.register"), "secondary"
-            line.add_widget(BigButton(label, lambda k=k: self.f.setup.register(k), kind, size=theme.FONT_SMALL,
-                                      size_hint_x=None, width=theme.WIDTH_SETUP_CARD, height=theme.SETUP_ROW))
+            card = BigButton(label, lambda k=k: self.f.setup.register(k), kind, size=theme.FONT_SMALL,
+                             size_hint_x=None, width=theme.WIDTH_SETUP_CARD, height=theme.SETUP_ROW)
+            card.role = f"card {k}"  # the next card tapped is this player's
+            line.add_widget(card)
             remove = BigButton("X", lambda k=k: self.f.setup.remove_player(k), "danger", size_hint_x=None,
                                width=theme.WIDTH_SETUP_SWATCH, height=theme.SETUP_ROW)
             remove.disabled = not s["can_remove"]  # two players are the least: their X is greyed
