@@ -507,7 +507,7 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
     and the layout test, so the test checks exactly the screens the tour photographs."""
     out.mkdir(parents=True, exist_ok=True)
     os.environ["XDG_DATA_HOME"] = str(scratch / "data")  # the tour's editions: its own, never the user's
-    app = BankerApp(scratch / "games.sqlite3", hardware=False, settings_file=scratch / "settings.json",
+    app = BankerApp(scratch / "games.sqlite3", hardware=False, phones=False, settings_file=scratch / "settings.json",
                     voice=False, motion=False)
     state: dict[str, Any] = {"k": 0, "failed": None, "shots": [], "since": time.monotonic()}
     errors = _AppErrors()
