@@ -50,17 +50,22 @@ def is_pi(model: Path = MODEL) -> bool:
 class Where:
     """The place the app runs in. `pi`: on a Raspberry Pi (else a computer); `hardware`: the reader and the dice
     button are used (False: --no-hardware); `config`: the config file read ("" when there is none: every value
-    is its default); `config_problem`: that file has a mistake (so nothing it sets is known)."""
+    is its default); `config_problem`: that file has a mistake (so nothing it sets is known); `user_config`: the
+    user's own config file on a computer ("": hardware/config.py's `user_config_path`; the tour names one, so
+    that its pictures do not depend on the machine)."""
 
     pi: bool = False
     hardware: bool = False
     config: str = ""
     config_problem: bool = False
+    user_config: str = ""
 
     def config_to_create(self) -> str:
         """Where a config file would be read from, when there is none: the installer's place on a Pi, the user's
         own on a computer (hardware/config.py's search)."""
-        return str(SYSTEM_CONFIG if self.pi else user_config_path())
+        if self.pi:
+            return str(SYSTEM_CONFIG)
+        return self.user_config or str(user_config_path())
 
     def facts(self) -> Msg:
         """One line: the machine, and the config file (or that there is none)."""
@@ -70,8 +75,16 @@ class Where:
 
 def dice_problem(exc: BaseException) -> str:
     """The kind of a dice button's failure, one of DICE_PROBLEMS. gpiozero's BadPinFactory ("Unable to load any
-    default pin factory!") is an ImportError, as is gpiozero itself missing."""
-    return "no_gpio" if isinstance(exc, ImportError) else "pin"
+    default pin factory!") is an ImportError, as is gpiozero itself missing; hardware/dice.py hands gpiozero's
+    errors on as the cause of its own HardwareError, so the whole chain is looked at."""
+    seen: BaseException | None = exc
+    for _ in range(10):  # (a chain is short; a cycle must not hang the start)
+        if seen is None:
+            break
+        if isinstance(seen, ImportError):
+            return "no_gpio"
+        seen = seen.__cause__ or seen.__context__
+    return "pin"
 
 
 def phones_problem(exc: OSError) -> str:
