@@ -369,12 +369,12 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     def on_a_computer() -> None:
         f.settings.place(Where(pi=False, hardware=True, user_config="/home/ann/.config/board-banker/config.toml"))
         f.settings.hardware_config("", reader_kind="pn532", dice_pin="17")
-        f.settings.reader_status(False)
+        f.settings.reader = "none"  # as the app has it when the config names no reader
         f.settings.button_status(False, "no_gpio")
         f.settings.set_setting("taps", False)
 
     def phones_off_in_config() -> None:
-        f.settings.set_setting("taps", True)
+        start()  # the setup's game, on on-screen buttons
         f.settings.place(Where(pi=True, hardware=True, config="/etc/board-banker/config.toml"))
         phones_kept[:] = [f.phones.web, f.phones.base]
         f.phones.connect(None, "", f.phones.phone_state)  # as if never started: [web] enabled = false
@@ -383,6 +383,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
 
     def phones_back() -> None:
         f.phones.connect(phones_kept[0], phones_kept[1], f.phones.phone_state)
+        f.settings.set_setting("taps", True)
 
     def no_hardware_on_a_pi() -> None:
         f.settings.place(Where(pi=True, hardware=False, config="/etc/board-banker/config.toml"))
