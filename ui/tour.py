@@ -12,7 +12,9 @@ brands games, the tour plays the largest tables the rulesets allow: eight
 players of classic and six of biznes (shots `classic8-*`, `biznes6-*`), and
 last the settings' hardware check (the start screen's note for a reader that
 does not answer, the reader's check with nothing coming and with a card, the
-dice button's check).
+dice button's check) and what the app says of its hardware and phone server
+where it runs (`where-*`: a computer, a Pi whose config switches the phone
+server off, a port taken, --no-hardware).
 
 The whole tour is in the language given (the settings' own call,
 `SettingsFlow.set_language`, before the first shot; English without one), except
