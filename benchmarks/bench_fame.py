@@ -58,7 +58,7 @@ def child(journal: Path, opens: int, out: Path) -> int:
     from ui.app import BankerApp
 
     work = Path(tempfile.mkdtemp(prefix="bench-fame-"))
-    app = BankerApp(journal, hardware=False, settings_file=work / "settings.json", voice=False, motion=False)
+    app = BankerApp(journal, hardware=False, phones=False, settings_file=work / "settings.json", voice=False, motion=False)
     result: dict[str, Any] = {"first_frame_s": None, "history_s": None, "filled": None, "during_fill": [],
                               "fame": [], "settings": [], "failed": None}
     state: dict[str, Any] = {"waiting": None, "t0": 0.0, "queue": [], "settle": 0}

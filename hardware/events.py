@@ -32,13 +32,22 @@ class CardTapped:
     at: float  # time.monotonic() when the UID's last byte (or keystroke) was read
 
 
+READER_PROBLEMS = ("", "missing", "denied", "busy", "lost")
+"""Why a reader is disconnected, as a word the app translates (`ReaderStatus.problem`): "" none (connected, or
+closed), "missing" its device is not there (unplugged, or the wrong port), "denied" this user may not open it,
+"busy" another program has it, "lost" it opened but does not answer or went away."""
+
+
 @dataclass(frozen=True, slots=True)
 class ReaderStatus:
-    """A reader came or went: "connected" or "disconnected", with a reason for people."""
+    """A reader came or went: "connected" or "disconnected", with a reason for people in the hardware's own
+    words (`detail`, for logs and `banker hw`) and what kind of problem it is (`problem`, one of
+    READER_PROBLEMS, for the app's own translated words: a library's text never reaches the screen)."""
 
     reader: str
     connected: bool
     detail: str = ""
+    problem: str = ""
 
     @property
     def word(self) -> str:

@@ -18,6 +18,7 @@ status callback instead of killing the thread silently.
 from __future__ import annotations
 
 import abc
+import errno
 import logging
 import termios
 import threading
@@ -70,6 +71,28 @@ def open_serial(url: str, baudrate: int) -> Any:
     return serial.Serial(url, baudrate=baudrate, timeout=0.05, write_timeout=0.5, exclusive=True)
 
 
+# The errno values of a device that cannot be opened, by READER_PROBLEMS' word (any other: "lost").
+_OPEN_ERRNOS = {
+    "missing": {errno.ENOENT, errno.ENODEV, errno.ENXIO, errno.ENOTDIR},
+    "denied": {errno.EACCES, errno.EPERM},
+    "busy": {errno.EBUSY, errno.EAGAIN, errno.EWOULDBLOCK},
+}
+
+
+def open_problem(exc: BaseException) -> str:
+    """Why a device could not be opened, as one of hardware.events.READER_PROBLEMS: from the error's errno
+    (pyserial's SerialException keeps the OS's; an exclusive lock refused is EAGAIN), "lost" when none says."""
+    number = getattr(exc, "errno", None)
+    if isinstance(exc, FileNotFoundError):
+        return "missing"
+    if isinstance(exc, PermissionError):
+        return "denied"
+    for problem, numbers in _OPEN_ERRNOS.items():
+        if number in numbers:
+            return problem
+    return "lost"
+
+
 class CardReader:
     """Reads one device on its own thread. Use as a context manager, or start() and close()."""
 
@@ -118,14 +141,16 @@ class CardReader:
     def _run(self) -> None:
         delay = BACKOFF_FIRST
         reason = "not opened yet"
+        problem = "lost"
         first = True
         while not self._stop.is_set():
             try:
                 port = self.protocol.open(self.url)
             except (*PORT_ERRORS, ValueError) as exc:
                 reason = f"cannot open: {exc}"
+                problem = open_problem(exc)
                 if first:  # say once why there is no reader yet; then retry quietly
-                    self._status(False, reason)
+                    self._status(False, reason, problem)
                     first = False
                 self._stop.wait(delay)
                 delay = min(delay * 2, BACKOFF_MOST)
@@ -139,12 +164,12 @@ class CardReader:
                 while not self._stop.is_set():
                     for uid, at in self.protocol.poll(port):
                         self._seen(uid, at)
-                reason = "closed"
+                reason, problem = "closed", ""
             except (*PORT_ERRORS, ProtocolError) as exc:
-                reason = str(exc) or type(exc).__name__
+                reason, problem = str(exc) or type(exc).__name__, "lost"
             except Exception as exc:  # a bug must not stop the table's reader: log it, start over
                 log.exception("card reader %s failed", self.url)
-                reason = f"unexpected error: {exc}"
+                reason, problem = f"unexpected error: {exc}", "lost"
             finally:
                 self._port = None
                 try:
@@ -152,7 +177,7 @@ class CardReader:
                 except Exception:
                     pass
             if self.connected or first:
-                self._status(False, reason)
+                self._status(False, reason, problem)
             first = False
             self._stop.wait(delay)
             delay = min(delay * 2, BACKOFF_MOST)
@@ -169,11 +194,11 @@ class CardReader:
         except Exception:
             log.exception("tap callback failed for %s", uid)
 
-    def _status(self, connected: bool, detail: str) -> None:
+    def _status(self, connected: bool, detail: str, problem: str = "") -> None:
         self.connected = connected
         if self.on_status is None:
             return
         try:
-            self.on_status(ReaderStatus(self.url, connected, detail))
+            self.on_status(ReaderStatus(self.url, connected, detail, problem))
         except Exception:
             log.exception("status callback failed")

@@ -105,11 +105,17 @@ class BankerApp(App):
 
     def __init__(self, journal_path: Path, config_path: str | None = None, hardware: bool = True,
                  settings_file: Path | None = None, voice: bool = True, motion: bool = True,
-                 **kw: Any) -> None:
+                 phones: bool = True, pi: bool | None = None, **kw: Any) -> None:
+        """`hardware`: False for --no-hardware (no reader, no dice button; the phone server stays as the config
+        says). `phones`: False for no phone server and no config read at all unless `hardware` (the tour, which
+        starts its own, and the tests that need none). `pi`: whether this is a Raspberry Pi (None: look,
+        ui/where.py's `is_pi`), for what the app says about its hardware."""
         super().__init__(**kw)
         self.journal_path = journal_path
         self.config_path = config_path
         self.use_hardware = hardware
+        self.use_phones = phones
+        self.pi = pi
         self.settings_file = settings_file or settings_path()
         settings, self.settings_problems = Settings.load(self.settings_file)
         self.journal = Journal(journal_path)
@@ -168,7 +174,7 @@ class BankerApp(App):
         gc.disable()
         Clock.schedule_interval(self._idle_work, 0.1)
         self.started = time.monotonic()
-        if self.use_hardware:
+        if self.use_hardware or self.use_phones:
             self.start_hardware()
         if self.session.settings.sounds:
             self.flip_callbacks.append(self.prepare_sounds)  # after the first frame too
@@ -256,6 +262,7 @@ class BankerApp(App):
     def start_web(self, web: Any) -> None:
         """The phone page's server ([web] in the config), started with the app and stopped with it."""
         if not web.enabled:
+            self.flows.phones.off_because("disabled", web.port)
             return
         from ui.web import PhoneServer
 
@@ -264,8 +271,12 @@ class BankerApp(App):
         server = PhoneServer(hosts, web.port, on_moved=moved)
         try:
             server.start()
-        except OSError as exc:
-            self.session.notify(msg("ui.phones.cannot_start", problem=str(exc)), "error")
+        except OSError as exc:  # the port taken, an address not on this machine: said in our words, logged in its
+            from ui.where import phones_problem
+
+            log.warning("the phone server cannot start on %s port %s: %s", hosts, web.port, exc)
+            self.flows.phones.off_because(phones_problem(exc), web.port)
+            self.session.notify(self.flows.phones.off_text(), "error")
             return
         from ui.phone import phone_state
 
@@ -281,53 +292,70 @@ class BankerApp(App):
     # ------------------------------------------------------------------ hardware and sound
 
     def start_hardware(self) -> None:
-        """Open the card reader and the dice button from the hardware config; carry on without them."""
+        """Read the hardware config and start what it sets up: the phone server (unless the app was made without
+        it: the tour and most tests), and, unless --no-hardware, the card reader and the dice button; carry on
+        without any of them. Where the app runs (ui/where.py) is settled here, for everything it says about
+        them; a library's own error text goes to the log, and the flows get its kind."""
         from hardware.config import SYSTEM_CONFIG, find_config, load_config
         from hardware.events import ConfigError, HardwareError
+        from ui.where import Where, dice_problem, is_pi
 
+        pi = is_pi() if self.pi is None else self.pi
+        settings, phones = self.flows.settings, self.flows.phones
         try:
             config = load_config(self.config_path)
         except ConfigError as exc:
-            self.session.notify(str(exc), "error")
+            log.warning("hardware config: %s", exc)
+            self.session.notify(str(exc), "error")  # the file's own lines: which line, which key (hardware/config.py)
             try:
                 source = str(find_config(self.config_path) or SYSTEM_CONFIG)
             except (OSError, ValueError, RuntimeError):
                 source = str(self.config_path or SYSTEM_CONFIG)
-            self.flows.settings.hardware_config(source, problem=str(exc))  # the checks say what is wrong
+            settings.place(Where(pi=pi, hardware=self.use_hardware, config=source, config_problem=True))
+            settings.hardware_config(source, problem=str(exc))  # the checks say what is wrong
+            phones.off_because("config_problem")
             return
-        # What the checks and the start screen's note name: the file (or where the installer puts one), the
-        # reader's kind and port as the file gives them, the dice button's pin.
+        settings.place(Where(pi=pi, hardware=self.use_hardware, config=config.source or ""))
+        # What the checks and the start screen's note name: the file ("" when there is none), the reader's kind
+        # and port as the file gives them, the dice button's pin.
         from hardware import kinds
 
         kind = kinds.kind(config.reader.protocol)  # the config allows only the table's names
-        self.flows.settings.hardware_config(config.source or str(SYSTEM_CONFIG), reader_kind=config.reader.protocol,
-                                        reader_port=config.reader.url, reader_used=kind.used(config.reader.url),
-                                        dice_pin=str(config.dice.pin) if config.dice.enabled else "")
-        # The phone server (aiohttp: a tenth of a second to import and start) comes up once the first
-        # frame is out, so that the table shows as soon as it can.
-        self.flip_callbacks.append(lambda: Clock.schedule_once(lambda dt: self.start_web(config.web), 0))
+        settings.hardware_config(config.source or "", reader_kind=config.reader.protocol,
+                                 reader_port=config.reader.url, reader_used=kind.used(config.reader.url),
+                                 dice_pin=str(config.dice.pin) if config.dice.enabled else "")
+        if not config.web.enabled:
+            phones.off_because("disabled", config.web.port)
+        elif self.use_phones:
+            # The phone server (aiohttp: a tenth of a second to import and start) comes up once the first frame
+            # is out, so that the table shows as soon as it can. It is not hardware: --no-hardware leaves it on.
+            self.flip_callbacks.append(lambda: Clock.schedule_once(lambda dt: self.start_web(config.web), 0))
+        if not self.use_hardware:
+            return
         if kind.used(config.reader.url):
             from hardware.reader import CardReader
 
             tapped = on_main_thread(lambda event: self.flows.taps.card_tapped(event.uid))
-            status = on_main_thread(lambda event: self.flows.settings.reader_status(event.connected, event.detail))
+            status = on_main_thread(lambda event: settings.reader_status(event.connected, event.detail,
+                                                                         event.problem))
             try:
                 protocol = kind.make(config.reader.baudrate, config.reader)
-            except HardwareError as exc:  # its library is not installed: say how to install it
-                self.flows.settings.reader_status(False, str(exc))
+            except HardwareError as exc:  # its library is not installed: the check says how to get it
+                log.warning("card reader: %s", exc)
+                settings.reader_status(False, problem="library")
             else:
                 self.reader = CardReader(config.reader.url, protocol, tapped, status,
                                          retap_window=config.reader.retap_window).start()
         if config.dice.enabled:
-            from hardware.dice import DiceButton
-
             pressed = on_main_thread(lambda event: self.flows.turn.dice_pressed(event.dice))
             try:
+                from hardware.dice import DiceButton  # (gpiozero: missing on some computers)
+
                 self.dice_button = DiceButton.from_config(config.dice, on_roll=pressed)
-                self.flows.settings.button_status(True)
-            except (HardwareError, Exception) as exc:  # no GPIO on a desktop: the on-screen button stands in
+                settings.button_status(True)
+            except Exception as exc:  # no GPIO on a computer: the on-screen button stands in
                 log.info("no dice button: %s", exc)
-                self.flows.settings.button_status(False, str(exc))
+                settings.button_status(False, dice_problem(exc))
 
     def prepare_sounds(self) -> None:
         """Have every sound ready before it is first played: the WAV files made by a thread (pure Python, a

@@ -38,7 +38,8 @@ def register(sub: Any) -> None:
                           "in the config says otherwise")
     app.add_argument("--fullscreen", action="store_true",
                      help="fill the screen (the Pi appliance does); without --size the density follows the screen")
-    app.add_argument("--no-hardware", action="store_true", help="no card reader or dice button, on-screen only")
+    app.add_argument("--no-hardware", action="store_true",
+                     help="do not look for a card reader or dice button (the phone page stays as the config says)")
     app.add_argument("--tour", metavar="DIR",
                      help="play a short scripted demo offscreen, write a PNG of every screen into DIR, exit")
     app.add_argument("--language", metavar="CODE",

@@ -12,7 +12,9 @@ brands games, the tour plays the largest tables the rulesets allow: eight
 players of classic and six of biznes (shots `classic8-*`, `biznes6-*`), and
 last the settings' hardware check (the start screen's note for a reader that
 does not answer, the reader's check with nothing coming and with a card, the
-dice button's check).
+dice button's check) and what the app says of its hardware and phone server
+where it runs (`where-*`: a computer, a Pi whose config switches the phone
+server off, a port taken, --no-hardware).
 
 The whole tour is in the language given (the settings' own call,
 `SettingsFlow.set_language`, before the first shot; English without one), except
@@ -52,6 +54,7 @@ from banker.version import format_version_line, installed_version
 from ui.app import BankerApp
 from ui.flows.settings import READER_QUIET_SECONDS
 from ui.tour_editions import phone_saves, write_editions
+from ui.where import Where
 
 CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12", "Dorota": "04D0D0A1",
          "Eve": "04E5E5E5", "Francesca": "04F1F2F3F4F5F6", "Gus": "0409C0DE", "Hania": "04AA55AA"}
@@ -272,6 +275,10 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
 
     editions = f.of("ui.flows.editions:EditionsFlow")
 
+    def phone_server_off() -> None:
+        f.settings.place(Where(pi=True, hardware=True, config="/etc/board-banker/config.toml"))
+        f.phones.off_because("disabled", 8080)
+
     def no_editions() -> None:
         shutil.rmtree(editions_dir(), ignore_errors=True)
 
@@ -366,9 +373,10 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         no_game()
         f.setup.cancel()
         f.nav.go("table")  # the start screen
+        f.settings.place(Where(pi=True, hardware=True, config="/etc/board-banker/config.toml"))
         f.settings.hardware_config("/etc/board-banker/config.toml", reader_kind="pn532", reader_port="/dev/serial0",
                           dice_pin="17")
-        f.settings.reader_status(False, "cannot open: [Errno 2] could not open port /dev/serial0")
+        f.settings.reader_status(False, "cannot open: [Errno 2] could not open port /dev/serial0", "missing")
         f.settings.button_status(True)
         later(READER_QUIET_SECONDS)
 
@@ -394,6 +402,46 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     def draft_last_players() -> list[tuple[str, Callable[[], Any]]]:
         return [("draft-last-players", steps_then(f.home.close_game, taken_up))]
 
+    # Where the app runs (issue 54; ui/where.py): on a computer with no config file, played with on-screen buttons,
+    # the reader's check says there is none, which file would set one up, and that nothing is to be done; its dice
+    # button's check that a computer has no pins for one. On a Pi whose config file switches the phone server off,
+    # the banker's Phones button says it is off, and its page why, naming the file; then the port taken. Last, on a
+    # Pi started with --no-hardware, the reader's check names the flag.
+    phones_kept: list[Any] = []
+
+    def on_a_computer() -> None:
+        f.settings.place(Where(pi=False, hardware=True, user_config="/home/ann/.config/board-banker/config.toml"))
+        f.settings.hardware_config("", reader_kind="pn532", dice_pin="17")
+        f.settings.reader = "none"  # as the app has it when the config names no reader
+        f.settings.button_status(False, "no_gpio")
+        f.settings.set_setting("taps", False)
+
+    def phones_off_in_config() -> None:
+        start()  # the setup's game, on on-screen buttons
+        f.settings.place(Where(pi=True, hardware=True, config="/etc/board-banker/config.toml"))
+        phones_kept[:] = [f.phones.web, f.phones.base]
+        f.phones.connect(None, "", f.phones.phone_state)  # as if never started: [web] enabled = false
+        f.phones.off_because("disabled", 8080)
+        f.nav.go("banker")
+
+    def phones_back() -> None:
+        f.phones.connect(phones_kept[0], phones_kept[1], f.phones.phone_state)
+        f.settings.set_setting("taps", True)
+
+    def no_hardware_on_a_pi() -> None:
+        f.settings.place(Where(pi=True, hardware=False, config="/etc/board-banker/config.toml"))
+
+    where = [
+        ("where-reader-check-no-reader", steps_then(f.nav.back_from_check, on_a_computer, check("check_reader"))),
+        ("where-dice-check-computer", steps_then(f.nav.back_from_check, check("check_dice"))),
+        ("where-phones-button-off", steps_then(f.nav.back_from_check, f.nav.back_from_settings, phones_off_in_config)),
+        ("where-phones-off-in-config", lambda: f.nav.go("phones")),
+        ("where-phones-port-taken", lambda: f.phones.off_because("port_in_use", 8080)),
+        # Started with --no-hardware on a Pi: the reader's check says the flag is why, and how to start without it.
+        ("where-reader-check-no-hardware", steps_then(phones_back, lambda: f.nav.go("table"), no_hardware_on_a_pi,
+                                                      check("check_reader"))),
+    ]
+
     trade = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [5]}}
     return [
         ("home", lambda: None),
@@ -408,8 +456,9 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("editions", write_editions),
         ("editions-delete-armed", lambda: editions.delete("ours")),
         ("editions-rename-name", steps_then(lambda: editions.rename("seaside"), editions.done)),
-        # "Edit on a phone" before the phone server has started: the page says it is off, and how to turn it on.
-        ("edition-phone-off", steps_then(editions.cancel, editions.edit_on_phone)),
+        # "Edit on a phone" on a Pi whose config file switches the phone server off: the page says so, naming the
+        # file, and how to turn it on (the tour's own server starts later, for the phones' QR codes).
+        ("edition-phone-off", steps_then(editions.cancel, phone_server_off, editions.edit_on_phone)),
         ("setup-editions", steps_then(editions.phone_done, taken_up, lambda: f.setup.choose_rules("ours"))),
         ("keyboard-digits", steps_then(lambda: f.setup.choose_rules("classic"), no_editions,
                                        typing("en", 1, "s", "a", "m"), lambda: f.names.press("symbols"),
@@ -525,6 +574,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                                                                  "Our Street"), editions.tick)),
         ("editions-from-phone", editions.phone_done),
         *hardware,
+        *where,
     ]
 
 
@@ -552,7 +602,7 @@ def run_tour(out: Path, scratch: Path, language: str | None = None, *, check: bo
     and the layout test, so the test checks exactly the screens the tour photographs."""
     out.mkdir(parents=True, exist_ok=True)
     os.environ["XDG_DATA_HOME"] = str(scratch / "data")  # the tour's editions: its own, never the user's
-    app = BankerApp(scratch / "games.sqlite3", hardware=False, settings_file=scratch / "settings.json",
+    app = BankerApp(scratch / "games.sqlite3", hardware=False, phones=False, settings_file=scratch / "settings.json",
                     voice=False, motion=False)
     state: dict[str, Any] = {"k": 0, "failed": None, "shots": [], "since": time.monotonic()}
     errors = _AppErrors()

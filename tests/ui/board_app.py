@@ -89,7 +89,7 @@ def main(work: Path) -> int:
     with Journal(work / "games.sqlite3") as journal:
         journal.start(Header(rules="classic", players=["Ann", "Ben", "Cy"], seed=1, setup=SETUP),
                       meta={"cards": {}, "colours": COLOURS, "started": time.time()})
-    app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json")
+    app = BankerApp(work / "games.sqlite3", hardware=False, phones=False, settings_file=work / "settings.json")
     c = app.flows
     Window.bind(on_flip=lambda *_: frames.__setitem__("count", frames["count"] + 1))
     seen: dict[str, Any] = {}

@@ -196,7 +196,7 @@ def silent(work: Path, code: str) -> int:
              and app.manager.current == "home" and note() not in texts(app) and app.flows.settings.reader != "connected"),
             ("said after a while", lambda: note() in texts(app)),
             ("the note's way to the check", lambda: touch_role(app, "check_reader")),
-            ("the check says what to do", said(app, "ui.check.reader_cable")),
+            ("the check says what to do: plug it in", said(app, "ui.check.reader_missing", port=str(link))),
             ("and where to look", said(app, "ui.check.reader_port", port=str(link), config=str(config))),
             ("plug the reader in", plug_in),
             ("connected", lambda: said(app, "ui.check.reader_facts", status=t("ui.reader.connected"), kind="line",

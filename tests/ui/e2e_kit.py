@@ -256,7 +256,7 @@ def play_touch_only(work: Path, language: str, make_steps: Callable[[Any], list[
     from ui.settings import Settings
 
     Settings(taps=False, language=language).save(work / "settings.json")
-    app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json", voice=False,
+    app = BankerApp(work / "games.sqlite3", hardware=False, phones=False, settings_file=work / "settings.json", voice=False,
                     motion=False)
     failed, script = play(app, lambda: make_steps(app))
     if failed or script is None:

@@ -109,7 +109,7 @@ def main() -> int:
     work, language, rules = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
     work.mkdir(parents=True, exist_ok=True)
     Settings(taps=False, language=language).save(work / "settings.json")
-    app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json", voice=False,
+    app = BankerApp(work / "games.sqlite3", hardware=False, phones=False, settings_file=work / "settings.json", voice=False,
                     motion=False)
     failed, script = play(app, lambda: steps(app, rules))
     if failed or script is None:

@@ -104,7 +104,7 @@ def main() -> int:
     work = Path(sys.argv[1])
     work.mkdir(parents=True, exist_ok=True)
     Settings(language="pl").save(work / "settings.json")
-    app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json")
+    app = BankerApp(work / "games.sqlite3", hardware=False, phones=False, settings_file=work / "settings.json")
     failed, script = play(app, lambda: steps(app))
     if not failed and script is not None:
         print(f"{len(script.steps)} steps passed at {WIDTH}x{HEIGHT}")

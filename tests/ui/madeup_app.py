@@ -98,7 +98,7 @@ def main() -> int:
                              meta={"colours": {"Ann": "#E53935", "Ben": "#1E88E5"}, "started": time.time()})
         live.apply({"do": "roll", "dice": [1, 2]})  # Ann on Baltic Avenue, which she may buy
     Settings(taps=False).save(work / "settings.json")
-    app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json", voice=False,
+    app = BankerApp(work / "games.sqlite3", hardware=False, phones=False, settings_file=work / "settings.json", voice=False,
                     motion=False)
     failed, script = play(app, lambda: steps(app))
     if not failed and script is not None:

@@ -65,7 +65,7 @@ def main(work: Path) -> int:
         live.apply({"do": "roll", "dice": [1, 2]})
     # Without the money in motion: its frames (a flight draws one as often as it can) would come between the
     # purchase's frame and the step that counts frames, which this script pins.
-    app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json", motion=False)
+    app = BankerApp(work / "games.sqlite3", hardware=False, phones=False, settings_file=work / "settings.json", motion=False)
     c = app.flows
     Window.bind(on_flip=lambda *_: frames.__setitem__("count", frames["count"] + 1))
     phones = Phones()

@@ -18,6 +18,7 @@ from ui.flows.editions import PHONE_PAGE, EditionsFlow, editor_parts
 from ui.tokens import is_typed_token
 from ui.tour_editions import EditorPhone as Phone
 from ui.web import EDIT_IDLE, PhoneServer
+from ui.where import Where
 
 EDITIONS = "ui.flows.editions:EditionsFlow"
 
@@ -176,18 +177,24 @@ def test_a_game_resumed_closes_the_editor(tmp_path: Path, data_home: Path, web: 
     assert Phone(f"http://127.0.0.1:{web.port}/e/x").open() == 404
 
 
-def test_without_a_phone_server_the_page_says_how_to_turn_it_on(tmp_path: Path, data_home: Path) -> None:
+def test_without_a_phone_server_the_page_says_why_and_what_to_do(tmp_path: Path, data_home: Path) -> None:
+    """The page names the real cause (ui/where.py's words, as the app reports them), never a file that is not
+    there: switched off in the config file read, or the port taken."""
     c, flow, languages = app(tmp_path, None)
     flow.edit_on_phone()
     assert c.nav.screen_name() == PHONE_PAGE
-    assert flow.phone_view() == {"server": False, "config": "/etc/board-banker/config.toml"}
+    assert flow.phone_view() == {"server": False, "off": c.session.tr("ui.where.phones_starting")}
     assert languages == []  # no editor opened
     flow.new_code()
     flow.tick()
     assert flow.phone_view()["server"] is False
-    c.settings.hardware_config("/home/pi/banker.toml")  # the app names the config file it read
-    assert flow.phone_view() == {"server": False, "config": "/home/pi/banker.toml"}
-    assert c.session.tr("ui.editions.phone_off", config="/home/pi/banker.toml").count("[web]") == 1
+    c.settings.place(Where(pi=True, hardware=True, config="/home/pi/banker.toml"))  # the config file the app read
+    c.phones.off_because("disabled", 8080)
+    off = flow.phone_view()["off"]
+    assert off == c.session.tr("ui.where.phones_disabled", config="/home/pi/banker.toml") and "/etc/" not in off
+    c.phones.off_because("port_in_use", 8080)
+    assert flow.phone_view()["off"] == c.session.tr("ui.where.phones_port", port="8080")
+    assert "8080" in flow.phone_view()["off"] and "banker.toml" not in flow.phone_view()["off"]
     flow.phone_done()
     assert c.nav.page == "editions"
 

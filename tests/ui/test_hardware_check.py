@@ -11,7 +11,9 @@ from controllerkit import CARDS, Clock, make, start
 from ui import view
 from ui.flows import Flows
 from ui.flows.settings import READER_QUIET_SECONDS
+from ui.where import Where
 
+PI_FACTS = "Running on a Raspberry Pi · config file: /etc/board-banker/config.toml"
 NEED_CARDS = "Every player needs a registered card (or switch to on-screen buttons in Settings)."
 
 
@@ -30,7 +32,8 @@ def refused(tmp_path: Path, *names: str) -> Flows:
 
 
 def configured(c: Flows, port: str = "/dev/ttyUSB0", pin: str = "17") -> None:
-    """The hardware as ui/app.py's start_hardware hands it over."""
+    """The hardware as ui/app.py's start_hardware hands it over, on a Pi with the installer's config file."""
+    c.settings.place(Where(pi=True, hardware=True, config="/etc/board-banker/config.toml"))
     c.settings.hardware_config("/etc/board-banker/config.toml", reader_kind="line", reader_port=port, dice_pin=pin)
 
 
@@ -106,7 +109,7 @@ def test_a_card_tapped_on_the_reader_s_check_registers_nothing_and_shows_whose_i
     assert c.nav.screen_name() == "check_reader"
     v = c.settings.check_view("reader")
     assert v["figure"] is None and v["waiting"] == c.session.tr("ui.check.tap_any")
-    assert v["facts"] == ["Reader: connected · kind: line · port: /dev/ttyUSB0"]
+    assert v["facts"] == ["Reader: connected · kind: line · port: /dev/ttyUSB0", PI_FACTS]
     c.taps.card_tapped(CARDS["Ben"])
     c.taps.card_tapped(CARDS["Ann"])
     assert c.setup.draft is not None and c.setup.draft.players[1].card is None and c.setup.draft.registering == 1
@@ -152,7 +155,7 @@ def test_the_dice_button_on_its_check_rolls_nothing(tmp_path: Path) -> None:
     c.nav.go("settings")
     c.nav.go("check_dice")
     v = c.settings.check_view("dice")
-    assert v["figure"] is None and v["facts"] == ["Dice button: ready · GPIO pin 17"]
+    assert v["figure"] is None and v["facts"] == ["Dice button: ready · GPIO pin 17", PI_FACTS]
     assert v["hints"] == [c.session.tr("ui.check.dice_wires", pin="17")]
     c.turn.dice_pressed((3, 5))
     assert c.session.game.seq == seq and c.session.last_dice == ()  # type: ignore[union-attr]
@@ -181,27 +184,31 @@ def test_the_check_says_what_to_do_when_nothing_comes(tmp_path: Path) -> None:
     c = make(tmp_path)
     nav = c.nav
     c.nav.go("check_reader")
-    assert c.settings.check_view("reader")["hints"] == [c.session.tr("ui.check.no_hardware")]
+    tr = c.session.tr
+    assert c.settings.check_view("reader")["hints"] == [tr("ui.where.no_hardware_computer"), tr("ui.check.use_buttons")]
     configured(c)
-    c.settings.reader_status(False, "cannot open: [Errno 2] No such file or directory: '/dev/ttyUSB0'")
+    c.settings.reader_status(False, "cannot open: [Errno 2] No such file or directory: '/dev/ttyUSB0'", "missing")
     v = c.settings.check_view("reader")
     assert v["facts"] == ["Reader: disconnected! · kind: line · port: /dev/ttyUSB0",
-                          "Last reason given: cannot open: [Errno 2] No such file or directory: '/dev/ttyUSB0'"]
-    assert v["hints"] == [c.session.tr("ui.check.reader_cable"),
+                          "Running on a Raspberry Pi · config file: /etc/board-banker/config.toml"]
+    assert v["waiting"] == tr("ui.check.reader_not_answering")
+    assert v["hints"] == [tr("ui.check.reader_missing", port="/dev/ttyUSB0"),
                           "Still nothing? Check that /dev/ttyUSB0 is the reader's port in the config file "
-                          "/etc/board-banker/config.toml."]
+                          "/etc/board-banker/config.toml.", tr("ui.check.use_buttons")]
+    assert not any("Errno" in line for line in v["facts"] + v["hints"])  # the hardware's words: the log's
     configured(c, port="", pin="")  # none named in the config
     assert c.settings.check_view("reader")["hints"] == [
-        c.session.tr("ui.check.reader_unset", config="/etc/board-banker/config.toml"), c.session.tr("ui.check.use_buttons")]
-    assert c.settings.check_view("dice")["hints"] == [
-        c.session.tr("ui.check.dice_unset", config="/etc/board-banker/config.toml")]
+        tr("ui.check.reader_unset", config="/etc/board-banker/config.toml"), tr("ui.check.use_buttons")]
+    assert c.settings.check_view("dice")["hints"] == [tr("ui.check.dice_unset", config="/etc/board-banker/config.toml")]
+    c.settings.place(Where(pi=True, hardware=True, config="/home/pi/config.toml", config_problem=True))
     c.settings.hardware_config("/home/pi/config.toml", problem="config.toml: reader.protocol: must be ...")
-    assert c.settings.check_view("dice")["hints"][1] == "config.toml: reader.protocol: must be ..."
+    assert c.settings.check_view("dice")["hints"] == [tr("ui.check.config_problem", config="/home/pi/config.toml"),
+                                                      "config.toml: reader.protocol: must be ..."]
     configured(c)
-    c.settings.button_status(False, "no GPIO here")
+    c.settings.button_status(False, "pin")
     v = c.settings.check_view("dice")
-    assert v["facts"][1] == "Last reason given: no GPIO here"
-    assert v["hints"] == [c.session.tr("ui.check.dice_missing", pin="17")]
+    assert v["waiting"] == tr("ui.check.dice_broken")
+    assert v["hints"] == [tr("ui.check.dice_missing", pin="17")]
 
 
 def test_the_kind_is_the_config_s_own_word(tmp_path: Path) -> None:
@@ -267,14 +274,15 @@ def test_a_first_pc_sc_reader_that_never_answers_gets_the_note_too(tmp_path: Pat
     kind's `used(url)`), so its silence is said, and the check names its kind and no port to look at."""
     clock = Clock()
     c = make(tmp_path, clock=clock)
+    c.settings.place(Where(pi=True, hardware=True, config="/etc/board-banker/config.toml"))
     c.settings.hardware_config("/etc/board-banker/config.toml", reader_kind="pcsc", reader_port="", reader_used=True)
-    c.settings.reader_status(False, "pcscd is not running")
+    c.settings.reader_status(False, "pcscd is not running", "lost")
     clock.now += READER_QUIET_SECONDS
     c.tick()
     assert c.settings.reader_silent()
     v = c.settings.check_view("reader")
     assert "kind: pcsc · port: —" in v["facts"][0]
-    assert v["hints"] == [c.session.tr("ui.check.reader_cable")]
+    assert v["hints"] == [c.session.tr("ui.check.reader_cable"), c.session.tr("ui.check.use_buttons")]
     c.settings.reader_status(True, "ready")
     assert not c.settings.reader_silent()
 

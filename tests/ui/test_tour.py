@@ -230,7 +230,8 @@ def test_the_familys_editions(tour: tuple[Path, dict[str, Any]]) -> None:
 
 
 def test_edit_on_a_phone(tour: tuple[Path, dict[str, Any]]) -> None:
-    """"Edit on a phone": with no phone server yet the page says how to turn it on, and shows no code; on the
+    """"Edit on a phone": with the phone server off in the config the page says so and how to turn it on, and shows
+    no code; on the
     tour's phone server its code waits for a phone as a QR code and a link, then a phone's save (the editor's own
     requests) shows as editing with the title saved, and the editions list has it once Done."""
     _, shots = tour
@@ -238,7 +239,7 @@ def test_edit_on_a_phone(tour: tuple[Path, dict[str, Any]]) -> None:
     named = by_name(shots)
     off = named["edition-phone-off"]
     assert off["screen"] == "edition_phone"
-    assert pl("ui.editions.phone_off", config="/etc/board-banker/config.toml") in off["texts"]
+    assert pl("ui.where.phones_disabled", config="/etc/board-banker/config.toml") in off["texts"]
     assert not any("/e/" in t for t in off["texts"])
     waiting, editing = named["edition-phone-waiting"], named["edition-phone-editing"]
     assert waiting["screen"] == editing["screen"] == "edition_phone"
@@ -249,3 +250,27 @@ def test_edit_on_a_phone(tour: tuple[Path, dict[str, Any]]) -> None:
     assert pl("ui.editions.phone_saved", titles="Our Street") in editing["texts"]
     listed = named["editions-from-phone"]["texts"]
     assert named["editions-from-phone"]["screen"] == "editions" and {"Our Street", "our-street"} <= set(listed)
+
+
+def test_where_the_app_runs(tour: tuple[Path, dict[str, Any]]) -> None:
+    """What the app says of its hardware and its phone server depends on where it runs (issue 54, ui/where.py): a
+    computer with no config file, on-screen buttons on; a Pi whose config switches the phone server off; the port
+    taken; --no-hardware on a Pi."""
+    _, shots = tour
+    pl = Translator("pl")
+    named = by_name(shots)
+    reader = named["where-reader-check-no-reader"]
+    assert reader["screen"] == "check_reader"
+    assert {pl("ui.check.no_reader"), pl("ui.check.buttons_on"),
+            pl("ui.where.reader_no_config", config="/home/ann/.config/board-banker/config.toml")} <= set(reader["texts"])
+    assert pl("ui.check.tap_any") not in reader["texts"] and pl("ui.check.use_buttons") not in reader["texts"]
+    dice = named["where-dice-check-computer"]
+    assert dice["screen"] == "check_dice" and pl("ui.where.dice_computer") in dice["texts"]
+    assert named["where-phones-button-off"]["screen"] == "banker"
+    assert pl("ui.phones.button_off") in named["where-phones-button-off"]["texts"]
+    off = named["where-phones-off-in-config"]
+    assert off["screen"] == "phones"
+    assert pl("ui.where.phones_disabled", config="/etc/board-banker/config.toml") in off["texts"]
+    assert pl("ui.where.phones_port", port="8080") in named["where-phones-port-taken"]["texts"]
+    flag = named["where-reader-check-no-hardware"]
+    assert pl("ui.where.reader_no_hardware_pi") in flag["texts"] and pl("ui.check.no_reader") in flag["texts"]

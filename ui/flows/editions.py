@@ -8,7 +8,8 @@ a confirming second touch (ui/entry.py's `Confirm`, the navigator's, as the bank
 text, with the editor's state polled every second (waiting for a phone, a phone editing, the code ended) and
 the titles saved from the phone. "New code" ends the old session and offers a new one; Done, or leaving the
 page any way (Back, another page, a game started or resumed), closes the editor. Without the phone server
-([web] switched off in the config, or it could not start) the page says so, and how to turn it on.
+([web] switched off in the config, or it could not start) the page says why, and the one thing to do
+(`PhonesFlow.off_text`).
 
 The pages "editions", "edition_keyboard" and "edition_phone" show only on the start screen's side (mode
 HOME): the Settings button to them is absent while a game is going."""
@@ -22,7 +23,6 @@ from banker.editions import (MAX_NAME_LENGTH, Edition, delete_edition, editions_
                              list_editions, rename_edition)
 from banker.errors import RulesetError
 from banker.ruleset import builtin_names
-from hardware.config import SYSTEM_CONFIG
 from ui.editor import EditorService
 from ui.editor_page import editor_labels, translated_refusal
 from ui.flows.base import Flow
@@ -229,13 +229,12 @@ class EditionsFlow(Flow):
             self.changed()
 
     def phone_view(self) -> dict[str, Any]:
-        """The phone page: `server` (False: no phone server, `config` names the file that turns it on), the link
+        """The phone page: `server` (False: no phone server, `off` says why and what to do), the link
         to show as a QR code and as text, the editor's `state` ("waiting", "editing" or "ended") and the titles
         `saved` from the phone, oldest first, each once."""
         phones = self.f.phones
         if self.code is None or phones.web is None:
-            config = (self.f.settings.hardware or {}).get("source") or str(SYSTEM_CONFIG)
-            return {"server": False, "config": config}
+            return {"server": False, "off": self.s.tr.render(phones.off_text())}
         status = self.status or {"state": "waiting", "saved": []}
         return {"server": True, "link": f"{phones.base}/e/{self.code}", "state": status["state"],
                 "saved": list(dict.fromkeys(status["saved"]))}  # an edition saved again is named once

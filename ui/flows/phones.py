@@ -1,6 +1,7 @@
 """The players' phones: the game's secret link and its QR codes, the phone page's state published to the
 phone server (ui/web.py) after every change, a player's own code after their card tap, the banker's "new
-link", and "continue on another device" (a one-time link to the game as a game script)."""
+link", and "continue on another device" (a one-time link to the game as a game script). Without the server, why
+it is off and the one thing to do (`off_text`, in the words of ui/where.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from typing import Any, Callable
 from urllib.parse import quote
 
 from ui.flows.base import Flow
-from ui.i18n import msg
+from ui.i18n import Msg, msg
 from ui.tokens import is_typed_token, typed_token
+from ui.where import phones_off
 
 MOVE_SECONDS = 600  # a "continue on another device" link lives 10 minutes
 PLAYER_QR_SECONDS = 20  # how long the table shows a player's own QR code after their card tap
@@ -23,6 +25,10 @@ class PhonesFlow(Flow):
         # it publishes, and what was last published.
         self.web: Any = None
         self.base = ""
+        # Why there is no server (ui/where.py's PHONES_OFF; the app says, at its start), and the port it was to
+        # listen on.
+        self.off = "starting"
+        self.port = 0
         self.phone_state: Callable[[Any], dict[str, Any]] = lambda session: {}
         self._published: tuple[Any, ...] = ()
         # How a change reaches the phones: at once (None: the tests' and the tools' way), or handed to the
@@ -45,6 +51,16 @@ class PhonesFlow(Flow):
         """The phone server (ui/web.PhoneServer or a test's fake), its base address, and what builds the state it
         publishes (ui/phone.phone_state: handed in, so the flows do not import the screens' side)."""
         self.web, self.base, self.phone_state = web, base, phone_state
+
+    def off_because(self, off: str, port: int = 0) -> None:
+        """The phone server is not running, and why (ui/where.py's PHONES_OFF): the app at its start."""
+        self.off, self.port = off, port
+        self.changed()
+
+    def off_text(self) -> Msg:
+        """Why phones cannot follow the game, and the one thing to do, for the place the app runs in: the phones
+        page, the banker's menu's button and "Edit on a phone" all say it."""
+        return phones_off(self.f.settings.where, self.off, self.port)
 
     # ------------------------------------------------------------------ links
 
@@ -186,8 +202,11 @@ class PhonesFlow(Flow):
         self.changed()
 
     def view(self) -> dict[str, Any]:
-        """The table's link, the move link being shown, and how many minutes a one-time move link lives."""
-        return {"link": self.table_link(), "move_minutes": MOVE_SECONDS // 60, "move_url": self.move_url}
+        """The table's link, the move link being shown, how many minutes a one-time move link lives, and
+        without a server why (`off`)."""
+        link = self.table_link()
+        return {"link": link, "move_minutes": MOVE_SECONDS // 60, "move_url": self.move_url,
+                "off": None if link else self.s.tr.render(self.off_text())}
 
 
 __all__ = ["MOVE_SECONDS", "PhonesFlow"]

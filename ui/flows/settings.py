@@ -1,10 +1,13 @@
 """The settings: the language, the sounds, the voice, the money in motion, paying by card, physical decks; and
 the hardware: the card reader's and the dice button's state as the hardware reports it, and the hardware
-checks (pages "check_reader" and "check_dice"), which show each tap or press and act on none; last, the About
-line: the app's version as `banker --version` says it."""
+checks (pages "check_reader" and "check_dice"), which show each tap or press and act on none, and say what is
+wrong and what to do in the words of the place the app runs in (ui/where.py: a Pi or a computer, --no-hardware,
+a config file or none); last, the About line: the app's version as `banker --version` says it. The hardware's
+own reasons (a library's error text) are logged, never shown."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -13,11 +16,13 @@ from ui.flows.base import Flow
 from ui.i18n import LANGUAGES, Translator
 from ui.pages import HOME
 from ui.settings import LEVELS
+from ui.where import Where, dice_words, reader_words
 
 # A reader named in the config that has not answered this long after the start is said to be silent (the home
 # screen's note): a line reader answers at once, a PN532 within about a second at worst (two configuration
 # commands, up to three tries of about 0.2 s each, hardware/pn532.py), and a port that is not there yet is tried
 # again every half second (hardware/reader.py), so a reader that comes up with the app never flashes the note.
+log = logging.getLogger(__name__)
 READER_QUIET_SECONDS = 5.0
 SETTING_ROWS = (("sounds", "motion"), ("voice", "voice_volume", "voice_speed"), ("taps", "physical_decks"))
 
@@ -39,11 +44,15 @@ class SettingsFlow(Flow):
         super().__init__(flows)
         self.reader = "none"  # none | connected | disconnected
         self.button = "none"  # none | ready | missing
-        # The hardware as the config file set it up (`hardware_config`: the app at its start), None when the app
-        # runs without hardware; the reader's last status in the hardware's own words; the check being made.
+        # Where the app runs (ui/where.py), from the app at its start; until then (and in the flows' tests), a
+        # computer without hardware.
+        self.where = Where()
+        # The hardware as the config file set it up (`hardware_config`: the app at its start), None before; why
+        # the reader or the dice button cannot be used, as a word (hardware.events.READER_PROBLEMS, "library";
+        # ui/where.py's DICE_PROBLEMS); the check being made.
         self.hardware: dict[str, str] | None = None
-        self.reader_detail = ""
-        self.button_detail = ""
+        self.reader_problem = ""
+        self.button_problem = ""
         self.reader_since = 0.0  # the session's clock when the reader was started
         self._reader_silent = False  # what the screens were last told
         self.check: HardwareCheck | None = None
@@ -89,22 +98,32 @@ class SettingsFlow(Flow):
         self.reader_since = self.s.clock()
         self.changed()
 
-    def reader_status(self, connected: bool, detail: str = "") -> None:
-        """The reader came or went; `detail` is the hardware's reason ("ready", "cannot open: ...")."""
-        self.reader = "connected" if connected else "disconnected"
-        self.reader_detail = detail
+    def place(self, where: Where) -> None:
+        """Where the app runs (the app at its start)."""
+        self.where = where
         self.changed()
 
-    def button_status(self, ready: bool, detail: str = "") -> None:
+    def reader_status(self, connected: bool, detail: str = "", problem: str = "") -> None:
+        """The reader came or went: `detail` is the hardware's reason in its own words ("ready", "cannot open:
+        [Errno 2] ..."), logged and never shown; `problem` the kind of it (hardware.events.READER_PROBLEMS, or
+        "library": its kind's library is not installed), which the check says in the family's words."""
+        self.reader = "connected" if connected else "disconnected"
+        self.reader_problem = "" if connected else problem
+        if detail:
+            log.info("card reader %s: %s", self.reader, detail)
+        self.changed()
+
+    def button_status(self, ready: bool, problem: str = "") -> None:
+        """The dice button can be used, or not: `problem` is why (ui/where.py's DICE_PROBLEMS)."""
         self.button = "ready" if ready else "missing"
-        self.button_detail = detail
+        self.button_problem = "" if ready else problem
         self.changed()
 
     def reader_silent(self) -> bool:
         """A reader is named in the config but has not answered READER_QUIET_SECONDS after the start (or has
         gone since): the home screen says so, with the way to the check."""
         h = self.hardware
-        if h is None or not h["reader_used"] or self.reader == "connected":
+        if h is None or not self.where.hardware or not h["reader_used"] or self.reader == "connected":
             return False
         return self.s.clock() - self.reader_since >= READER_QUIET_SECONDS
 
@@ -169,10 +188,11 @@ class SettingsFlow(Flow):
     def check_view(self, kind: str) -> dict[str, Any]:
         """The hardware check, `kind` "reader" or "dice": what came since its screen opened, in large figures
         (the card's id, or the dice of the press: `figure`, None until something comes) with whose card it is
-        or how many came (`about`), else what to do (`waiting`); the part's kind, port or pin and last status
-        (`facts`); what to check when nothing comes, or that it works (`hints`), in the family's words."""
-        tr, h, check = self.s.tr, self.hardware, self.check
-        source = h["source"] if h is not None else ""
+        or how many came (`about`), else the heading (`waiting`: what to do, or that there is no such part); the
+        part's kind, port or pin and state, the machine and its config file (`facts`); the cause when nothing
+        can come and the one thing to do, or what to check, or that it works (`hints`), in the family's words
+        for the place the app runs in (ui/where.py), the config file's own mistake last when it has one."""
+        tr, h, check, where = self.s.tr, self.hardware, self.check, self.where
         figure: str | None = None
         about: list[str] = []
         if kind == "reader":
@@ -188,37 +208,23 @@ class SettingsFlow(Flow):
                 about.append(tr("ui.check.taps", count=check.taps))
             facts = [tr("ui.check.reader_facts", status=tr(f"ui.reader.{self.reader}"),
                         kind=(h["reader_kind"] if h is not None and used else "") or "—", port=port or "—")]
-            why = self.reader_detail if self.reader != "connected" else ""
-            if not used:
-                hints = [tr("ui.check.reader_unset", config=source), tr("ui.check.use_buttons")]
-            elif self.reader != "connected":
-                hints = [tr("ui.check.reader_cable")]
-                if port:
-                    hints.append(tr("ui.check.reader_port", port=port, config=source))
-            else:
-                hints = [tr("ui.check.reader_works" if figure is not None else "ui.check.reader_nothing")]
+            heading, hints = reader_words(where, used=used, connected=self.reader == "connected",
+                                          problem=self.reader_problem, kind=h["reader_kind"] if h else "",
+                                          port=port, cards=self.s.settings.taps, tapped=figure is not None)
         else:
             pin = h["dice_pin"] if h is not None else ""
             if check is not None and check.presses:
                 figure = " + ".join(str(d) for d in check.dice)
                 about.append(tr("ui.check.presses", count=check.presses))
             facts = [tr("ui.check.dice_facts", status=tr(f"ui.button.{self.button}"), pin=pin or "—")]
-            why = self.button_detail if self.button == "missing" else ""
-            if not pin:
-                hints = [tr("ui.check.dice_unset", config=source)]
-            elif self.button == "missing":
-                hints = [tr("ui.check.dice_missing", pin=pin)]
-            else:
-                hints = [tr("ui.check.dice_works" if figure is not None else "ui.check.dice_wires", pin=pin)]
-        if why:  # the hardware's own reason, as it gave it
-            facts.append(tr("ui.check.why", detail=why))
-        if h is None:  # the app runs without its hardware, or its config file is wrong: that first
-            hints = [tr("ui.check.no_hardware")]
-        elif h["problem"]:
-            hints = [tr("ui.check.config_problem", config=source), h["problem"]]
-        waiting = tr("ui.check.tap_any" if kind == "reader" else "ui.check.press_button")
+            heading, hints = dice_words(where, pin=pin, ready=self.button == "ready", problem=self.button_problem,
+                                        pressed=figure is not None)
+        facts.append(tr.render(where.facts()))
+        shown = [tr.render(hint) for hint in hints]
+        if where.hardware and where.config_problem and h is not None and h["problem"]:
+            shown.append(h["problem"])  # the file's own words: which line, which key (hardware/config.py's)
         return {"title": tr(f"ui.check.{kind}_title"), "figure": figure, "about": " · ".join(about),
-                "waiting": waiting, "facts": facts, "hints": hints}
+                "waiting": tr.render(heading), "facts": facts, "hints": shown}
 
 
 __all__ = ["HardwareCheck", "READER_QUIET_SECONDS", "SettingsFlow"]

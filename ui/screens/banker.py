@@ -84,8 +84,10 @@ class BankerScreen(Confirming):
         stand_ins.role = "stand-ins"
         menu.add_widget(stand_ins)
         menu.add_widget(BigButton(self.tr("ui.settings"), lambda: self.f.nav.go("settings"), "secondary", **tall))
-        phones = BigButton(self.tr("ui.phones.button"), lambda: self.f.nav.go("phones"), "primary", **tall)
-        phones.disabled = not b["phones"]  # no web server (switched off in the config)
+        # Without the phone server the button says so, greyed, and still opens the phones page: why, and what to do.
+        phones = BigButton(self.tr("ui.phones.button" if b["phones"] else "ui.phones.button_off"),
+                           lambda: self.f.nav.go("phones"), "primary" if b["phones"] else "secondary", **tall)
+        phones.role = "phones"
         menu.add_widget(phones)
         menu.add_widget(self.confirm_button("power_off", "ui.banker.power_off", "danger",
                                             lambda: self.f.banker.destructive("power_off"), **tall))

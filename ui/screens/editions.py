@@ -73,7 +73,7 @@ class EditionPhoneScreen(BaseScreen):
         v = flow.phone_view()
         self.header(root, self.tr("ui.editions.phone_title"), flow.phone_done)
         if not v["server"]:
-            off = Text(self.tr("ui.editions.phone_off", config=v["config"]), theme.FONT_BIG, markup=False)
+            off = Text(v["off"], theme.FONT_BIG, markup=False)
             off.role = "phone server off"
             root.add_widget(off)
             root.add_widget(Widget())

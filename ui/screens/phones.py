@@ -1,4 +1,5 @@
-"""The table's QR code for phones (a read-only live view), a new link, and moving the game to another device."""
+"""The table's QR code for phones (a read-only live view), a new link, and moving the game to another device;
+without the phone server, why it is off and the one thing to do."""
 
 from __future__ import annotations
 
@@ -15,8 +16,11 @@ class PhonesScreen(BaseScreen):
         self.header(root, self.tr("ui.phones.title"), lambda: self.f.nav.go("banker"))
         phones = self.f.phones.view()
         link = phones["link"]
-        if link is None:
-            root.add_widget(Text(self.tr("ui.phones.off"), theme.FONT_BIG, halign="center"))
+        if link is None:  # no server, or no game: why, and what to do
+            off = Text(phones["off"], theme.FONT_BIG, halign="center", markup=False)
+            off.role = "phones off"
+            root.add_widget(off)
+            root.add_widget(Widget())
             return
         main = self.box("qr main", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_PANEL))
         move = self.f.phones.move_url
