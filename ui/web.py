@@ -77,7 +77,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping, Sequence
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
-from ui.tokens import secret_token
+from ui.tokens import is_typed_token, secret_token
 
 if TYPE_CHECKING:
     from ui.editor import EditorService
@@ -533,13 +533,19 @@ class PhoneServer:
     # ------------------------------------------------------------------ lookups (constant time)
 
     def _find(self, keys: Sequence[str], wanted: str) -> str | None:
-        """The key equal to `wanted`, comparing against every key in constant time (no early exit)."""
+        """The key equal to `wanted`, comparing against every key in constant time (no early exit). A key of
+        the kind a person types (ui/tokens.py: lower case only) also answers to `wanted` typed in capitals; a
+        key made before (mixed case) only to itself."""
         given = wanted.encode("utf-8", "surrogateescape")
         if len(given) > MAX_KEY:
             return None
+        folded = wanted.lower().encode("utf-8", "surrogateescape")
         found = None
         for key in keys:
-            if hmac.compare_digest(key.encode("utf-8", "surrogateescape"), given):
+            stored = key.encode("utf-8", "surrogateescape")
+            exact = hmac.compare_digest(stored, given)
+            typed = hmac.compare_digest(stored, folded) and is_typed_token(key)
+            if exact or typed:
                 found = key
         return found
 

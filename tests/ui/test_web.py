@@ -219,6 +219,22 @@ def test_tokens_are_kept_apart(make: Callable[..., PhoneServer]) -> None:
     assert get(server, "/g/another-game-token-0123456789abcdef/state").json()["players"][0]["cash"] == 2
 
 
+def test_a_typed_token_answers_in_capitals_and_an_old_one_only_as_it_was(make: Callable[..., PhoneServer]) -> None:
+    """A link read off the screen and typed with the caps lock on still opens (ui/tokens.py's tokens are lower
+    case only); a token of before (mixed case) answers only to itself, as it always did."""
+    from ui.tokens import typed_token
+
+    server = make()
+    new, old = typed_token(), "FlPLT0k3J9xQ2v7Lm4Tz1I"
+    server.publish(new, sample(cash=1))
+    server.publish(old, sample(cash=2))
+    assert get(server, f"/g/{new.upper()}/state").json()["players"][0]["cash"] == 1
+    assert get(server, f"/g/{new[:5].upper()}{new[5:]}/state").json()["players"][0]["cash"] == 1
+    assert get(server, f"/g/{old}/state").json()["players"][0]["cash"] == 2
+    for path in (f"/g/{old.lower()}/state", f"/g/{old.upper()}/state"):
+        assert_says_nothing(get(server, path))
+
+
 def test_the_finished_game_is_served_until_revoked(make: Callable[..., PhoneServer]) -> None:
     server = make()
     server.publish(TOKEN, sample(ended=True))
