@@ -20,6 +20,7 @@ from ui import view
 from ui.flows.base import Flow
 from ui.i18n import Msg, msg
 from ui.pin import hash_pin
+from ui.session import NOTICES_KEPT
 
 PLAYER_COLOURS = ["#E53935", "#1E88E5", "#43A047", "#FDD835", "#8E24AA", "#FB8C00", "#00ACC1", "#EC407A"]
 # The house rules page (`SetupFlow.house`) offers the ruleset's `offered_house_rules`, each as one of:
@@ -391,6 +392,8 @@ class SetupFlow(Flow):
             "can_remove": len(d.players) > 2,  # two at least
             "pin": d.pin, "house_rules": self.in_force(), "custom": custom, "time_limit": time_limit,
             "problems": self.problems(),
+            # The problems Start was refused for (said in red in the hint's own place, never repeated below it).
+            "refused": [p for p in self.problems() if p in {n["text"] for n in self.s.notice_lines(NOTICES_KEPT)}],
         }
 
 

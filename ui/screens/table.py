@@ -143,6 +143,7 @@ class TableScreen(BaseScreen):
                 text = spare.pop() if spare else Text("", theme.FONT_BODY)
                 text.text, text.color = n["text"], notice_colour(n["kind"])
                 texts[k] = text
+            text.kind = n["kind"]  # the dice rolled stay in sight (`Notices`)
             now.setdefault((n["text"], n["kind"]), []).append(text)
         self._notices_kept = now
         self._notices_spare = spare[-NOTICES_MOST:]
@@ -381,7 +382,11 @@ class NavBar(BoxLayout):
 class Notices(BoxLayout):
     """The latest notices of the turn (who paid whom and why, errors in red), the newest first, in the room
     the turn screen's column leaves: as many whole notices as fit, the older ones giving way (the money log
-    keeps every word). A flexible part of the column, so it never pushes the column out of the window."""
+    keeps every word). A flexible part of the column, so it never pushes the column out of the window.
+
+    The dice rolled ("Ann rolled 5 + 4") come first, whatever came after them: a long message never pushes the
+    roll out of sight. The newest of the others is always said: whole where it fits, else in as many of its
+    lines as the room below the roll holds (the money log has every word)."""
 
     def __init__(self, texts: list[Text], **kw: Any) -> None:
         """`texts`: a Text a notice, oldest first (TableScreen keeps them from one refresh to the next)."""
@@ -402,17 +407,18 @@ class Notices(BoxLayout):
             return
         room = self.height
         shown: list[Widget] = []
-        for text in self.texts:  # the newest first
-            if getattr(text, "measured", None) != (text.text, self.width) or not text.texture_size[1]:
-                text.width = self.width  # Text wraps to its width
-                text.text_size = (self.width, None)
-                text.texture_update()  # drawn once a width and words, to know its height now
-                text.measured = (text.text, self.width)
-            need = text.texture_size[1] + (theme.GAP if shown else 0)
+        rolls = [t for t in self.texts if getattr(t, "kind", None) == "roll"][:1]  # the newest roll, first
+        for text in rolls + [t for t in self.texts if all(t is not r for r in rolls)]:  # then the newest first
+            full = self._measure(text)
+            need = full + (theme.GAP if shown else 0)
             if need > room:
+                if all(any(t is r for r in rolls) for t in shown):  # the newest message: cut to the room, not dropped
+                    self._cut(text, room - (theme.GAP if shown else 0))
+                    if text.height > 0:
+                        shown.append(text)
                 break
             room -= need
-            text.height = text.texture_size[1]
+            text.height = full
             shown.append(text)
         if [c for c in reversed(self.children) if c is not self.rest] == shown:
             return
@@ -422,3 +428,27 @@ class Notices(BoxLayout):
                 text.parent.remove_widget(text)
             self.add_widget(text)
         self.add_widget(self.rest)
+
+    def _measure(self, text: Text) -> float:
+        """The notice's height whole at this width (drawn once a width and words)."""
+        if getattr(text, "measured", None) != (text.text, self.width) or not text.texture_size[1] or text.max_lines:
+            text.max_lines, text.shorten = 0, False
+            text.width = self.width  # Text wraps to its width
+            text.text_size = (self.width, None)
+            text.texture_update()  # drawn once a width and words, to know its height now
+            text.measured = (text.text, self.width)
+        return float(text.texture_size[1])
+
+    def _cut(self, text: Text, room: float) -> None:
+        """`text` in as many of its first lines as `room` holds (no line at all: height 0)."""
+        line = CoreLabel(text="Ag", font_size=text.font_size, bold=text.bold).get_extents("Ag")[1]
+        lines = int(room // line) if line else 0
+        while lines >= 1:
+            text.max_lines, text.shorten = lines, False
+            text.texture_update()
+            if text.texture_size[1] <= room:
+                text.height = text.texture_size[1]
+                text.measured = None  # measured whole again next time
+                return
+            lines -= 1
+        text.height = 0
