@@ -83,6 +83,7 @@ class TableScreen(BaseScreen):
         # card shows under the banner that asked for one).
         shown = view.notices(self.s, NOTICES_MOST)
         notices = self.part("notices", (), lambda: Notices([]))  # kept, told the texts to show
+        notices.role = "notices"
         notices.show(self._notice_texts(shown))
         right.add_widget(notices)
         if buttons:
