@@ -289,15 +289,24 @@ def roll(app: BankerApp) -> list[Step]:
             return False
         notices = by_role(app, "notices")
         roll_line = shown_labels(app, rolled)
-        card = shown_labels(app, card_text())
+        said = card_text()  # whole, or its first line first in the notices' scrolling list
+        card = [w for w in widgets(app) if isinstance(w, Label) and w.text and said.startswith(w.text)
+                and (w.text == said or said[len(w.text)] == " ") and (notices is None or within(w, notices))]
         if len(roll_line) != 1 or not card:
             return False
-        for w in (roll_line[0], card[0]):
+        for w in (roll_line[0], card[0]):  # each in the notices, its top line inside the window
             x, y = w.to_window(w.x, w.y)
-            if w.height <= 0 or y < 0 or y + w.height > Window.height or (notices is not None
-                                                                         and w.parent is not notices):
+            if w.height <= 0 or y + w.height > Window.height or (notices is not None and not within(w, notices)):
                 return False
-        return True
+        x, y = roll_line[0].to_window(roll_line[0].x, roll_line[0].y)
+        return y >= 0  # the roll whole
+
+    def within(w: Any, outer: Any) -> bool:
+        while w is not None and w is not Window:
+            if w is outer:
+                return True
+            w = w.parent
+        return False
 
     return [
         ("the game resumed on the table", on(app, "table")),

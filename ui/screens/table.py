@@ -13,7 +13,7 @@ from kivy.uix.widget import Widget
 from ui import theme, view
 from ui.flows import Flows
 from ui.session import Session
-from ui.screens.base import BaseScreen, auto_height, grid, notice_colour, row
+from ui.screens.base import BaseScreen, auto_height, grid, list_column, listing, notice_colour, row
 from ui.board import BoardFrame
 from ui.widgets import BigButton, Chip, Die, Panel, QRCode, Stripe, Text, colour, snug
 
@@ -386,14 +386,19 @@ class Notices(BoxLayout):
     keeps every word). A flexible part of the column, so it never pushes the column out of the window.
 
     The dice rolled ("Ann rolled 5 + 4") come first, whatever came after them: a long message never pushes the
-    roll out of sight. The newest of the others is always said: whole where it fits, else in as many of its
-    lines as the room below the roll holds (the money log has every word)."""
+    roll out of sight. The newest of the others is always said: whole where it fits, else a line at a time in a
+    list of the room left below the roll, which scrolls (its bar in sight) to the rest of its words."""
 
     def __init__(self, texts: list[Text], **kw: Any) -> None:
         """`texts`: a Text a notice, oldest first (TableScreen keeps them from one refresh to the next)."""
         super().__init__(orientation="vertical", spacing=theme.GAP, **kw)
         self.texts = list(reversed(texts))
         self.rest = Widget()
+        self.scroll = listing()  # the newest message when it is longer than the room
+        self.scroll.size_hint_y = None
+        self.scroll.role = "notice scrolled"
+        self.scrolled = list_column()
+        self.scroll.add_widget(self.scrolled)
         self.bind(size=self._fit, parent=self._fit)
 
     def show(self, texts: list[Text]) -> None:
@@ -408,48 +413,75 @@ class Notices(BoxLayout):
             return
         room = self.height
         shown: list[Widget] = []
+        longer: Text | None = None  # the newest message when it does not fit whole: in the scrolling list
         rolls = [t for t in self.texts if getattr(t, "kind", None) == "roll"][:1]  # the newest roll, first
         for text in rolls + [t for t in self.texts if all(t is not r for r in rolls)]:  # then the newest first
-            full = self._measure(text)
+            full = self._measure(text, self.width)
             need = full + (theme.GAP if shown else 0)
             if need > room:
-                if all(any(t is r for r in rolls) for t in shown):  # the newest message: cut to the room, not dropped
-                    self._cut(text, room - (theme.GAP if shown else 0))
-                    if text.height > 0:
-                        shown.append(text)
+                if all(any(t is r for r in rolls) for t in shown):
+                    longer = text
                 break
             room -= need
             text.height = full
             shown.append(text)
-        if [c for c in reversed(self.children) if c is not self.rest] == shown:
+        lines: list[Text] = []
+        if longer is not None:
+            left = room - (theme.GAP if shown else 0)
+            lines = self._lines(longer, self.width - theme.LIST_BAR - theme.GAP)
+            if not lines or left < lines[0].height:  # not even a line of it: the log has it
+                lines = []
+            else:
+                self.scroll.height = left
+        wanted = shown + ([self.scroll] if lines else [])
+        if [c for c in reversed(self.children) if c is not self.rest] == wanted and (
+                [c.text for c in reversed(self.scrolled.children)] == [t.text for t in lines]):
             return
         self.clear_widgets()
+        self.scrolled.clear_widgets()
         for text in shown:
             if text.parent is not None:  # still in the notices of the last refresh
                 text.parent.remove_widget(text)
             self.add_widget(text)
+        if lines:
+            for line in lines:
+                self.scrolled.add_widget(line)
+            self.scroll.scroll_y = 1  # its first words first
+            self.add_widget(self.scroll)
         self.add_widget(self.rest)
 
-    def _measure(self, text: Text) -> float:
-        """The notice's height whole at this width (drawn once a width and words)."""
-        if getattr(text, "measured", None) != (text.text, self.width) or not text.texture_size[1] or text.max_lines:
-            text.max_lines, text.shorten = 0, False
-            text.width = self.width  # Text wraps to its width
-            text.text_size = (self.width, None)
-            text.texture_update()  # drawn once a width and words, to know its height now
-            text.measured = (text.text, self.width)
-        return float(text.texture_size[1])
+    @staticmethod
+    def _lines(text: Text, width: float) -> list[Text]:
+        """`text`'s words as Texts of a line each at `width` (a row each of the scrolling list)."""
+        probe = CoreLabel(text="", font_size=text.font_size, bold=text.bold)
+        room = width - theme.TEXT_INSET
+        words, line = [], ""
+        for word in text.text.split():
+            wider = f"{line} {word}" if line else word
+            if line and probe.get_extents(wider)[0] > room:
+                words.append(line)
+                line = word
+            else:
+                line = wider
+        if line:
+            words.append(line)
+        out = []
+        for said in words:
+            row_text = Text(said, text.font_size, bold=text.bold, color=text.color, markup=False)
+            row_text.width = width
+            row_text.text_size = (width, None)
+            row_text.texture_update()
+            row_text.height = row_text.texture_size[1]
+            row_text.kind = getattr(text, "kind", None)
+            out.append(row_text)
+        return out
 
-    def _cut(self, text: Text, room: float) -> None:
-        """`text` in as many of its first lines as `room` holds (no line at all: height 0)."""
-        line = CoreLabel(text="Ag", font_size=text.font_size, bold=text.bold).get_extents("Ag")[1]
-        lines = int(room // line) if line else 0
-        while lines >= 1:
-            text.max_lines, text.shorten = lines, False
-            text.texture_update()
-            if text.texture_size[1] <= room:
-                text.height = text.texture_size[1]
-                text.measured = None  # measured whole again next time
-                return
-            lines -= 1
-        text.height = 0
+    @staticmethod
+    def _measure(text: Text, width: float) -> float:
+        """The notice's height whole at `width` (drawn once a width and words)."""
+        if getattr(text, "measured", None) != (text.text, width) or not text.texture_size[1]:
+            text.width = width  # Text wraps to its width
+            text.text_size = (width, None)
+            text.texture_update()  # drawn once a width and words, to know its height now
+            text.measured = (text.text, width)
+        return float(text.texture_size[1])
