@@ -284,22 +284,28 @@ def roll(app: BankerApp) -> list[Step]:
         return tr.render(card_msg(game.ruleset, card, game.options))
 
     def both_in_sight() -> bool:
+        """The roll whole and the card's first words inside the part of the notices the window shows."""
         game = f.session.game
         if game is None or not any(e.get("do") == "draw" for e in game.history):
             return False
         notices = by_role(app, "notices")
         roll_line = shown_labels(app, rolled)
-        said = card_text()  # whole, or its first line first in the notices' scrolling list
-        card = [w for w in widgets(app) if isinstance(w, Label) and w.text and said.startswith(w.text)
-                and (w.text == said or said[len(w.text)] == " ") and (notices is None or within(w, notices))]
-        if len(roll_line) != 1 or not card:
+        card = shown_labels(app, card_text())
+        if len(roll_line) != 1 or len(card) != 1:
             return False
-        for w in (roll_line[0], card[0]):  # each in the notices, its top line inside the window
-            x, y = w.to_window(w.x, w.y)
-            if w.height <= 0 or y + w.height > Window.height or (notices is not None and not within(w, notices)):
-                return False
-        x, y = roll_line[0].to_window(roll_line[0].x, roll_line[0].y)
-        return y >= 0  # the roll whole
+        roll_w, card_w = roll_line[0], card[0]
+        if notices is not None and not (within(roll_w, notices) and within(card_w, notices)):
+            return False
+        bottom, top = 0.0, float(Window.height)
+        view = roll_w.parent.parent if roll_w.parent is not None else None
+        if isinstance(view, ScrollView):  # only the part of the list in its view counts
+            _, bottom = view.to_window(view.x, view.y)
+            top = min(bottom + view.height, top)
+        _, roll_y = roll_w.to_window(roll_w.x, roll_w.y)
+        _, card_y = card_w.to_window(card_w.x, card_w.y)
+        line = card_w.font_size
+        return (bottom <= roll_y and roll_y + roll_w.height <= top  # the roll whole
+                and bottom <= card_y + card_w.height - line and card_y + card_w.height <= top)  # the card's first line
 
     def within(w: Any, outer: Any) -> bool:
         while w is not None and w is not Window:

@@ -381,22 +381,19 @@ class NavBar(BoxLayout):
 
 
 class Notices(BoxLayout):
-    """The latest notices of the turn (who paid whom and why, errors in red), the newest first, in the room
-    the turn screen's column leaves: as many whole notices as fit, the older ones giving way (the money log
-    keeps every word). A flexible part of the column, so it never pushes the column out of the window.
-
-    The dice rolled ("Ann rolled 5 + 4") come first, whatever came after them: a long message never pushes the
-    roll out of sight. The newest of the others is always said: whole where it fits, else a line at a time in a
-    list of the room left below the roll, which scrolls (its bar in sight) to the rest of its words."""
+    """The latest notices of the turn (who paid whom and why, errors in red) in the room the turn screen's column
+    leaves: the dice rolled first ("Ann rolled 5 + 4", whatever came after them), then the others newest first,
+    each whole, in a list that scrolls (its bar in sight) when they are more than the room: a long message never
+    pushes the roll out of sight, and is never cut (the money log keeps every word). A flexible part of the
+    column, so it never pushes the column out of the window; with no room for even the first line, none shows."""
 
     def __init__(self, texts: list[Text], **kw: Any) -> None:
         """`texts`: a Text a notice, oldest first (TableScreen keeps them from one refresh to the next)."""
-        super().__init__(orientation="vertical", spacing=theme.GAP, **kw)
+        super().__init__(orientation="vertical", **kw)
         self.texts = list(reversed(texts))
         self.rest = Widget()
-        self.scroll = listing()  # the newest message when it is longer than the room
+        self.scroll = listing()
         self.scroll.size_hint_y = None
-        self.scroll.role = "notice scrolled"
         self.scrolled = list_column()
         self.scroll.add_widget(self.scrolled)
         self.bind(size=self._fit, parent=self._fit)
@@ -404,77 +401,40 @@ class Notices(BoxLayout):
     def show(self, texts: list[Text]) -> None:
         """The notices to show now, oldest first (the widget is kept from one refresh to the next)."""
         newest_first = list(reversed(texts))
-        if newest_first != self.texts or any(getattr(t, "measured", None) != (t.text, self.width) for t in texts):
+        if newest_first != self.texts or any(getattr(t, "measured", None) is None
+                                             or getattr(t, "measured")[0] != t.text for t in texts):
             self.texts = newest_first
             self._fit()
 
     def _fit(self, *_: Any) -> None:
         if self.parent is None:  # not laid out yet: measuring at Kivy's first 100 px would draw each text twice
             return
-        room = self.height
-        shown: list[Widget] = []
-        longer: Text | None = None  # the newest message when it does not fit whole: in the scrolling list
         rolls = [t for t in self.texts if getattr(t, "kind", None) == "roll"][:1]  # the newest roll, first
-        for text in rolls + [t for t in self.texts if all(t is not r for r in rolls)]:  # then the newest first
-            full = self._measure(text, self.width)
-            need = full + (theme.GAP if shown else 0)
-            if need > room:
-                if all(any(t is r for r in rolls) for t in shown):
-                    longer = text
-                break
-            room -= need
-            text.height = full
-            shown.append(text)
-        lines: list[Text] = []
-        if longer is not None:
-            left = room - (theme.GAP if shown else 0)
-            lines = self._lines(longer, self.width - theme.LIST_BAR - theme.GAP)
-            if not lines or left < lines[0].height:  # not even a line of it: the log has it
-                lines = []
-            else:
-                self.scroll.height = left
-        wanted = shown + ([self.scroll] if lines else [])
-        if [c for c in reversed(self.children) if c is not self.rest] == wanted and (
-                [c.text for c in reversed(self.scrolled.children)] == [t.text for t in lines]):
+        order = rolls + [t for t in self.texts if all(t is not r for r in rolls)]  # then the newest first
+        width = self.width
+        heights = [self._measure(t, width) for t in order]
+        if sum(heights) + theme.GAP * max(0, len(order) - 1) > self.height:  # more than the room: a list that scrolls
+            width = self.width - theme.LIST_BAR - theme.GAP
+            heights = [self._measure(t, width) for t in order]
+        if order and heights[0] > self.height:  # not even the first: the log has them
+            order = []
+        for text, height in zip(order, heights):
+            text.height = height
+        whole = sum(heights[:len(order)]) + theme.GAP * max(0, len(order) - 1)
+        self.scrolled.padding = [0, 0, self.width - width, 0]
+        self.scroll.height = min(whole, self.height)
+        if [c for c in reversed(self.scrolled.children)] == order and (self.scroll.parent is self) == bool(order):
             return
         self.clear_widgets()
         self.scrolled.clear_widgets()
-        for text in shown:
+        for text in order:
             if text.parent is not None:  # still in the notices of the last refresh
                 text.parent.remove_widget(text)
-            self.add_widget(text)
-        if lines:
-            for line in lines:
-                self.scrolled.add_widget(line)
-            self.scroll.scroll_y = 1  # its first words first
+            self.scrolled.add_widget(text)
+        if order:
+            self.scroll.scroll_y = 1  # the roll and the newest first
             self.add_widget(self.scroll)
         self.add_widget(self.rest)
-
-    @staticmethod
-    def _lines(text: Text, width: float) -> list[Text]:
-        """`text`'s words as Texts of a line each at `width` (a row each of the scrolling list)."""
-        probe = CoreLabel(text="", font_size=text.font_size, bold=text.bold)
-        room = width - theme.TEXT_INSET
-        words, line = [], ""
-        for word in text.text.split():
-            wider = f"{line} {word}" if line else word
-            if line and probe.get_extents(wider)[0] > room:
-                words.append(line)
-                line = word
-            else:
-                line = wider
-        if line:
-            words.append(line)
-        out = []
-        for said in words:
-            row_text = Text(said, text.font_size, bold=text.bold, color=text.color, markup=False)
-            row_text.width = width
-            row_text.text_size = (width, None)
-            row_text.texture_update()
-            row_text.height = row_text.texture_size[1]
-            row_text.kind = getattr(text, "kind", None)
-            out.append(row_text)
-        return out
 
     @staticmethod
     def _measure(text: Text, width: float) -> float:
