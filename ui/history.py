@@ -103,5 +103,11 @@ class History:
         self._keys = keys
         return tally(summaries[k] for k in sorted(summaries))
 
+    def finished(self) -> list[GameSummary]:
+        """The finished games the last `stats` counted (played to an end, not abandoned), newest first: the hall
+        of fame lists them, each opening its report."""
+        found = self._summaries or {}
+        return [s for k, s in sorted(found.items(), reverse=True) if s.summary is not None and s.summary["ended"]]
+
 
 __all__ = ["History"]

@@ -5,6 +5,10 @@ when each may show come from the one page list (ui/pages.py); the App asks `scre
 An auction takes the table (the pages marked `over_auction` stay), a page of another mode gives way to that
 mode's own page, and a page's flow may send the family elsewhere once the page's moment has passed (its
 `leave`: a card drawn, a choice made, an entry whose game has gone).
+
+Every message (a refusal, a notice) belongs to the place that showed when it was raised (ui/pages.py's
+`place_of`): the navigator tells the session where the family is (`Session.enter`) at every move and every
+redraw, and the messages of the place left go with it.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ class Navigator:
         """The screen to show now. A hardware check not on the screen is over: taps and presses go to the game
         again."""
         name = self._screen_name()
+        self.f.session.enter(pages.place_of(name))  # the messages of the place left behind go
         checks = pages.checks()
         if name not in checks and self.f.settings.check is not None:
             self.f.settings.start_check(None)
@@ -68,6 +73,7 @@ class Navigator:
         self.f.banker.going_to(page)  # the menu stays unlocked only on its own pages
         self.f.settings.start_check(checks.get(page))  # a check starts afresh on its screen and ends when it is left
         self.page = page
+        self.f.session.enter(pages.place_of(page))  # what the page left said goes with it
         self.f.session.changed()
 
     def back_from_settings(self) -> None:

@@ -21,7 +21,8 @@ class Page:
     HOME, SETUP, TABLE and OVER it may show (at other times the mode's own page shows); `over_auction`: it
     stays up while an auction runs (other pages give way to the auction); `bar`: the key of its button's
     words on the turn screen's bottom bar (None: reached another way); `check`: the hardware check it is
-    ("reader" or "dice": while it shows, card taps and the dice button are only shown there)."""
+    ("reader" or "dice": while it shows, card taps and the dice button are only shown there); `place`: where its
+    messages belong (`place_of`), when it is not a place of its own."""
 
     name: str
     screen: str
@@ -30,6 +31,7 @@ class Page:
     over_auction: bool = False
     bar: str | None = None
     check: str | None = None
+    place: str | None = None
 
 
 PAGES: dict[str, Page] = {}
@@ -50,6 +52,15 @@ def home_page(mode: str) -> str:
     return {HOME: "home", SETUP: "setup", OVER: "over"}.get(mode, "table")
 
 
+def place_of(name: str) -> str:
+    """Where a message raised on page `name` belongs: the page itself, or for the pages the turn steps through by
+    itself (the dice entered, a card picked, the casino, a jump, an auction taking the table) the turn screen's
+    place, "table", so that what a roll or a bid did is still said when the table shows again. A message shows
+    only at its place and goes when the family leaves it (ui/session.py's `Session.enter`)."""
+    page = PAGES.get(name)
+    return (page.place or page.name) if page is not None else name
+
+
 def bar_pages() -> list[Page]:
     """The pages the turn screen's bottom bar leads to, in the registry's order."""
     return [p for p in PAGES.values() if p.bar is not None]
@@ -67,7 +78,7 @@ for _page in (
     Page("keyboard", "ui.screens.keyboard:KeyboardScreen", "names", modes=(SETUP,)),
     Page("houserules", "ui.screens.houserules:HouseRulesScreen", "setup", modes=(SETUP,)),
     Page("table", "ui.screens.table:TableScreen", "turn"),
-    Page("auction", "ui.screens.auction:AuctionScreen", "auction"),
+    Page("auction", "ui.screens.auction:AuctionScreen", "auction", place="table"),
     Page("deeds", "ui.screens.deeds:DeedsScreen", "deeds", over_auction=True, bar="deeds"),
     Page("trade", "ui.screens.trade:TradeScreen", "trade", bar="ui.nav.trade"),
     Page("log", "ui.screens.log:LogScreen", "home", bar="ui.nav.log"),
@@ -77,13 +88,14 @@ for _page in (
     Page("over", "ui.screens.over:GameOverScreen", "home", modes=(OVER,)),
     Page("report", "ui.screens.report:ReportScreen", "ui.flows.report:ReportFlow", modes=(OVER,)),
     Page("fame", "ui.screens.report:FameScreen", "ui.flows.report:ReportFlow", modes=(HOME,)),
+    Page("past_report", "ui.screens.report:ReportScreen", "ui.flows.report:ReportFlow", modes=(HOME,)),
     Page("settings", "ui.screens.settings:SettingsScreen", "settings", modes=(HOME, SETUP, TABLE),
          over_auction=True),
-    Page("cards", "ui.screens.cards:CardPickScreen", "turn"),
-    Page("dice", "ui.screens.dice:DiceEntryScreen", "turn"),
-    Page("ownauction", "ui.screens.ownauction:OwnAuctionScreen", "auction"),
-    Page("casino", "ui.screens.casino:CasinoScreen", "turn"),
-    Page("jump", "ui.screens.jump:JumpScreen", "turn"),
+    Page("cards", "ui.screens.cards:CardPickScreen", "turn", place="table"),
+    Page("dice", "ui.screens.dice:DiceEntryScreen", "turn", place="table"),
+    Page("ownauction", "ui.screens.ownauction:OwnAuctionScreen", "auction", place="table"),
+    Page("casino", "ui.screens.casino:CasinoScreen", "turn", place="table"),
+    Page("jump", "ui.screens.jump:JumpScreen", "turn", place="table"),
     Page("phones", "ui.screens.phones:PhonesScreen", "phones"),
     Page("digits", "ui.screens.digits:DigitsScreen", "pad", modes=(SETUP, TABLE, OVER), over_auction=True),
     Page("editions", "ui.screens.editions:EditionsScreen", "ui.flows.editions:EditionsFlow", modes=(HOME,)),
@@ -98,5 +110,5 @@ for _page in (
 ):
     register(_page)
 
-__all__ = ["ANY", "HOME", "OVER", "PAGES", "Page", "SETUP", "TABLE", "bar_pages", "checks", "home_page", "register",
+__all__ = ["ANY", "HOME", "OVER", "PAGES", "Page", "SETUP", "TABLE", "bar_pages", "checks", "home_page", "place_of", "register",
            "unregister"]

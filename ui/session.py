@@ -48,10 +48,14 @@ class Notice:
     table's language of the moment: switching the language re-renders every notice."""
 
     message: Msg | str  # a plain string (an unexpected error's own words) is shown as it is
-    kind: str = "info"  # info | money | error | card | move | balance
+    kind: str = "info"  # info | money | error | card | move | balance | roll (the dice rolled: the turn screen keeps it)
     sound: str | None = None
     translator: Callable[[], Translator] = field(default=Translator, repr=False, compare=False)
     turn: int = 0  # the session's count of turns when it was made: shown during that turn only
+    # Where it was raised: the place (ui/pages.py's `place_of`) showing then; it shows there only, and goes when the
+    # family leaves that place (`Session.enter`). None: raised before any page showed (the app's start), the
+    # first place entered takes it.
+    place: str | None = None
     # A refusal's cause: while it returns True the notice stands; once it returns False the notice goes for good
     # (Session.changed drops it), e.g. the setup's "every player needs a registered card" once they all have one.
     holds: Callable[[], bool] | None = field(default=None, repr=False, compare=False)
@@ -80,6 +84,7 @@ class Session:
         self.meta: dict[str, Any] = {}  # the live game's meta document in the journal (cards, colours, PIN...)
         self.notices: list[Notice] = []
         self.turns = 0  # turns passed in this session: the notices of one turn are not shown in the next
+        self.place: str | None = None  # where the family is (the navigator's `enter`): a notice belongs there
         self._move: dict[str, Any] | None = None  # where the token must go, in the language of the moment
         self.last_dice: tuple[int, ...] = ()
         # Who hears that something changed (the app: a redraw), and who hears each action's moments
@@ -186,7 +191,7 @@ class Session:
             if event.code == "rolled":
                 self.last_dice = tuple(event.params["dice"])
                 self.notify(msg("event.rolled", player=event.params["player"],
-                                dice=" + ".join(map(str, self.last_dice))), "info", "dice")
+                                dice=" + ".join(map(str, self.last_dice))), "roll", "dice")
             elif event.code == "moved":
                 self._move = {"player": event.params["player"], "space": event.params["space"]}
             elif event.code == "card":
@@ -277,17 +282,35 @@ class Session:
         tr = self.tr
         if count <= 0:
             return []
-        now = [n for n in self.notices if n.turn == self.turns]  # a turn's notices clear when it passes
+        # A turn's notices clear when it passes, and a page's when the family leaves it (`enter`): none raised
+        # elsewhere is ever shown here.
+        now = [n for n in self.notices if n.turn == self.turns and n.place == self.place]
         return [{"text": tr.render(n.message), "kind": n.kind} for n in now[-count:]]
 
     def notify(self, text: Msg | str, kind: str = "info", sound: str | None = None,
                holds: Callable[[], bool] | None = None) -> None:
         """A notice: a `Msg` (msg("ui.card.unknown")) re-renders in the language of the moment;
         a plain string stays as it is. `holds`: a refusal's cause, the notice going once it no longer holds."""
-        self.notices.append(Notice(text, kind, sound, self._translator, self.turns, holds))
+        self.notices.append(Notice(text, kind, sound, self._translator, self.turns, self.place, holds))
         del self.notices[:-NOTICES_KEPT]
+        self.sound(sound)
+
+    def sound(self, sound: str | None) -> None:
+        """Play `sound` (when the table has its sounds on): a refusal said on its own page, without a notice."""
         if sound and self.settings.sounds:
             self._play_sound(sound)
+
+    def enter(self, place: str) -> None:
+        """The family is at `place` now (the navigator says so at every redraw and every move): the notices raised
+        at another place go for good, the refusal of one page never following the family to the next. The
+        notices raised before any page showed (the app's start) belong to the first place entered."""
+        if place == self.place and all(n.place is not None for n in self.notices):
+            return
+        self.place = place
+        for n in self.notices:
+            if n.place is None:
+                n.place = place
+        self.notices = [n for n in self.notices if n.place == place]
 
     def _drop_resolved(self) -> None:
         """Every notice of this turn whose cause is gone (its `holds` now False) goes, for good: fixed is fixed,

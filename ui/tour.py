@@ -282,6 +282,18 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     def no_editions() -> None:
         shutil.rmtree(editions_dir(), ignore_errors=True)
 
+    # Issue 54 (points 4 and 10): each message only where it was raised, a long one never hiding the roll, the dice
+    # page saying what to do, New game's refusal said once in its hint, a past game's report from the hall of fame.
+    messages = {
+        "rent": [("msg-long-with-roll", press("buy"))],  # refused (Ann's already) under the roll that brought Ben there
+        "deeds": [("msg-deeds-refusal", steps_then(lambda: f.nav.go("deeds"), lambda: f.deeds.act("Ann", "build", 3)))],
+        "banker": [("msg-banker-menu-clean", lambda: None)],  # the deeds page's refusal left behind with it
+        "dice": [("touch-move-no-die", steps_then(lambda: f.turn.press({"id": "enter_dice", "action": {}}),
+                                                  f.turn.dice_entered))],
+        "setup": [("msg-setup-refusal", f.setup.start)],  # cards on, none registered: the hint turns red
+        "fame": [("report-from-fame", lambda: report.open_past(report.past_games()[0]["game"]))],
+    }
+
     # Eight players of classic: Ann declines Baltic Avenue and all eight bid for it; Ann buys Ben's
     # railroad; Ben lands on Cy's Boardwalk hotel and owes more than he has.
     classic_deal = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [15]}}
@@ -344,6 +356,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("biznes6-report", report.open_report),
         ("hall-of-fame", steps_then(f.home.close_game, report.open_fame)),  # every game the tour has finished
         ("hall-of-fame-scrolled", lambda: None),
+        *messages["fame"],
     ]
     largest = classic8 + biznes6
 
@@ -497,6 +510,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("bought", tap("Ann")),
         ("cash-machine", steps_then(press("end_turn"), tap("Cy"))),
         ("rent-paid", roll(2, 4)),
+        *messages["rent"],
         ("auction", steps_then(press("end_turn"), roll(3, 4), press("decline"))),
         ("auction-bids", steps_then(tap("Ann"), tap("Ben"), tap("Ann"))),
         ("deeds-and-buildings", steps_then(press("close_auction"), press("end_turn"), lambda: f.deeds.show("Ann"))),
@@ -509,10 +523,12 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                             roll(1, 2), press("end_turn"), roll(2, 3))),
         ("log", lambda: f.nav.go("log")),
         ("house-rules-in-force", lambda: f.nav.go("rules")),
+        *messages["deeds"],
         ("banker-pin", steps_then(lambda: f.nav.go("banker"), keys("1", "2"))),
         ("banker-pin-wrong", keys("3", "5", "ok")),
         ("banker-pin-wait", keys(*"1111", "ok", *"1111", "ok", *"1111", "ok", *"1111", "ok")),
         ("banker-menu", steps_then(lambda: later(31), lambda: f.banker.unlock("1234"))),
+        *messages["banker"],
         ("banker-touch-again", lambda: f.banker.destructive("abandon")),
         ("banker-correction", steps_then(f.banker.other_touch, lambda: f.banker.correct("Ann"), keys("5", "0", "-"))),
         ("phones-table-code", steps_then(f.pad.cancel, start_web, lambda: f.nav.go("phones"))),
@@ -524,6 +540,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("table-cestina", language("cs")),
         ("table-russkij", language("ru")),
         ("dice-entry", steps_then(language(base), lambda: f.nav.go("dice"))),
+        *messages["dice"],
         ("game-over-chart", steps_then(lambda: f.nav.go("table"), f.banker.end_game)),
         ("game-report", report.open_report),  # the three players' money in and out on its chart
         ("game-over-undo-pin", steps_then(lambda: f.nav.go("over"), f.banker.undo_end)),
@@ -562,6 +579,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         # ready names), and the keyboard offers the others.
         ("setup-ready-names", steps_then(lambda: f.nav.go("table"), f.banker.end_game, f.home.close_game, language(chosen or "pl"),
                                          f.setup.new_game, ready_names)),
+        *messages["setup"],
         ("keyboard-ready-names", lambda: f.names.edit(3)),
         *jackpot,
         *largest,

@@ -25,13 +25,15 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from e2e_kit import Cards, Step, play, press_button, run_app, seen, texts, touch, touch_role  # noqa: E402
+from e2e_kit import Cards, Step, play, press_button, run_app, seen, texts, touch, touch_role, widgets  # noqa: E402
 
 from kivy.clock import Clock  # noqa: E402
+from kivy.uix.button import Button  # noqa: E402
+from kivy.uix.label import Label  # noqa: E402
 
 from hardware.emulate import LineReaderEmulator  # noqa: E402
 from hardware.line import SETTLE  # noqa: E402
-from ui import view  # noqa: E402
+from ui import theme, view  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
 from ui.flows.settings import READER_QUIET_SECONDS  # noqa: E402
 from ui.i18n import LANGUAGES  # noqa: E402
@@ -58,10 +60,14 @@ def said(app: BankerApp, key: str, *also: str, **params: Any) -> Callable[[], bo
     return lambda: seen(app, app.session.tr(key, **params), *also)()
 
 
-def shows(app: BankerApp, text: Callable[[], str], times: int) -> Callable[[], bool]:
-    """`text()` is on the screen exactly `times` times (the setup lists what still stops a start, in grey,
-    and a refusal says it once more, in red)."""
-    return lambda: texts(app).split("\n").count(text()) == times
+def shows(app: BankerApp, text: Callable[[], str], times: int, red: bool | None = None) -> Callable[[], bool]:
+    """`text()` is on the screen exactly `times` times (the setup lists what still stops a start below the players,
+    grey, and a refused Start turns that same line red, never saying it again: issue 54); `red`: in red or not."""
+    def check() -> bool:
+        found = [w for w in widgets(app) if isinstance(w, Label) and not isinstance(w, Button) and w.text == text()]
+        return len(found) == times and (red is None or all((list(w.color) == list(theme.DANGER)) is red
+                                                           for w in found))
+    return check
 
 
 def switch_taps(app: BankerApp, on: bool) -> list[Step]:
@@ -114,7 +120,7 @@ def the_check(app: BankerApp, reader: LineReaderEmulator) -> list[Step]:
         # The refusal goes once the family switches to on-screen buttons ...
         ("new game", lambda: touch(app, t("ui.home.new"))),
         ("start without cards", lambda: touch(app, t("ui.setup.start"))),
-        ("refused, in red under the grey list", shows(app, need, 2)),
+        ("refused: the list's line in red, said once", shows(app, need, 1, red=True)),
         ("back home", lambda: touch(app, t("ui.back"))),
         *switch_taps(app, False),
         ("a new game again", lambda: touch(app, t("ui.home.new"))),
@@ -122,10 +128,10 @@ def the_check(app: BankerApp, reader: LineReaderEmulator) -> list[Step]:
         ("back home again", lambda: touch(app, t("ui.back"))),
         *switch_taps(app, True),  # the cause back: the refusal is not (only the grey list says it)
         ("and a new game", lambda: touch(app, t("ui.home.new"))),
-        ("only the list says it", lambda: app.manager.current == "setup" and shows(app, need, 1)()),
+        ("only the list says it, grey", lambda: app.manager.current == "setup" and shows(app, need, 1, red=False)()),
         # ... and once the cards are registered.
         ("start again without cards", lambda: touch(app, t("ui.setup.start"))),
-        ("refused again", shows(app, need, 2)),
+        ("refused again, red", shows(app, need, 1, red=True)),
         ("register the first card", lambda: touch(app, t("ui.setup.register"))),
         ("the first card", cards.tap(ANN)),
         ("the second card", cards.tap(BEN)),

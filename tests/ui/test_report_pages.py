@@ -160,7 +160,7 @@ def test_an_empty_history_says_so_kindly(tmp_path: Path) -> None:
     assert c.nav.screen_name() == "fame"
     v = flow.fame_view()
     assert v == {"title": "Hall of fame", "games": "No finished games yet. The first win will be remembered here!",
-                 "players": [], "lengths": [], "empty": True}
+                 "players": [], "lengths": [], "empty": True, "past": [], "past_title": "Each game's report"}
     c.settings.set_language("pl")
     assert flow.fame_view()["games"].startswith("Nie ma jeszcze ukończonych gier")
 

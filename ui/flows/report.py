@@ -1,5 +1,6 @@
 """After the game, in words a family reads across the table: the game's report (from the game-over screen,
-and on the phones once the game is over) and the family's hall of fame (from the start screen).
+and on the phones once the game is over) and the family's hall of fame (from the start screen), which lists the
+finished games, newest first, each opening its report again (the "past_report" page) long after Done.
 
 The numbers are the engine's (banker/report.py: `game_report`, `family_stats`); here they become sentences
 in the family's language, amounts through `Translator.money`. `report_view` and `fame_view` take the
@@ -18,6 +19,7 @@ from ui.pages import HOME, OVER, home_page
 if TYPE_CHECKING:
     from ui.session import Session
 
+PAST_SHOWN = 30  # the newest finished games the hall of fame lists, each opening its report
 KINDS = ("rent", "salary", "buy", "tax", "card", "auction", "trade", "deal", "build", "mortgage", "unmortgage",
          "jail_fine", "start_bonus", "pot", "sell", "sell_to_bank", "sell_to_player")  # kinds with words of their own
 
@@ -160,9 +162,14 @@ class ReportFlow(Flow):
         super().__init__(flows)
         self._report: tuple[Any, int, dict[str, Any]] | None = None  # (game, actions, game_report) kept
         self._stats: dict[str, Any] | None = None  # the history (ui/history.py), read when the hall of fame opens
+        self.past: int | None = None  # the finished game whose report the hall of fame opened ("past_report")
+        self._past: tuple[int, dict[str, Any], dict[str, str]] | None = None  # (id, game_report, colours) kept
 
     def report(self) -> dict[str, Any]:
-        """The engine's report of the game just over (kept until the game changes: it replays the game)."""
+        """The engine's report of the game just over (kept until the game changes: it replays the game), or on
+        the start screen's side the past game the hall of fame opened."""
+        if self.f.mode == HOME and self._past is not None:
+            return self._past[1]
         s, game = self.s, self.game
         assert game is not None and s.live is not None
         kept = self._report
@@ -173,10 +180,49 @@ class ReportFlow(Flow):
         return kept[2]
 
     def report_view(self) -> dict[str, Any]:
-        return report_view(self.s, self.report())
+        return self._coloured(report_view(self.s, self.report()))
 
     def money_view(self) -> dict[str, Any]:
-        return money_view(self.s, self.report())
+        return self._coloured(money_view(self.s, self.report()))
+
+    def _coloured(self, v: dict[str, Any]) -> dict[str, Any]:
+        """A past game's players in the colours they played in (its meta document), not the live game's."""
+        if self.f.mode == HOME and self._past is not None:
+            colours = self._past[2]
+            for p in v["players"]:
+                p["colour"] = str(colours.get(p["name"], p["colour"]))
+        return v
+
+    def past_games(self) -> list[dict[str, Any]]:
+        """The finished games the hall of fame lists (the newest PAST_SHOWN), each a line that opens its report:
+        {"game", "text"}."""
+        tr = self.s.tr
+        out = []
+        for found in self.s.history.finished()[:PAST_SHOWN]:
+            summary = found.summary or {}
+            out.append({"game": found.id, "text": tr(
+                "ui.fame.game", game=found.id, players=", ".join(p["name"] for p in summary.get("players", [])),
+                winner=" & ".join(summary.get("winners", [])))})
+        return out
+
+    def open_past(self, game_id: int) -> None:
+        """A finished game's report, from the hall of fame's list; a game that no longer loads says why there."""
+        s = self.s
+        try:
+            journal = s.journal
+            game = journal.load(game_id).game
+            made = game_report(game, game_id, journal.status(game_id), journal.action_times(game_id))
+            colours = dict(journal.meta(game_id).get("colours", {}))
+        except JournalError as exc:
+            s.notify(str(exc), "error")
+            self.changed()
+            return
+        self.past, self._past = game_id, (game_id, made, colours)
+        self.f.nav.go("past_report")
+
+    def back_from_report(self) -> None:
+        """The report's Back: to the hall of fame for a past game, else to the game-over screen."""
+        self.f.nav.go("fame" if self.f.mode == HOME else "over")
 
     def open_report(self) -> None:
         self.f.nav.go("report")
@@ -200,7 +246,10 @@ class ReportFlow(Flow):
         return self._stats
 
     def fame_view(self) -> dict[str, Any]:
-        return fame_view(self.s, self.stats())
+        v = fame_view(self.s, self.stats())
+        v["past"] = self.past_games() if self._stats is not None else []
+        v["past_title"] = self.s.tr("ui.fame.reports")
+        return v
 
     def history_in(self) -> None:
         """The app's first reading of the history is in (ui/history.py): a hall of fame that said it was
@@ -212,14 +261,16 @@ class ReportFlow(Flow):
         """Once the table has moved on (a new game from the hall of fame, the game-over screen closed), the page
         of that moment: the family does not come back to this one unasked."""
         mode = self.f.mode
-        if (page, mode) in (("fame", HOME), ("report", OVER)):
+        if (page, mode) in (("fame", HOME), ("report", OVER)) or (page, mode) == ("past_report", HOME) \
+                and self._past is not None:
             return None
         return home_page(mode)
 
     def closed(self) -> None:
         self._report = None
         self._stats = None  # a game just finished joins the history next time
+        self.past = self._past = None
 
 
-__all__ = ["CHART_KINDS", "KINDS", "ReportFlow", "fame_view", "kind_word", "length_text", "money_view", "player_lines",
+__all__ = ["CHART_KINDS", "KINDS", "PAST_SHOWN", "ReportFlow", "fame_view", "kind_word", "length_text", "money_view", "player_lines",
            "report_view"]

@@ -30,6 +30,7 @@ from ui.drafts import DraftFile
 from ui.flows.base import Flow
 from ui.i18n import Msg, msg
 from ui.pin import hash_pin
+from ui.session import NOTICES_KEPT
 
 log = logging.getLogger(__name__)
 
@@ -612,6 +613,8 @@ class SetupFlow(Flow):
             "can_remove": len(d.players) > 2,  # two at least
             "pin_digits": d.pin_length(), "house_rules": self.in_force(), "custom": custom, "time_limit": time_limit,
             "problems": self.problems(),
+            # The problems Start was refused for (said in red in the hint's own place, never repeated below it).
+            "refused": [p for p in self.problems() if p in {n["text"] for n in self.s.notice_lines(NOTICES_KEPT)}],
         }
 
 

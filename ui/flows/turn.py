@@ -76,10 +76,14 @@ class TurnFlow(Flow):
         self.entered_dice[k] = value
         self.changed()
 
+    def dice_missing(self) -> bool:
+        """Whether a die has no value entered yet ("Move by these dice" is greyed, the screen says why)."""
+        game = self.game
+        return game is None or len(self.entered_dice) != game.dice_count() or 0 in self.entered_dice
+
     def dice_entered(self) -> None:
         """Move by the real dice entered, once every die has a value."""
-        game = self.game
-        if game is None or len(self.entered_dice) != game.dice_count() or 0 in self.entered_dice:
+        if self.dice_missing():
             return
         self.f.nav.page = "table"
         self.roll(tuple(self.entered_dice))

@@ -228,11 +228,12 @@ class BaseScreen(Screen):
             bar.add_widget(aside)
         root.add_widget(bar)
 
-    def notices(self, root: BoxLayout, count: int = 3, one_line: bool = False) -> None:
-        """The latest notices: who paid whom and why, errors in red (`one_line`: each cut to a line, for a
-        crowded screen; the money log keeps every word)."""
+    def notices(self, root: BoxLayout, count: int = 3, one_line: bool = False, said: Any = ()) -> None:
+        """The latest notices of this page: who paid whom and why, errors in red (`one_line`: each cut to a line,
+        for a crowded screen; the money log keeps every word; `said`: texts the page already shows in their own
+        place, not repeated here)."""
         box = column()
-        for notice in view.notices(self.s, count):
+        for notice in [n for n in view.notices(self.s, count + len(said)) if n["text"] not in said][-count:]:
             extra: dict[str, Any] = {"max_lines": 1, "shorten": True, "shorten_from": "right"} if one_line else {}
             box.add_widget(Text(notice["text"], theme.FONT_BODY, color=notice_colour(notice["kind"]), **extra))
         root.add_widget(box)

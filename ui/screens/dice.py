@@ -1,4 +1,5 @@
-"""Physical dice: the player enters what came up, a row of values per die."""
+"""Physical dice: the player enters what came up, a row of values per die; "Move by these dice" is greyed, with
+what to do said above it, until every die has its number."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from kivy.uix.widget import Widget
 
 from ui import theme, view
 from ui.screens.base import BaseScreen, row
-from ui.widgets import BigButton
+from ui.widgets import BigButton, Text
 
 
 class DiceEntryScreen(BaseScreen):
@@ -23,5 +24,13 @@ class DiceEntryScreen(BaseScreen):
                 die.role = f"die{k}-{value}"  # two rows share the labels 1-6: tests tell them apart
                 line.add_widget(die)
             root.add_widget(line)
-        root.add_widget(BigButton(self.tr("ui.dice.done"), self.f.turn.dice_entered, "primary", height=theme.TARGET_LARGE))
+        missing = self.f.turn.dice_missing()
+        if missing:  # the button is greyed until each die has its number: say what to do
+            why = Text(self.tr("ui.dice.choose"), theme.FONT_BODY, color=theme.MUTED)
+            why.role = "dice why"
+            root.add_widget(why)
+        done = BigButton(self.tr("ui.dice.done"), self.f.turn.dice_entered, "primary", height=theme.TARGET_LARGE)
+        done.disabled = missing
+        done.role = "dice done"
+        root.add_widget(done)
         root.add_widget(Widget())

@@ -2,7 +2,8 @@
 payment), a chart of each player's money in (rent, salary, the rest) and out (ui/chart.py's MoneyBars) and a few
 plain lines per player, in large type to read across the table; and the hall of fame, from
 the start screen: the family's finished games, each player's wins, rent and best game, the longest and the
-shortest game. Both scroll when the family is large."""
+shortest game, then every finished game (newest first), a touch opening its report again. Both scroll when the
+family is large."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from ui import theme
 from ui.chart import MoneyBars
 from ui.screens.base import BaseScreen, list_column, listing, row
-from ui.widgets import Chip, Text
+from ui.widgets import BigButton, Chip, Text
 
 FLOW = "ui.flows.report:ReportFlow"
 
@@ -22,7 +23,7 @@ class ReportScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         flow: Any = self.f.of(FLOW)
         v = flow.report_view()
-        self.header(root, v["title"], lambda: self.f.nav.go("over"))
+        self.header(root, v["title"], flow.back_from_report)
         # kept: scrolled where the finger left it; another game's report opens at its top
         sv = self.box(f"list {v['game']}", listing)
         body = self.box(f"rows {v['game']}", lambda: list_column(spacing=theme.GAP_WIDE))
@@ -66,5 +67,13 @@ class FameScreen(BaseScreen):
             body.add_widget(Text(p["more"], theme.FONT_BODY))
         for text in v["lengths"]:
             body.add_widget(Text(text, theme.FONT_BODY, color=theme.MUTED))
+        if v["past"]:  # every finished game's report, again: a button each, newest first
+            body.add_widget(Text(v["past_title"], theme.FONT_LARGE, bold=True))
+            for game in v["past"]:
+                b = BigButton(game["text"], lambda g=game["game"]: flow.open_past(g), "secondary",
+                              size=theme.FONT_BODY, markup=False)  # the players' names are text, never markup
+                b.role = f"past report {game['game']}"
+                body.add_widget(b)
         sv.add_widget(body)
         root.add_widget(sv)
+        self.notices(root, 1)  # a game whose report no longer loads says why

@@ -16,7 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
 from ui.flows.setup import TIME_LIMIT_STEP
-from ui.screens.base import BaseScreen, fit_font, grid, list_column, listing, rewind, row
+from ui.screens.base import BaseScreen, auto_height, fit_font, grid, list_column, listing, rewind, row
 from ui.widgets import BigButton, Text, colour
 
 RULES_COLUMNS = 4  # the shipped rulesets' buttons in a row
@@ -55,7 +55,7 @@ class SetupScreen(BaseScreen):
         body.add_widget(self.players(s))
         body.add_widget(self.house_rules(s))
         root.add_widget(body)
-        self.notices(root, 1)
+        self.notices(root, 1, said=s["problems"])  # a refused Start's reasons are said in the hint, in red
         bottom = row(theme.TARGET)
         add = BigButton(self.tr("ui.setup.add_player"), self.f.setup.add_player, "secondary", size=theme.FONT_SMALL,
                         size_hint_x=0.8)
@@ -114,10 +114,16 @@ class SetupScreen(BaseScreen):
             remove.disabled = not s["can_remove"]  # two players are the least: their X is greyed
             line.add_widget(remove)
             rows.add_widget(line)
-        for problem in s["problems"]:
-            rows.add_widget(Text(problem, theme.FONT_SMALL, color=theme.MUTED))
         sv.add_widget(rows)
         side.add_widget(sv)
+        # What still stops the start, below the list and never scrolled away or cut: grey as a hint, red once
+        # Start was refused for it; it goes as its cause is fixed.
+        hint = self.box("players hint", lambda: auto_height(BoxLayout(orientation="vertical", size_hint_y=None)))
+        for problem in s["problems"]:
+            line = Text(problem, theme.FONT_SMALL, color=theme.DANGER if problem in s["refused"] else theme.MUTED)
+            line.role = "setup problem"
+            hint.add_widget(line)
+        side.add_widget(hint)
         return side
 
     def house_rules(self, s: dict[str, Any]) -> Any:

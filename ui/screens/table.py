@@ -14,7 +14,7 @@ from kivy.uix.widget import Widget
 from ui import theme, view
 from ui.flows import Flows
 from ui.session import Session
-from ui.screens.base import BaseScreen, auto_height, grid, notice_colour, row
+from ui.screens.base import BaseScreen, auto_height, grid, list_column, listing, notice_colour, row
 from ui.board import BoardFrame
 from ui.widgets import BigButton, Chip, Die, Panel, QRCode, Stripe, Text, colour, snug
 
@@ -89,6 +89,7 @@ class TableScreen(BaseScreen):
         # card shows under the banner that asked for one).
         shown = view.notices(self.s, NOTICES_MOST)
         notices = self.part("notices", (), lambda: Notices([]))  # kept, told the texts to show
+        notices.role = "notices"
         notices.show(self._notice_texts(shown))
         right.add_widget(notices)
         if buttons:
@@ -149,6 +150,7 @@ class TableScreen(BaseScreen):
                 text = spare.pop() if spare else Text("", theme.FONT_BODY)
                 text.text, text.color = n["text"], notice_colour(n["kind"])
                 texts[k] = text
+            text.kind = n["kind"]  # the dice rolled stay in sight (`Notices`)
             now.setdefault((n["text"], n["kind"]), []).append(text)
         self._notices_kept = now
         self._notices_spare = spare[-NOTICES_MOST:]
@@ -423,46 +425,67 @@ class NavBar(BoxLayout):
 
 
 class Notices(BoxLayout):
-    """The latest notices of the turn (who paid whom and why, errors in red), the newest first, in the room
-    the turn screen's column leaves: as many whole notices as fit, the older ones giving way (the money log
-    keeps every word). A flexible part of the column, so it never pushes the column out of the window."""
+    """The latest notices of the turn (who paid whom and why, errors in red) in the room the turn screen's column
+    leaves: the dice rolled first ("Ann rolled 5 + 4", whatever came after them), then the others newest first,
+    each whole, in a list that scrolls (its bar in sight) when they are more than the room: a long message never
+    pushes the roll out of sight, and is never cut (the money log keeps every word). A flexible part of the
+    column, so it never pushes the column out of the window; with no room for even the first line, none shows."""
 
     def __init__(self, texts: list[Text], **kw: Any) -> None:
         """`texts`: a Text a notice, oldest first (TableScreen keeps them from one refresh to the next)."""
-        super().__init__(orientation="vertical", spacing=theme.GAP, **kw)
+        super().__init__(orientation="vertical", **kw)
         self.texts = list(reversed(texts))
         self.rest = Widget()
+        self.scroll = listing()
+        self.scroll.size_hint_y = None
+        self.scrolled = list_column()
+        self.scroll.add_widget(self.scrolled)
         self.bind(size=self._fit, parent=self._fit)
 
     def show(self, texts: list[Text]) -> None:
         """The notices to show now, oldest first (the widget is kept from one refresh to the next)."""
         newest_first = list(reversed(texts))
-        if newest_first != self.texts or any(getattr(t, "measured", None) != (t.text, self.width) for t in texts):
+        if newest_first != self.texts or any(getattr(t, "measured", None) is None
+                                             or getattr(t, "measured")[0] != t.text for t in texts):
             self.texts = newest_first
             self._fit()
 
     def _fit(self, *_: Any) -> None:
         if self.parent is None:  # not laid out yet: measuring at Kivy's first 100 px would draw each text twice
             return
-        room = self.height
-        shown: list[Widget] = []
-        for text in self.texts:  # the newest first
-            if getattr(text, "measured", None) != (text.text, self.width) or not text.texture_size[1]:
-                text.width = self.width  # Text wraps to its width
-                text.text_size = (self.width, None)
-                text.texture_update()  # drawn once a width and words, to know its height now
-                text.measured = (text.text, self.width)
-            need = text.texture_size[1] + (theme.GAP if shown else 0)
-            if need > room:
-                break
-            room -= need
-            text.height = text.texture_size[1]
-            shown.append(text)
-        if [c for c in reversed(self.children) if c is not self.rest] == shown:
+        rolls = [t for t in self.texts if getattr(t, "kind", None) == "roll"][:1]  # the newest roll, first
+        order = rolls + [t for t in self.texts if all(t is not r for r in rolls)]  # then the newest first
+        width = self.width
+        heights = [self._measure(t, width) for t in order]
+        if sum(heights) + theme.GAP * max(0, len(order) - 1) > self.height:  # more than the room: a list that scrolls
+            width = self.width - theme.LIST_BAR - theme.GAP
+            heights = [self._measure(t, width) for t in order]
+        if order and heights[0] > self.height:  # not even the first: the log has them
+            order = []
+        for text, height in zip(order, heights):
+            text.height = height
+        whole = sum(heights[:len(order)]) + theme.GAP * max(0, len(order) - 1)
+        self.scrolled.padding = [0, 0, self.width - width, 0]
+        self.scroll.height = min(whole, self.height)
+        if [c for c in reversed(self.scrolled.children)] == order and (self.scroll.parent is self) == bool(order):
             return
         self.clear_widgets()
-        for text in shown:
+        self.scrolled.clear_widgets()
+        for text in order:
             if text.parent is not None:  # still in the notices of the last refresh
                 text.parent.remove_widget(text)
-            self.add_widget(text)
+            self.scrolled.add_widget(text)
+        if order:
+            self.scroll.scroll_y = 1  # the roll and the newest first
+            self.add_widget(self.scroll)
         self.add_widget(self.rest)
+
+    @staticmethod
+    def _measure(text: Text, width: float) -> float:
+        """The notice's height whole at `width` (drawn once a width and words)."""
+        if getattr(text, "measured", None) != (text.text, width) or not text.texture_size[1]:
+            text.width = width  # Text wraps to its width
+            text.text_size = (width, None)
+            text.texture_update()  # drawn once a width and words, to know its height now
+            text.measured = (text.text, width)
+        return float(text.texture_size[1])
