@@ -40,6 +40,16 @@ SOUNDS = {"rent": "payment", "tax": "payment", "card": "payment", "buy": "paymen
           "salary": "payment", "debt_paid": "payment", "build": "building", "sell": "building",
           "sell_all": "building", "jail_fine": "payment", "trade": "payment", "pot": "payment",
           "own_auction": "payment", "sell_to_bank": "building", "sell_to_player": "payment", "snake_eyes": "payment"}
+# The texts that read differently with on-screen buttons instead of cards (Settings' "Pay with"): each cards-mode
+# key and its on-screen buttons' twin. `Session.by_mode` picks one, the one place that does: a text that asks for a
+# card tap either has a twin here or is shown only when cards are used (tests/ui/test_card_mode_words.py keeps
+# the catalogue to that).
+BUTTONS_WORDS = {
+    "ui.auction.how": "ui.auction.how_buttons",  # a card tap bids; with buttons, the Bid button does
+    "ui.trade.agree": "ui.trade.agree_buttons",  # both players' cards agree; with buttons, the touch does
+    "ui.phones.how": "ui.phones.how_buttons",  # a card tap shows a player's own code; no cards, no such code
+    "ui.home.tagline": "ui.home.tagline_buttons",  # "tap to pay"
+}
 
 
 @dataclass
@@ -99,10 +109,19 @@ class Session:
     def game(self) -> Game | None:
         return self.live.game if self.live is not None else None
 
+    def by_mode(self, key: str) -> str:
+        """The message key to show for `key` in the card mode of the moment: its on-screen buttons' twin
+        (`BUTTONS_WORDS`) when paying needs no card, else `key` itself."""
+        return key if self.settings.taps else BUTTONS_WORDS.get(key, key)
+
     @property
     def move_hint(self) -> str | None:
-        """"Ann: move your token to Kentucky Avenue" after the latest move."""
-        return self.tr("ui.move_to", **self._move) if self._move else None
+        """"Ann: move your token to Kentucky Avenue" after the latest move; on the jail's space without being
+        sent there, "... (just visiting)"."""
+        if not self._move:
+            return None
+        move = dict(self._move)
+        return self.tr("ui.move_to_visiting" if move.pop("visiting", False) else "ui.move_to", **move)
 
     def open(self, live: JournaledGame, fresh: bool) -> None:
         """A game to play: `fresh` for one just started (nothing of the last game's shown), else resumed."""
@@ -188,7 +207,10 @@ class Session:
                 self.notify(msg("event.rolled", player=event.params["player"],
                                 dice=" + ".join(map(str, self.last_dice))), "info", "dice")
             elif event.code == "moved":
-                self._move = {"player": event.params["player"], "space": event.params["space"]}
+                name, where = event.params["player"], event.params.get("index", -1)
+                visiting = (0 <= where < len(game.kinds) and game.kinds[where] == "jail"
+                            and not game.players[game.index_of[name]].in_jail)  # landed there: just visiting
+                self._move = {"player": name, "space": event.params["space"], "visiting": visiting}
             elif event.code == "card":
                 card = game.ruleset.card_by_id[event.params["card"]]
                 self.notify(card_msg(game.ruleset, card, game.options), "card", None)
