@@ -42,13 +42,32 @@ SOUNDS = {"rent": "payment", "tax": "payment", "card": "payment", "buy": "paymen
           "own_auction": "payment", "sell_to_bank": "building", "sell_to_player": "payment", "snake_eyes": "payment"}
 # The texts that read differently with on-screen buttons instead of cards (Settings' "Pay with"): each cards-mode
 # key and its on-screen buttons' twin. `Session.by_mode` picks one, the one place that does: a text that asks for a
-# card tap either has a twin here or is shown only when cards are used (tests/ui/test_card_mode_words.py keeps
+# card tap either has a twin here or is shown only when cards are used (tests/ui/test_words_catalogue.py keeps
 # the catalogue to that).
 BUTTONS_WORDS = {
     "ui.auction.how": "ui.auction.how_buttons",  # a card tap bids; with buttons, the Bid button does
     "ui.trade.agree": "ui.trade.agree_buttons",  # both players' cards agree; with buttons, the touch does
     "ui.phones.how": "ui.phones.how_buttons",  # a card tap shows a player's own code; no cards, no such code
     "ui.home.tagline": "ui.home.tagline_buttons",  # "tap to pay"
+    "ui.setup.register": "ui.setup.register_buttons",  # a card is optional with buttons (a tap shows the balance)
+}
+# The texts that ask for a card and are shown only when cards are used, each with where and why.
+CARDS_ONLY = {
+    "ui.tap.prompt": "ui/flows/paying.py: a payment waits for cards only when paying needs them (settings.taps)",
+    "ui.tap.as": "the banker's stand-ins for a forgotten card: offered only with cards",
+    "ui.banker.stand_ins.on": "ui/screens/banker.py offers the stand-ins only with cards",
+    "ui.banker.stand_ins.off": "ui/screens/banker.py offers the stand-ins only with cards",
+    "ui.card.not_yours": "the answer to a card tapped: no card is tapped without cards",
+    "ui.setup.tap_now": "a card being registered: the family touched the button for it",
+    "ui.replace.tap": "replacing a lost card: the family touched the button for it",
+    "ui.pause.asked": "ui/flows/clock.py: with buttons a pause needs no vote",
+    "ui.vote.pause": "ui/flows/clock.py: with buttons a pause needs no vote",
+    "ui.vote.resume": "ui/flows/clock.py: with buttons the game resumes at a touch",
+    "ui.check.tap_any": "the reader's check is about the reader, in either mode",
+    "ui.check.taps": "the reader's check counts the taps it saw, in either mode",
+    "ui.check.reader_nothing": "the reader's check, in either mode",
+    "ui.check.reader_works": "the reader's check, in either mode",
+    "ui.settings.taps.on": "the switch's own label for cards",
 }
 
 

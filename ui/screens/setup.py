@@ -102,7 +102,7 @@ class SetupScreen(BaseScreen):
             elif p["card"]:
                 label, kind = self.tr("ui.setup.card_ok"), "primary"
             else:
-                label, kind = self.tr("ui.setup.register"), "secondary"
+                label, kind = self.tr(self.s.by_mode("ui.setup.register")), "secondary"
             line.add_widget(BigButton(label, lambda k=k: self.f.setup.register(k), kind, size=theme.FONT_SMALL,
                                       size_hint_x=None, width=theme.WIDTH_SETUP_CARD, height=theme.SETUP_ROW))
             remove = BigButton("X", lambda k=k: self.f.setup.remove_player(k), "danger", size_hint_x=None,
