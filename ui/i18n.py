@@ -47,6 +47,7 @@ MONEY = "money"  # the format spec of an amount of money: {amount:money}
 # The engine's families of messages, each a sentence shown on its own (a refusal, a notice, a money-log line):
 # shown with a capital letter whatever the engine's English starts with ("the bank puts 100 into the pot").
 SENTENCES = ("action.", "event.", "log.", "rule.", "setup.")
+LEADING_FIELD = re.compile(r"\{(\w+)")  # a template that begins with a value: its name
 
 
 @dataclass(frozen=True)
@@ -259,14 +260,19 @@ class Translator:
         return self.format(key, {self.plural_param(key) or "count": n})
 
     def _fill(self, template: str, params: Mapping[str, Any], key: str = "") -> str:
-        """The template filled in; a text that begins with a value ("{payer} pays...", the payer the bank) or
-        is one of the engine's sentences (`SENTENCES`) begins with a capital letter: "The bank pays Ann 10"."""
+        """The template filled in. A text that begins with a piece of the app's own words ("{payer} pays...",
+        the payer the bank: `msg("ui.bank")`), or an engine sentence (`SENTENCES`) that begins with its own
+        words, begins with a capital letter: "The bank pays Ann 10". A value as the family typed it (a name, an
+        edition's short name) stays as typed."""
         try:
             text = self._formatter.vformat(template, (), params)
         except (ValueError, IndexError, KeyError, TypeError):
             return template
-        if text[:1].islower() and (template.startswith("{") or key.startswith(SENTENCES)):
-            text = text[0].upper() + text[1:]
+        if text[:1].islower():
+            lead = LEADING_FIELD.match(template)
+            if (isinstance(params.get(lead.group(1)), Msg) if lead is not None
+                    else key.startswith(SENTENCES)):
+                text = text[0].upper() + text[1:]
         return text
 
     def group(self, group: str, english_name: str) -> str:
