@@ -22,7 +22,9 @@ from ui.flows import Flows
 from ui.flows.settings import CHOICES, SETTING_ROWS
 from ui.i18n import Msg, Translator, msg, winners_msg
 from ui.session import BUTTONS_WORDS, CARDS_ONLY
+from ui.moments import EVENT, Moment
 from ui.settings import Settings
+from ui.voice import Waiting, phrases, say
 
 LANGUAGES = ["en", "pl", "cs", "ru"]
 
@@ -267,6 +269,14 @@ def test_a_tie_shares_the_first_place_in_every_language() -> None:
         assert tr.render(winners_msg("Car")) == tr("ui.over.winner", player="Car")
     assert Translator("en").render(winners_msg(["Car", "Ship", "Dog"])) == "Car, Ship and Dog share first place"
     assert Translator("pl").render(winners_msg(("Car", "Ship", "Dog"))) == "Car, Ship i Dog dzielą pierwsze miejsce"
+
+
+def test_the_voice_says_a_tie_as_a_shared_first_place(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c)
+    tie = Moment(EVENT, "game_over", {"reason": "ended", "winner": ["Ann", "Ben"]}, 1)
+    assert [say(c.session, Waiting([p])) for p in phrases(c.session, [tie])] == [
+        "Game over. Ann and Ben share first place"]
 
 
 def test_a_tie_ranks_the_tied_players_first_on_the_game_over_screen_as_in_the_report(tmp_path: Path) -> None:
