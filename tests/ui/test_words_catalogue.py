@@ -206,6 +206,13 @@ def test_the_auctions_words_agree_with_its_buttons_in_both_modes(tmp_path: Path,
 # ---------------------------------------------------------------------- switches
 
 
+# The switches outside the settings' rows, by the keys of their two labels: the house rules page's On / Off
+# beside each rule's name, the banker's stand-ins, a game already going's first lap, and brands' custom table's
+# "Build evenly: on / off" (ui/screens/setup.py adds ui.on or ui.off to its name).
+SWITCHES = (("ui.house.switch_on", "ui.house.switch_off"), ("ui.banker.stand_ins.on", "ui.banker.stand_ins.off"),
+            ("ui.progress.lapped", "ui.progress.not_lapped"), ("ui.on", "ui.off"))
+
+
 def setting_labels(c: Flows) -> dict[str, tuple[str, bool]]:
     """Each boolean setting's button on the settings screen: its label and whether it looks switched on."""
     view = c.settings.view()
@@ -228,7 +235,8 @@ def test_every_switch_says_its_state_and_a_way_chosen_never_looks_off(tmp_path: 
         if key in CHOICES:  # two ways of playing: the one chosen is in force, never greyed as off
             assert before[1] and after[1], (language, key)
     tr = c.session.tr
-    assert tr("ui.house.switch_on") != tr("ui.house.switch_off")
+    for on, off in SWITCHES:  # the other switches' two labels
+        assert tr(on) != tr(off), (language, on)
     if language == "en":
         c.settings.set_setting("taps", False)
         assert setting_labels(c)["taps"] == ("Pay with: on-screen buttons", True)

@@ -137,7 +137,7 @@ class SetupScreen(BaseScreen):
                 body.add_widget(self.stepper(f"{self.tr('ui.custom.' + option)}: {shown}", option, step,
                                              lambda v, o=option, x=value: self.f.setup.set_custom(o, x + v)))
             even = custom["build_evenly"]
-            body.add_widget(BigButton(self.tr("ui.custom.build_evenly") + (": " + self.tr("ui.on") if even else ""),
+            body.add_widget(BigButton(self.tr("ui.custom.build_evenly") + ": " + self.tr("ui.on" if even else "ui.off"),
                                       lambda v=even: self.f.setup.set_option("build_evenly", not v),
                                       "primary" if even else "secondary", size=theme.FONT_SMALL,
                                       height=theme.SETUP_ROW))
