@@ -312,7 +312,8 @@ class MotionLayer(Widget):
         """The winner's name, large, in their colour's light (a tie: the first's); confetti of every player's
         colour; the sound. `winner`: the game_over event's, a name or the tied names."""
         self.play_sound("celebration")
-        colour = rgba(self.c.colour(winner if isinstance(winner, str) else str(winner[0])))
+        names = [winner] if isinstance(winner, str) else [str(n) for n in winner]
+        colour = rgba(self.c.colour(names[0]))
         shade = Flash([*theme.BG[:3], 0.82], (0, 0, self.width, self.height), opacity=1)
         self._add(shade, _animation(opacity=1, duration=CELEBRATION - 0.5) + _animation(opacity=0, duration=0.5))
         name = Label(text=self.c.tr.render(winners_msg(winner)), font_size=theme.FONT_WINNER, bold=True,
@@ -326,7 +327,7 @@ class MotionLayer(Widget):
         pulse = _animation(font_size=theme.FONT_WINNER, duration=0.35, transition="out_back")
         self._add(name, pulse + _animation(opacity=1, duration=CELEBRATION - 0.85) + _animation(opacity=0, duration=0.5))
         colours = [rgba(c) for c in self.c.meta.get("colours", {}).values()] or [list(theme.ACCENT)]
-        rng = random.Random(winner)
+        rng = random.Random(" & ".join(names))  # the same confetti for the same winners
         size = max(8.0, min(self.width, self.height) / 40)
         for k in range(CONFETTI):
             angle = 2 * math.pi * k / CONFETTI + rng.uniform(-0.1, 0.1)

@@ -22,7 +22,7 @@ from banker.errors import ActionError, SetupError
 from banker.game import Game
 from banker.journal import Commit, Journal, JournaledGame, JournalError
 from ui.history import History
-from ui.i18n import Msg, Translator, card_msg, msg
+from ui.i18n import Msg, Translator, card_msg, msg, winners_msg
 from ui.moments import EVENT, MONEY, UNDONE, Listener, Moment
 from ui.settings import Settings
 
@@ -233,6 +233,8 @@ class Session:
             elif event.code == "card":
                 card = game.ruleset.card_by_id[event.params["card"]]
                 self.notify(card_msg(game.ruleset, card, game.options), "card", None)
+            elif event.code == "game_over" and isinstance(event.params.get("winner"), list):  # a tie
+                self.notify(msg("ui.over.tie_line", result=winners_msg(event.params["winner"])), "info", None)
             elif event.code in SHOWN_EVENTS:
                 sound = "building" if event.code in ("built", "sold_building", "sold_all") else None
                 if event.code == "built" and game.variant.builds_on_visit:

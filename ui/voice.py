@@ -136,7 +136,7 @@ def phrases(c: "Session", moments: list[Moment]) -> list[Phrase]:
             if m.code == "debt" and p.get("to") in ("bank", "pot"):
                 key += "_bank"
             if m.code == "game_over" and isinstance(p.get("winner"), list):  # a tie: they share first place
-                key, params["result"] = "ui.voice.game_over_tie", winners_msg(p["winner"])
+                key, params["result"] = "ui.over.tie_line", winners_msg(p["winner"])
             found.append(Phrase(kind, key, params, m.seq))
         elif m.kind == MONEY and m.code not in TOLD_BY_AN_EVENT:
             payer, payee, amount = p.get("payer"), p.get("payee"), p.get("amount")

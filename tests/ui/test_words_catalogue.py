@@ -285,6 +285,8 @@ def test_the_voice_says_a_tie_as_a_shared_first_place(tmp_path: Path) -> None:
     tie = Moment(EVENT, "game_over", {"reason": "ended", "winner": ["Ann", "Ben"]}, 1)
     assert [say(c.session, Waiting([p])) for p in phrases(c.session, [tie])] == [
         "Game over. Ann and Ben share first place"]
+    c.banker.end_game()  # and the notice says so too (not "Game over: ['Ann', 'Ben'] wins")
+    assert [n.text for n in c.session.notices][-1] == "Game over. Ann and Ben share first place"
 
 
 def test_a_tie_ranks_the_tied_players_first_on_the_game_over_screen_as_in_the_report(tmp_path: Path) -> None:
