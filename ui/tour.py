@@ -487,7 +487,8 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
 def words_shots(app: BankerApp, base: str) -> list[tuple[str, Callable[[], Any]]]:
     """Issue 54's words, after the rest of the tour (so that no earlier shot changes): a classic game of Ann and
     Ben with cards, Ann on the jail's space only visiting, then ended at once in a tie (both as rich: they share
-    the first place, the phones' link named on its button); then a game with on-screen buttons instead of cards
+    the first place, the phones' link named on its button); Ann landing exactly on GO with its house rule on
+    (the money's lines name GO as the ruleset does); then a game with on-screen buttons instead of cards
     (the settings' call, switched back after the last shot): the new-game screen's optional card, the settings'
     switch, an auction whose opening bid is what its Bid buttons bid, a trade agreed by a touch, the banker's
     menu without the stand-ins for a forgotten card."""
@@ -522,6 +523,9 @@ def words_shots(app: BankerApp, base: str) -> list[tuple[str, Callable[[], Any]]
     return [
         ("words-just-visiting", lambda: (fresh(["Ann", "Ben"], True), start(), f.turn.roll((4, 6)))),
         ("words-tie", lambda: (f.nav.go("table"), f.banker.end_game())),
+        ("words-go-bonus", lambda: (fresh(["Ann", "Ben"], True), f.setup.toggle_house_rule("start_landing_bonus"),
+                                    setattr(f.setup.draft, "setup", {"players": {"Ann": {"position": 36}}}), start(),
+                                    f.turn.roll((1, 3)))),  # exactly on GO: the bonus names it as the board does
         ("buttons-setup", lambda: (buttons(True), fresh(["Ann", "Ben"], False), f.nav.go("setup"))),
         ("buttons-settings-switch", lambda: (start(), f.nav.go("settings"))),
         ("buttons-auction", lambda: (f.nav.go("table"), f.turn.roll((1, 2)), f.paying.request({"do": "decline"}))),
