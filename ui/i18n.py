@@ -90,9 +90,8 @@ def winners_msg(winners: Any) -> Msg:
         return Msg("ui.phone.ended")
     if len(names) == 1:
         return Msg("ui.over.winner", {"player": names[0]})
-    joined: Any = names[0]
-    for k, name in enumerate(names[1:], 2):  # "A, B and C": the last joined by the language's "and"
-        joined = Msg("ui.over.and" if k == len(names) else "ui.over.comma", {"first": joined, "next": name})
+    # "A, B and C": commas (as the app lists names everywhere), the last joined by the language's "and"
+    joined = Msg("ui.over.and", {"first": ", ".join(names[:-1]), "next": names[-1]})
     return Msg("ui.over.tie", {"players": joined})
 
 
