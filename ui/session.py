@@ -57,7 +57,7 @@ CARDS_ONLY = {
     "ui.tap.as": "the banker's stand-ins for a forgotten card: offered only with cards",
     "ui.banker.stand_ins.on": "ui/screens/banker.py offers the stand-ins only with cards",
     "ui.banker.stand_ins.off": "ui/screens/banker.py offers the stand-ins only with cards",
-    "ui.card.not_yours": "the answer to a card tapped: no card is tapped without cards",
+    "ui.card.not_yours": "ui/taps.py: a card refused while a payment waits for cards, only when paying needs them",
     "ui.setup.tap_now": "a card being registered: the family touched the button for it",
     "ui.replace.tap": "replacing a lost card: the family touched the button for it",
     "ui.pause.asked": "ui/flows/clock.py: with buttons a pause needs no vote",
@@ -67,7 +67,6 @@ CARDS_ONLY = {
     "ui.check.taps": "the reader's check counts the taps it saw, in either mode",
     "ui.check.reader_nothing": "the reader's check, in either mode",
     "ui.check.reader_works": "the reader's check, in either mode",
-    "ui.settings.taps.on": "the switch's own label for cards",
 }
 
 
