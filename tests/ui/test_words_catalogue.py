@@ -21,8 +21,8 @@ import i18n_tool  # scripts/i18n_tool.py (pyproject.toml's pythonpath)
 from ui.flows import Flows
 from ui.flows.settings import CHOICES, SETTING_ROWS
 from ui.i18n import Msg, Translator, msg, winners_msg
-from ui.session import BUTTONS_WORDS, CARDS_ONLY
 from ui.moments import EVENT, Moment
+from ui.session import BUTTONS_WORDS, CARDS_ONLY
 from ui.settings import Settings
 from ui.voice import Waiting, phrases, say
 
@@ -193,7 +193,10 @@ def start_buttons(c: Flows, names: tuple[str, ...] = ("Ann", "Ben")) -> None:
 @pytest.mark.parametrize("taps", [True, False])
 def test_the_auctions_words_agree_with_its_buttons_in_both_modes(tmp_path: Path, taps: bool) -> None:
     c = make(tmp_path, taps=taps)
-    start(c) if taps else start_buttons(c)
+    if taps:
+        start(c)
+    else:
+        start_buttons(c)
     a = auction(c)
     bids = {b["next"] for b in a["bidders"] if b["may_bid"]}
     assert bids == {a["opening"]} == {10}  # "No bid yet (from 10)" beside "Bid 10"
