@@ -133,7 +133,8 @@ def test_the_bank_paying_begins_with_a_capital_and_keeps_its_small_letter_inside
 
 # ---------------------------------------------------------------------- the card mode's words
 
-# A text asks for a card when it says to tap, put or hold a card (in English).
+# A text asks for a card when its English says to tap (the other languages keep to their English: each twin is
+# checked below against its own cards-side text in every language).
 ASKS_FOR_CARD = re.compile(r"\btap(s|ping|ped)?\b", re.I)
 
 
