@@ -594,7 +594,7 @@ class Kernel:
         if kind == "go":
             bonus = int(self.options["start_landing_bonus"])
             if bonus and self.salary_paid():
-                self.transfer(BANK, p.index, bonus, "start_bonus", NO_PARAMS)
+                self.transfer(BANK, p.index, bonus, "start_bonus", self.space_params[i])  # GO by its own name
                 if p.debts:
                     self.settle(p)
             return

@@ -282,7 +282,7 @@ MESSAGES: dict[str, str | Plural] = {
     "log.pot_seed": "the bank puts {amount:money} into the Free Parking pot",
     "log.snake_eyes": "{payee} rolls two ones: {amount:money} from the bank",
     "log.adjust": "banker's correction: {payer} to {payee} {amount:money} ({reason})",
-    "log.start_bonus": "{payee} lands exactly on Start: {amount:money} more",
+    "log.start_bonus": "{payee} lands exactly on {space}: {amount:money} more",
     "log.rent_tax": "{payer} pays {amount:money} tax on the rent for {space}",
     "log.casino_bet": "{payer} bets {amount:money} at the casino",
     "log.casino_win": "{payee} wins {amount:money} at the casino",

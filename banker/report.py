@@ -44,7 +44,7 @@ def _turns_of_actions(game: "Game") -> list[int]:
     return turns
 
 
-def _ranks(game: "Game") -> dict[int, int]:
+def ranks(game: "Game") -> dict[int, int]:
     """Each player's rank, 1 the best, tied players sharing one (and the next rank skipping as many): the
     winners first, then the players still in by net worth, then the bankrupt, the last to go bankrupt first."""
     winners = set(game.outcome.winners) if game.outcome is not None else set()
@@ -104,7 +104,7 @@ def game_report(game: "Game", game_id: int, status: str, times: tuple[float, flo
             if top is None or amount > top[0]:
                 biggest[payer] = (amount, seq, payee, kind)
     turns = _turns_of_actions(game) if with_turns and any(b is not None for b in biggest) else []
-    ranks = _ranks(game)
+    ranks_of = ranks(game)
     players = []
     for q in game.players:
         p = q.index
@@ -119,7 +119,7 @@ def game_report(game: "Game", game_id: int, status: str, times: tuple[float, flo
             payment = {"amount": amount, "to": to, "kind": kind, "turn": turn}
         players.append({
             "name": q.name,
-            "rank": ranks[p],
+            "rank": ranks_of[p],
             "cash_start": start.players[p].cash,
             "cash_end": q.cash,
             "net_worth": 0 if q.bankrupt else game.net_worth(p),

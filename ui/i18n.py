@@ -44,6 +44,10 @@ LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "banker"
 LANGUAGES = {"en": "English", "pl": "Polski", "cs": "Čeština", "ru": "Русский"}
 MONEY = "money"  # the format spec of an amount of money: {amount:money}
+# The engine's families of messages, each a sentence shown on its own (a refusal, a notice, a money-log line):
+# shown with a capital letter whatever the engine's English starts with ("the bank puts 100 into the pot").
+SENTENCES = ("action.", "event.", "log.", "rule.", "setup.")
+LEADING_FIELD = re.compile(r"\{(\w+)")  # a template that begins with a value: its name
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,20 @@ def card_msg(ruleset: Any, card: Any, options: Mapping[str, Any] | None = None) 
 
 def msg(key: str, **params: Any) -> Msg:
     return Msg(key, params)
+
+
+def winners_msg(winners: Any) -> Msg:
+    """The game's result in a line: "Ann wins!", or for a tie "Ann and Ben share first place" (each tied
+    player ranked first, as the report ranks them). `winners`: a name, or the names (the engine's
+    `Outcome.winners`, a game_over event's "winner")."""
+    names = [winners] if isinstance(winners, str) else [str(n) for n in winners]
+    if not any(names):  # a game abandoned: no winner
+        return Msg("ui.phone.ended")
+    if len(names) == 1:
+        return Msg("ui.over.winner", {"player": names[0]})
+    # "A, B and C": commas (as the app lists names everywhere), the last joined by the language's "and"
+    joined = Msg("ui.over.and", {"first": ", ".join(names[:-1]), "next": names[-1]})
+    return Msg("ui.over.tie", {"players": joined})
 
 
 class Catalogue(gettext.GNUTranslations):
@@ -225,7 +243,7 @@ class Translator:
         template = self.template(key, params)
         if template is None:
             return key
-        return self._fill(template, params)
+        return self._fill(template, params, key)
 
     def render(self, message: Msg | str) -> str:
         """A kept text in this language (a plain string is shown as it is)."""
@@ -234,17 +252,27 @@ class Translator:
         template = self.template(message.key, message.params)
         if template is None:
             return message.default if message.default is not None else message.key
-        return self._fill(template, message.params)
+        return self._fill(template, message.params, message.key)
 
     def count(self, key: str, n: Any) -> str:
         """A counted sub-phrase with `n` as its count: count("ui.n.house", 2) -> "2 houses"."""
         return self.format(key, {self.plural_param(key) or "count": n})
 
-    def _fill(self, template: str, params: Mapping[str, Any]) -> str:
+    def _fill(self, template: str, params: Mapping[str, Any], key: str = "") -> str:
+        """The template filled in. A text that begins with a piece of the app's own words ("{payer} pays...",
+        the payer the bank: `msg("ui.bank")`), or an engine sentence (`SENTENCES`) that begins with its own
+        words, begins with a capital letter: "The bank pays Ann 10". A value as the family typed it (a name, an
+        edition's short name) stays as typed."""
         try:
-            return self._formatter.vformat(template, (), params)
+            text = self._formatter.vformat(template, (), params)
         except (ValueError, IndexError, KeyError, TypeError):
             return template
+        if text[:1].islower():
+            lead = LEADING_FIELD.match(template)
+            if (isinstance(params.get(lead.group(1)), Msg) if lead is not None
+                    else key.startswith(SENTENCES)):
+                text = text[0].upper() + text[1:]
+        return text
 
     def group(self, group: str, english_name: str) -> str:
         return self.render(Msg(f"group.{group}", default=english_name))

@@ -37,6 +37,7 @@ from kivy.uix.widget import Widget
 
 from ui import theme
 from ui.board import BoardView, rgba
+from ui.i18n import winners_msg
 from ui.moments import EVENT, MONEY, UNDONE, Moment
 
 if TYPE_CHECKING:
@@ -156,7 +157,7 @@ class MotionLayer(Widget):
         if over is not None:  # the last payments are the ranking's business: the occasion is the winner
             self.unseen.clear()
             if over.params.get("winner"):  # (a game abandoned has none)
-                self._later(SETTLE, self._celebrate, str(over.params["winner"]))
+                self._later(SETTLE, self._celebrate, over.params["winner"])
             return
         flights = 0
         for m in moments:
@@ -318,13 +319,15 @@ class MotionLayer(Widget):
                           transition="out_back")
         self._add(piece, grow + _animation(opacity=0, duration=FLASH * 0.5))
 
-    def _celebrate(self, winner: str) -> None:
-        """The winner's name, large, in their colour's light; confetti of every player's colour; the sound."""
+    def _celebrate(self, winner: Any) -> None:
+        """The winner's name, large, in their colour's light (a tie: the first's); confetti of every player's
+        colour; the sound. `winner`: the game_over event's, a name or the tied names."""
         self.play_sound("celebration")
-        colour = rgba(self.c.colour(winner))
+        names = [winner] if isinstance(winner, str) else [str(n) for n in winner]
+        colour = rgba(self.c.colour(names[0]))
         shade = Flash([*theme.BG[:3], 0.82], (0, 0, self.width, self.height), opacity=1)
         self._add(shade, _animation(opacity=1, duration=CELEBRATION - 0.5) + _animation(opacity=0, duration=0.5))
-        name = Label(text=self.c.tr("ui.over.winner", player=winner), font_size=theme.FONT_WINNER, bold=True,
+        name = Label(text=self.c.tr.render(winners_msg(winner)), font_size=theme.FONT_WINNER, bold=True,
                      color=theme.TEXT, outline_width=theme.FLYING_OUTLINE, outline_color=colour[:3],
                      size_hint=(None, None), halign="center", valign="middle")
         name.text_size = (self.width * 0.9, None)
@@ -335,7 +338,7 @@ class MotionLayer(Widget):
         pulse = _animation(font_size=theme.FONT_WINNER, duration=0.35, transition="out_back")
         self._add(name, pulse + _animation(opacity=1, duration=CELEBRATION - 0.85) + _animation(opacity=0, duration=0.5))
         colours = [rgba(c) for c in self.c.meta.get("colours", {}).values()] or [list(theme.ACCENT)]
-        rng = random.Random(winner)
+        rng = random.Random(" & ".join(names))  # the same confetti for the same winners
         size = max(8.0, min(self.width, self.height) / 40)
         for k in range(CONFETTI):
             angle = 2 * math.pi * k / CONFETTI + rng.uniform(-0.1, 0.1)

@@ -19,6 +19,7 @@ from banker.game import Game
 from banker.report import game_report
 from ui import view
 from ui.flows.report import report_view
+from ui.i18n import winners_msg
 from ui.session import Session
 
 LOG_LINES = 50  # the newest money-log lines the page shows
@@ -34,7 +35,7 @@ def phone_state(c: Session) -> dict[str, Any]:
     title = tr(f"ui.rules.{name}") if tr.has(f"ui.rules.{name}") else game.ruleset.title
     winner_text = ""
     if game.outcome is not None:
-        winner_text = tr("ui.over.winner", player=" & ".join(game.outcome.winners))
+        winner_text = tr.render(winners_msg(game.outcome.winners))
     labels = {
         "cash": tr("ui.progress.cash"),
         "turn_line": tr("ui.turn_of", player=game.current.name),

@@ -22,7 +22,7 @@ from banker.errors import ActionError, SetupError
 from banker.game import Game
 from banker.journal import Commit, Journal, JournaledGame, JournalError
 from ui.history import History
-from ui.i18n import Msg, Translator, card_msg, msg
+from ui.i18n import Msg, Translator, card_msg, msg, winners_msg
 from ui.moments import EVENT, MONEY, UNDONE, Listener, Moment
 from ui.settings import Settings
 
@@ -40,6 +40,34 @@ SOUNDS = {"rent": "payment", "tax": "payment", "card": "payment", "buy": "paymen
           "salary": "payment", "debt_paid": "payment", "build": "building", "sell": "building",
           "sell_all": "building", "jail_fine": "payment", "trade": "payment", "pot": "payment",
           "own_auction": "payment", "sell_to_bank": "building", "sell_to_player": "payment", "snake_eyes": "payment"}
+# The texts that read differently with on-screen buttons instead of cards (Settings' "Pay with"): each cards-mode
+# key and its on-screen buttons' twin. `Session.by_mode` picks one, the one place that does: a text that asks for a
+# card tap either has a twin here or is shown only when cards are used (tests/ui/test_words_catalogue.py keeps
+# the catalogue to that).
+BUTTONS_WORDS = {
+    "ui.auction.how": "ui.auction.how_buttons",  # a card tap bids; with buttons, the Bid button does
+    "ui.trade.agree": "ui.trade.agree_buttons",  # both players' cards agree; with buttons, the touch does
+    "ui.phones.how": "ui.phones.how_buttons",  # a card tap shows a player's own code; no cards, no such code
+    "ui.home.tagline": "ui.home.tagline_buttons",  # "tap to pay"
+    "ui.setup.register": "ui.setup.register_buttons",  # a card is optional with buttons (a tap shows the balance)
+}
+# The texts that ask for a card and are shown only when cards are used, each with where and why.
+CARDS_ONLY = {
+    "ui.tap.prompt": "ui/flows/paying.py: a payment waits for cards only when paying needs them (settings.taps)",
+    "ui.tap.as": "the banker's stand-ins for a forgotten card: offered only with cards",
+    "ui.banker.stand_ins.on": "ui/screens/banker.py offers the stand-ins only with cards",
+    "ui.banker.stand_ins.off": "ui/screens/banker.py offers the stand-ins only with cards",
+    "ui.card.not_yours": "ui/taps.py: a card refused while a payment waits for cards, only when paying needs them",
+    "ui.setup.tap_now": "a card being registered: the family touched the button for it",
+    "ui.replace.tap": "replacing a lost card: the family touched the button for it",
+    "ui.pause.asked": "ui/flows/clock.py: with buttons a pause needs no vote",
+    "ui.vote.pause": "ui/flows/clock.py: with buttons a pause needs no vote",
+    "ui.vote.resume": "ui/flows/clock.py: with buttons the game resumes at a touch",
+    "ui.check.tap_any": "the reader's check is about the reader, in either mode",
+    "ui.check.taps": "the reader's check counts the taps it saw, in either mode",
+    "ui.check.reader_nothing": "the reader's check, in either mode",
+    "ui.check.reader_works": "the reader's check, in either mode",
+}
 
 
 @dataclass
@@ -104,10 +132,19 @@ class Session:
     def game(self) -> Game | None:
         return self.live.game if self.live is not None else None
 
+    def by_mode(self, key: str) -> str:
+        """The message key to show for `key` in the card mode of the moment: its on-screen buttons' twin
+        (`BUTTONS_WORDS`) when paying needs no card, else `key` itself."""
+        return key if self.settings.taps else BUTTONS_WORDS.get(key, key)
+
     @property
     def move_hint(self) -> str | None:
-        """"Ann: move your token to Kentucky Avenue" after the latest move."""
-        return self.tr("ui.move_to", **self._move) if self._move else None
+        """"Ann: move your token to Kentucky Avenue" after the latest move; on the jail's space without being
+        sent there, "... (just visiting)"."""
+        if not self._move:
+            return None
+        move = dict(self._move)
+        return self.tr("ui.move_to_visiting" if move.pop("visiting", False) else "ui.move_to", **move)
 
     def open(self, live: JournaledGame, fresh: bool) -> None:
         """A game to play: `fresh` for one just started (nothing of the last game's shown), else resumed."""
@@ -193,10 +230,15 @@ class Session:
                 self.notify(msg("event.rolled", player=event.params["player"],
                                 dice=" + ".join(map(str, self.last_dice))), "roll", "dice")
             elif event.code == "moved":
-                self._move = {"player": event.params["player"], "space": event.params["space"]}
+                name, where = event.params["player"], event.params.get("index", -1)
+                visiting = (0 <= where < len(game.kinds) and game.kinds[where] == "jail"
+                            and not game.players[game.index_of[name]].in_jail)  # landed there: just visiting
+                self._move = {"player": name, "space": event.params["space"], "visiting": visiting}
             elif event.code == "card":
                 card = game.ruleset.card_by_id[event.params["card"]]
                 self.notify(card_msg(game.ruleset, card, game.options), "card", None)
+            elif event.code == "game_over" and isinstance(event.params.get("winner"), list):  # a tie
+                self.notify(msg("ui.over.tie_line", result=winners_msg(event.params["winner"])), "info", None)
             elif event.code in SHOWN_EVENTS:
                 sound = "building" if event.code in ("built", "sold_building", "sold_all") else None
                 if event.code == "built" and game.variant.builds_on_visit:

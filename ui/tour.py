@@ -593,6 +593,68 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("editions-from-phone", editions.phone_done),
         *hardware,
         *where,
+        *words_shots(app, base),
+    ]
+
+
+def words_shots(app: BankerApp, base: str) -> list[tuple[str, Callable[[], Any]]]:
+    """Issue 54's words, after the rest of the tour (so that no earlier shot changes): a classic game of Ann and
+    Ben with cards, Ann on the jail's space only visiting, then ended at once in a tie (both as rich: they share
+    the first place, the phones' link named on its button); Ann landing exactly on GO with its house rule on
+    (the money's lines name GO as the ruleset does); then a game with on-screen buttons instead of cards
+    (the settings' call, switched back after the last shot): the new-game screen's optional card, the settings'
+    switch, an auction whose opening bid is what its Bid buttons bid, a trade agreed by a touch, the banker's
+    menu without the stand-ins for a forgotten card."""
+    f, s = app.flows, app.session
+
+    def fresh(names: list[str], cards: bool) -> None:
+        """A new classic game of `names` (their cards registered by taps when `cards`), started."""
+        f.names.cancel()
+        if f.settings.check is not None:
+            f.nav.back_from_check()
+        if s.live is not None:
+            if f.mode == "table":
+                f.banker.end_game()
+            f.home.close_game()
+        f.settings.set_language(base)
+        f.setup.new_game()  # the last game's players, with their cards: these instead, registered afresh
+        draft = f.setup.draft
+        assert draft is not None
+        while len(draft.players) > len(names):
+            f.setup.remove_player(len(draft.players) - 1)
+        while len(draft.players) < len(names):
+            f.setup.add_player()
+        for p in draft.players:
+            p.card = None
+        for k, name in enumerate(names):
+            f.setup.set_player(k, name=name)
+            if cards:
+                f.setup.register(k)
+                f.taps.card_tapped(CARDS[name])
+
+    def start() -> None:
+        f.nav.go("table")
+        f.setup.start()
+
+    def buttons(on: bool) -> None:
+        f.settings.set_setting("taps", not on)
+
+    offer = {"from": "Ann", "to": "Ben", "give": {"cash": 0, "spaces": [3], "jail_cards": 0},  # the lot she won
+             "get": {"cash": 100, "spaces": [], "jail_cards": 0}}
+    return [
+        ("words-just-visiting", lambda: (fresh(["Ann", "Ben"], True), start(), f.turn.roll((4, 6)))),
+        ("words-tie", lambda: (f.nav.go("table"), f.banker.end_game())),
+        ("words-go-bonus", lambda: (fresh(["Ann", "Ben"], True), f.setup.toggle_house_rule("start_landing_bonus"),
+                                    setattr(f.setup.draft, "setup", {"players": {"Ann": {"position": 36}}}), start(),
+                                    f.turn.roll((1, 3)))),  # exactly on GO: the bonus names it as the board does
+        ("buttons-setup", lambda: (buttons(True), fresh(["Ann", "Ben"], False), f.nav.go("setup"))),
+        ("buttons-settings-switch", lambda: (start(), f.nav.go("settings"))),
+        ("buttons-auction", lambda: (f.nav.go("table"), f.turn.roll((1, 2)), f.paying.request({"do": "decline"}))),
+        ("buttons-trade", lambda: (f.auction.bid_button("Ann"), f.paying.request({"do": "close_auction"}),
+                                   f.nav.go("table"), f.trade.offer.update(offer), f.nav.go("trade"))),
+        ("buttons-banker-menu", lambda: (f.nav.go("table"), f.nav.go("banker"))),
+        ("buttons-home", lambda: (f.nav.go("table"), f.banker.end_game(), f.home.close_game())),
+        ("words-cards-again", lambda: (buttons(False), f.nav.go("settings"))),
     ]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from banker.game import Game
+from banker.report import ranks
 from banker.ruleset import OPTION_DEFAULTS, Ruleset, offered_house_rules
 from ui.session import Session
 
@@ -146,11 +147,20 @@ def deeds_key(game: Game | None) -> str:
 
 
 def ranking(s: Session) -> list[dict[str, Any]]:
+    """The players by net worth, each with their place: once the game is over the report's places
+    (banker/report.py's `ranks`: tied winners share the first, and the next place skips as many), in place
+    order, seat order among equals; during the game, one place each, richest first."""
     game = s.game
     assert game is not None
-    return [{"name": name, "worth": worth, "worth_text": money(s, worth), "colour": s.colour(name), "place": k + 1,
-             "bankrupt": game.players[game.index_of[name]].bankrupt}
-            for k, (name, worth) in enumerate(game.ranking())]
+    order = game.ranking()
+    places = {name: k + 1 for k, (name, _) in enumerate(order)}
+    if game.outcome is not None:
+        ranked = ranks(game)
+        places = {name: ranked[game.index_of[name]] for name, _ in order}
+        order = sorted(order, key=lambda nw: (places[nw[0]], game.index_of[nw[0]]))
+    return [{"name": name, "worth": worth, "worth_text": money(s, worth), "colour": s.colour(name),
+             "place": places[name], "bankrupt": game.players[game.index_of[name]].bankrupt}
+            for name, worth in order]
 
 
 def worth_history(game: Game) -> dict[str, list[int]]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from ui.i18n import Msg, card_msg
+from ui.i18n import Msg, card_msg, winners_msg
 from ui.moments import EVENT, MONEY, UNDONE, Moment
 
 if TYPE_CHECKING:
@@ -135,6 +135,8 @@ def phrases(c: "Session", moments: list[Moment]) -> list[Phrase]:
                 params["text"] = _card_text(c, p)
             if m.code == "debt" and p.get("to") in ("bank", "pot"):
                 key += "_bank"
+            if m.code == "game_over" and isinstance(p.get("winner"), list):  # a tie: they share first place
+                key, params["result"] = "ui.over.tie_line", winners_msg(p["winner"])
             found.append(Phrase(kind, key, params, m.seq))
         elif m.kind == MONEY and m.code not in TOLD_BY_AN_EVENT:
             payer, payee, amount = p.get("payer"), p.get("payee"), p.get("amount")

@@ -48,6 +48,7 @@ from e2e_kit import (Cards, Step, by_role, enter, labels, press, run_app, seen, 
 from kivy.uix.label import Label  # noqa: E402
 
 from banker.journal import Journal  # noqa: E402
+from banker.report import ranks  # noqa: E402
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan")
 CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cat": "04C0FFEE", "Dan": "04D15EA5"}
@@ -315,7 +316,8 @@ def family(app: Any, reader: Any) -> list[Step]:
     def ranking_shown() -> bool:
         g = game()
         words = texts(app)
-        return all(f"{k + 1}. {name}" in words for k, (name, _w) in enumerate(g.ranking())) \
+        places = ranks(g)  # the report's places: the bankrupt by when they went, the last first (issue 54)
+        return all(f"{places[g.index_of[name]]}. {name}" in words for name, _w in g.ranking()) \
             and g.ranking()[0] == ("Ann", g.net_worth(0)) and money(g.net_worth(0)) in words
 
     def chart_drawn() -> bool:

@@ -186,7 +186,7 @@ def test_every_message_renders_in_every_language_with_the_right_plural_form(lang
                     assert value in text, (key, value, text)
             if param is not None:
                 form = forms[CATEGORIES[language].index(category)]
-                assert text == tr._fill(form, params), (language, key, n, category)
+                assert text == tr._fill(form, params, key), (language, key, n, category)
                 counted += 1
             for name, _, spec in placeholders(forms[0]):
                 if spec and "." in spec:  # a counted sub-phrase: its own form for its own count
@@ -242,9 +242,10 @@ def test_lenient_rendering() -> None:
 
 def test_nested_pieces_render_in_the_same_language() -> None:
     m = msg("log.card", payer=msg("ui.bank"), payee="Ann", amount=50, card=Msg("card.cc-opera-50", default="x"))
-    assert Translator("en").render(m).startswith("the bank pays Ann 50")
+    # the bank at the start of a sentence gets its capital (issue 54), inside one it keeps its small letter
+    assert Translator("en").render(m).startswith("The bank pays Ann 50")
     polish = Translator("pl").render(m)
-    assert polish.startswith("bank") and Translator("pl").render(Msg("card.cc-opera-50")) in polish
+    assert polish.startswith("Bank") and Translator("pl").render(Msg("card.cc-opera-50")) in polish
 
 
 # ---------------------------------------------------------------------- numbers and money

@@ -136,8 +136,10 @@ def test_a_tie_names_every_winner(tmp_path: Path) -> None:
     start(c)
     c.banker.end_game()
     state = phone_state(c.session)
-    assert state["winner"] == ["Ann", "Ben"] and state["labels"]["winner"] == "Ann & Ben wins!"
-    assert [r["place"] for r in state["ranking"]] == [1, 2]
+    # tied players share the first place, as the report ranks them (issue 54: not "Ann & Ben wins!" above 1 and 2)
+    assert state["winner"] == ["Ann", "Ben"] and state["labels"]["winner"] == "Ann and Ben share first place"
+    assert [r["place"] for r in state["ranking"]] == [1, 1]
+    assert [p["place"] for p in state["report"]["players"]] == [1, 1]
 
 
 def test_in_the_familys_language(tmp_path: Path) -> None:

@@ -63,7 +63,8 @@ class AuctionFlow(Flow):
             self.f.paying.request({"do": "bid", "player": player, "amount": self.bid_amount(player)})
 
     def step(self, delta: int) -> None:
-        """The auction's Step -/+: how much a tap raises the high bid (at least 1)."""
+        """The auction's "Bid step -/+": how much a bid (a Bid button, a card's tap) raises the high bid (at
+        least 1)."""
         self.f.settings.set_setting("bid_step", max(1, self.s.settings.bid_step + delta))
 
     # ------------------------------------------------------------------ an own-property auction (biznes)
@@ -123,7 +124,10 @@ class AuctionFlow(Flow):
                             and (not in_turn or p.index == a.next_bidder),
                             "next": self.bid_amount(p.name)})
         clock = self.f.clock
+        # "No bid yet (from X)": X is the first bid the Bid buttons (and a card's tap) make, not the rules' least
+        opening = min((b["next"] for b in bidders if b["in"]), default=a.min_bid)
         return {"what": what, "space": a.space if a.space >= 0 else None, "high_bid": a.high_bid,
+                "opening": opening, "how_key": s.by_mode("ui.auction.how"),
                 "leader": game.players[a.high_bidder].name if a.high_bidder >= 0 else None,
                 "min_bid": a.min_bid, "step": s.settings.bid_step, "bidders": bidders,
                 "price": game.prices[a.space] if a.space >= 0 else None,

@@ -207,7 +207,8 @@ class BankerFlow(Flow):
     def view(self) -> dict[str, Any]:
         """The banker's menu: the players still in (for corrections and lost cards), and whether phones can follow."""
         return {"players": [p for p in view.players(self.s) if not p["bankrupt"]], "replacing": self.replacing,
-                "phones": self.f.phones.table_link() is not None, "stand_ins": self.s.settings.stand_ins}
+                "phones": self.f.phones.table_link() is not None, "stand_ins": self.s.settings.stand_ins,
+                "cards": self.s.settings.taps}  # the stand-ins for a forgotten card: only when paying needs cards
 
 
 __all__ = ["BankerFlow", "DESTRUCTIVE", "PIN_FREE_TRIES"]

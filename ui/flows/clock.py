@@ -149,9 +149,15 @@ class ClockFlow(Flow):
     # ------------------------------------------------------------------ the table's votes
 
     def ask_pause(self) -> None:
-        """Any player asks for a pause: it starts only if every player still in taps their card in time."""
+        """Any player asks for a pause: it starts only if every player still in taps their card in time; with
+        on-screen buttons instead of cards there is no card to vote with, and the touch pauses at once."""
         game = self.game
         if game is None or game.paused_at >= 0 or not game.variant.clocked:
+            return
+        if not self.s.settings.taps:
+            self.s.apply({"do": "pause"})
+            self.turn_began = self.s.game_time()
+            self.changed()
             return
         self.vote_kind, self.votes, self.vote_began = "pause", set(), self.s.game_time()
         self.s.notify(msg("ui.pause.asked"), "info", "alarm")
@@ -160,6 +166,10 @@ class ClockFlow(Flow):
     def ask_resume(self) -> None:
         game = self.game
         if game is None or game.paused_at < 0:
+            return
+        if not self.s.settings.taps:  # no cards to vote with: the touch starts the countdown back
+            self.resume_at = self.s.game_time() + RESUME_COUNTDOWN
+            self.changed()
             return
         self.vote_kind, self.votes, self.vote_began = "resume", set(), self.s.game_time()
         self.changed()

@@ -9,6 +9,7 @@ from typing import Any
 from banker.journal import JournalError
 from ui import view
 from ui.flows.base import Flow
+from ui.i18n import winners_msg
 
 
 class HomeFlow(Flow):
@@ -54,7 +55,7 @@ class HomeFlow(Flow):
         s, game = self.s, self.game
         assert game is not None and game.outcome is not None
         history, rounds = view.worth_history_and_rounds(game)
-        return {"winner": " & ".join(game.outcome.winners), "ranking": view.ranking(s),
+        return {"winner": s.tr.render(winners_msg(game.outcome.winners)), "ranking": view.ranking(s),
                 "history": history, "rounds": rounds, "colours": {p.name: s.colour(p.name) for p in game.players}}
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from banker.journal import JournalError
 from banker.report import game_report
 from ui.flows.base import Flow
+from ui.i18n import winners_msg
 from ui.pages import HOME, OVER, home_page
 
 if TYPE_CHECKING:
@@ -80,7 +81,6 @@ def report_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
     the game's id."""
     tr = s.tr
     winner = report["winner"]
-    names = " & ".join(winner) if isinstance(winner, list) else winner
     turning = None
     payments = [(p["biggest_payment"]["amount"], -i, p) for i, p in enumerate(report["players"])
                 if p["biggest_payment"] is not None]
@@ -94,7 +94,7 @@ def report_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
     return {
         "game": report["game"],  # the journal's id: the page opens another game's report at its top
         "title": tr("ui.report.title"),
-        "winner": tr("ui.over.winner", player=names) if names else tr("ui.phone.ended"),
+        "winner": tr.render(winners_msg(winner)) if winner else tr("ui.phone.ended"),
         "length": tr("ui.report.length", length=length_text(s, report["turns"], report["minutes"])),
         "turning": turning,
         "players": [{"name": p["name"], "place": p["rank"], "colour": s.colour(p["name"]),

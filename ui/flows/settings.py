@@ -25,6 +25,10 @@ from ui.where import Where, dice_words, reader_words
 log = logging.getLogger(__name__)
 READER_QUIET_SECONDS = 5.0
 SETTING_ROWS = (("sounds", "motion"), ("voice", "voice_volume", "voice_speed"), ("taps", "physical_decks"))
+# The settings that choose between two ways of playing, neither of them "off" ("Pay with: players' cards" or "Pay
+# with: on-screen buttons"; the banker's or the family's own decks): their button says the way chosen and looks
+# the same, in force, either way. The others switch a thing on or off, and say which ("Sounds: off").
+CHOICES = ("taps", "physical_decks")
 
 
 @dataclass
@@ -168,9 +172,9 @@ class SettingsFlow(Flow):
             buttons = []
             for key in keys:
                 value = getattr(s, key)
-                if isinstance(value, bool):
+                if isinstance(value, bool):  # its label says its state; a way chosen is never shown as off
                     buttons.append({"key": key, "text_key": f"ui.settings.{key}.{'on' if value else 'off'}",
-                                    "on": value, "next": not value})
+                                    "on": value or key in CHOICES, "next": not value})
                 else:  # a level of the voice's: it only counts while the voice is on
                     following = LEVELS[(LEVELS.index(value) + 1) % len(LEVELS)] if value in LEVELS else LEVELS[0]
                     buttons.append({"key": key, "text_key": f"ui.settings.{key}.{value}", "on": s.voice,
@@ -227,4 +231,4 @@ class SettingsFlow(Flow):
                 "waiting": tr.render(heading), "facts": facts, "hints": shown}
 
 
-__all__ = ["HardwareCheck", "READER_QUIET_SECONDS", "SettingsFlow"]
+__all__ = ["CHOICES", "HardwareCheck", "READER_QUIET_SECONDS", "SETTING_ROWS", "SettingsFlow"]

@@ -17,7 +17,7 @@ from ui import theme, view
 from ui.screens.base import BaseScreen, grid, row
 from ui.widgets import BigButton, Chip, Panel, Text
 
-STEP_CHANGE = 5  # the Step -/+ buttons change the classic auction's step by this much
+STEP_CHANGE = 5  # the "Bid step -/+" buttons change the classic auction's step by this much
 LAST_SECONDS = 10  # the own-auction countdown shows in red from here
 COLUMN_MOST = 3  # bidders in one column (one fewer under a seller's line); more go into two
 
@@ -75,7 +75,7 @@ class AuctionScreen(BaseScreen):
             title += "  " + self.tr("ui.deed.price", price=a["price"])
         self.header(root, title)
         lead = self.tr("ui.auction.high", amount=a["high_bid"], player=a["leader"]) if a["leader"] \
-            else self.tr("ui.auction.no_bid", amount=a["min_bid"])
+            else self.tr("ui.auction.no_bid", amount=a["opening"])
         bid = Text(lead, theme.FONT_FIGURE, bold=True, color=theme.ACCENT, halign="center")
         bid.role = "bid"
         root.add_widget(bid)
@@ -83,7 +83,7 @@ class AuctionScreen(BaseScreen):
             root.add_widget(Text(self.tr("ui.auction.seller", player=a["seller"]), theme.FONT_BODY, bold=True,
                                  halign="center"))
         how = self.tr("ui.auction.how_stepped", step=a["fixed_step"]) if a["stepped"] \
-            else self.tr("ui.auction.how", step=a["step"])
+            else self.tr(a["how_key"], step=a["step"])
         root.add_widget(Text(how, theme.FONT_SMALL, color=theme.MUTED, halign="center"))
         self.pending_banner(root)
         bidders = a["bidders"]

@@ -77,12 +77,13 @@ class BankerScreen(Confirming):
             menu.add_widget(self.confirm_button(key, label, kind, lambda k=key: self.f.banker.destructive(k), **tall))
         menu.add_widget(BigButton(self.tr("ui.banker.replace_card"), lambda: self.f.nav.go("replace"), "secondary",
                                   **tall))
-        on = b["stand_ins"]
-        stand_ins = BigButton(self.tr("ui.banker.stand_ins.on" if on else "ui.banker.stand_ins.off"),
-                              lambda: self.f.settings.set_setting("stand_ins", not on), "primary" if on else "secondary",
-                              **tall)
-        stand_ins.role = "stand-ins"
-        menu.add_widget(stand_ins)
+        if b["cards"]:  # with on-screen buttons nothing waits for a card: no stand-in to offer
+            on = b["stand_ins"]
+            stand_ins = BigButton(self.tr("ui.banker.stand_ins.on" if on else "ui.banker.stand_ins.off"),
+                                  lambda: self.f.settings.set_setting("stand_ins", not on),
+                                  "primary" if on else "secondary", **tall)
+            stand_ins.role = "stand-ins"
+            menu.add_widget(stand_ins)
         menu.add_widget(BigButton(self.tr("ui.settings"), lambda: self.f.nav.go("settings"), "secondary", **tall))
         # Without the phone server the button says so, greyed, and still opens the phones page: why, and what to do.
         phones = BigButton(self.tr("ui.phones.button" if b["phones"] else "ui.phones.button_off"),

@@ -25,7 +25,8 @@ class HomeScreen(BaseScreen):
             note.add_widget(check)
             root.add_widget(note)
         else:
-            root.add_widget(Text(self.tr("ui.home.tagline"), theme.FONT_BIG, color=theme.MUTED, halign="center"))
+            root.add_widget(Text(self.tr(self.s.by_mode("ui.home.tagline")), theme.FONT_BIG, color=theme.MUTED,
+                                 halign="center"))
         box = column(padding=theme.HOME_PAD)
         if self.f.home.can_resume():
             box.add_widget(BigButton(self.tr("ui.home.resume"), self.f.home.resume, "primary", size=theme.FONT_LARGE,

@@ -23,7 +23,7 @@ class GameOverScreen(Confirming):
         self.start_confirming()
         g = self.f.home.game_over()
         top = row(theme.TARGET_MEDIUM)  # the winner, and the way to the game's report (ui/screens/report.py)
-        top.add_widget(Text(self.tr("ui.over.winner", player=g["winner"]), theme.FONT_TITLE, bold=True,
+        top.add_widget(Text(g["winner"], theme.FONT_TITLE, bold=True,
                             height=theme.TARGET_MEDIUM))
         report = BigButton(self.tr("ui.over.report"), getattr(self.f.of("ui.flows.report:ReportFlow"), "open_report"),
                            "accent", size=theme.FONT_BODY, size_hint_x=0.3, height=theme.TARGET_MEDIUM)

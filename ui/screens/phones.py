@@ -32,7 +32,7 @@ class PhonesScreen(BaseScreen):
         main.add_widget(left)
         right = BoxLayout(orientation="vertical", spacing=theme.GAP_WIDE)
         right.add_widget(Text(self.tr("ui.phones.move_how", minutes=phones["move_minutes"]) if move
-                              else self.tr("ui.phones.how"), theme.FONT_READ))
+                              else self.tr(self.s.by_mode("ui.phones.how")), theme.FONT_READ))
         right.add_widget(Text(shown, theme.FONT_SMALL, color=theme.MUTED))
         right.add_widget(Widget())
         if move:

@@ -104,7 +104,7 @@ class SetupScreen(BaseScreen):
             elif p["card"]:
                 label, kind = self.tr("ui.setup.card_ok"), "primary"
             else:
-                label, kind = self.tr("ui.setup.register"), "secondary"
+                label, kind = self.tr(self.s.by_mode("ui.setup.register")), "secondary"
             card = BigButton(label, lambda k=k: self.f.setup.register(k), kind, size=theme.FONT_SMALL,
                              size_hint_x=None, width=theme.WIDTH_SETUP_CARD, height=theme.SETUP_ROW)
             card.role = f"card {k}"  # the next card tapped is this player's
@@ -147,7 +147,7 @@ class SetupScreen(BaseScreen):
                 body.add_widget(self.stepper(f"{self.tr('ui.custom.' + option)}: {shown}", option, step,
                                              lambda v, o=option, x=value: self.f.setup.set_custom(o, x + v)))
             even = custom["build_evenly"]
-            body.add_widget(BigButton(self.tr("ui.custom.build_evenly") + (": " + self.tr("ui.on") if even else ""),
+            body.add_widget(BigButton(self.tr("ui.custom.build_evenly") + ": " + self.tr("ui.on" if even else "ui.off"),
                                       lambda v=even: self.f.setup.set_option("build_evenly", not v),
                                       "primary" if even else "secondary", size=theme.FONT_SMALL,
                                       height=theme.SETUP_ROW))

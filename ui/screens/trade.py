@@ -101,5 +101,6 @@ class TradeScreen(BaseScreen):
                                  theme.FONT_SMALL, color=theme.MUTED))
         self.notices(root, 1)
         if not agreeing:  # the banner above asks for the taps (and cancels)
-            root.add_widget(BigButton(self.tr("ui.trade.agree", a=t["from"], b=t["to"]), self.f.trade.agree,
+            agree = self.tr(self.s.by_mode("ui.trade.agree"), a=t["from"], b=t["to"])
+            root.add_widget(BigButton(agree, self.f.trade.agree,
                                       "primary", size=theme.FONT_BIG, height=theme.TARGET_BAR))
