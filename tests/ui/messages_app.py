@@ -39,7 +39,7 @@ from banker.journal import Journal  # noqa: E402
 from banker.script import Header  # noqa: E402
 from ui import theme  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
-from ui.i18n import Translator, card_msg  # noqa: E402
+from ui.i18n import Translator, card_msg, winners_msg  # noqa: E402
 from ui.settings import Settings  # noqa: E402
 
 CHANCE_DICE = (3, 4)  # classic's first Chance, space 7
@@ -254,7 +254,7 @@ def fame(app: BankerApp) -> list[Step]:
 
     def winner_line() -> bool:
         g = Journal(app.journal_path).load(game[0]).game
-        return tr("ui.over.winner", player=" & ".join(g.outcome.winners)) in texts(app)
+        return tr.render(winners_msg(g.outcome.winners)) in texts(app)
 
     return [
         *started(app), *dice(app, 1, 2), ("the game's id", remember),

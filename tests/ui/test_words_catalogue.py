@@ -67,6 +67,7 @@ PIECE_KEYS = {
     "ui.keyboard.space",  # the on-screen keyboard's space bar
     "ui.editor.name_hint",  # begins with the characters allowed, "a-z, 0-9 and -"
     "ui.on", "ui.off",  # a state after a label
+    "ui.where.pi", "ui.where.computer", "ui.where.no_config",  # the machine and the config file, in ui.where.facts
     # Sentences that begin with the word "bank" quoted as a player would type it (a name refused): a quotation
     # keeps the letters as typed.
     "setup.bank_name", "ui.setup.bank_name",

@@ -202,7 +202,7 @@ class ReportFlow(Flow):
             summary = found.summary or {}
             out.append({"game": found.id, "text": tr(
                 "ui.fame.game", game=found.id, players=", ".join(p["name"] for p in summary.get("players", [])),
-                winner=" & ".join(summary.get("winners", [])))})
+                result=winners_msg(summary.get("winners", [])))})
         return out
 
     def open_past(self, game_id: int) -> None:
