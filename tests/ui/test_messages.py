@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from controllerkit import make, start
+from controllerkit import Clock, make, start
 from ui import pages
 from ui.flows import Flows
 
@@ -162,3 +162,25 @@ def test_by_touch(tmp_path: Path, scenario: str, language: str, size: str) -> No
                            scenario, language], capture_output=True, text=True, cwd=ROOT, env=env, timeout=240)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     assert "steps passed" in done.stdout
+
+
+def test_a_refused_confirming_touch_stays_on_the_menu_and_says_why(tmp_path: Path) -> None:
+    """Point 8's one cause found: "End the game now" touched again did nothing. Its confirm went to the table
+    before the engine answered, so a refusal (here the game clock out of range, as a Pi's clock jumping years
+    at its first time sync gives) was a message of a page already left: nothing seen, the game going on.
+    Refused, the banker's menu stays, with the engine's reason on it."""
+    clock = Clock()
+    c = make(tmp_path, taps=False, clock=clock)
+    start(c)
+    c.nav.go("banker")
+    assert c.nav.screen_name() == "banker"
+    clock.now += 2_000_000_000  # past the game clock's limit (banker/limits.py's MAX_TIME)
+    c.banker.destructive("end")
+    c.banker.destructive("end")  # the confirming touch: refused by the engine
+    assert c.mode == "table" and c.nav.screen_name() == "banker"
+    said = _shown(c)
+    assert any("1000000000" in line or "1,000,000,000" in line for line in said), said
+    clock.now -= 2_000_000_000
+    c.banker.destructive("end")
+    c.banker.destructive("end")
+    assert c.mode == "over"

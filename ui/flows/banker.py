@@ -152,10 +152,14 @@ class BankerFlow(Flow):
         self.changed()
 
     def end_game(self) -> None:
-        """End the game now (a ranking); the game-over screen's Undo asks for the PIN again."""
+        """End the game now (a ranking); the game-over screen's Undo asks for the PIN again. Refused (the
+        engine's reason, e.g. a game clock out of range), the menu stays with the reason on it: a confirming
+        second touch never does nothing in silence."""
+        if not self.s.apply({"do": "end_game"}):
+            self.changed()
+            return
         self.unlocked = False
         self.f.nav.page = "table"
-        self.s.apply({"do": "end_game"})
         self.changed()
 
     def abandon(self) -> None:
