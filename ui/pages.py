@@ -99,10 +99,12 @@ for _page in (
     Page("phones", "ui.screens.phones:PhonesScreen", "phones"),
     Page("digits", "ui.screens.digits:DigitsScreen", "pad", modes=(SETUP, TABLE, OVER), over_auction=True),
     Page("editions", "ui.screens.editions:EditionsScreen", "ui.flows.editions:EditionsFlow", modes=(HOME,)),
+    # The editions' keyboard and phone pages are the editions page's own steps: what a rename or a phone's save
+    # did ("Renamed: ...") is said on the editions page they return to.
     Page("edition_keyboard", "ui.screens.keyboard:EditionKeyboardScreen", "ui.flows.editions:EditionsFlow",
-         modes=(HOME,)),
+         modes=(HOME,), place="editions"),
     Page("edition_phone", "ui.screens.editions:EditionPhoneScreen", "ui.flows.editions:EditionsFlow",
-         modes=(HOME,)),
+         modes=(HOME,), place="editions"),
     Page("check_reader", "ui.screens.check:ReaderCheckScreen", "settings", modes=(HOME, SETUP, TABLE),
          over_auction=True, check="reader"),
     Page("check_dice", "ui.screens.check:DiceCheckScreen", "settings", modes=(HOME, SETUP, TABLE),

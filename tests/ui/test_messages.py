@@ -74,11 +74,14 @@ def test_a_message_raised_on_a_page_shows_on_no_page_of_another_place_and_goes_f
 
 
 def test_the_turn_s_own_pages_share_the_table_s_place_and_the_others_are_their_own() -> None:
-    """What a roll or a bid did is still said when the table shows again; every other page is a place of its
-    own (the deeds, the banker's menu, the settings... never share their messages)."""
+    """What a roll or a bid did is still said when the table shows again, and what a rename did on the editions'
+    keyboard is said on the editions page; every other page is a place of its own (the deeds, the banker's
+    menu, the settings... never share their messages)."""
     turn = {"table", "dice", "cards", "casino", "jump", "auction", "ownauction"}
     assert {name for name in pages.PAGES if pages.place_of(name) == "table"} == turn
-    others = [name for name in pages.PAGES if name not in turn]
+    editions = {"editions", "edition_keyboard", "edition_phone"}
+    assert {name for name in pages.PAGES if pages.place_of(name) == "editions"} == editions
+    others = [name for name in pages.PAGES if name not in turn | editions]
     assert len({pages.place_of(name) for name in others}) == len(others)
 
 
