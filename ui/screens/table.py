@@ -51,7 +51,7 @@ class TableScreen(BaseScreen):
         right = self.box("right", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP))
         pot = t["pot"]  # the Free Parking jackpot's line (with its house rule), one more in the players' list
         lines = len(players) + (1 if pot is not None else 0)
-        cols = 1 if len(players) <= PLAYERS_ONE_COLUMN and lines <= POT_ONE_COLUMN else 2
+        cols = 1 if len(players) <= PLAYERS_ONE_COLUMN and (pot is None or lines <= POT_ONE_COLUMN) else 2
         buttons = self.f.turn.buttons() if pending is None else []  # the banner's Cancel is the way out
         clock = self.f.clock.view()
         # A crowded column (four players or more, a debt, a banner, the clock, many buttons) takes less room a
