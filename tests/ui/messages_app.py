@@ -12,6 +12,8 @@ Run by test_messages.py in a subprocess (Kivy opens one window per process), a s
 - confirm: every destructive two-touch button (the banker's Undo, Shut down, End the game, Abandon; the game-over
   screen's Undo; an edition's Delete) acts on a second touch on the very pixel of the first, 0.4 to 0.9 s later,
   each touch a real touch down and up (point 8);
+- refused: "End the game now" touched twice on the same pixel, and the engine refuses it: the banker's menu stays
+  and says why (point 8: a confirming touch never does nothing in silence);
 - dice: "Move by these dice" greyed with what to do said above it until each die is chosen (point 10);
 - fame: after a game's end and Done, the hall of fame lists the game and opens its report (point 10);
 - roll: the longest Chance card in the language drawn after a roll: the roll ("Ann rolled 3 + 4") stays in sight
@@ -215,6 +217,25 @@ def confirm(app: BankerApp) -> list[Step]:
     ]
 
 
+def refused(app: BankerApp) -> list[Step]:
+    """A confirming second touch the engine refuses (the game's clock out of range: a game started before a Pi's
+    clock jumped decades at its first time sync) must say why on the banker's menu, not leave it in silence."""
+    f = app.flows
+    tr = f.session.tr
+
+    def reason_said() -> bool:
+        errors = [n for n in f.session.notices if n.kind == "error"]
+        return bool(errors) and tr.render(errors[-1].message) in texts(app)
+
+    return [
+        ("the table", on(app, "table")),
+        ("Banker", bar(app, "banker")), ("the banker's menu", on(app, "banker")),
+        *same_spot_twice(app, "confirm end", 0.6),
+        ("still the banker's menu, the game going on", lambda: app.manager.current == "banker" and f.mode == "table"),
+        ("the engine's reason said there", reason_said),
+    ]
+
+
 def dice_entry(app: BankerApp) -> list[Step]:
     f = app.flows
     tr = f.session.tr
@@ -324,7 +345,8 @@ def roll(app: BankerApp) -> list[Step]:
 
 
 SCENARIOS: dict[str, Callable[[BankerApp], list[Step]]] = {
-    "stale": stale, "setup": setup, "confirm": confirm, "dice": dice_entry, "fame": fame, "roll": roll}
+    "stale": stale, "setup": setup, "confirm": confirm, "refused": refused, "dice": dice_entry, "fame": fame,
+    "roll": roll}
 
 
 def longest_card_seed(work: Path, language: str) -> int:
@@ -351,6 +373,10 @@ def main() -> int:
         with Journal(work / "games.sqlite3") as journal:
             journal.start(Header(rules="classic", players=["Ann", "Ben"], seed=seed, options={}),
                           meta={"colours": {"Ann": "#E53935", "Ben": "#1E88E5"}})
+    if scenario == "refused":  # a game whose clock started 1.5e9 s ago: every action past banker/limits.py's MAX_TIME
+        with Journal(work / "games.sqlite3") as journal:
+            journal.start(Header(rules="classic", players=["Ann", "Ben"], seed=1, options={}),
+                          meta={"colours": {"Ann": "#E53935", "Ben": "#1E88E5"}, "started": time.time() - 1.5e9})
     if scenario == "confirm":
         from ui.tour_editions import write_editions
         write_editions()

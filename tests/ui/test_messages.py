@@ -151,12 +151,12 @@ def test_a_past_game_s_report_opens_from_the_hall_of_fame(tmp_path: Path) -> Non
 
 # ---------------------------------------------------------------------- in the real app, by touches only
 
-SCENARIOS = ["stale", "setup", "confirm", "dice", "fame", "roll"]
+SCENARIOS = ["stale", "setup", "confirm", "refused", "dice", "fame", "roll"]
 
 
 @pytest.mark.parametrize("scenario, language, size", [
     ("stale", "en", "800x480"), ("setup", "ru", "800x480"), ("setup", "en", "1280x720"), ("confirm", "en", "800x480"),
-    ("dice", "pl", "800x480"), ("fame", "cs", "800x480"), ("roll", "ru", "800x480"), ("roll", "en", "1280x720")])
+    ("refused", "ru", "1024x600"), ("dice", "pl", "800x480"), ("fame", "cs", "800x480"), ("roll", "ru", "800x480"), ("roll", "en", "1280x720")])
 def test_by_touch(tmp_path: Path, scenario: str, language: str, size: str) -> None:
     env = {**os.environ, "E2E_SIZE": size, "XDG_DATA_HOME": str(tmp_path / "data"),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "tests" / "ui"), str(ROOT / "tests"),
