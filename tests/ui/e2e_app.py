@@ -27,6 +27,7 @@ from banker.version import version_line  # noqa: E402
 from banker.model import Decision  # noqa: E402
 from hardware.emulate import LineReaderEmulator  # noqa: E402
 from ui.app import BankerApp  # noqa: E402
+from ui.i18n import winners_msg  # noqa: E402
 
 ANN, BEN = "04A32B1C", "04B7771A2C5E80"
 
@@ -407,7 +408,10 @@ def play(work: Path, reader: LineReaderEmulator) -> list[tuple[str, Callable[[],
         ("banker again", lambda: touch(app, "Banker")),
         ("end the game", lambda: touch(app, "End the game now (ranking)")),
         ("touch again to end it", lambda: touch(app, "Touch again to end the game")),
-        ("game over with the chart", seen("Ann and Ben share first place", "Net worth during the game")),  # a tie
+        # The result as the game has it (a tie when the ended game leaves both as rich, "Ben wins!" otherwise:
+        # the dice button's rolls are random), in the game-over screen's words, and the chart.
+        ("game over with the chart", lambda: c.session.game is not None and c.session.game.outcome is not None
+         and seen(c.session.tr.render(winners_msg(c.session.game.outcome.winners)), "Net worth during the game")()),
         ("done", lambda: touch(app, "Done")),
         ("home again", lambda: button(app, "New game") is not None),
     ]
