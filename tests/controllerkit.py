@@ -54,3 +54,31 @@ def start(c: Flows, names: tuple[str, ...] = ("Ann", "Ben"), rules: str = "class
 
 def texts(c: Flows) -> list[str]:
     return [n.text for n in c.session.notices]
+
+
+class FakeWeb:
+    """What the flows hand the phone server (ui/web.PhoneServer), recorded: the states published, the moves and
+    the editor's code."""
+
+    def __init__(self) -> None:
+        self.states: dict[str, object] = {}
+        self.moves: dict[str, str] = {}
+        self.editor: str | None = None
+
+    def publish(self, token: str, state: object) -> None:
+        if state is None:
+            self.states.pop(token, None)
+        else:
+            self.states[token] = state
+
+    def add_move(self, code: str, script: str, expires_at: float) -> None:
+        self.moves[code] = script
+
+    def open_editor(self, code: str, labels: Any, service: Any) -> None:
+        self.editor = code
+
+    def close_editor(self) -> None:
+        self.editor = None
+
+    def editor_status(self) -> dict[str, Any]:
+        return {"state": "waiting", "saved": []}

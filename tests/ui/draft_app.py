@@ -33,7 +33,7 @@ from typing import Any, Callable
 WORK = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(".")
 os.environ["XDG_DATA_HOME"] = str(WORK / "data")  # the family's editions: the test's own
 
-from e2e_kit import (Cards, Step, by_role, labels, play, run_app, texts, touch,  # noqa: E402  (sets Kivy up first)
+from e2e_kit import (Cards, Step, by_role, labels, passed, play, run_app, texts, touch,  # noqa: E402  (sets Kivy up first)
                      touch_role)
 
 from ui.app import BankerApp  # noqa: E402
@@ -245,18 +245,14 @@ def main() -> int:
     WORK.mkdir(parents=True, exist_ok=True)
     if scenario == "last-players":
         Settings(language=language, voice=False).save(WORK / "settings.json")
-        failed, script = run_app(WORK, lambda app, reader: last_players(app, Cards(reader)))
+        return passed(*run_app(WORK, lambda app, reader: last_players(app, Cards(reader))))
     else:
         if not (WORK / "settings.json").exists():
             Settings(taps=scenario == "trips", language=language, voice=False).save(WORK / "settings.json")
         app = BankerApp(WORK / "games.sqlite3", hardware=False, settings_file=WORK / "settings.json", voice=False,
                         motion=False)
         make = {"trips": trips, "set-up": set_up, "taken-up": taken_up, "fresh": fresh, "edition": edition}[scenario]
-        failed, script = play(app, lambda: make(app))
-    if failed or script is None:
-        return 1
-    print(f"{len(script.steps)} steps passed")
-    return 0
+        return passed(*play(app, lambda: make(app)))
 
 
 if __name__ == "__main__":

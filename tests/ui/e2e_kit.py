@@ -249,6 +249,14 @@ def play(app: Any, make_steps: Callable[[], list[Step]], timeout: float = 8) -> 
     return 0, script
 
 
+def passed(failed: int, script: Script | None) -> int:
+    """An app script's exit status from `play`'s answer: 0 and "N steps passed" printed when every step passed."""
+    if failed or script is None:
+        return 1
+    print(f"{len(script.steps)} steps passed")
+    return 0
+
+
 def play_touch_only(work: Path, language: str, make_steps: Callable[[Any], list[Step]]) -> int:
     """The real app on the journal in `work`, no hardware, voice or motion, cards off (buttons for paying), in
     `language`, playing `make_steps(app)`: 0 and "N steps passed" printed when every step passed, else 1."""
@@ -258,8 +266,4 @@ def play_touch_only(work: Path, language: str, make_steps: Callable[[Any], list[
     Settings(taps=False, language=language).save(work / "settings.json")
     app = BankerApp(work / "games.sqlite3", hardware=False, phones=False, settings_file=work / "settings.json", voice=False,
                     motion=False)
-    failed, script = play(app, lambda: make_steps(app))
-    if failed or script is None:
-        return 1
-    print(f"{len(script.steps)} steps passed")
-    return 0
+    return passed(*play(app, lambda: make_steps(app)))

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from e2e_kit import Step, button, by_role, play, texts, touch, touch_role  # sets Kivy up first
+from e2e_kit import Step, button, by_role, passed, play, texts, touch, touch_role  # sets Kivy up first
 
 from ui.app import BankerApp  # noqa: E402
 from ui.motion import FlyingAmount  # noqa: E402
@@ -171,11 +171,7 @@ def main() -> int:
     Settings(taps=False, language=language).save(work / "settings.json")
     app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json", voice=False,
                     motion=True)
-    failed, script = play(app, lambda: steps(app, mode == "on"))
-    if failed or script is None:
-        return 1
-    print(f"{len(script.steps)} steps passed")
-    return 0
+    return passed(*play(app, lambda: steps(app, mode == "on")))
 
 
 if __name__ == "__main__":

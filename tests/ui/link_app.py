@@ -27,7 +27,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any, Callable
 
-from e2e_kit import Step, run_app, texts, touch  # sets Kivy up first
+from e2e_kit import Step, passed, run_app, texts, touch  # sets Kivy up first
 
 from banker.journal import Journal  # noqa: E402
 from banker.script import Header  # noqa: E402
@@ -117,11 +117,7 @@ def main() -> int:
                           meta={"colours": {"Ann": "#E53935", "Ben": "#1E88E5"}, "started": time.time(),
                                 "web_token": OLD_TOKEN})
     Settings(taps=False, language=language).save(work / "settings.json")
-    failed, script = run_app(work, lambda app, reader: steps(app, mode), phones=True, timeout=10)
-    if failed or script is None:
-        return 1
-    print(f"{len(script.steps)} steps passed")
-    return 0
+    return passed(*run_app(work, lambda app, reader: steps(app, mode), phones=True, timeout=10))
 
 
 if __name__ == "__main__":

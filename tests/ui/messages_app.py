@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from e2e_kit import Step, by_role, play, texts, touch, touch_role, widgets  # noqa: E402  (sets Kivy up first)
+from e2e_kit import Step, by_role, passed, play, texts, touch, touch_role, widgets  # noqa: E402  (sets Kivy up first)
 
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
@@ -383,11 +383,7 @@ def main() -> int:
     Settings(taps=scenario == "setup", language=language).save(work / "settings.json")
     app = BankerApp(work / "games.sqlite3", hardware=False, settings_file=work / "settings.json", voice=False,
                     motion=False)
-    failed, script = play(app, lambda: SCENARIOS[scenario](app), timeout=10)
-    if failed or script is None:
-        return 1
-    print(f"{len(script.steps)} steps passed")
-    return 0
+    return passed(*play(app, lambda: SCENARIOS[scenario](app), timeout=10))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from banker.model import Decision
-from controllerkit import CARDS, Clock, make, start, texts
+from controllerkit import CARDS, Clock, FakeWeb, make, start, texts
 from ui.flows import Flows
 from ui.phone import phone_state
 from ui.settings import Settings
@@ -462,23 +462,6 @@ def test_brands_speed_die_joins_the_dice_button(tmp_path: Path) -> None:
     assert game is not None and game.dice_count() == 3
     c.turn.dice_pressed((2, 2))  # a two-dice button: the app adds the speed die (the fake roll gives 1, 2: a 1)
     assert game.rolls == 1 and len(c.session.last_dice) == 3
-
-
-class FakeWeb:
-    """Records what the controller hands the phone server (ui/web.PhoneServer's publish/add_move)."""
-
-    def __init__(self) -> None:
-        self.states: dict[str, object] = {}
-        self.moves: dict[str, str] = {}
-
-    def publish(self, token: str, state: object) -> None:
-        if state is None:
-            self.states.pop(token, None)
-        else:
-            self.states[token] = state
-
-    def add_move(self, code: str, script: str, expires_at: float) -> None:
-        self.moves[code] = script
 
 
 def test_phone_links_revoke_final_results_and_moving_a_game(tmp_path: Path) -> None:

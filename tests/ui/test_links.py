@@ -17,40 +17,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from controllerkit import make, start
+from controllerkit import FakeWeb, make, start
 from ui.flows.editions import EditionsFlow
 from ui.phone import phone_state
 from ui.tokens import ALPHABET, BITS, LOOK_ALIKES, TOKEN_LENGTH, is_typed_token, typed_token
 
 ROOT = Path(__file__).resolve().parents[2]
 OLD_TOKEN = "FlPLT0k3J9xQ2v7Lm4Tz1I"  # a secrets.token_urlsafe(16) of before, with every look-alike
-
-
-class FakeWeb:
-    """What the flows hand the phone server (ui/web.PhoneServer): the states, moves and editor codes."""
-
-    def __init__(self) -> None:
-        self.states: dict[str, object] = {}
-        self.moves: dict[str, str] = {}
-        self.editor: str | None = None
-
-    def publish(self, token: str, state: object) -> None:
-        if state is None:
-            self.states.pop(token, None)
-        else:
-            self.states[token] = state
-
-    def add_move(self, code: str, script: str, expires_at: float) -> None:
-        self.moves[code] = script
-
-    def open_editor(self, code: str, labels: Any, service: Any) -> None:
-        self.editor = code
-
-    def close_editor(self) -> None:
-        self.editor = None
-
-    def editor_status(self) -> dict[str, Any]:
-        return {"state": "waiting", "saved": []}
 
 
 def token_of(link: str) -> str:

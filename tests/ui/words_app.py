@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from e2e_kit import Cards, Step, by_role, labels, play_touch_only, run_app, texts, touch, touch_role  # noqa: E402
+from e2e_kit import Cards, Step, by_role, labels, passed, play_touch_only, run_app, texts, touch, touch_role  # noqa: E402
 
 from ui import theme  # noqa: E402
 from ui.session import BUTTONS_WORDS, CARDS_ONLY  # noqa: E402
@@ -194,11 +194,7 @@ def main() -> int:
         holder["app"] = app
         return words_steps(app, reader)
 
-    failed, script = run_app(work, make, phones=True)
-    if failed or script is None:
-        return 1
-    print(f"{len(script.steps)} steps passed")
-    return 0
+    return passed(*run_app(work, make, phones=True))
 
 
 if __name__ == "__main__":
