@@ -149,8 +149,8 @@ def test_every_text_asking_for_a_card_has_a_buttons_twin_or_is_shown_only_with_c
 
 
 def literal_parts(template: str) -> list[str]:
-    """The template's words between its placeholders, the longer ones (what a reader sees of it whatever the
-    values)."""
+    """The template's fixed words between its placeholders, each run of 8 characters or more: what a reader
+    sees of the text whatever values fill it."""
     return [text.strip(" :.,—–-") for text, *_ in string.Formatter().parse(template)
             if len(text.strip(" :.,—–-")) >= 8]
 
