@@ -25,8 +25,7 @@ import tomli_w
 
 from banker.errors import RulesetError
 from banker.outside import escape_text, valid_text
-from banker.ruleset import (MAX_FILE_BYTES, Ruleset, _parse_text, _read_file, builtin_names,
-                            ruleset_from_data)
+from banker.ruleset import MAX_FILE_BYTES, Ruleset, builtin_names, parse_text, read_file, ruleset_from_data
 
 MAX_NAME_LENGTH = 40
 SUFFIX = ".toml"
@@ -127,7 +126,7 @@ def load_edition(name: str, folder: Path | None = None) -> Ruleset:
     """The edition of this name; RulesetError with the reason when it is missing or broken."""
     check_name(name, f"edition {_printable(name)}")
     path = _folder(folder) / f"{name}{SUFFIX}"
-    return _checked(name, path, _read_file(path))
+    return _checked(name, path, read_file(path))
 
 
 def save_edition(data: Mapping[str, Any] | str, folder: Path | None = None) -> Edition:
@@ -152,7 +151,7 @@ def save_edition(data: Mapping[str, Any] | str, folder: Path | None = None) -> E
     if len(encoded) > MAX_FILE_BYTES:
         raise RulesetError(source, "", f"the file would be larger than {MAX_FILE_BYTES} bytes (1 MiB), "
                                        f"the most a ruleset file may be")
-    ruleset = ruleset_from_data(_parse_text(text, source, toml=True), source)
+    ruleset = ruleset_from_data(parse_text(text, source, toml=True), source)
     if wanted is not None and ruleset.to_json() != wanted.to_json():
         raise RulesetError(source, "", "does not read back the same once written as TOML")  # a writer's fault
     name = check_name(ruleset.name, source)
@@ -182,7 +181,7 @@ def rename_edition(name: str, new_name: str, folder: Path | None = None, title: 
         check_name(new_name, f"edition {_printable(name)}")
         if os.path.lexists(where / f"{new_name}{SUFFIX}"):
             raise RulesetError(f"edition {name}", "name", f"{new_name!r} is already the name of an edition")
-    data = _read_file(where / f"{name}{SUFFIX}")
+    data = read_file(where / f"{name}{SUFFIX}")
     data["name"] = new_name
     if title is not None:
         data["title"] = title
@@ -221,7 +220,7 @@ def _check_file(where: Path, file_name: str) -> Edition:
         return Edition(shown, shown, path, _sentence(f"the file's name {bad_name}"))
     title = stem
     try:
-        data = _read_file(path)
+        data = read_file(path)
         if isinstance(data.get("title"), str) and valid_text(data["title"]):
             title = data["title"]
         ruleset = _checked(stem, path, data)

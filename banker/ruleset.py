@@ -407,17 +407,21 @@ def load_ruleset(name_or_path: str, editions: bool = True) -> Ruleset:
         known = ", ".join(builtin_names())
         raise RulesetError(name_or_path, "", f"no such ruleset (shipped: {known}; "
                                              f"or an edition's name, see `banker rules`; or give a file path)")
-    return ruleset_from_data(_read_file(path), str(path))
+    return ruleset_from_data(read_file(path), str(path))
 
 
 def _read_builtin(name: str) -> dict[str, Any]:
     text = resources.files("banker.rulesets").joinpath(f"{name}.toml").read_text("utf-8")
-    return _parse_text(text, f"{name}.toml", toml=True)
+    return parse_text(text, f"{name}.toml", toml=True)
 
 
-def _read_file(path: Path) -> dict[str, Any]:
-    """Read a ruleset file: a regular file of at most MAX_FILE_BYTES of UTF-8 text (read as
-    banker.outside.read_text_file reads any file from outside)."""
+def read_file(path: Path) -> dict[str, Any]:
+    """The data of a ruleset file, not yet checked as a ruleset (`ruleset_from_data` does that): a regular
+    file of at most MAX_FILE_BYTES of UTF-8 text (read as banker.outside.read_text_file reads any file from
+    outside), parsed by `parse_text` as JSON when its name ends in ".json", else as TOML.
+
+    Raises RulesetError(str(path), "", why) when the file cannot be read or parsed. banker/editions.py reads
+    the family's editions with it."""
     source = str(path)
     try:
         text = outside.read_text_file(path, MAX_FILE_BYTES)
@@ -437,7 +441,7 @@ def _read_file(path: Path) -> dict[str, Any]:
         raise RulesetError(source, "", "cannot read the file (permission denied)") from None
     except OSError as exc:
         raise RulesetError(source, "", f"cannot read the file ({exc.strerror or exc})") from None
-    return _parse_text(text, source, toml=path.suffix != ".json")
+    return parse_text(text, source, toml=path.suffix != ".json")
 
 
 def _check_path_name(name: str) -> None:
@@ -466,7 +470,15 @@ def _scan(text: str, source: str, toml: bool) -> None:
     raise RulesetError(source, f"line {line}", problem)
 
 
-def _parse_text(text: str, source: str, toml: bool) -> dict[str, Any]:
+def parse_text(text: str, source: str, toml: bool) -> dict[str, Any]:
+    """The data of a ruleset's text, TOML (`toml`) or JSON, not yet checked as a ruleset (`ruleset_from_data`
+    does that): its top-level table as a dict.
+
+    The text is first scanned for what the parsers cannot be trusted with (nesting deeper than MAX_NESTING,
+    numbers of more than MAX_DIGITS digits, dotted keys of more than MAX_NESTING parts); that, a parser's
+    refusal, or a top level that is not a table raises RulesetError(source, key, why), `source` naming the
+    text in the message. For text from outside that is not a file: the phone editor's (ui/editor.py) and an
+    edition being saved (banker/editions.py)."""
     _scan(text, source, toml)
     try:
         if toml:

@@ -27,7 +27,7 @@ from banker import outside
 from banker.editions import (MAX_NAME_LENGTH, SUFFIX, editions_dir, is_edition_file, list_editions,
                              load_edition, name_problem, save_edition)
 from banker.errors import RulesetError
-from banker.ruleset import MAX_DIGITS, MAX_FILE_BYTES, _parse_text, builtin_names, load_ruleset, ruleset_from_data
+from banker.ruleset import MAX_DIGITS, MAX_FILE_BYTES, builtin_names, load_ruleset, parse_text, ruleset_from_data
 from ui import editor_page
 from ui.i18n import Translator, msg
 
@@ -151,7 +151,7 @@ class EditorService:
             if len(text.encode("utf-8", "surrogatepass")) > MAX_EDIT_BODY:
                 raise self._refused("", f"the file is larger than {MAX_EDIT_BODY} bytes")
             try:
-                data = _parse_text(text, SOURCE, toml=True)
+                data = parse_text(text, SOURCE, toml=True)
             except RulesetError as exc:
                 raise EditorRefusal([self._error(exc.key, exc)]) from None
             except (ValueError, RecursionError) as exc:
@@ -177,7 +177,7 @@ class EditorService:
             errors = self._name_errors(name, original, replace)
             if errors:  # the data's own refusal too, if it has one, so the page can show both at once
                 try:
-                    ruleset_from_data(_parse_text(data, SOURCE, toml=True) if isinstance(data, str) else data, SOURCE)
+                    ruleset_from_data(parse_text(data, SOURCE, toml=True) if isinstance(data, str) else data, SOURCE)
                 except RulesetError as exc:
                     if exc.key != "name":
                         errors.append(self._error(exc.key, exc))
