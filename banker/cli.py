@@ -14,10 +14,10 @@ when asked for, so the engine's own commands never load Kivy, pyserial or
 gpiozero, and banker/ has no import of hardware/ or ui/. so that the engine's commands never
 import Kivy or the hardware libraries.
 
-Every number on the command line is checked as argparse reads it (`whole_number`, `seconds`, which
-hardware/cli.py and ui/cli.py use too), and every refusal of the command line is one line and exit
-status 2, with no usage block: `banker simulate: --games: must be a whole number from 1 to 1000000,
-not "x"`. The bounds are in each option's help and in docs/hardware.md ("Limits").
+Every number on the command line is checked as argparse reads it (`whole_number`, `seconds`: argparse types
+of banker/outside.py, which hardware/cli.py and ui/cli.py use too), and every refusal of the command line is
+one line and exit status 2, with no usage block: `banker simulate: --games: must be a whole number from 1 to
+1000000, not "x"`. The bounds are in each option's help and in docs/hardware.md ("Limits").
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ import json
 import os
 import re
 import sys
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, Sequence
 
 from banker.errors import ActionError, RulesetError, SetupError
 from banker.game_setup import game_options
 from banker.game import Game
 from banker.limits import MAX_INT
-from banker.outside import escape_text
+from banker.outside import escape_text, whole_number
 from banker.ruleset import Ruleset, builtin_names, load_ruleset
 
 if TYPE_CHECKING:
@@ -50,39 +50,6 @@ MAX_TURNS = 1_000_000  # banker simulate --max-turns
 PLAYERS_RANGE = (2, 8)  # banker simulate --players: what any ruleset may allow (its own range is checked after)
 MAX_GAME_ID = 2**63 - 1  # --game: the largest id SQLite can store
 MAX_UNDO_STEPS = MAX_INT  # undo --steps (the journal then says how many the game has)
-_SHOWN_CHARS = 40
-_WHOLE = re.compile(r"-?[0-9]{1,30}")  # ASCII digits only: int() would also take "1_000", " 5" or "١٧"
-_DECIMAL = re.compile(r"-?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][-+]?[0-9]{1,3})?")
-
-
-def quoted(text: str) -> str:
-    """A command-line value as a message shows it: in double quotes, on one line, cut short if long."""
-    inner = text.replace("\\", "\\\\").replace('"', '\\"')
-    escaped = escape_text(inner[:_SHOWN_CHARS + 1], _SHOWN_CHARS)
-    return f'"{escaped}"'
-
-
-def whole_number(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number from `low` to `high`, written in ASCII digits (at most 30 of them,
-    when no bounds are given: the command then checks the range itself)."""
-    wanted = "a whole number" if low is None or high is None else f"a whole number from {low} to {high}"
-
-    def parse(text: str) -> int:
-        value = int(text) if _WHOLE.fullmatch(text) else None
-        if value is None or (low is not None and value < low) or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"must be {wanted}, not {quoted(text)}")
-        return value
-    return parse
-
-
-def seconds(low: float, high: float) -> Callable[[str], float]:
-    """An argparse type: a finite number of seconds from `low` to `high` (no nan, no inf)."""
-    def parse(text: str) -> float:
-        value = float(text) if _DECIMAL.fullmatch(text) else None
-        if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be a number of seconds from {low:g} to {high:g}, not {quoted(text)}")
-        return value
-    return parse
 
 
 class OneLineParser(argparse.ArgumentParser):
