@@ -13,6 +13,7 @@ import copy
 import json
 import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -388,7 +389,7 @@ _cache: dict[str, Ruleset] = {}
 
 def load_ruleset(name_or_path: str, editions: bool = True) -> Ruleset:
     """Load a shipped ruleset by name, a ruleset file by path, or else (unless `editions` is false) the
-    family's edition of that name (banker/editions.py; read anew each time: it may be edited between games)."""
+    family's edition of that name (`load_edition`; read anew each time: it may be edited between games)."""
     if name_or_path in _cache:
         return _cache[name_or_path]
     if name_or_path in builtin_names():
@@ -400,10 +401,8 @@ def load_ruleset(name_or_path: str, editions: bool = True) -> Ruleset:
     path = Path(name_or_path)
     looks_like_path = path.suffix in (".toml", ".json") or "/" in name_or_path or path.exists()
     if not looks_like_path:
-        from banker import editions as family  # imported here: banker.editions builds on this module
-
-        if editions and family.is_edition_file(name_or_path):
-            return family.load_edition(name_or_path)
+        if editions and is_edition_file(name_or_path):
+            return load_edition(name_or_path)
         known = ", ".join(builtin_names())
         raise RulesetError(name_or_path, "", f"no such ruleset (shipped: {known}; "
                                              f"or an edition's name, see `banker rules`; or give a file path)")
@@ -413,6 +412,74 @@ def load_ruleset(name_or_path: str, editions: bool = True) -> Ruleset:
 def _read_builtin(name: str) -> dict[str, Any]:
     text = resources.files("banker.rulesets").joinpath(f"{name}.toml").read_text("utf-8")
     return parse_text(text, f"{name}.toml", toml=True)
+
+
+# The family's editions: ruleset files of the data folder, each named by its `name` field, found here by that
+# name (load_ruleset) and listed, saved, renamed and deleted by banker/editions.py.
+EDITION_SUFFIX = ".toml"
+MAX_EDITION_NAME = 40  # characters
+_EDITION_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def editions_dir() -> Path:
+    """The folder of the family's editions: $XDG_DATA_HOME/board-banker/editions."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "board-banker" / "editions"
+
+
+def edition_name_problem(name: object) -> str | None:
+    """Why `name` cannot name an edition (the rule it breaks), or None when it can: lower-case ASCII letters,
+    digits and hyphens, starting with a letter or a digit, at most MAX_EDITION_NAME characters, and no shipped
+    ruleset's name."""
+    if not isinstance(name, str):
+        return f"must be text, not {type(name).__name__}"
+    if not name:
+        return "must not be empty"
+    if len(name) > MAX_EDITION_NAME:
+        return f"must be at most {MAX_EDITION_NAME} characters, not {len(name)}"
+    if not _EDITION_NAME.fullmatch(name):
+        return ("must be lower-case ASCII letters, digits and hyphens, starting with a letter or a digit, "
+                f"not '{outside.escape_text(name)}'")
+    if name in builtin_names():
+        return f"{name!r} is the name of a shipped ruleset; an edition needs a name of its own"
+    return None
+
+
+def check_edition_name(name: object, source: str) -> str:
+    """`name` if it can name an edition; else RulesetError(source, "name", the rule it breaks)."""
+    problem = edition_name_problem(name)
+    if problem is not None:
+        raise RulesetError(source, "name", problem)
+    assert isinstance(name, str)
+    return name
+
+
+def is_edition_file(name: str, folder: Path | None = None) -> bool:
+    """Whether `name` is a valid edition name with a file (of any kind, broken or not) in the folder (None:
+    `editions_dir()`)."""
+    if edition_name_problem(name) is not None:
+        return False
+    try:
+        return os.path.lexists((editions_dir() if folder is None else Path(folder)) / f"{name}{EDITION_SUFFIX}")
+    except (OSError, ValueError):
+        return False
+
+
+def load_edition(name: str, folder: Path | None = None) -> Ruleset:
+    """The edition of this name in the folder (None: `editions_dir()`); RulesetError with the reason when it is
+    missing or broken."""
+    check_edition_name(name, f"edition {outside.escape_text(name)}")
+    path = (editions_dir() if folder is None else Path(folder)) / f"{name}{EDITION_SUFFIX}"
+    return edition_from_data(name, path, read_file(path))
+
+
+def edition_from_data(name: str, path: Path, data: Mapping[str, Any]) -> Ruleset:
+    """The edition `name` from the data of its file `path`: a ruleset whose `name` field is the file's name."""
+    ruleset = ruleset_from_data(data, str(path))
+    if ruleset.name != name:
+        raise RulesetError(str(path), "name",
+                           f"must be the file's name '{name}', not '{outside.escape_text(ruleset.name)}'")
+    return ruleset
 
 
 def read_file(path: Path) -> dict[str, Any]:

@@ -8,7 +8,7 @@ The server hands them to the page with the editing session (`GET /edit/api/start
 `refusal_text(tr, error)` says why the engine refused an edit of a field the page shows (a number too small,
 not a whole number, a name of the wrong marks, ...) in the family's language; any other refusal is the
 engine's own English problem after a translated lead. The problems matched here are the exact texts of
-banker/ruleset.py's `_Validator` and `check_option_value`, banker/editions.py's `name_problem` and the
+banker/ruleset.py's `_Validator`, `check_option_value` and `edition_name_problem`, and the
 editor's own limits (ui/editor.py); tests/ui/test_editor_page.py makes the engine refuse each of them.
 """
 

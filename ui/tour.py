@@ -49,7 +49,7 @@ from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
 
-from banker.editions import editions_dir
+from banker.ruleset import editions_dir
 from banker.version import format_version_line, installed_version
 from ui.app import BankerApp
 from ui.flows.settings import READER_QUIET_SECONDS

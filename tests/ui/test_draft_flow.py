@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from controllerkit import CARDS, make, start
-from banker.editions import editions_dir, save_edition
+from banker.editions import save_edition
+from banker.ruleset import editions_dir
 from ui import drafts, pages
 from ui.drafts import DraftFile, write_atomically
 from ui.flows import Flows
