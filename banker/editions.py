@@ -8,9 +8,10 @@ MAX_EDITION_NAME characters long, is no shipped ruleset's name, and is the file'
 Finding an edition by its name is banker/ruleset.py's, as `load_ruleset` finds any ruleset by name:
 `editions_dir`, `is_edition_file`, `load_edition`, `edition_name_problem` (the rule above) and
 `edition_from_data` live there, below this module. Listing, saving, renaming and deleting editions is
-this module's, and every function that touches the folder is in the two; importing either does no I/O.
-Saving writes atomically: a temporary file in the same folder is written, flushed and synced, then renamed onto
-NAME.toml and the folder synced, so a pulled plug leaves the old file or the new one, never half of one.
+this module's; every function that touches the folder is in one of the two, and importing either does
+no I/O. Saving writes atomically: a temporary file in the same folder is written, flushed and synced,
+then renamed onto NAME.toml and the folder synced, so a pulled plug leaves the old file or the new one,
+never half of one.
 """
 
 from __future__ import annotations
