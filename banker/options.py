@@ -24,7 +24,11 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Final, Mapping
 
 __all__ = ["DECLARED", "HOUSE_RULES", "HouseRule", "MAX_WHOLE_NUMBER", "Need", "OPTION_DEFAULTS", "OPTION_RANGES",
-           "Option", "OptionError", "Options", "options_from", "shown"]
+           "Option", "OptionError", "Options", "Value", "options_from", "shown"]
+
+# An option's value: true or false, or a whole number. Typed Any rather than `int | bool`: mypy folds that union
+# into `int`, and the compiled build would then turn true into 1 wherever such a value passes through a variable.
+Value = Any
 
 # Every whole number a ruleset file holds, wherever it is (prices, rents, card amounts, options), lies within
 # -MAX_WHOLE_NUMBER .. MAX_WHOLE_NUMBER, and each option within its own range below.
@@ -47,7 +51,7 @@ class HouseRule:
     """An option the new-game screen offers a family (docs/rulesets.md, "House rules").
 
     Its message names are `ui.house.<name>` (its name on the house rules page), `ui.house.<name>.what` (what it
-    does, in one line) and `ui.house.<name>.on` (it in force, with {amount}): `words`."""
+    does, in one line) and `ui.house.<name>.on` (it in force, with {amount}): `Option.house_words`."""
 
     place: int  # its place on the new-game screen, 1 first
     needs: tuple[Need, ...] = ()  # refused where any is lacking (and not offered)
@@ -62,7 +66,7 @@ class Option:
     """One option's declaration (`DECLARED`): made from the field of `Options` that declares it."""
 
     name: str
-    default: int | bool
+    default: Value
     least: int = 0  # a whole number's range, least to most (0, 0 for true/false)
     most: int = 0
     money: bool = False  # an amount of money
@@ -74,14 +78,24 @@ class Option:
         """True or false, not a whole number."""
         return isinstance(self.default, bool)
 
+    @property
+    def label(self) -> str:
+        """The message name of its label in the phone editor (`editor`)."""
+        return f"ui.editor.option.{self.name}"
+
+    def house_words(self, part: str = "") -> str:
+        """A house rule's message names: its name on the house rules page (`part` ""), what it does in one line
+        ("what"), it in force with {amount} ("on")."""
+        return f"ui.house.{self.name}.{part}" if part else f"ui.house.{self.name}"
+
     def words(self) -> tuple[str, ...]:
         """Its message names in the app's catalogues (ui/locale): the editor's label, a house rule's three."""
-        keys: tuple[str, ...] = (f"ui.editor.option.{self.name}",) if self.editor else ()
+        keys: tuple[str, ...] = (self.label,) if self.editor else ()
         if self.house is not None:
-            keys += (f"ui.house.{self.name}", f"ui.house.{self.name}.what", f"ui.house.{self.name}.on")
+            keys += (self.house_words(), self.house_words("what"), self.house_words("on"))
         return keys
 
-    def check(self, value: object) -> int | bool:
+    def check(self, value: object) -> Value:
         """`value` if it is of this option's kind and in its range; else OptionError says why."""
         if isinstance(self.default, bool):
             if not isinstance(value, bool):
@@ -100,7 +114,7 @@ class Option:
             raise OptionError(self.name, f"must be at least {least}, not {shown(value)}")
         raise OptionError(self.name, f"must be at most {most}, not {shown(value)}")
 
-    def parse(self, text: str) -> int | bool:
+    def parse(self, text: str) -> Value:
         """A value written on the command line (`banker simulate --option NAME=VALUE`): true, false or digits."""
         word = text.strip().lower()
         if self.switch:
@@ -136,7 +150,7 @@ _SECONDS = (0, 86_400)  # a day
 _MINUTES = (0, 10_080)  # a week
 
 
-def _declare(default: int | bool, least: int = 0, most: int = 0, money: bool = False, editor: bool = False,
+def _declare(default: Value, least: int = 0, most: int = 0, money: bool = False, editor: bool = False,
              house: HouseRule | None = None) -> Any:
     return field(default=default, metadata={"option": Option("", default, least, most, money, editor, house)})
 
@@ -291,17 +305,16 @@ class Options:
     free_parking_seed: int = money(0, editor=True, house=HouseRule(2, needs=(_FREE_PARKING,),
                                                                     shown_with="free_parking_pot"))
 
-    def to_dict(self) -> dict[str, int | bool]:
+    def to_dict(self) -> dict[str, Value]:
         """Every option by its name, in the order of the declarations (`banker rules --json`)."""
         return {name: getattr(self, name) for name in _NAMES}
 
-    def value(self, name: str) -> int | bool:
+    def value(self, name: str) -> Value:
         """The option of this name (for code that holds option names as data: the house rules' pages, a tax
         space's `amount_option`); KeyError for a name no option has."""
         if name not in DECLARED:
             raise KeyError(name)
-        value: int | bool = getattr(self, name)
-        return value
+        return getattr(self, name)
 
 
 def _declarations() -> dict[str, Option]:
@@ -317,7 +330,7 @@ DECLARED: Final[dict[str, Option]] = _declarations()
 _NAMES: Final = tuple(DECLARED)
 # Views of the declarations: every option's default; the range (least, most) of every whole-number option; the
 # house rules in the order the new-game screen shows them.
-OPTION_DEFAULTS: Final[dict[str, int | bool]] = {name: o.default for name, o in DECLARED.items()}
+OPTION_DEFAULTS: Final[dict[str, Value]] = {name: o.default for name, o in DECLARED.items()}
 OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {name: (o.least, o.most) for name, o in DECLARED.items()
                                                      if not o.switch}
 HOUSE_RULES: Final[tuple[str, ...]] = tuple(

@@ -23,7 +23,7 @@ from banker.errors import RulesetError
 from banker import outside
 from banker.outside import valid_text
 from banker.mechanics import Mechanics, choose as choose_mechanics, families as mechanic_families
-from banker.options import DECLARED, Options, OptionError, options_from, shown as _shown
+from banker.options import DECLARED, Options, OptionError, Value, options_from, shown as _shown
 # Views of the options' declarations (banker/options.py), where they were before it.
 from banker.options import (HOUSE_RULES as HOUSE_RULES, MAX_WHOLE_NUMBER as MAX_WHOLE_NUMBER,
                             OPTION_DEFAULTS as OPTION_DEFAULTS, OPTION_RANGES as OPTION_RANGES)
@@ -655,7 +655,7 @@ class _Validator:
         return cards
 
 
-def check_option_value(key: str, value: Any, fail: Callable[..., Exception]) -> int | bool:
+def check_option_value(key: str, value: Any, fail: Callable[..., Exception]) -> Value:
     """Check one option's value against its declaration's kind and range (banker/options.py); `fail(problem)`
     makes the error."""
     try:
