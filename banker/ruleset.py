@@ -464,7 +464,7 @@ class _Validator:
             raise self.fail("options.teams", f"two teams of two need players = [4, 4], not {players!r}")
         groups = self.named_tables(self.get(d, "groups", "groups", dict, {}), "groups", {"color", "name"})
         decks = self.named_tables(self.get(d, "decks", "decks", dict, {}), "decks", {"name"})
-        spaces = self.spaces(self.get(d, "spaces", "spaces", list), groups, decks,
+        spaces = self.spaces(self.get(d, "spaces", "spaces", list), groups, decks, mechanics["mortgage"],
                              mortgages=choose_mechanics(mechanics, options).mortgage.allowed())
         cards = self.cards(self.get(d, "cards", "cards", list, []), decks, spaces)
         used_decks = {s.deck for s in spaces if s.deck}
@@ -515,8 +515,9 @@ class _Validator:
             result[name] = {"name": entry.get("name", name), **entry}
         return result
 
-    def spaces(self, raw: list[Any], groups: Mapping[str, Any], decks: Mapping[str, Any],
+    def spaces(self, raw: list[Any], groups: Mapping[str, Any], decks: Mapping[str, Any], mortgage: str,
                mortgages: bool = True) -> list[Space]:
+        """The board; `mortgage` the ruleset's mortgage variant, which says whether it has `mortgages` at all."""
         if not 12 <= len(raw) <= 60:
             raise self.fail("spaces", f"a board needs 12 to 60 spaces, not {len(raw)}")
         spaces: list[Space] = []
@@ -539,7 +540,7 @@ class _Validator:
                 raise self.fail(f"{path}.kind", f"must be one of {', '.join(SPACE_KINDS)}, not {kind!r}")
             if not mortgages and "mortgage" in entry:
                 raise self.fail(f"{path}.mortgage",
-                                'this ruleset has no mortgages (mechanics.mortgage = "none")')
+                                f'this ruleset has no mortgages (mechanics.mortgage = "{mortgage}")')
             self.check_keys(entry, allowed.get(kind, common), path)
             fields: dict[str, Any] = {"index": i, "name": name, "kind": kind}
             if kind in PROPERTY_KINDS:
