@@ -281,8 +281,8 @@ class SetupFlow(Flow):
 
     def _playable(self, d: Draft) -> bool:
         """Whether a draft put aside or kept can be taken up: its ruleset (a shipped one, or an edition that can
-        be played) is still there. Its house rules the ruleset no longer has go, and so do cards that cannot be
-        registered now (`_cards_settled`)."""
+        be played) is still there. Its choices of options there are not, or of values their declarations refuse
+        (`valid_choice`), go, and so do cards that cannot be registered now (`_cards_settled`)."""
         if d.rules not in builtin_names() and d.rules not in {e.name for e in self.editions()}:
             log.warning("the new game's draft was for %r, which is gone: dropped", d.rules)
             return False
