@@ -34,6 +34,7 @@ from banker.errors import ActionError, RulesetError, SetupError
 from banker.game_setup import game_options
 from banker.game import Game
 from banker.limits import MAX_INT
+from banker.options import DECLARED, HOUSE_RULES, OptionError
 from banker.outside import escape_text, whole_number
 from banker.ruleset import Ruleset, builtin_names, load_ruleset
 
@@ -154,8 +155,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--checked", action="store_true",
                      help="re-check every computer move through Game.apply (slower; same games)")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                     help="play with this option (a house rule, docs/rulesets.md), e.g. snake_eyes_bonus=500 or "
-                          "buy_after_first_lap=true; may be given again for another option")
+                     help="play with this option (any of docs/rulesets.md, such as the house rules: "
+                          f"{', '.join(HOUSE_RULES)}), e.g. snake_eyes_bonus=500 or buy_after_first_lap=true; "
+                          "may be given again for another option")
     return parser
 
 
@@ -255,7 +257,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     print(f"{ruleset.name}: {ruleset.title}")
     print(ruleset.description)
     print(f"players {ruleset.players_min}-{ruleset.players_max}, {ruleset.dice} dice")
-    print("options: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in ruleset.options.items()))
+    print("options: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in ruleset.options.to_dict().items()))
     for space in ruleset.spaces:
         price = f" {space.price}" if space.is_property else ""
         group = f" [{space.group}]" if space.group else ""
@@ -431,20 +433,19 @@ def cmd_journal(args: argparse.Namespace) -> int:
 
 
 def option_values(pairs: Sequence[str]) -> dict[str, int | bool]:
-    """`--option NAME=VALUE` pairs as a game's options: true, false or a whole number (ValueError if not)."""
-    options: dict[str, int | bool] = {}
+    """`--option NAME=VALUE` pairs as a game's options, each read as its declaration says (banker/options.py:
+    true or false, or a whole number in its range); ValueError (an OptionError naming the option) if not."""
+    chosen: dict[str, int | bool] = {}
     for pair in pairs:
         name, sep, text = pair.partition("=")
-        name, text = name.strip(), text.strip().lower()
+        name = name.strip()
         if not sep or not name:
             raise ValueError(f"--option takes NAME=VALUE, not {pair!r}")
-        if text in ("true", "false"):
-            options[name] = text == "true"
-        elif text.isascii() and text.isdigit() and len(text) <= 18:
-            options[name] = int(text)
-        else:
-            raise ValueError(f"--option {name}: the value must be true, false or a whole number, not {text!r}")
-    return options
+        option = DECLARED.get(name)
+        if option is None:
+            raise OptionError(name, "unknown option", unknown=True)
+        chosen[name] = option.parse(text)
+    return chosen
 
 
 def describe_report(report: dict[str, Any]) -> str:

@@ -32,6 +32,7 @@ from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.messages import decision_owed
 from banker.mechanics import Mechanics, choose as choose_mechanics
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, decision
+from banker.options import Options
 from banker.ruleset import Ruleset
 from banker.variant import Variant
 
@@ -177,7 +178,7 @@ class Kernel:
         self._init_args = (list(players), dict(options or {}), setup, dict(deck_order or {}))
         names = game_setup.player_names(ruleset, players)
         opts = game_setup.game_options(ruleset, options or {}, len(names))
-        self.options: dict[str, Any] = opts
+        self.options: Options = opts
         # The variant of each family (banker/mechanics).
         self.rules: Mechanics = choose_mechanics(ruleset.mechanics, opts, [s.kind for s in ruleset.spaces])
         self.variant = Variant.of(self.rules)  # the variant's facts, asked by the engine, the players and the app
@@ -192,18 +193,19 @@ class Kernel:
         # Shared, never-mutated parameter dicts for log entries naming a space.
         self.space_params = [{"space": s.name} for s in spaces]
         self.prices = [s.price for s in spaces]
+        self.tax_amounts = [int(opts.value(s.amount_option)) if s.amount_option else 0 for s in spaces]  # kind "tax"
         self.groups = [s.group for s in spaces]
         self.group_members = ruleset.group_members
         # Colour groups of lots with their building cost, for quick scans.
         self.lot_groups = [(members, spaces[members[0]].building_cost)
                            for members in ruleset.group_members.values() if spaces[members[0]].kind == "lot"]
         self.hotel_houses = hotel_houses
-        self.salary = int(opts["salary"])
-        self.time_limit = int(opts["time_limit"]) * 60  # seconds; 0 = no limit
+        self.salary = opts.salary
+        self.time_limit = opts.time_limit * 60  # seconds; 0 = no limit
         self.hotel_level = hotel_houses + 1
         self.jail_index = ruleset.jail_index
-        self.jail_tries = int(opts["jail_tries"])
-        self.refund_percent = int(opts["building_refund_percent"])
+        self.jail_tries = opts.jail_tries
+        self.refund_percent = opts.building_refund_percent
         self.has_random_move = any(c.effect == "random_move" for c in ruleset.cards)
         verbs = ["build", "sell"]
         if self.rules.building.sells_whole_groups():
@@ -211,26 +213,26 @@ class Kernel:
         if self.rules.mortgage.allowed():
             verbs += ["mortgage", "unmortgage", "keep_mortgage"]
         sells = self.rules.debt.raises_by_selling()
-        if sells or self.rules.trade.own_auctions() or opts["mortgage_auction_now"]:
+        if sells or self.rules.trade.own_auctions() or opts.mortgage_auction_now:
             verbs.append("auction_own")
         if sells:
             verbs.append("sell_to_bank")
         self.space_verbs = tuple(verbs)  # verbs on a space that legal_actions tries
-        self.auction_step = int(opts["auction_step"])
+        self.auction_step = opts.auction_step
         # House rules (docs/rulesets.md, "House rules").
-        self.lap_rule = bool(opts["buy_after_first_lap"])  # unlapped players neither buy nor bid
-        self.snake_eyes = int(opts["snake_eyes_bonus"])  # two ones pay this from the bank
-        self.pot_seed = int(opts["free_parking_seed"]) if opts["free_parking_pot"] else 0
+        self.lap_rule = opts.buy_after_first_lap  # unlapped players neither buy nor bid
+        self.snake_eyes = opts.snake_eyes_bonus  # two ones pay this from the bank
+        self.pot_seed = opts.free_parking_seed if opts.free_parking_pot else 0
 
-        self.players = [Player(name, i, int(opts["start_cash"])) for i, name in enumerate(names)]
+        self.players = [Player(name, i, opts.start_cash) for i, name in enumerate(names)]
         self.index_of = {name: i for i, name in enumerate(names)}
         self.owner = [-1] * self.n_spaces
         self.owner_version = 0  # bumped whenever a deed changes hands (caches key on it)
         self._groups_cache: tuple[int, list[list[tuple[int, ...]]]] = (-1, [])
         self.level = [0] * self.n_spaces  # houses 0..hotel_houses, hotel_level for a hotel
         self.mortgaged = [False] * self.n_spaces
-        self.bank_houses = int(opts["houses"])
-        self.bank_hotels = int(opts["hotels"])
+        self.bank_houses = opts.houses
+        self.bank_hotels = opts.hotels
         self.pot = 0
         self.decks: dict[str, list[str]] = {}
         for deck, ids in ruleset.deck_cards.items():
@@ -250,7 +252,7 @@ class Kernel:
         self.turn_over_after_auctions = False
         self.mortgage_owed: list[tuple[int, int]] = []  # (player, space)
         self.build_owed: list[tuple[int, str]] = []  # (player, "house"|"hotel") won at a building auction
-        self.deal_owed = (int(opts["deal_deeds"]) > 0 or bool(opts["deal_all"])) and not setup
+        self.deal_owed = (opts.deal_deeds > 0 or opts.deal_all) and not setup
         self.outcome: Outcome | None = None  # set once, when the game ends
         self.bankruptcies = 0
         self.clock = 0.0
@@ -266,7 +268,7 @@ class Kernel:
         self.mortgage_round = [0] * self.n_spaces
         self.group_builds: dict[str, int] = {}
         self.turn_trades = 0
-        self.jackpot = int(opts["casino_jackpot_start"])
+        self.jackpot = opts.casino_jackpot_start
         self.skipped = [0] * len(self.players)
         self.turn_skipped = False
         self.paused_at = -1.0  # game clock when a pause began; -1 = running
@@ -383,7 +385,7 @@ class Kernel:
         """A payment the rules impose: paid at once, or a debt for the whole amount."""
         if amount <= 0:
             return
-        if pot and payee == BANK and self.options["free_parking_pot"]:
+        if pot and payee == BANK and self.options.free_parking_pot:
             target = POT
         else:
             target = payee
@@ -426,7 +428,7 @@ class Kernel:
                 rent = space.rents[0]
                 members = self.group_members[space.group]  # type: ignore[index]
                 if all(self.owner[j] == owner for j in members) and (
-                        self.options["double_rent_with_mortgaged"]
+                        self.options.double_rent_with_mortgaged
                         or not any(self.mortgaged[j] for j in members)):
                     rent *= 2
                 return rent * rent_multiplier
@@ -592,7 +594,7 @@ class Kernel:
             return
         kind = self.kinds[i]
         if kind == "go":
-            bonus = int(self.options["start_landing_bonus"])
+            bonus = self.options.start_landing_bonus
             if bonus and self.salary_paid():
                 self.transfer(BANK, p.index, bonus, "start_bonus", self.space_params[i])  # GO by its own name
                 if p.debts:
@@ -606,12 +608,12 @@ class Kernel:
         elif kind == "tax_choice":
             self.decision = decision("tax", space=i)
         elif kind == "tax":
-            amount = int(self.options[self.ruleset.spaces[i].amount_option])  # type: ignore[index]
+            amount = self.tax_amounts[i]
             self.charge(p.index, BANK, amount, "tax", self.space_params[i], pot=True)
         elif kind == "go_to_jail":
             self.send_to_jail(p)
         elif kind == "free_parking":
-            if self.options["free_parking_pot"] and self.pot > 0:
+            if self.options.free_parking_pot and self.pot > 0:
                 self.transfer(POT, p.index, self.pot, "pot", {})
                 if self.pot_seed:  # the bank seeds the pot again
                     self.transfer(BANK, POT, self.pot_seed, "pot_seed", NO_PARAMS)
@@ -619,7 +621,7 @@ class Kernel:
     def pay_rent(self, payer: int, i: int, rent: int) -> None:
         """Rent for space i to its owner; brands: nothing to a jailed owner or an ally, and the rent tax."""
         owner = self.owner[i]
-        if self.options["jail_no_rent"] and self.players[owner].in_jail:
+        if self.options.jail_no_rent and self.players[owner].in_jail:
             return
         if self.rules.teams.allies(payer, owner):  # the hooks themselves, not the questions: a call less a rent
             return

@@ -115,7 +115,7 @@ def test_mappings_and_tuples_from_a_caller_are_saved_too() -> None:
     data["options"] = MappingProxyType({"start_cash": 2000})
     save_edition(MappingProxyType(data))
     loaded = load_edition("our-street")
-    assert (loaded.players_min, loaded.players_max, loaded.options["start_cash"]) == (2, 6, 2000)
+    assert (loaded.players_min, loaded.players_max, loaded.options.start_cash) == (2, 6, 2000)
 
 
 def test_saved_text_is_kept_as_written_with_its_comments() -> None:

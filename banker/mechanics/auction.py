@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.model import BANK, Auction
+from banker.options import Options
 
 if TYPE_CHECKING:
     from banker.game import Game
@@ -97,10 +98,10 @@ class Open(Mechanic):
 class InTurn(Open):
     """in_turn (brands): in turn order, at least a step more, the decliner left out."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.step = int(options["auction_step"])
-        self.start_percent = int(options["auction_start_percent"])
+        self.step = options.auction_step
+        self.start_percent = options.auction_start_percent
 
     def in_turn(self) -> bool:
         return True

@@ -33,7 +33,7 @@ class Bankruptcy(Mechanic):
         the properties the bank puts up for auction."""
         player = game.players[p]
         if creditor >= 0:
-            to_creditor = bool(self.options["bankrupt_buildings_to_creditor"])
+            to_creditor = self.options.bankrupt_buildings_to_creditor
             for i in owned:
                 if game.level[i] and not to_creditor:
                     game.transfer(BANK, p, game.buildings_sale_value(i), "sell",
@@ -126,7 +126,7 @@ def do_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     leave_auction(game, p)
     bankruptcies = game.count_bankruptcy()
     remaining = [q for q in game.players if not q.bankrupt]
-    limit = int(game.options["end_after_bankruptcies"])
+    limit = game.options.end_after_bankruptcies
     if len(remaining) == 1:
         game.end("last_standing", remaining[0].name)
         return

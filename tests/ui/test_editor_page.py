@@ -348,7 +348,7 @@ async def _edit_on_a_phone(page: Any, server: Any, tr: Translator, folder: Path,
         assert saved.title == "Our Street"
         assert (saved.spaces[24].name, saved.spaces[24].price, saved.spaces[24].rents[-1]) == ("Our Avenue", 260, 1200)
         assert saved.groups["red"]["name"] == "Scarlet" and saved.groups["red"]["color"] == "#ED1B24"
-        assert saved.spaces[1].name == "Mediterranean Avenue" and saved.options["salary"] == 200  # the rest as it was
+        assert saved.spaces[1].name == "Mediterranean Avenue" and saved.options.salary == 200  # the rest as it was
         classic_data = load_ruleset("classic", editions=False).source_data()
         assert [c["text"] for c in saved.data["cards"]] == [c["text"] for c in classic_data["cards"]]
         assert server.editor_status()["saved"] == ["Our Street"]
