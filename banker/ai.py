@@ -135,7 +135,7 @@ def worth_to(game: Game, p: int, i: int) -> int:
     return price
 
 
-def _auction_move(game: Game, bidders: list[int], rng: random.Random) -> Move:
+def _auction_move(game: Game, bidders: tuple[int, ...], rng: random.Random) -> Move:
     """The first bidder who is not leading raises (by about a tenth of the price) or passes."""
     auction = game.auction
     assert auction is not None

@@ -77,39 +77,43 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
     for name, entry in players.items():
         if name not in game.index_of:
             raise SetupError("setup.bad", problem=f"no player {limits.shown(name)}")
-        p = game.players[game.index_of[name]]
+        index = game.index_of[name]
+        p = game.players[index]
         if not isinstance(entry, Mapping):
             raise SetupError("setup.bad", problem=f"players.{name} must be an object")
+        cash, position, in_jail, jail_turns, lapped = p.cash, p.position, p.in_jail, p.jail_turns, p.lapped
+        cards = p.jail_cards
         for key, value in entry.items():
             where = f"players.{name}.{key}"
             if key == "cash":
-                p.cash = _int(value, where, 0, limits.MAX_INT)
+                cash = _int(value, where, 0, limits.MAX_INT)
             elif key == "position":
-                p.position = _int(value, where, 0, game.n_spaces - 1)
+                position = _int(value, where, 0, game.n_spaces - 1)
             elif key == "in_jail":
-                p.in_jail = _bool(value, where)
+                in_jail = _bool(value, where)
             elif key == "jail_turns":
-                p.jail_turns = _int(value, where, 0, game.jail_tries - 1)
+                jail_turns = _int(value, where, 0, game.jail_tries - 1)
             elif key == "lapped":
-                lapped = _bool(value, where)
+                given = _bool(value, where)
                 if game.options.buy_after_first_lap:  # accepted and ignored while the house rule is off
-                    p.lapped = lapped
+                    lapped = given
             elif key == "jail_cards":
                 count = _int(value, where, 0, len(jail_free_cards))
-                p.jail_cards = []
+                cards = ()
                 for _ in range(count):
-                    free = [c for c in jail_free_cards
-                            if not any(c in q.jail_cards for q in game.players)]
+                    free = [c for c in jail_free_cards if c not in cards
+                            and not any(c in q.jail_cards for q in game.players if q.index != index)]
                     if not free:
                         raise SetupError("setup.bad", problem=f"{where}: no Get Out of Jail Free card is left")
-                    p.jail_cards.append(free[0])
+                    cards += (free[0],)
                     game.remove_from_deck(free[0])
             else:
                 raise SetupError("setup.bad", problem=f"unknown key {where}")
-        if p.in_jail:
-            p.position = game.jail_index
-        elif p.jail_turns:
+        if in_jail:
+            position = game.jail_index
+        elif jail_turns:
             raise SetupError("setup.bad", problem=f"players.{name}.jail_turns needs in_jail")
+        game.set_up_player(index, cash, position, in_jail, jail_turns, lapped, cards)
     for key, entry in spaces.items():
         i = _space(game, key)
         if not isinstance(entry, Mapping):

@@ -18,6 +18,9 @@ The kernel's changes, by what they move:
 - what the game waits for: `set_decision`, `set_auction`;
 - what happened: `emit` (an event), `end` (the game's outcome).
 
+A player's, a debt's and an auction's fields are `Final` (banker/model.py, "The records"): read-only outside
+the core, so each write here carries `# type: ignore[misc]`, mypy's word for a final name assigned.
+
 And the guards the verbs share, which raise `IllegalAction` / `InvalidAction` and change nothing:
 `require_current`, `refuse_blocked`, `may_manage`, `space_arg`, `space_index`, `player_index`.
 """
@@ -31,7 +34,7 @@ from banker import game_setup
 from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.messages import decision_owed
 from banker.mechanics import Mechanics, choose as choose_mechanics
-from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, decision
+from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, debt, decision
 from banker.options import Options
 from banker.ruleset import Ruleset
 from banker.variant import Variant
@@ -93,9 +96,9 @@ def _copied(value: Any) -> Any:
         return [_copied(v) for v in value]
     if isinstance(value, dict):
         return {k: _copied(v) for k, v in value.items()}
-    if isinstance(value, (Player, Auction, Debt)):
+    if isinstance(value, (Player, Auction)):
         return value.copy()
-    return value  # numbers, text, tuples, frozen values (Decision, Outcome), None
+    return value  # numbers, text, tuples, values that never change (Debt, Decision, Outcome), None
 
 
 def _flat(value: list[Any]) -> list[Any]:
@@ -355,13 +358,14 @@ class Kernel:
     def settle(self, p: Player) -> None:
         """Pay debts in order while cash covers the next one."""
         while p.debts and p.cash >= p.debts[0].amount:
-            debt = p.debts.pop(0)
-            payee = POT if debt.to_pot else debt.creditor
-            self.transfer(p.index, payee, debt.amount, "debt_paid", {"reason": debt.code, **debt.params})
-            if debt.code == "rent" and payee >= 0:  # brands: rent is taxed when it is collected
-                self.rent_tax(payee, debt.amount, debt.params)
+            owed = p.debts[0]
+            p.debts = p.debts[1:]  # type: ignore[misc]
+            payee = POT if owed.to_pot else owed.creditor
+            self.transfer(p.index, payee, owed.amount, "debt_paid", {"reason": owed.code, **owed.params})
+            if owed.code == "rent" and payee >= 0:  # brands: rent is taxed when it is collected
+                self.rent_tax(payee, owed.amount, dict(owed.params))
         if not p.debts:
-            p.debt_auctioned.clear()
+            p.debt_auctioned = ()  # type: ignore[misc]
             self.recount_debtors()
 
     def recount_debtors(self) -> None:
@@ -371,11 +375,11 @@ class Kernel:
         if amount <= 0:
             return
         if payer >= 0:
-            self.players[payer].cash -= amount
+            self.players[payer].cash -= amount  # type: ignore[misc]
         elif payer == POT:
             self.pot -= amount
         if payee >= 0:
-            self.players[payee].cash += amount
+            self.players[payee].cash += amount  # type: ignore[misc]
         elif payee == POT:
             self.pot += amount
         self.log.append((self.seq, payer, payee, amount, code, params))
@@ -394,7 +398,7 @@ class Kernel:
         if not p.debts and p.cash >= amount:
             self.transfer(payer, target, amount, code, params)
             return
-        p.debts.append(Debt(amount, payee, pot, code, params))
+        p.debts = p.debts + (debt(amount, payee, pot, code, params),)  # type: ignore[misc]
         self.recount_debtors()
         self.events.append(("debt", {"player": p.name, "amount": amount, "to": self.name(payee),
                                           "reason": code}))
@@ -517,9 +521,9 @@ class Kernel:
             self.events.append(("turn", {"player": self.players[i].name}))
 
     def send_to_jail(self, p: Player) -> None:
-        p.position = self.jail_index
-        p.in_jail = True
-        p.jail_turns = 0
+        p.position = self.jail_index  # type: ignore[misc]
+        p.in_jail = True  # type: ignore[misc]
+        p.jail_turns = 0  # type: ignore[misc]
         self.doubles = 0
         self.decision = None
         if p.index == self.turn:
@@ -532,24 +536,47 @@ class Kernel:
         pos = p.position + steps
         if pos >= self.n_spaces:
             pos %= self.n_spaces
-            p.lapped = True  # passed or landed on GO: the lap counts before the landing
+            if not p.lapped:
+                p.lapped = True  # type: ignore[misc]  # passed or landed on GO: the lap counts before the landing
             self.pay_salary(p)
-        p.position = pos
+        p.position = pos  # type: ignore[misc]
         self.land(p, pos)
 
-    def move_to(self, p: Player, target: int, salary: bool = True) -> None:
-        """Advance (forward) to `target`, paying the salary on passing or landing on GO."""
+    def move_to(self, p: Player, target: int, salary: bool = True, lands: bool = True) -> None:
+        """Advance (forward) to `target`, paying the salary on passing or landing on GO; then land there, unless
+        the caller settles the landing itself (`lands=False`: a card sending the token to the nearest railroad)."""
         if target <= p.position:
-            p.lapped = True
+            if not p.lapped:
+                p.lapped = True  # type: ignore[misc]
             if salary:
                 self.pay_salary(p)
-        p.position = target
+        p.position = target  # type: ignore[misc]
+        if lands:
+            self.land(p, target)
+
+    def move_back(self, p: Player, steps: int) -> None:
+        """Go back `steps` spaces and land there; landing on GO is a lap (passing it backwards is not), with no
+        salary."""
+        target = (p.position - steps) % self.n_spaces
+        p.position = target  # type: ignore[misc]
+        if target == 0:
+            self.lap(p)
+        self.land(p, target)
+
+    def move_straight_to(self, p: Player, target: int) -> None:
+        """Put the token on `target` without going round the board (a random-move card) and land there: landing
+        straight on GO is a lap and pays the salary, passing it does not."""
+        p.position = target  # type: ignore[misc]
+        if target == 0:
+            self.lap(p)
+            self.pay_salary(p)
         self.land(p, target)
 
     def lap(self, p: Player) -> None:
         """`p`'s token passed or landed on GO by a move other than `move_forward` and `move_to` (a card's, or a
         jump that stays on GO)."""
-        p.lapped = True
+        if not p.lapped:
+            p.lapped = True  # type: ignore[misc]
 
     def offer(self, p: Player, i: int) -> None:
         """`p` landed on unowned property i: they may buy it, unless they have not been round the board yet
@@ -721,6 +748,47 @@ class Kernel:
         """The auction under way (None: none)."""
         self.auction = a
 
+    # The auction under way changes only here (banker/mechanics/auction.py decides how).
+
+    # (`assert a is not None` narrows the type for mypy at no cost; `typing.cast` is a call in pure Python.)
+
+    def record_bid(self, p: int, amount: int) -> None:
+        """Player p is the high bidder at `amount` in the auction under way."""
+        a = self.auction
+        assert a is not None
+        a.high_bid = amount  # type: ignore[misc]
+        a.high_bidder = p  # type: ignore[misc]
+
+    def set_least_bid(self, amount: int, bidder: int = -2) -> None:
+        """The next bid in the auction under way must be at least `amount` (and, given, is `bidder`'s: an
+        auction bid in turn)."""
+        a = self.auction
+        assert a is not None
+        a.min_bid = amount  # type: ignore[misc]
+        if bidder != -2:
+            a.next_bidder = bidder  # type: ignore[misc]
+
+    def give_bid_to(self, q: int) -> None:
+        """In an auction bid in turn, it is player q's bid now (-1: nobody's)."""
+        a = self.auction
+        assert a is not None
+        a.next_bidder = q  # type: ignore[misc]
+
+    def set_bidders(self, bidders: tuple[int, ...], next_bidder: int) -> None:
+        """Who is still bidding in the auction under way, and whose bid it is (-1: nobody's)."""
+        a = self.auction
+        assert a is not None
+        a.bidders = bidders  # type: ignore[misc]
+        a.next_bidder = next_bidder  # type: ignore[misc]
+
+    def drop_bidder(self, q: int) -> None:
+        """Player q is out of the auction under way (passed, or cannot bid, or went bankrupt)."""
+        a = self.auction
+        assert a is not None
+        bidders = a.bidders
+        i = bidders.index(q)
+        a.bidders = bidders[:i] + bidders[i + 1:]  # type: ignore[misc]
+
     def emit(self, code: str, params: dict[str, Any]) -> None:
         """Record an event (docs/game-script.md, "Events")."""
         self.events.append((code, params))
@@ -824,17 +892,18 @@ class Kernel:
 
     def give_jail_cards(self, p: int, q: int, count: int | None = None) -> None:
         """`count` of player p's Get Out of Jail Free cards (all when None), oldest first, go to player q."""
-        cards = self.players[p].jail_cards
-        moved = cards[:] if count is None else cards[:count]
-        del cards[:len(moved)]
-        self.players[q].jail_cards.extend(moved)
+        giver, taker = self.players[p], self.players[q]
+        cards = giver.jail_cards
+        moved = cards if count is None else cards[:count]
+        giver.jail_cards = cards[len(moved):]  # type: ignore[misc]
+        taker.jail_cards = taker.jail_cards + moved  # type: ignore[misc]
 
     # ------------------------------------------------------------------
     # Tokens and cards outside a roll, buildings counted, the deal
 
     def place_token(self, p: int, i: int) -> None:
         """Player p's token is put on space i (a correction: nothing is paid, nothing is landed on)."""
-        self.players[p].position = i
+        self.players[p].position = i  # type: ignore[misc]
 
     def new_visit(self) -> None:
         """A token arrives somewhere: the builds of this visit start again from none (biznes)."""
@@ -848,11 +917,15 @@ class Kernel:
 
     def keep_jail_card(self, p: int, card_id: str) -> None:
         """Player p keeps a Get Out of Jail Free card until it is used or traded."""
-        self.players[p].jail_cards.append(card_id)
+        player = self.players[p]
+        player.jail_cards = player.jail_cards + (card_id,)  # type: ignore[misc]
 
     def take_jail_card(self, p: int) -> str:
         """Player p gives up their oldest Get Out of Jail Free card (to use it); which one."""
-        return self.players[p].jail_cards.pop(0)
+        player = self.players[p]
+        card = player.jail_cards[0]
+        player.jail_cards = player.jail_cards[1:]  # type: ignore[misc]
+        return card
 
     def count_build(self, group: str | None) -> None:
         """One building more on this visit and, for its group, in this turn."""
@@ -896,13 +969,13 @@ class Kernel:
 
     def count_jail_try(self, player: Player) -> int:
         """A jailed player rolled and did not leave by a double; how many tries they have had now."""
-        player.jail_turns += 1
+        player.jail_turns = player.jail_turns + 1  # type: ignore[misc]
         return player.jail_turns
 
     def leave_jail(self, player: Player, how: str) -> None:
         """`player` leaves jail (`how`: "double", "forced_fine", "fine", "card"), with the `left_jail` event."""
-        player.in_jail = False
-        player.jail_turns = 0
+        player.in_jail = False  # type: ignore[misc]
+        player.jail_turns = 0  # type: ignore[misc]
         self.events.append(("left_jail", {"player": player.name, "how": how}))
 
     def set_mr_monopoly(self, due: bool) -> None:
@@ -913,6 +986,47 @@ class Kernel:
         """The casino's jackpot is now `amount`."""
         self.jackpot = amount
 
+
+    # ------------------------------------------------------------------
+    # Debts and bankruptcy, and a player's record at the game's setup
+
+    def note_debt_auction(self, p: int, i: int) -> None:
+        """Player p, in debt, put space i up for auction (biznes: once per space and debt)."""
+        player = self.players[p]
+        player.debt_auctioned = player.debt_auctioned + (i,)  # type: ignore[misc]
+
+    def forgive_debts(self, p: int) -> None:
+        """Player p owes nothing any more (they went bankrupt: what they have goes to their creditor instead)."""
+        player = self.players[p]
+        player.debts = ()  # type: ignore[misc]
+        player.debt_auctioned = ()  # type: ignore[misc]
+        self.recount_debtors()
+
+    def declare_bankrupt(self, p: int) -> None:
+        """Player p is out of the game: bankrupt, out of jail, their release cards gone."""
+        player = self.players[p]
+        player.jail_cards = ()  # type: ignore[misc]
+        player.bankrupt = True  # type: ignore[misc]
+        player.in_jail = False  # type: ignore[misc]
+        player.jail_turns = 0  # type: ignore[misc]
+
+    def pass_debts_owed_to(self, p: int, creditor: int) -> None:
+        """Debts owed to player p are owed to `creditor` now (who took p's assets)."""
+        for q in self.players:
+            if any(d.creditor == p for d in q.debts):
+                q.debts = tuple([Debt(d.amount, creditor, d.to_pot, d.code, d.params)  # type: ignore[misc]
+                                 if d.creditor == p else d for d in q.debts])
+
+    def set_up_player(self, p: int, cash: int, position: int, in_jail: bool, jail_turns: int, lapped: bool,
+                      jail_cards: tuple[str, ...]) -> None:
+        """Player p's record as a game's setup gives it (banker/game_setup.py has checked every value)."""
+        player = self.players[p]
+        player.cash = cash  # type: ignore[misc]
+        player.position = position  # type: ignore[misc]
+        player.in_jail = in_jail  # type: ignore[misc]
+        player.jail_turns = jail_turns  # type: ignore[misc]
+        player.lapped = lapped  # type: ignore[misc]
+        player.jail_cards = jail_cards  # type: ignore[misc]
 
     # ------------------------------------------------------------------
     # Going back (see "Going back" at the top of this module)

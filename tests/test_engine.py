@@ -125,7 +125,7 @@ def test_a_failing_effect_is_rolled_back(game: Game, monkeypatch: pytest.MonkeyP
     before = state(game)
 
     def broken(self: Game, p: int, a: dict) -> None:
-        self.players[p].cash -= 60  # half done...
+        self.transfer(p, -1, 60, "buy", {})  # half done...
         raise RuntimeError("disk on fire")
 
     import banker.game
