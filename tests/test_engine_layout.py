@@ -494,6 +494,13 @@ def test_a_write_planted_in_a_real_module_is_found() -> None:
     assert [what for _, what in found] == ["writes player.position"]
 
 
+def _fields(record: object) -> tuple[str, ...]:
+    """A record's fields: its slots, or in the compiled build mypyc's list of its attributes (no `__slots__`)."""
+    fields: tuple[str, ...] = getattr(type(record), "__slots__", None) or getattr(type(record), "__mypyc_attrs__")
+    assert {"cash", "position", "bidders", "high_bid"} & set(fields)
+    return fields
+
+
 def test_records_refuse_writes_at_run_time() -> None:
     """What the engine hands out cannot be written: the compiled build refuses it always, pure Python under
     `BANKER_GUARD_RECORDS=1`, which tests/conftest.py sets for the whole suite (the app's processes too)."""
@@ -501,7 +508,7 @@ def test_records_refuse_writes_at_run_time() -> None:
     game = Game(load_ruleset("classic"), ["Ann", "Ben"])
     game.apply({"do": "roll", "dice": [3, 4]})  # Ann on Chance: a card to draw; nothing owed is a debt
     player = game.players[0]
-    for field in player.__slots__:
+    for field in _fields(player):
         with pytest.raises(AttributeError):
             setattr(player, field, getattr(player, field))
         with pytest.raises(AttributeError):
@@ -509,7 +516,7 @@ def test_records_refuse_writes_at_run_time() -> None:
     assert isinstance(player.jail_cards, tuple) and isinstance(player.debts, tuple)
     from banker.model import Auction, debt
     auction = Auction(1, "property", (0, 1))
-    for field in auction.__slots__:
+    for field in _fields(auction):
         with pytest.raises(AttributeError):
             setattr(auction, field, getattr(auction, field))
     owed = debt(10, 1, False, "rent", {"space": "Baltic Avenue"})
