@@ -28,11 +28,21 @@ import operator
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, cast
 
 from banker import game_setup
+from banker.cards import RandomMoveState
 from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.messages import decision_owed
 from banker.mechanics import Mechanics, choose as choose_mechanics
+from banker.mechanics.building import BuildingState
+from banker.mechanics.casino import CasinoState
+from banker.mechanics.clock import ClockState
+from banker.mechanics.doubles import DoublesState
+from banker.mechanics.mortgage import MortgageState
+from banker.mechanics.speed_die import SpeedDieState
+from banker.mechanics.trade import TradeState
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, decision
 from banker.ruleset import Ruleset
+from banker.statefields import (APPEND_ONLY, COPIERS, FLAT, GIVEN, KINDS, LISTS, PART, RECORD, RECORDS, SHARED,
+                                Field)
 from banker.variant import Variant
 
 if TYPE_CHECKING:
@@ -64,106 +74,165 @@ if TYPE_CHECKING:
 # same. Actions are only ever appended to the history, and going back to k drops
 # every copy above k, so the trail is always true and always sorted.
 #
-# A copy holds every attribute `STATE` names, copied so that
-# it shares nothing that can change, except the append-only lists (the money
-# log, the events, the history): of those it keeps the length, and going back
-# cuts the game's list to it.
-
-# Everything an action can change, copied for going back (the compiled build has no __dict__ to copy); the
-# rest is fixed at creation. A test checks that this list and the constructor agree.
-STATE = (
-    "players", "owner", "owner_version", "_groups_cache", "level", "mortgaged", "bank_houses",
-    "bank_hotels", "pot", "decks", "turn", "roll_owed", "doubles", "last_roll", "decision", "auction",
-    "auction_queue", "turn_over_after_auctions", "mortgage_owed", "build_owed", "deal_owed", "outcome",
-    "bankruptcies", "clock", "seq", "log", "events", "history", "rolls",
-    "turns", "debtors", "trades_used", "visit_builds", "extra_roll", "random_moved", "last_random_target",
-    "action_t", "round", "mortgage_round", "group_builds", "turn_trades", "jackpot", "skipped", "turn_skipped",
-    "paused_at", "paused_total", "mr_monopoly",
-)
+# A copy holds every field `FIELDS` declares (a family's state object field by
+# field), each copied by its declared kind so that it shares nothing that can
+# change, except the append-only lists (the money log, the events, the
+# history): of those it keeps the length, and going back cuts the game's list
+# to it. Going back puts a family's fields into the game's own object of that
+# family, which no copy ever holds.
 
 SPARSE = 64  # a copy every this many actions on the way forward
 DENSE = 64  # and one after each of the last this many
-APPEND_ONLY = frozenset({"log", "events", "history"})
+
+# The kernel's state: everything an action can change, one declaration each (banker/statefields.py: its name,
+# what a new game starts with, how a copy for going back holds it), each also annotated with its type on `Kernel`;
+# the rest of a game is fixed when it is made. The families' own state is one `State` object each (`PART`),
+# declared in the family's module. `Kernel.__init__` starts every field from here (those `GIVEN` it sets from its
+# arguments), `STATE` names them and the copies for going back follow their kinds; tests/test_undo.py checks
+# that the constructor, the annotations, these declarations and a copy agree.
+FIELDS: tuple[Field, ...] = (
+    Field("players", GIVEN, RECORDS),  # in seat order, from the names the game is made with
+    Field("owner", lambda k: [-1] * k.n_spaces, FLAT),  # each space's owner (-1: the bank)
+    Field("owner_version", 0),  # bumped whenever a deed changes hands (caches key on it)
+    Field("_groups_cache", lambda k: (-1, [])),  # (owner_version, groups): replaced whole, never edited
+    Field("level", lambda k: [0] * k.n_spaces, FLAT),  # houses 0..hotel_houses, hotel_level for a hotel
+    Field("mortgaged", lambda k: [False] * k.n_spaces, FLAT),
+    Field("bank_houses", lambda k: int(k.options["houses"])),  # the bank's pool of houses
+    Field("bank_hotels", lambda k: int(k.options["hotels"])),  # and of hotels
+    Field("pot", 0),  # the Free Parking pot (house rule `free_parking_pot`)
+    Field("decks", GIVEN, LISTS),  # deck -> card ids, the top first (the deck order given, or the ruleset's)
+    # The turn.
+    Field("turn", 0),  # the player in turn
+    Field("roll_owed", True),  # the player in turn has a roll to make
+    Field("doubles", 0),  # doubles rolled in this turn
+    Field("last_roll", 0),  # the steps of the last roll (what a utility's rent counts)
+    Field("decision", None),  # what the player in turn must decide (a `Decision`), or None
+    Field("auction", None, RECORD),  # the auction under way, or None
+    Field("auction_queue", lambda k: [], FLAT),  # properties to auction after it
+    Field("turn_over_after_auctions", False),  # the player in turn is out: the turn passes after the auctions
+    Field("mortgage_owed", lambda k: [], FLAT),  # (player, space): a mortgage to lift or keep
+    Field("build_owed", lambda k: [], FLAT),  # (player, "house"|"hotel") won at a building auction
+    Field("deal_owed", GIVEN),  # the opening deal is still to come (not with a setup)
+    Field("outcome", None),  # how the game ended (an `Outcome`), set once
+    Field("bankruptcies", 0),  # players gone bankrupt so far
+    Field("clock", 0.0),  # the game clock: the `t` of the last action stamped with one
+    Field("action_t", -1.0),  # the `t` of the action being applied (-1: unstamped)
+    Field("round", 0),  # rounds played (the turn came round past the first seat)
+    Field("seq", 0),  # actions carried out (a money-log entry's action)
+    Field("rolls", 0),  # dice rolls so far
+    Field("turns", 0),  # turns handed on so far
+    Field("debtors", 0),  # players with debts: a fast "any debts?"
+    # What happened, kept as plain tuples (cheap to record; money_log() and apply() hand them out as Entry and
+    # Event objects), and the actions in effect (undos applied).
+    Field("log", lambda k: [], APPEND_ONLY),
+    Field("events", lambda k: [], APPEND_ONLY),
+    Field("history", lambda k: [], APPEND_ONLY),
+    # The families' own state, one object each.
+    Field("trade_state", TradeState, PART),
+    Field("building_state", BuildingState, PART),
+    Field("doubles_state", DoublesState, PART),
+    Field("mortgage_state", MortgageState, PART),
+    Field("casino_state", CasinoState, PART),
+    Field("clock_state", ClockState, PART),
+    Field("speed_die_state", SpeedDieState, PART),
+    Field("random_move_state", RandomMoveState, PART),  # the cards' random move (banker/cards.py)
+)
+
+def _held(fields: tuple[Field, ...]) -> list[tuple[str, str, str, str]]:
+    """What a copy for going back holds, one (path, family, name, kind) a field: the kernel's own (family "")
+    and each family's through its object (path "trade_state.trades_used", family "trade_state")."""
+    held: list[tuple[str, str, str, str]] = []
+    for f in fields:
+        if f.copy == PART:
+            held += [(f"{f.name}.{g.name}", f.name, g.name, g.copy) for g in f.start.FIELDS]
+        else:
+            held.append((f.name, "", f.name, f.copy))
+    for path, _, _, kind in held:
+        if kind not in KINDS or kind == PART:
+            raise ValueError(f"{path}: no such kind of copy: {kind!r}")
+    return held
 
 
-def _copied(value: Any) -> Any:
-    """`value` sharing nothing that can change: lists, dicts and the mutable records are copied."""
-    if isinstance(value, list):
-        return [_copied(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copied(v) for k, v in value.items()}
-    if isinstance(value, (Player, Auction, Debt)):
-        return value.copy()
-    return value  # numbers, text, tuples, frozen values (Decision, Outcome), None
-
-
-def _flat(value: list[Any]) -> list[Any]:
-    return value[:]
-
-
-def _players(value: list[Player]) -> list[Player]:
-    return [p.copy() for p in value]
-
-
-def _auction(value: Auction | None) -> Auction | None:
-    return None if value is None else value.copy()
-
-
-def _decks(value: dict[str, list[str]]) -> dict[str, list[str]]:
-    return {name: cards[:] for name, cards in value.items()}
-
-
-def _dict(value: dict[str, int]) -> dict[str, int]:
-    return dict(value)
-
-
-# How the attributes that hold lists and records are copied, faster than `_copied` can (a copy is taken for
-# most actions undone); every other attribute not in APPEND_ONLY goes through `_copied`, which copies any
-# value correctly, and tests/test_undo.py checks that a copy shares nothing that can change.
-COPIERS: dict[str, Callable[[Any], Any]] = {
-    "players": _players, "auction": _auction, "decks": _decks, "group_builds": _dict,
-    **{name: _flat for name in ("owner", "level", "mortgaged", "mortgage_round", "skipped", "auction_queue",
-                                "mortgage_owed", "build_owed")},  # lists of numbers and tuples
-}
-# Values that are never changed in place, only replaced: shared by a copy as they are.
-SHARED = frozenset({"owner_version", "_groups_cache", "bank_houses", "bank_hotels", "pot", "turn", "roll_owed",
-                    "doubles", "last_roll", "decision", "turn_over_after_auctions", "deal_owed", "outcome",
-                    "bankruptcies", "clock", "seq", "rolls", "turns", "debtors", "trades_used", "visit_builds",
-                    "extra_roll", "random_moved", "last_random_target", "action_t", "round", "turn_trades",
-                    "jackpot", "turn_skipped", "paused_at", "paused_total", "mr_monopoly"})
+# Every attribute an action can change (the compiled build has no __dict__ to copy): what `take_state_of` takes.
+STATE = tuple(f.name for f in FIELDS)
+HELD = _held(FIELDS)
+# The fields a copy shares as they are (never changed in place, only replaced), a family's by its path.
+SHARED_FIELDS = frozenset(path for path, _, _, kind in HELD if kind == SHARED)
 
 
 class _Plan:
-    """How to copy the attributes `names`: read them all at once, then copy those that need it."""
+    """How a copy holds the state (`HELD`): every field read at once (a family's through its object), those
+    that can change in place copied by their kind, the append-only lists by their length; and how it is put
+    back (a family's fields into the game's own object of the family)."""
 
-    def __init__(self, names: tuple[str, ...]) -> None:
-        self.names = names
-        self.read: Callable[[Any], Any] = operator.attrgetter(*names) if names else (lambda game: ())
-        self.copied = [(i, COPIERS.get(name, _copied)) for i, name in enumerate(names)
-                       if name not in SHARED and name not in APPEND_ONLY]
-        self.lengths = [i for i, name in enumerate(names) if name in APPEND_ONLY]
-        self.cut = [(i, name) for i, name in enumerate(names) if name in APPEND_ONLY]
-        self.assign = [(i, name) for i, name in enumerate(names) if name not in APPEND_ONLY]
-
-
-_PLANS: dict[tuple[str, ...], _Plan] = {}
-
-
-def _plan(names: tuple[str, ...]) -> _Plan:
-    plan = _PLANS.get(names)
-    if plan is None:
-        plan = _PLANS[names] = _Plan(names)
-    return plan
+    def __init__(self, held: list[tuple[str, str, str, str]]) -> None:
+        self.read: Callable[[Any], Any] = operator.attrgetter(*[path for path, _, _, _ in held])
+        self.copied = [(i, COPIERS[kind]) for i, (_, _, _, kind) in enumerate(held) if kind in COPIERS]
+        self.lengths = [i for i, (_, _, _, kind) in enumerate(held) if kind == APPEND_ONLY]
+        self.cut = [(i, name) for i, (_, _, name, kind) in enumerate(held) if kind == APPEND_ONLY]
+        self.assign = [(i, name) for i, (_, family, name, kind) in enumerate(held)
+                       if not family and kind != APPEND_ONLY]
+        parts: dict[str, list[tuple[int, str]]] = {}
+        for i, (_, family, name, _) in enumerate(held):
+            if family:
+                parts.setdefault(family, []).append((i, name))
+        self.parts = list(parts.items())  # (the family's attribute, [(index, field name)])
 
 
-def _copies(plan: _Plan, values: list[Any]) -> list[Any]:
-    for i, copier in plan.copied:
+_PLAN = _Plan(HELD)
+
+
+def _copies(values: list[Any]) -> list[Any]:
+    for i, copier in _PLAN.copied:
         values[i] = copier(values[i])
     return values
 
 
 class Kernel:
     """The state of one game and every change to it (see the module docstring)."""
+
+    # The state's types (what each is and starts with: `FIELDS`, above).
+    players: list[Player]
+    owner: list[int]
+    owner_version: int
+    _groups_cache: tuple[int, list[list[tuple[int, ...]]]]
+    level: list[int]
+    mortgaged: list[bool]
+    bank_houses: int
+    bank_hotels: int
+    pot: int
+    decks: dict[str, list[str]]
+    turn: int
+    roll_owed: bool
+    doubles: int
+    last_roll: int
+    decision: Decision | None
+    auction: Auction | None
+    auction_queue: list[int]
+    turn_over_after_auctions: bool
+    mortgage_owed: list[tuple[int, int]]
+    build_owed: list[tuple[int, str]]
+    deal_owed: bool
+    outcome: Outcome | None
+    bankruptcies: int
+    clock: float
+    action_t: float
+    round: int
+    seq: int
+    rolls: int
+    turns: int
+    debtors: int
+    log: list[tuple[int, int, int, int, str, dict[str, Any]]]
+    events: list[tuple[str, dict[str, Any]]]
+    history: list[dict[str, Any]]
+    trade_state: TradeState
+    building_state: BuildingState
+    doubles_state: DoublesState
+    mortgage_state: MortgageState
+    casino_state: CasinoState
+    clock_state: ClockState
+    speed_die_state: SpeedDieState
+    random_move_state: RandomMoveState
 
     def __init__(
         self,
@@ -222,77 +291,29 @@ class Kernel:
         self.snake_eyes = int(opts["snake_eyes_bonus"])  # two ones pay this from the bank
         self.pot_seed = int(opts["free_parking_seed"]) if opts["free_parking_pot"] else 0
 
-        self.players = [Player(name, i, int(opts["start_cash"])) for i, name in enumerate(names)]
         self.index_of = {name: i for i, name in enumerate(names)}
-        self.owner = [-1] * self.n_spaces
-        self.owner_version = 0  # bumped whenever a deed changes hands (caches key on it)
-        self._groups_cache: tuple[int, list[list[tuple[int, ...]]]] = (-1, [])
-        self.level = [0] * self.n_spaces  # houses 0..hotel_houses, hotel_level for a hotel
-        self.mortgaged = [False] * self.n_spaces
-        self.bank_houses = int(opts["houses"])
-        self.bank_hotels = int(opts["hotels"])
-        self.pot = 0
-        self.decks: dict[str, list[str]] = {}
-        for deck, ids in ruleset.deck_cards.items():
-            order = list(deck_order.get(deck, ids)) if deck_order else list(ids)
-            if sorted(order) != sorted(ids):
-                raise SetupError("setup.bad_deck_order", deck=deck)
-            self.decks[deck] = order
-
-        # Turn state.
-        self.turn = 0
-        self.roll_owed = True
-        self.doubles = 0
-        self.last_roll = 0
-        self.decision: Decision | None = None
-        self.auction: Auction | None = None
-        self.auction_queue: list[int] = []
-        self.turn_over_after_auctions = False
-        self.mortgage_owed: list[tuple[int, int]] = []  # (player, space)
-        self.build_owed: list[tuple[int, str]] = []  # (player, "house"|"hotel") won at a building auction
-        self.deal_owed = (int(opts["deal_deeds"]) > 0 or bool(opts["deal_all"])) and not setup
-        self.outcome: Outcome | None = None  # set once, when the game ends
-        self.bankruptcies = 0
-        self.clock = 0.0
-        # Per-move counters of the biznes mechanics (a move = one roll up to its end_turn).
-        self.trades_used = 0  # trades made in this move
-        self.visit_builds = 0  # buildings added on this visit (reset at every landing)
-        self.extra_roll = False  # a double was rolled: end_turn keeps the turn (doubles = "after_move")
-        self.random_moved = False  # a random-move card already moved the player in this roll
-        self.last_random_target = -1  # shared by all players; -1 = none yet
-        # brands: rounds played, mortgages' start rounds, builds per group this turn, trades this
-        # turn, the casino jackpot, skipped turns in a row, paused time.
-        self.round = 0
-        self.mortgage_round = [0] * self.n_spaces
-        self.group_builds: dict[str, int] = {}
-        self.turn_trades = 0
-        self.jackpot = int(opts["casino_jackpot_start"])
-        self.skipped = [0] * len(self.players)
-        self.turn_skipped = False
-        self.paused_at = -1.0  # game clock when a pause began; -1 = running
-        self.paused_total = 0.0  # seconds spent paused so far
-        self.mr_monopoly = False  # the speed die's Mr. Monopoly move is still to come
-        self.action_t = -1.0  # the `t` of the action being applied (-1: unstamped)
-
-        self.seq = 0
-        # Money movements and events are kept as plain tuples (cheap to record);
-        # money_log() and apply() hand them out as Entry and Event objects.
-        self.log: list[tuple[int, int, int, int, str, dict[str, Any]]] = []
-        self.events: list[tuple[str, dict[str, Any]]] = []
-        # The simulator turns off the most frequent events (rolled, moved,
-        # turn), as a table never shows them; every other event and the
-        # money log are always kept.
+        # Money movements and events: the simulator turns off the most frequent events (rolled, moved, turn), as
+        # a table never shows them; every other event and the money log are always kept.
         self.record_events = True
-        self.history: list[dict[str, Any]] = []  # effective actions (undos applied)
         self.script: list[dict[str, Any]] = []  # every accepted action, undos included
         # Copies of the state for going back ("Going back" above), by the number of actions in effect; `apply`
         # keeps one every SPARSE actions unless told not to (the simulator, which never undoes).
         self.trail_at: list[int] = []
         self.trail: list[tuple[Any, ...]] = []
         self.keeps_trail = True
-        self.rolls = 0
-        self.turns = 0  # turns handed on so far
-        self.debtors = 0  # number of players with debts: a fast "any debts?"
+
+        # The state (`FIELDS`): first what the arguments give, then every other field from its declaration.
+        self.players = [Player(name, i, int(opts["start_cash"])) for i, name in enumerate(names)]
+        self.decks = {}
+        for deck, ids in ruleset.deck_cards.items():
+            order = list(deck_order.get(deck, ids)) if deck_order else list(ids)
+            if sorted(order) != sorted(ids):
+                raise SetupError("setup.bad_deck_order", deck=deck)
+            self.decks[deck] = order
+        self.deal_owed = (int(opts["deal_deeds"]) > 0 or bool(opts["deal_all"])) and not setup
+        for f in FIELDS:
+            if f.start is not GIVEN:
+                setattr(self, f.name, f.first(self))
 
         if setup:
             game_setup.apply_setup(cast("Game", self), setup)
@@ -497,19 +518,21 @@ class Kernel:
             i = i + 1 if i + 1 < len(players) else 0
         if i <= self.turn:
             self.round += 1  # the turn came round past the first seat: a new round
-        if not self.turn_skipped:
-            self.skipped[self.turn] = 0  # a turn played (not timed out) ends a run of skipped turns
-        self.turn_skipped = False
+        timer = self.clock_state
+        if not timer.turn_skipped:
+            timer.skipped[self.turn] = 0  # a turn played (not timed out) ends a run of skipped turns
+        timer.turn_skipped = False
         self.turn = i
         self.turns += 1
         self.roll_owed = True
         self.doubles = 0
         self.decision = None
-        self.extra_roll = False
-        self.mr_monopoly = False
-        self.trades_used = 0
-        self.turn_trades = 0
-        self.group_builds = {}
+        self.doubles_state.extra_roll = False
+        self.speed_die_state.mr_monopoly = False
+        trade = self.trade_state
+        trade.trades_used = 0
+        trade.turn_trades = 0
+        self.building_state.group_builds = {}
         self.rules.mortgage.turn_passed(cast("Game", self))  # brands: a mortgage kept too long is lost to an auction
         if self.record_events:
             self.events.append(("turn", {"player": self.players[i].name}))
@@ -522,8 +545,8 @@ class Kernel:
         self.decision = None
         if p.index == self.turn:
             self.roll_owed = False
-            self.extra_roll = False
-            self.mr_monopoly = False
+            self.doubles_state.extra_roll = False
+            self.speed_die_state.mr_monopoly = False
         self.events.append(("jail", {"player": p.name}))
 
     def move_forward(self, p: Player, steps: int) -> None:
@@ -580,7 +603,7 @@ class Kernel:
             self.settle(p)
 
     def land(self, p: Player, i: int) -> None:
-        self.visit_builds = 0
+        self.building_state.visit_builds = 0
         if self.record_events:
             self.events.append(("moved", {"player": p.name, "space": self.space_names[i], "index": i}))
         if self.is_property[i]:
@@ -770,7 +793,7 @@ class Kernel:
         self.set_decision(None)
         self.roll_owed = False
         self.doubles = 0
-        self.mr_monopoly = False
+        self.speed_die_state.mr_monopoly = False
         self.turn_over_after_auctions = True
 
     def owe_roll(self) -> None:
@@ -780,45 +803,47 @@ class Kernel:
     def owe_roll_after_move(self) -> None:
         """The current player rolls again when the move is ended (biznes's double)."""
         self.roll_owed = False
-        self.extra_roll = True
+        self.doubles_state.extra_roll = True
 
     def start_extra_roll(self) -> bool:
         """The move is ended and a double's roll was owed after it: a new move begins. False if none was."""
-        if not self.extra_roll:
+        if not self.doubles_state.extra_roll:
             return False
-        self.extra_roll = False
+        self.doubles_state.extra_roll = False
         self.roll_owed = True
-        self.trades_used = 0
+        self.trade_state.trades_used = 0
         return True
 
     def count_trade(self) -> None:
         """A trade made: one more in this turn."""
-        self.turn_trades += 1
+        self.trade_state.turn_trades += 1
 
     def count_trade_in_move(self) -> None:
         """A trade made where trades are counted by the move (biznes)."""
-        self.trades_used += 1
+        self.trade_state.trades_used += 1
 
     def mortgaged_now(self, i: int) -> None:
         """Space i is mortgaged from this round on (brands counts the rounds a mortgage lasts)."""
         self.mortgaged[i] = True
-        self.mortgage_round[i] = self.round
+        self.mortgage_state.mortgage_round[i] = self.round
 
     def skip_turn(self) -> int:
         """The turn timer ran out on the current player: their turn is skipped; how many in a row so far."""
-        self.turn_skipped = True
-        self.skipped[self.turn] += 1
-        return self.skipped[self.turn]
+        timer = self.clock_state
+        timer.turn_skipped = True
+        timer.skipped[self.turn] += 1
+        return timer.skipped[self.turn]
 
     def pause(self) -> None:
         """The game clock stops (brands)."""
-        self.paused_at = self.action_t if self.action_t >= 0 else self.clock
+        self.clock_state.paused_at = self.action_t if self.action_t >= 0 else self.clock
 
     def resume(self) -> None:
         """The game clock runs again; the pause is left out of the game's minutes."""
         now = self.action_t if self.action_t >= 0 else self.clock
-        self.paused_total += max(0.0, now - self.paused_at)
-        self.paused_at = -1.0
+        timer = self.clock_state
+        timer.paused_total += max(0.0, now - timer.paused_at)
+        timer.paused_at = -1.0
 
     def give_jail_cards(self, p: int, q: int, count: int | None = None) -> None:
         """`count` of player p's Get Out of Jail Free cards (all when None), oldest first, go to player q."""
@@ -836,13 +861,14 @@ class Kernel:
 
     def new_visit(self) -> None:
         """A token arrives somewhere: the builds of this visit start again from none (biznes)."""
-        self.visit_builds = 0
+        self.building_state.visit_builds = 0
 
     def note_random_move(self, target: int) -> None:
         """A random-move card moved the current player to `target` in this roll (once a roll; the same target
         may not come twice in a row)."""
-        self.random_moved = True
-        self.last_random_target = target
+        moves = self.random_move_state
+        moves.random_moved = True
+        moves.last_random_target = target
 
     def keep_jail_card(self, p: int, card_id: str) -> None:
         """Player p keeps a Get Out of Jail Free card until it is used or traded."""
@@ -854,9 +880,10 @@ class Kernel:
 
     def count_build(self, group: str | None) -> None:
         """One building more on this visit and, for its group, in this turn."""
-        self.visit_builds += 1
+        building = self.building_state
+        building.visit_builds += 1
         if group is not None:
-            self.group_builds[group] = self.group_builds.get(group, 0) + 1
+            building.group_builds[group] = building.group_builds.get(group, 0) + 1
 
     def dealt(self) -> None:
         """The opening deal is done."""
@@ -881,7 +908,7 @@ class Kernel:
     def set_last_roll(self, steps: int) -> None:
         """The dice say `steps` (what a utility's rent counts); a random-move card may move the roller again."""
         self.last_roll = steps
-        self.random_moved = False
+        self.random_move_state.random_moved = False
 
     def set_roll_owed(self, owed: bool) -> None:
         """Whether the current player still has a roll to make (a double rolls again)."""
@@ -905,32 +932,37 @@ class Kernel:
 
     def set_mr_monopoly(self, due: bool) -> None:
         """The speed die's Mr. Monopoly move is due once the current landing is settled (False: done)."""
-        self.mr_monopoly = due
+        self.speed_die_state.mr_monopoly = due
 
     def set_jackpot(self, amount: int) -> None:
         """The casino's jackpot is now `amount`."""
-        self.jackpot = amount
+        self.casino_state.jackpot = amount
 
 
     # ------------------------------------------------------------------
     # Going back (see "Going back" at the top of this module)
 
     def snapshot(self) -> tuple[Any, ...]:
-        """A copy of the state: every name in `STATE`, the append-only lists by their length."""
-        plan = _plan(STATE)
-        values = _copies(plan, list(plan.read(self)))
+        """A copy of the state: every field `FIELDS` declares (a family's through its object), each copied by
+        its kind, the append-only lists by their length."""
+        plan = _PLAN
+        values = _copies(list(plan.read(self)))
         for i in plan.lengths:
             values[i] = len(values[i])
         return tuple(values)
 
     def put_back(self, copy: tuple[Any, ...], keep: bool = True) -> None:
         """Make the state the one in `copy`: copied again if `keep` (to be used again), else moved in."""
-        plan = _plan(STATE)
-        values = _copies(plan, list(copy)) if keep else copy
+        plan = _PLAN
+        values = _copies(list(copy)) if keep else copy
         for i, name in plan.cut:
             del getattr(self, name)[values[i]:]
         for i, name in plan.assign:
             setattr(self, name, values[i])
+        for family, fields in plan.parts:
+            part = getattr(self, family)
+            for i, name in fields:
+                setattr(part, name, values[i])
 
     def take_state_of(self, other: "Kernel") -> None:
         """Make the state `other`'s (a game of the same ruleset, players and setup), sharing its values."""

@@ -19,10 +19,19 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.model import BANK, NO_PARAMS, Decision
+from banker.statefields import Field, State
 
 if TYPE_CHECKING:
     from banker.game import Game
 
+
+class CasinoState(State):
+    """The casino's jackpot (`game.casino_state`; the kernel's `set_jackpot` changes it)."""
+
+    jackpot: int
+    FIELDS = (
+        Field("jackpot", lambda game: int(game.options["casino_jackpot_start"])),
+    )
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class NoCasino(Mechanic):
@@ -121,13 +130,14 @@ def do_casino(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     options = game.options
     bet = int(options["casino_bet"])
     game.pay_bank(p, bet, "casino_bet", NO_PARAMS)
-    game.set_jackpot(game.jackpot + int(options["casino_jackpot_add"]))  # the bank adds to the pool with every bet
+    # the bank adds to the pool with every bet
+    game.set_jackpot(game.casino_state.jackpot + int(options["casino_jackpot_add"]))
     die = int(a["die"])
     game.emit("casino", {"player": name, "numbers": ", ".join(map(str, numbers)), "die": die})
     if die in numbers:
         game.transfer(BANK, p, game.rules.casino.win(len(numbers)), "casino_win", NO_PARAMS)
     if a["jackpot"]:
-        game.transfer(BANK, p, game.jackpot, "casino_jackpot", NO_PARAMS)
+        game.transfer(BANK, p, game.casino_state.jackpot, "casino_jackpot", NO_PARAMS)
         game.set_jackpot(int(options["casino_jackpot_start"]))
 
 
