@@ -7,6 +7,10 @@ computer players (banker/ai.py) decide what happens and ask the kernel to make i
 and banker/game.py no code writes a game's attributes or calls a name of it that starts with an underscore
 (tests/test_engine_layout.py walks the code and fails on either). See docs/engine.md, "The kernel".
 
+The state is declared once, in `FIELDS` below (banker/statefields.py's `Field`: what each piece starts with and
+how going back copies it); what belongs to a family of mechanic is one typed object of that family's, declared in
+its module (`game.trade_state`, `game.clock_state`, ...: docs/engine.md, "The kernel's state").
+
 The kernel's changes, by what they move:
 
 - money: `transfer` (any payment, unchecked), `charge` (what the rules impose: paid now or a debt),
@@ -965,7 +969,8 @@ class Kernel:
                 setattr(part, name, values[i])
 
     def take_state_of(self, other: "Kernel") -> None:
-        """Make the state `other`'s (a game of the same ruleset, players and setup), sharing its values."""
+        """Make the state `other`'s (a game of the same ruleset, players and setup), sharing its values, the
+        families' state objects among them (`other` is a fresh game, dropped afterwards)."""
         for name in STATE:
             setattr(self, name, getattr(other, name))
 
