@@ -26,8 +26,8 @@ class RandomMoveState(State):
     random_moved: bool
     last_random_target: int
     FIELDS = (
-        Field("random_moved", False),  # a random-move card already moved the player in this roll
-        Field("last_random_target", -1),  # where the last one sent a player (any player's); -1 = none yet
+        Field("random_moved", start=False),  # a random-move card already moved the player in this roll
+        Field("last_random_target", start=-1),  # where the last one sent a player (any player's); -1 = none yet
     )
 
 def check_draw(game: "Game", p: int, a: Mapping[str, Any]) -> None:

@@ -7,8 +7,8 @@ computer players (banker/ai.py) decide what happens and ask the kernel to make i
 and banker/game.py no code writes a game's attributes or calls a name of it that starts with an underscore
 (tests/test_engine_layout.py walks the code and fails on either). See docs/engine.md, "The kernel".
 
-The state is declared once, in `FIELDS` below (banker/statefields.py's `Field`: what each piece starts with and
-how going back copies it); what belongs to a family of mechanic is one typed object of that family's, declared in
+The state is declared once, in `FIELDS` below (banker/statefields.py's `Field`: each piece and how going back
+copies it); what belongs to a family of mechanic is one typed object of that family's, declared and started in
 its module (`game.trade_state`, `game.clock_state`, ...: docs/engine.md, "The kernel's state").
 
 The kernel's changes, by what they move:
@@ -45,8 +45,7 @@ from banker.mechanics.speed_die import SpeedDieState
 from banker.mechanics.trade import TradeState
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, decision
 from banker.ruleset import Ruleset
-from banker.statefields import (APPEND_ONLY, COPIERS, FLAT, GIVEN, KINDS, LISTS, PART, RECORD, RECORDS, SHARED,
-                                Field)
+from banker.statefields import APPEND_ONLY, COPIERS, FLAT, KINDS, LISTS, PART, RECORD, RECORDS, SHARED, Field
 from banker.variant import Variant
 
 if TYPE_CHECKING:
@@ -88,59 +87,58 @@ if TYPE_CHECKING:
 SPARSE = 64  # a copy every this many actions on the way forward
 DENSE = 64  # and one after each of the last this many
 
-# The kernel's state: everything an action can change, one declaration each (banker/statefields.py: its name,
-# what a new game starts with, how a copy for going back holds it), each also annotated with its type on `Kernel`;
-# the rest of a game is fixed when it is made. The families' own state is one `State` object each (`PART`),
-# declared in the family's module. `Kernel.__init__` starts every field from here (those `GIVEN` it sets from its
-# arguments), `STATE` names them and the copies for going back follow their kinds; tests/test_undo.py checks
-# that the constructor, the annotations, these declarations and a copy agree.
+# The kernel's state: everything an action can change, one declaration each (banker/statefields.py: its name and
+# how a copy for going back holds it); the rest of a game is fixed when it is made. `Kernel.__init__` sets the
+# kernel's own fields one by one (so that the compiled build knows them always set: a loop over these would cost
+# it a check at every read, 0.5% of a roll); the families' own state is one `State` object each (`PART`),
+# declared and started in the family's module. `STATE` names them all and the copies for going back follow their
+# kinds; tests/test_undo.py and tests/test_engine.py check that the constructor, these declarations and a copy
+# agree.
 FIELDS: tuple[Field, ...] = (
-    Field("players", GIVEN, RECORDS),  # in seat order, from the names the game is made with
-    Field("owner", lambda k: [-1] * k.n_spaces, FLAT),  # each space's owner (-1: the bank)
-    Field("owner_version", 0),  # bumped whenever a deed changes hands (caches key on it)
-    Field("_groups_cache", lambda k: (-1, [])),  # (owner_version, groups): replaced whole, never edited
-    Field("level", lambda k: [0] * k.n_spaces, FLAT),  # houses 0..hotel_houses, hotel_level for a hotel
-    Field("mortgaged", lambda k: [False] * k.n_spaces, FLAT),
-    Field("bank_houses", lambda k: int(k.options["houses"])),  # the bank's pool of houses
-    Field("bank_hotels", lambda k: int(k.options["hotels"])),  # and of hotels
-    Field("pot", 0),  # the Free Parking pot (house rule `free_parking_pot`)
-    Field("decks", GIVEN, LISTS),  # deck -> card ids, the top first (the deck order given, or the ruleset's)
-    # The turn.
-    Field("turn", 0),  # the player in turn
-    Field("roll_owed", True),  # the player in turn has a roll to make
-    Field("doubles", 0),  # doubles rolled in this turn
-    Field("last_roll", 0),  # the steps of the last roll (what a utility's rent counts)
-    Field("decision", None),  # what the player in turn must decide (a `Decision`), or None
-    Field("auction", None, RECORD),  # the auction under way, or None
-    Field("auction_queue", lambda k: [], FLAT),  # properties to auction after it
-    Field("turn_over_after_auctions", False),  # the player in turn is out: the turn passes after the auctions
-    Field("mortgage_owed", lambda k: [], FLAT),  # (player, space): a mortgage to lift or keep
-    Field("build_owed", lambda k: [], FLAT),  # (player, "house"|"hotel") won at a building auction
-    Field("deal_owed", GIVEN),  # the opening deal is still to come (not with a setup)
-    Field("outcome", None),  # how the game ended (an `Outcome`), set once
-    Field("bankruptcies", 0),  # players gone bankrupt so far
-    Field("clock", 0.0),  # the game clock: the `t` of the last action stamped with one
-    Field("action_t", -1.0),  # the `t` of the action being applied (-1: unstamped)
-    Field("round", 0),  # rounds played (the turn came round past the first seat)
-    Field("seq", 0),  # actions carried out (a money-log entry's action)
-    Field("rolls", 0),  # dice rolls so far
-    Field("turns", 0),  # turns handed on so far
-    Field("debtors", 0),  # players with debts: a fast "any debts?"
-    # What happened, kept as plain tuples (cheap to record; money_log() and apply() hand them out as Entry and
-    # Event objects), and the actions in effect (undos applied).
-    Field("log", lambda k: [], APPEND_ONLY),
-    Field("events", lambda k: [], APPEND_ONLY),
-    Field("history", lambda k: [], APPEND_ONLY),
+    Field("players", RECORDS),  # in seat order
+    Field("owner", FLAT),  # each space's owner (-1: the bank)
+    Field("owner_version"),
+    Field("_groups_cache"),  # (owner_version, groups): replaced whole, never edited
+    Field("level", FLAT),
+    Field("mortgaged", FLAT),
+    Field("bank_houses"),
+    Field("bank_hotels"),
+    Field("pot"),  # the Free Parking pot (house rule `free_parking_pot`)
+    Field("decks", LISTS),  # deck -> card ids, the top first
+    Field("turn"),
+    Field("roll_owed"),
+    Field("doubles"),
+    Field("last_roll"),
+    Field("decision"),  # a frozen `Decision`, or None
+    Field("auction", RECORD),  # the auction under way, or None
+    Field("auction_queue", FLAT),
+    Field("turn_over_after_auctions"),
+    Field("mortgage_owed", FLAT),  # (player, space) tuples
+    Field("build_owed", FLAT),  # (player, kind) tuples
+    Field("deal_owed"),
+    Field("outcome"),  # a frozen `Outcome`, or None
+    Field("bankruptcies"),
+    Field("clock"),
+    Field("round"),
+    Field("action_t"),
+    Field("seq"),
+    Field("log", APPEND_ONLY),
+    Field("events", APPEND_ONLY),
+    Field("history", APPEND_ONLY),
+    Field("rolls"),
+    Field("turns"),
+    Field("debtors"),
     # The families' own state, one object each.
-    Field("trade_state", TradeState, PART),
-    Field("building_state", BuildingState, PART),
-    Field("doubles_state", DoublesState, PART),
-    Field("mortgage_state", MortgageState, PART),
-    Field("casino_state", CasinoState, PART),
-    Field("clock_state", ClockState, PART),
-    Field("speed_die_state", SpeedDieState, PART),
-    Field("random_move_state", RandomMoveState, PART),  # the cards' random move (banker/cards.py)
+    Field("trade_state", PART, TradeState),
+    Field("building_state", PART, BuildingState),
+    Field("doubles_state", PART, DoublesState),
+    Field("mortgage_state", PART, MortgageState),
+    Field("casino_state", PART, CasinoState),
+    Field("clock_state", PART, ClockState),
+    Field("speed_die_state", PART, SpeedDieState),
+    Field("random_move_state", PART, RandomMoveState),  # the cards' random move (banker/cards.py)
 )
+
 
 def _held(fields: tuple[Field, ...]) -> list[tuple[str, str, str, str]]:
     """What a copy for going back holds, one (path, family, name, kind) a field: the kernel's own (family "")
@@ -194,49 +192,6 @@ def _copies(values: list[Any]) -> list[Any]:
 
 class Kernel:
     """The state of one game and every change to it (see the module docstring)."""
-
-    # The state's types (what each is and starts with: `FIELDS`, above).
-    players: list[Player]
-    owner: list[int]
-    owner_version: int
-    _groups_cache: tuple[int, list[list[tuple[int, ...]]]]
-    level: list[int]
-    mortgaged: list[bool]
-    bank_houses: int
-    bank_hotels: int
-    pot: int
-    decks: dict[str, list[str]]
-    turn: int
-    roll_owed: bool
-    doubles: int
-    last_roll: int
-    decision: Decision | None
-    auction: Auction | None
-    auction_queue: list[int]
-    turn_over_after_auctions: bool
-    mortgage_owed: list[tuple[int, int]]
-    build_owed: list[tuple[int, str]]
-    deal_owed: bool
-    outcome: Outcome | None
-    bankruptcies: int
-    clock: float
-    action_t: float
-    round: int
-    seq: int
-    rolls: int
-    turns: int
-    debtors: int
-    log: list[tuple[int, int, int, int, str, dict[str, Any]]]
-    events: list[tuple[str, dict[str, Any]]]
-    history: list[dict[str, Any]]
-    trade_state: TradeState
-    building_state: BuildingState
-    doubles_state: DoublesState
-    mortgage_state: MortgageState
-    casino_state: CasinoState
-    clock_state: ClockState
-    speed_die_state: SpeedDieState
-    random_move_state: RandomMoveState
 
     def __init__(
         self,
@@ -295,29 +250,69 @@ class Kernel:
         self.snake_eyes = int(opts["snake_eyes_bonus"])  # two ones pay this from the bank
         self.pot_seed = int(opts["free_parking_seed"]) if opts["free_parking_pot"] else 0
 
+        self.players = [Player(name, i, int(opts["start_cash"])) for i, name in enumerate(names)]
         self.index_of = {name: i for i, name in enumerate(names)}
-        # Money movements and events: the simulator turns off the most frequent events (rolled, moved, turn), as
-        # a table never shows them; every other event and the money log are always kept.
+        self.owner = [-1] * self.n_spaces
+        self.owner_version = 0  # bumped whenever a deed changes hands (caches key on it)
+        self._groups_cache: tuple[int, list[list[tuple[int, ...]]]] = (-1, [])
+        self.level = [0] * self.n_spaces  # houses 0..hotel_houses, hotel_level for a hotel
+        self.mortgaged = [False] * self.n_spaces
+        self.bank_houses = int(opts["houses"])
+        self.bank_hotels = int(opts["hotels"])
+        self.pot = 0
+        self.decks: dict[str, list[str]] = {}
+        for deck, ids in ruleset.deck_cards.items():
+            order = list(deck_order.get(deck, ids)) if deck_order else list(ids)
+            if sorted(order) != sorted(ids):
+                raise SetupError("setup.bad_deck_order", deck=deck)
+            self.decks[deck] = order
+
+        # Turn state.
+        self.turn = 0
+        self.roll_owed = True
+        self.doubles = 0
+        self.last_roll = 0
+        self.decision: Decision | None = None
+        self.auction: Auction | None = None
+        self.auction_queue: list[int] = []
+        self.turn_over_after_auctions = False
+        self.mortgage_owed: list[tuple[int, int]] = []  # (player, space)
+        self.build_owed: list[tuple[int, str]] = []  # (player, "house"|"hotel") won at a building auction
+        self.deal_owed = (int(opts["deal_deeds"]) > 0 or bool(opts["deal_all"])) and not setup
+        self.outcome: Outcome | None = None  # set once, when the game ends
+        self.bankruptcies = 0
+        self.clock = 0.0
+        self.round = 0  # rounds played (the expiring mortgages, the speed die and the app count by them)
+        self.action_t = -1.0  # the `t` of the action being applied (-1: unstamped)
+
+        self.seq = 0
+        # Money movements and events are kept as plain tuples (cheap to record);
+        # money_log() and apply() hand them out as Entry and Event objects.
+        self.log: list[tuple[int, int, int, int, str, dict[str, Any]]] = []
+        self.events: list[tuple[str, dict[str, Any]]] = []
+        # The simulator turns off the most frequent events (rolled, moved,
+        # turn), as a table never shows them; every other event and the
+        # money log are always kept.
         self.record_events = True
+        self.history: list[dict[str, Any]] = []  # effective actions (undos applied)
         self.script: list[dict[str, Any]] = []  # every accepted action, undos included
         # Copies of the state for going back ("Going back" above), by the number of actions in effect; `apply`
         # keeps one every SPARSE actions unless told not to (the simulator, which never undoes).
         self.trail_at: list[int] = []
         self.trail: list[tuple[Any, ...]] = []
         self.keeps_trail = True
-
-        # The state (`FIELDS`): first what the arguments give, then every other field from its declaration.
-        self.players = [Player(name, i, int(opts["start_cash"])) for i, name in enumerate(names)]
-        self.decks = {}
-        for deck, ids in ruleset.deck_cards.items():
-            order = list(deck_order.get(deck, ids)) if deck_order else list(ids)
-            if sorted(order) != sorted(ids):
-                raise SetupError("setup.bad_deck_order", deck=deck)
-            self.decks[deck] = order
-        self.deal_owed = (int(opts["deal_deeds"]) > 0 or bool(opts["deal_all"])) and not setup
-        for f in FIELDS:
-            if f.start is not GIVEN:
-                setattr(self, f.name, f.first(self))
+        self.rolls = 0
+        self.turns = 0  # turns handed on so far
+        self.debtors = 0  # number of players with debts: a fast "any debts?"
+        # The families' own state, one object each, started from its declarations (banker/statefields.py).
+        self.trade_state = TradeState(self)
+        self.building_state = BuildingState(self)
+        self.doubles_state = DoublesState(self)
+        self.mortgage_state = MortgageState(self)
+        self.casino_state = CasinoState(self)
+        self.clock_state = ClockState(self)
+        self.speed_die_state = SpeedDieState(self)
+        self.random_move_state = RandomMoveState(self)
 
         if setup:
             game_setup.apply_setup(cast("Game", self), setup)

@@ -4,8 +4,8 @@ The kernel declares its own state with them (banker/kernel.py, `FIELDS`), and ea
 state of its own declares it in its module, as a `State` subclass whose `FIELDS` list it (`TradeState` in
 banker/mechanics/trade.py, ...); the kernel holds one such object a family (mypyc's native classes take no
 attributes added at run time, so each family's state is a typed object of its own). From the declarations the
-kernel derives what a new game starts with, which attributes an action can change (`kernel.STATE`) and how a copy
-for going back holds each of them (docs/engine.md, "The kernel").
+kernel derives which attributes an action can change (`kernel.STATE`) and how a copy for going back holds each of
+them, and a family's object starts its fields from them (docs/engine.md, "The kernel's state").
 
 How a piece of state is copied (`Field.copy`), so that a copy shares nothing that can change:
 
@@ -37,28 +37,30 @@ APPEND_ONLY: Final = "append_only"
 PART: Final = "part"
 
 
-class Given:
-    """The start of a field the constructor sets itself, from its arguments (`GIVEN`)."""
+class ByConstructor:
+    """The start of a kernel field that the kernel's constructor sets itself (`BY_CONSTRUCTOR`)."""
 
     def __repr__(self) -> str:
-        return "GIVEN"
+        return "BY_CONSTRUCTOR"
 
 
-GIVEN: Final = Given()
+BY_CONSTRUCTOR: Final = ByConstructor()
 
 
 @dataclass(frozen=True)
 class Field:
-    """One piece of the game's state: its attribute's `name`, what a new game starts with (`start`: a value that
-    is never changed in place, a function of the game being made, which is called with it, or `GIVEN`: set by the
-    constructor from its arguments) and how a copy for going back holds it (`copy`, one of the kinds above)."""
+    """One piece of the game's state: its attribute's `name`, how a copy for going back holds it (`copy`, one of
+    the kinds above) and what a new game starts with (`start`: a value that is never changed in place, or a
+    function of the game being made, which is called with it; a family's fields always say; the kernel's own
+    are `BY_CONSTRUCTOR`, set one by one in `Kernel.__init__`, which lets the compiled build read them without
+    checking that they are set)."""
 
     name: str
-    start: Any
     copy: str = SHARED
+    start: Any = BY_CONSTRUCTOR
 
     def first(self, game: Any) -> Any:
-        """What a new `game` starts with (its fixed attributes, and those given, are set already)."""
+        """What a new `game` starts with (its fixed attributes are set already)."""
         start = self.start
         return start(game) if callable(start) else start
 
@@ -91,7 +93,8 @@ KINDS: Final = frozenset({SHARED, APPEND_ONLY, PART, *COPIERS})
 
 class State:
     """The state of one family of mechanic: the fields its class's `FIELDS` declare (each also annotated on the
-    class, with its type), set to their starts when a game is made. Only the kernel's verbs change them."""
+    class, with its type), set to their starts when a game is made (`game`: the game being made, its fixed
+    attributes and the kernel's own fields set). Only the kernel's verbs change them."""
 
     FIELDS: ClassVar[tuple[Field, ...]] = ()
 

@@ -32,8 +32,8 @@ class BuildingState(State):
     visit_builds: int
     group_builds: dict[str, int]
     FIELDS = (
-        Field("visit_builds", 0),  # buildings added on this visit (biznes: `builds_per_visit`)
-        Field("group_builds", lambda game: {}, DICT),  # group -> buildings added in this turn (brands)
+        Field("visit_builds", start=0),  # buildings added on this visit (biznes: `builds_per_visit`)
+        Field("group_builds", DICT, start=lambda game: {}),  # group -> buildings added in this turn (brands)
     )
 
 

@@ -30,7 +30,7 @@ class CasinoState(State):
 
     jackpot: int
     FIELDS = (
-        Field("jackpot", lambda game: int(game.options["casino_jackpot_start"])),
+        Field("jackpot", start=lambda game: int(game.options["casino_jackpot_start"])),
     )
 
 @mypyc_attr(allow_interpreted_subclasses=True)

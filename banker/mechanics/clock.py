@@ -31,10 +31,10 @@ class ClockState(State):
     paused_at: float
     paused_total: float
     FIELDS = (
-        Field("skipped", lambda game: [0] * len(game.players), FLAT),  # player -> skipped turns in a row
-        Field("turn_skipped", False),  # this turn has been skipped (timed out)
-        Field("paused_at", -1.0),  # the game clock when a pause began; -1 = running
-        Field("paused_total", 0.0),  # seconds spent paused so far
+        Field("skipped", FLAT, start=lambda game: [0] * len(game.players)),  # player -> skipped turns in a row
+        Field("turn_skipped", start=False),  # this turn has been skipped (timed out)
+        Field("paused_at", start=-1.0),  # the game clock when a pause began; -1 = running
+        Field("paused_total", start=0.0),  # seconds spent paused so far
     )
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -22,7 +22,7 @@ class DoublesState(State):
 
     extra_roll: bool
     FIELDS = (
-        Field("extra_roll", False),  # a double was rolled: end_turn keeps the turn (`after_move`)
+        Field("extra_roll", start=False),  # a double was rolled: end_turn keeps the turn (`after_move`)
     )
 
 @mypyc_attr(allow_interpreted_subclasses=True)

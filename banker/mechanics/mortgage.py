@@ -33,7 +33,8 @@ class MortgageState(State):
 
     mortgage_round: list[int]
     FIELDS = (
-        Field("mortgage_round", lambda game: [0] * game.n_spaces, FLAT),  # space -> the round it was mortgaged in
+        # space -> the round it was mortgaged in
+        Field("mortgage_round", FLAT, start=lambda game: [0] * game.n_spaces),
     )
 
 @mypyc_attr(allow_interpreted_subclasses=True)

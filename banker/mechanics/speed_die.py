@@ -33,7 +33,7 @@ class SpeedDieState(State):
 
     mr_monopoly: bool
     FIELDS = (
-        Field("mr_monopoly", False),  # the speed die's Mr. Monopoly move is still to come
+        Field("mr_monopoly", start=False),  # the speed die's Mr. Monopoly move is still to come
     )
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -33,8 +33,8 @@ class TradeState(State):
     trades_used: int
     turn_trades: int
     FIELDS = (
-        Field("trades_used", 0),  # trades made in this move (biznes: a move is one roll up to its end_turn)
-        Field("turn_trades", 0),  # trades made in this turn (brands: `trades_per_turn`)
+        Field("trades_used", start=0),  # trades made in this move (biznes: a move is one roll up to its end_turn)
+        Field("turn_trades", start=0),  # trades made in this turn (brands: `trades_per_turn`)
     )
 
 @mypyc_attr(allow_interpreted_subclasses=True)
