@@ -531,7 +531,9 @@ class Kernel:
         trade = self.trade_state
         trade.trades_used = 0
         trade.turn_trades = 0
-        self.building_state.group_builds = {}
+        building = self.building_state
+        if building.group_builds:  # a new dict only when this turn built something
+            building.group_builds = {}
         self.rules.mortgage.turn_passed(cast("Game", self))  # brands: a mortgage kept too long is lost to an auction
         if self.record_events:
             self.events.append(("turn", {"player": self.players[i].name}))

@@ -144,6 +144,8 @@ def _live(game: Game) -> dict[int, Any]:
 
 @pytest.mark.parametrize(("rules", "at"), [("classic", 500), ("brands", 360), ("biznes", 500)])
 def test_a_copy_shares_nothing_that_can_change(rules: str, at: int) -> None:
+    """No list, dict, record or family state object is both in a copy and in the game (each field copied by its
+    declared kind), before or after the copy is put back; and the copy brings back the state it was taken of."""
     actions = _long_game(rules, seed=SEED, actions=at)
     game = _played(rules, actions)
     copy = game.snapshot()
