@@ -69,7 +69,7 @@ def choose(game: Game, rng: random.Random) -> Move:
             target = next((i for i in ahead if game.is_property[i] and game.owner[i] < 0), 0)
             return {"do": "jump", "space": target}, p
         if kind == "casino":
-            bet = int(game.options["casino_bet"])
+            bet = game.options.casino_bet
             if cur.cash >= 5 * bet and not cur.debts and rng.random() < 0.5:
                 return {"do": "casino", "numbers": rng.sample(range(1, 7), rng.randint(1, 3))}, p
             return {"do": "casino"}, p
@@ -87,7 +87,7 @@ def choose(game: Game, rng: random.Random) -> Move:
         if cur.in_jail:
             if cur.jail_cards:
                 return {"do": "use_card"}, p
-            if cur.cash >= game.options["jail_fine"] + 2 * CUSHION and _board_open(game):
+            if cur.cash >= game.options.jail_fine + 2 * CUSHION and _board_open(game):
                 return {"do": "pay_fine"}, p
         return {"do": "roll"}, p
     if on_visit or game.trades_left_in_move() is not None:
@@ -102,7 +102,7 @@ def _after_roll(game: Game, p: int, rng: random.Random, on_visit: bool) -> dict[
     cur = game.players[p]
     i = cur.position
     if (on_visit and game.kinds[i] == "lot" and game.owner[i] == p
-            and game.building_state.visit_builds < int(game.options["builds_per_visit"])
+            and game.building_state.visit_builds < game.options.builds_per_visit
             and cur.cash - game.ruleset.spaces[i].building_cost >= CUSHION // 3
             and game.build_problem(p, i, None) is None):
         return {"do": "build", "player": cur.name, "space": i}
@@ -135,7 +135,7 @@ def worth_to(game: Game, p: int, i: int) -> int:
     return price
 
 
-def _auction_move(game: Game, bidders: list[int], rng: random.Random) -> Move:
+def _auction_move(game: Game, bidders: tuple[int, ...], rng: random.Random) -> Move:
     """The first bidder who is not leading raises (by about a tenth of the price) or passes."""
     auction = game.auction
     assert auction is not None

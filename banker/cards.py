@@ -135,20 +135,11 @@ def _random_move(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None
     player = game.players[p]
     target = game.space_index(a["target"])
     game.note_random_move(target)
-    player.position = target
-    if target == 0:
-        game.lap(player)
-        game.pay_salary(player)  # landing straight on the start pays; passing it does not
-    game.land(player, target)
+    game.move_straight_to(player, target)  # landing straight on the start pays; passing it does not
 
 
 def _back(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
-    player = game.players[p]
-    target = (player.position - card.steps) % game.n_spaces
-    player.position = target
-    if target == 0:
-        game.lap(player)  # landing on GO counts, whichever way the token came (passing it backwards does not)
-    game.land(player, target)
+    game.move_back(game.players[p], card.steps)  # landing on GO counts; passing it backwards does not
 
 
 def _nearest(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
@@ -156,10 +147,7 @@ def _nearest(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
     n = game.n_spaces
     target = next((player.position + k) % n for k in range(1, n + 1)
                   if game.kinds[(player.position + k) % n] == card.kind)
-    if target <= player.position:
-        game.lap(player)
-        game.pay_salary(player)
-    player.position = target
+    game.move_to(player, target, lands=False)  # passing or landing on GO pays the salary
     game.new_visit()
     game.emit("moved", {"player": player.name, "space": game.space_name(target), "index": target})
     owner = game.owner[target]

@@ -41,7 +41,7 @@ class SeededChance:
         deeds = [i for i in game.ruleset.property_indices if game.owner[i] < 0]
         self.rng.shuffle(deeds)
         players = [p for p in game.players if not p.bankrupt]
-        count = len(deeds) if game.options["deal_all"] else int(game.options["deal_deeds"]) * len(players)
+        count = len(deeds) if game.options.deal_all else game.options.deal_deeds * len(players)
         hands: dict[str, list[int]] = {p.name: [] for p in players}
         for k in range(count):
             hands[players[k % len(players)].name].append(deeds[k])
@@ -91,5 +91,5 @@ def complete_bet(game: Game, action: Mapping[str, Any], die: Callable[[], int],
         if "die" not in action:
             filled["die"] = die()
         if "jackpot" not in action:
-            filled["jackpot"] = jackpot_won(int(game.options["casino_jackpot_odds"]), random)
+            filled["jackpot"] = jackpot_won(game.options.casino_jackpot_odds, random)
     return filled

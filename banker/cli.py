@@ -14,10 +14,10 @@ when asked for, so the engine's own commands never load Kivy, pyserial or
 gpiozero, and banker/ has no import of hardware/ or ui/. so that the engine's commands never
 import Kivy or the hardware libraries.
 
-Every number on the command line is checked as argparse reads it (`whole_number`, `seconds`, which
-hardware/cli.py and ui/cli.py use too), and every refusal of the command line is one line and exit
-status 2, with no usage block: `banker simulate: --games: must be a whole number from 1 to 1000000,
-not "x"`. The bounds are in each option's help and in docs/hardware.md ("Limits").
+Every number on the command line is checked as argparse reads it (`whole_number`, `seconds`: argparse types
+of banker/outside.py, which hardware/cli.py and ui/cli.py use too), and every refusal of the command line is
+one line and exit status 2, with no usage block: `banker simulate: --games: must be a whole number from 1 to
+1000000, not "x"`. The bounds are in each option's help and in docs/hardware.md ("Limits").
 """
 
 from __future__ import annotations
@@ -28,13 +28,14 @@ import json
 import os
 import re
 import sys
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, Sequence
 
 from banker.errors import ActionError, RulesetError, SetupError
 from banker.game_setup import game_options
 from banker.game import Game
 from banker.limits import MAX_INT
-from banker.outside import escape_text
+from banker.options import DECLARED, HOUSE_RULES, OptionError
+from banker.outside import escape_text, whole_number
 from banker.ruleset import Ruleset, builtin_names, load_ruleset
 
 if TYPE_CHECKING:
@@ -50,39 +51,6 @@ MAX_TURNS = 1_000_000  # banker simulate --max-turns
 PLAYERS_RANGE = (2, 8)  # banker simulate --players: what any ruleset may allow (its own range is checked after)
 MAX_GAME_ID = 2**63 - 1  # --game: the largest id SQLite can store
 MAX_UNDO_STEPS = MAX_INT  # undo --steps (the journal then says how many the game has)
-_SHOWN_CHARS = 40
-_WHOLE = re.compile(r"-?[0-9]{1,30}")  # ASCII digits only: int() would also take "1_000", " 5" or "١٧"
-_DECIMAL = re.compile(r"-?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][-+]?[0-9]{1,3})?")
-
-
-def quoted(text: str) -> str:
-    """A command-line value as a message shows it: in double quotes, on one line, cut short if long."""
-    inner = text.replace("\\", "\\\\").replace('"', '\\"')
-    escaped = escape_text(inner[:_SHOWN_CHARS + 1], _SHOWN_CHARS)
-    return f'"{escaped}"'
-
-
-def whole_number(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number from `low` to `high`, written in ASCII digits (at most 30 of them,
-    when no bounds are given: the command then checks the range itself)."""
-    wanted = "a whole number" if low is None or high is None else f"a whole number from {low} to {high}"
-
-    def parse(text: str) -> int:
-        value = int(text) if _WHOLE.fullmatch(text) else None
-        if value is None or (low is not None and value < low) or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"must be {wanted}, not {quoted(text)}")
-        return value
-    return parse
-
-
-def seconds(low: float, high: float) -> Callable[[str], float]:
-    """An argparse type: a finite number of seconds from `low` to `high` (no nan, no inf)."""
-    def parse(text: str) -> float:
-        value = float(text) if _DECIMAL.fullmatch(text) else None
-        if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be a number of seconds from {low:g} to {high:g}, not {quoted(text)}")
-        return value
-    return parse
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -187,8 +155,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--checked", action="store_true",
                      help="re-check every computer move through Game.apply (slower; same games)")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                     help="play with this option (a house rule, docs/rulesets.md), e.g. snake_eyes_bonus=500 or "
-                          "buy_after_first_lap=true; may be given again for another option")
+                     help="play with this option (any of docs/rulesets.md, such as the house rules: "
+                          f"{', '.join(HOUSE_RULES)}), e.g. snake_eyes_bonus=500 or buy_after_first_lap=true; "
+                          "may be given again for another option")
     return parser
 
 
@@ -288,7 +257,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     print(f"{ruleset.name}: {ruleset.title}")
     print(ruleset.description)
     print(f"players {ruleset.players_min}-{ruleset.players_max}, {ruleset.dice} dice")
-    print("options: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in ruleset.options.items()))
+    print("options: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in ruleset.options.to_dict().items()))
     for space in ruleset.spaces:
         price = f" {space.price}" if space.is_property else ""
         group = f" [{space.group}]" if space.group else ""
@@ -464,20 +433,19 @@ def cmd_journal(args: argparse.Namespace) -> int:
 
 
 def option_values(pairs: Sequence[str]) -> dict[str, int | bool]:
-    """`--option NAME=VALUE` pairs as a game's options: true, false or a whole number (ValueError if not)."""
-    options: dict[str, int | bool] = {}
+    """`--option NAME=VALUE` pairs as a game's options, each read as its declaration says (banker/options.py:
+    true or false, or a whole number in its range); ValueError (an OptionError naming the option) if not."""
+    chosen: dict[str, int | bool] = {}
     for pair in pairs:
         name, sep, text = pair.partition("=")
-        name, text = name.strip(), text.strip().lower()
+        name = name.strip()
         if not sep or not name:
             raise ValueError(f"--option takes NAME=VALUE, not {pair!r}")
-        if text in ("true", "false"):
-            options[name] = text == "true"
-        elif text.isascii() and text.isdigit() and len(text) <= 18:
-            options[name] = int(text)
-        else:
-            raise ValueError(f"--option {name}: the value must be true, false or a whole number, not {text!r}")
-    return options
+        option = DECLARED.get(name)
+        if option is None:
+            raise OptionError(name, "unknown option", unknown=True)
+        chosen[name] = option.parse(text)
+    return chosen
 
 
 def describe_report(report: dict[str, Any]) -> str:

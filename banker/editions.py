@@ -3,18 +3,21 @@
 An edition is a ruleset file of the format `banker rules FILE` reads (docs/rulesets.md), stored as
 ``$XDG_DATA_HOME/board-banker/editions/NAME.toml`` (XDG_DATA_HOME defaulting to ~/.local/share). Its
 name is lower-case ASCII letters, digits and hyphens, starts with a letter or a digit, is at most
-MAX_NAME_LENGTH characters long, is no shipped ruleset's name, and is the file's stem.
+MAX_EDITION_NAME characters long, is no shipped ruleset's name, and is the file's stem.
 
-Every function here that touches files is in this module; importing it does no I/O. Saving writes
-atomically: a temporary file in the same folder is written, flushed and synced, then renamed onto
-NAME.toml and the folder synced, so a pulled plug leaves the old file or the new one, never half of one.
+Finding an edition by its name is banker/ruleset.py's, as `load_ruleset` finds any ruleset by name:
+`editions_dir`, `is_edition_file`, `load_edition`, `edition_name_problem` (the rule above) and
+`edition_from_data` live there, below this module. Listing, saving, renaming and deleting editions is
+this module's; every function that touches the folder is in one of the two, and importing either does
+no I/O. Saving writes atomically: a temporary file in the same folder is written, flushed and synced,
+then renamed onto NAME.toml and the folder synced, so a pulled plug leaves the old file or the new one,
+never half of one.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import re
 import tempfile
 import tomllib
 from dataclasses import dataclass
@@ -25,12 +28,9 @@ import tomli_w
 
 from banker.errors import RulesetError
 from banker.outside import escape_text, valid_text
-from banker.ruleset import (MAX_FILE_BYTES, Ruleset, _parse_text, _read_file, builtin_names,
-                            ruleset_from_data)
+from banker.ruleset import (EDITION_SUFFIX, MAX_FILE_BYTES, Ruleset, check_edition_name, edition_from_data,
+                            edition_name_problem, editions_dir, load_edition, parse_text, read_file, ruleset_from_data)
 
-MAX_NAME_LENGTH = 40
-SUFFIX = ".toml"
-_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 _log = logging.getLogger(__name__)
 
 
@@ -48,47 +48,6 @@ class Edition:
     # says in the family's language where it has words for it (ui/editor_page.refusal_text).
     key: str = ""
     reason: str = ""
-
-
-def editions_dir() -> Path:
-    """The folder of the family's editions: $XDG_DATA_HOME/board-banker/editions."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "board-banker" / "editions"
-
-
-def name_problem(name: object) -> str | None:
-    """Why `name` cannot name an edition (the rule it breaks), or None when it can."""
-    if not isinstance(name, str):
-        return f"must be text, not {type(name).__name__}"
-    if not name:
-        return "must not be empty"
-    if len(name) > MAX_NAME_LENGTH:
-        return f"must be at most {MAX_NAME_LENGTH} characters, not {len(name)}"
-    if not _NAME.fullmatch(name):
-        return ("must be lower-case ASCII letters, digits and hyphens, starting with a letter or a digit, "
-                f"not '{_printable(name)}'")
-    if name in builtin_names():
-        return f"{name!r} is the name of a shipped ruleset; an edition needs a name of its own"
-    return None
-
-
-def check_name(name: object, source: str) -> str:
-    """`name` if it can name an edition; else RulesetError(source, "name", the rule it breaks)."""
-    problem = name_problem(name)
-    if problem is not None:
-        raise RulesetError(source, "name", problem)
-    assert isinstance(name, str)
-    return name
-
-
-def is_edition_file(name: str, folder: Path | None = None) -> bool:
-    """Whether `name` is a valid edition name with a file (of any kind, broken or not) in the folder."""
-    if name_problem(name) is not None:
-        return False
-    try:
-        return os.path.lexists(_folder(folder) / f"{name}{SUFFIX}")
-    except (OSError, ValueError):
-        return False
 
 
 def list_editions(folder: Path | None = None) -> list[Edition]:
@@ -123,13 +82,6 @@ def folder_problem(folder: Path | None = None) -> str | None:
     return None
 
 
-def load_edition(name: str, folder: Path | None = None) -> Ruleset:
-    """The edition of this name; RulesetError with the reason when it is missing or broken."""
-    check_name(name, f"edition {_printable(name)}")
-    path = _folder(folder) / f"{name}{SUFFIX}"
-    return _checked(name, path, _read_file(path))
-
-
 def save_edition(data: Mapping[str, Any] | str, folder: Path | None = None) -> Edition:
     """Validate an edition (ruleset data, or the text of a TOML ruleset file) and write it atomically as
     NAME.toml, NAME being its `name` field. A refusal (RulesetError) writes nothing."""
@@ -152,12 +104,12 @@ def save_edition(data: Mapping[str, Any] | str, folder: Path | None = None) -> E
     if len(encoded) > MAX_FILE_BYTES:
         raise RulesetError(source, "", f"the file would be larger than {MAX_FILE_BYTES} bytes (1 MiB), "
                                        f"the most a ruleset file may be")
-    ruleset = ruleset_from_data(_parse_text(text, source, toml=True), source)
+    ruleset = ruleset_from_data(parse_text(text, source, toml=True), source)
     if wanted is not None and ruleset.to_json() != wanted.to_json():
         raise RulesetError(source, "", "does not read back the same once written as TOML")  # a writer's fault
-    name = check_name(ruleset.name, source)
+    name = check_edition_name(ruleset.name, source)
     where = _folder(folder)
-    path = where / f"{name}{SUFFIX}"
+    path = where / f"{name}{EDITION_SUFFIX}"
     _write_atomically(where, path, encoded)
     return Edition(name, ruleset.title, path, None, ruleset.description)
 
@@ -179,10 +131,10 @@ def rename_edition(name: str, new_name: str, folder: Path | None = None, title: 
     where = _folder(folder)
     load_edition(name, where)  # a broken edition is not renamed: its reason is the refusal
     if new_name != name:
-        check_name(new_name, f"edition {_printable(name)}")
-        if os.path.lexists(where / f"{new_name}{SUFFIX}"):
+        check_edition_name(new_name, f"edition {_printable(name)}")
+        if os.path.lexists(where / f"{new_name}{EDITION_SUFFIX}"):
             raise RulesetError(f"edition {name}", "name", f"{new_name!r} is already the name of an edition")
-    data = _read_file(where / f"{name}{SUFFIX}")
+    data = read_file(where / f"{name}{EDITION_SUFFIX}")
     data["name"] = new_name
     if title is not None:
         data["title"] = title
@@ -201,30 +153,23 @@ def _folder(folder: Path | None) -> Path:
 
 def _toml_names(where: Path) -> list[str]:
     with os.scandir(where) as it:
-        return [entry.name for entry in it if entry.name.endswith(SUFFIX) and not entry.name.startswith(".")]
-
-
-def _checked(name: str, path: Path, data: Mapping[str, Any]) -> Ruleset:
-    ruleset = ruleset_from_data(data, str(path))
-    if ruleset.name != name:
-        raise RulesetError(str(path), "name", f"must be the file's name '{name}', not '{_printable(ruleset.name)}'")
-    return ruleset
+        return [entry.name for entry in it if entry.name.endswith(EDITION_SUFFIX) and not entry.name.startswith(".")]
 
 
 def _check_file(where: Path, file_name: str) -> Edition:
     """A file of the folder as `list_editions` lists it: read once, then checked as `load_edition` checks."""
-    stem = file_name[:-len(SUFFIX)]
+    stem = file_name[:-len(EDITION_SUFFIX)]
     shown = _printable(stem)
     path = where / file_name
-    bad_name = name_problem(stem)
+    bad_name = edition_name_problem(stem)
     if bad_name is not None:
         return Edition(shown, shown, path, _sentence(f"the file's name {bad_name}"))
     title = stem
     try:
-        data = _read_file(path)
+        data = read_file(path)
         if isinstance(data.get("title"), str) and valid_text(data["title"]):
             title = data["title"]
-        ruleset = _checked(stem, path, data)
+        ruleset = edition_from_data(stem, path, data)
     except RulesetError as exc:
         problem = f"{exc.key}: {exc.problem}" if exc.key else exc.problem
         return Edition(stem, title, path, _sentence(problem), key=exc.key, reason=exc.problem)
@@ -235,7 +180,7 @@ def _existing_file(name: str, where: Path) -> Path:
     if (not isinstance(name, str) or not name or "/" in name or "\x00" in name or name.startswith(".")
             or not valid_text(name)):
         raise RulesetError(f"edition {_printable(str(name))}", "name", "no edition of that name")
-    path = where / f"{name}{SUFFIX}"
+    path = where / f"{name}{EDITION_SUFFIX}"
     if not os.path.lexists(path):
         raise RulesetError(f"edition {_printable(name)}", "", f"no edition of that name in {where}")
     if path.is_dir() and not path.is_symlink():

@@ -293,7 +293,7 @@ class Game(Kernel):
 
     def interest(self, i: int) -> int:
         """10% of the mortgage value, rounded up."""
-        pct = int(self.options["mortgage_interest_percent"])
+        pct = self.options.mortgage_interest_percent
         return -(-self.mortgage_value(i) * pct // 100)
 
     def unmortgage_cost(self, i: int) -> int:
@@ -378,8 +378,8 @@ class Game(Kernel):
 
     def income_tax(self, p: int, choice: str) -> int:
         if choice == "flat":
-            return int(self.options["income_tax_flat"])
-        return self.total_worth(p) * int(self.options["income_tax_percent"]) // 100
+            return self.options.income_tax_flat
+        return self.total_worth(p) * self.options.income_tax_percent // 100
 
     # ------------------------------------------------------------------
     # buildings
@@ -469,7 +469,7 @@ class Game(Kernel):
             if self.roll_owed:
                 verbs = ["roll"]
                 if cur.in_jail:
-                    if cur.cash >= int(self.options["jail_fine"]):
+                    if cur.cash >= self.options.jail_fine:
                         verbs.append("pay_fine")
                     if cur.jail_cards:
                         verbs.append("use_card")

@@ -11,23 +11,22 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from banker import limits, outside
 from banker.errors import InvalidAction, SetupError
-from banker.ruleset import OPTION_DEFAULTS, Ruleset, check_option_combinations, check_option_value
+from banker.options import OptionError, Options, options_from
+from banker.ruleset import Ruleset, check_option_combinations
 
 if TYPE_CHECKING:
     from banker.game import Game
 
 
-def game_options(ruleset: Ruleset, options: Mapping[str, Any], players: int | None = None) -> dict[str, Any]:
-    """The ruleset's options with the table's choices over them, each checked (with `players`, for that many)."""
-    opts = dict(ruleset.options)
-    for key, value in options.items():
-        if key not in OPTION_DEFAULTS:
-            raise SetupError("setup.unknown_option", option=key)
-        opts[key] = check_option_value(
-            key, value, lambda problem, k=key: SetupError("setup.bad_option", option=k, problem=problem))
-        if not isinstance(value, bool) and value > limits.MAX_INT:
-            raise SetupError("setup.bad_option", option=key,
-                             problem=f"must be at most {limits.MAX_INT}, not {value}")
+def game_options(ruleset: Ruleset, options: Mapping[str, Any], players: int | None = None) -> Options:
+    """The ruleset's options with the table's choices (option name -> value) over them, each checked (with
+    `players`, for that many). Every option's range lies within a game script's numbers (`limits.MAX_INT`)."""
+    try:
+        opts = options_from(options, ruleset.options)
+    except OptionError as exc:
+        if exc.unknown:
+            raise SetupError("setup.unknown_option", option=exc.option) from None
+        raise SetupError("setup.bad_option", option=exc.option, problem=exc.problem) from None
     check_option_combinations(ruleset, opts, lambda key, problem: SetupError("setup.bad_option", option=key,
                                                                             problem=problem), players)
     return opts
@@ -53,9 +52,9 @@ def player_names(ruleset: Ruleset, players: Sequence[str]) -> list[str]:
     return names
 
 
-def hotel_houses(ruleset: Ruleset, opts: Mapping[str, Any]) -> int:
+def hotel_houses(ruleset: Ruleset, opts: Options) -> int:
     """The houses a hotel takes, once every lot is known to print a rent for each level up to it."""
-    houses = int(opts["hotel_houses"])
+    houses = opts.hotel_houses
     for s in ruleset.spaces:
         if s.kind == "lot" and len(s.rents) < houses + 2:
             raise SetupError("setup.short_rents", space=s.name, need=houses + 2)
@@ -78,39 +77,43 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
     for name, entry in players.items():
         if name not in game.index_of:
             raise SetupError("setup.bad", problem=f"no player {limits.shown(name)}")
-        p = game.players[game.index_of[name]]
+        index = game.index_of[name]
+        p = game.players[index]
         if not isinstance(entry, Mapping):
             raise SetupError("setup.bad", problem=f"players.{name} must be an object")
+        cash, position, in_jail, jail_turns, lapped = p.cash, p.position, p.in_jail, p.jail_turns, p.lapped
+        cards = p.jail_cards
         for key, value in entry.items():
             where = f"players.{name}.{key}"
             if key == "cash":
-                p.cash = _int(value, where, 0, limits.MAX_INT)
+                cash = _int(value, where, 0, limits.MAX_INT)
             elif key == "position":
-                p.position = _int(value, where, 0, game.n_spaces - 1)
+                position = _int(value, where, 0, game.n_spaces - 1)
             elif key == "in_jail":
-                p.in_jail = _bool(value, where)
+                in_jail = _bool(value, where)
             elif key == "jail_turns":
-                p.jail_turns = _int(value, where, 0, game.jail_tries - 1)
+                jail_turns = _int(value, where, 0, game.jail_tries - 1)
             elif key == "lapped":
-                lapped = _bool(value, where)
-                if game.options["buy_after_first_lap"]:  # accepted and ignored while the house rule is off
-                    p.lapped = lapped
+                given = _bool(value, where)
+                if game.options.buy_after_first_lap:  # accepted and ignored while the house rule is off
+                    lapped = given
             elif key == "jail_cards":
                 count = _int(value, where, 0, len(jail_free_cards))
-                p.jail_cards = []
+                cards = ()
                 for _ in range(count):
-                    free = [c for c in jail_free_cards
-                            if not any(c in q.jail_cards for q in game.players)]
+                    free = [c for c in jail_free_cards if c not in cards
+                            and not any(c in q.jail_cards for q in game.players if q.index != index)]
                     if not free:
                         raise SetupError("setup.bad", problem=f"{where}: no Get Out of Jail Free card is left")
-                    p.jail_cards.append(free[0])
+                    cards += (free[0],)
                     game.remove_from_deck(free[0])
             else:
                 raise SetupError("setup.bad", problem=f"unknown key {where}")
-        if p.in_jail:
-            p.position = game.jail_index
-        elif p.jail_turns:
+        if in_jail:
+            position = game.jail_index
+        elif jail_turns:
             raise SetupError("setup.bad", problem=f"players.{name}.jail_turns needs in_jail")
+        game.set_up_player(index, cash, position, in_jail, jail_turns, lapped, cards)
     for key, entry in spaces.items():
         i = _space(game, key)
         if not isinstance(entry, Mapping):
@@ -161,12 +164,12 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
             raise SetupError("setup.rule", problem=f"buildings on {first}'s group need one owner of the whole group")
         if any(game.mortgaged[i] for i in members):
             raise SetupError("setup.rule", problem=f"buildings in {first}'s group with a lot mortgaged")
-        if max(levels) - min(levels) > 1 and game.options["build_evenly"]:
+        if max(levels) - min(levels) > 1 and game.options.build_evenly:
             raise SetupError("setup.rule", problem=f"buildings in {first}'s group are not even")
     if game.bank_houses < 0 or game.bank_hotels < 0:
         raise SetupError("setup.rule", problem=(
-            f"more buildings on the board than the bank holds ({game.options['houses']} houses, "
-            f"{game.options['hotels']} hotels)"))
+            f"more buildings on the board than the bank holds ({game.options.houses} houses, "
+            f"{game.options.hotels} hotels)"))
 
 def _space(game: "Game", key: Any) -> int:
     try:

@@ -22,6 +22,9 @@ The kernel's changes, by what they move:
 - what the game waits for: `set_decision`, `set_auction`;
 - what happened: `emit` (an event), `end` (the game's outcome).
 
+A player's, a debt's and an auction's fields are `Final` (banker/model.py, "The records"): read-only outside
+the core, so each write here carries `# type: ignore[misc]`, mypy's word for a final name assigned.
+
 And the guards the verbs share, which raise `IllegalAction` / `InvalidAction` and change nothing:
 `require_current`, `refuse_blocked`, `may_manage`, `space_arg`, `space_index`, `player_index`.
 """
@@ -43,7 +46,8 @@ from banker.mechanics.doubles import DoublesState
 from banker.mechanics.mortgage import MortgageState
 from banker.mechanics.speed_die import SpeedDieState
 from banker.mechanics.trade import TradeState
-from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, decision
+from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, debt, decision
+from banker.options import Options
 from banker.ruleset import Ruleset
 from banker.statefields import APPEND_ONLY, COPIERS, FLAT, KINDS, LISTS, PART, RECORD, RECORDS, SHARED, Field
 from banker.variant import Variant
@@ -205,7 +209,7 @@ class Kernel:
         self._init_args = (list(players), dict(options or {}), setup, dict(deck_order or {}))
         names = game_setup.player_names(ruleset, players)
         opts = game_setup.game_options(ruleset, options or {}, len(names))
-        self.options: dict[str, Any] = opts
+        self.options: Options = opts
         # The variant of each family (banker/mechanics).
         self.rules: Mechanics = choose_mechanics(ruleset.mechanics, opts, [s.kind for s in ruleset.spaces])
         self.variant = Variant.of(self.rules)  # the variant's facts, asked by the engine, the players and the app
@@ -220,18 +224,19 @@ class Kernel:
         # Shared, never-mutated parameter dicts for log entries naming a space.
         self.space_params = [{"space": s.name} for s in spaces]
         self.prices = [s.price for s in spaces]
+        self.tax_amounts = [int(opts.value(s.amount_option)) if s.amount_option else 0 for s in spaces]  # kind "tax"
         self.groups = [s.group for s in spaces]
         self.group_members = ruleset.group_members
         # Colour groups of lots with their building cost, for quick scans.
         self.lot_groups = [(members, spaces[members[0]].building_cost)
                            for members in ruleset.group_members.values() if spaces[members[0]].kind == "lot"]
         self.hotel_houses = hotel_houses
-        self.salary = int(opts["salary"])
-        self.time_limit = int(opts["time_limit"]) * 60  # seconds; 0 = no limit
+        self.salary = opts.salary
+        self.time_limit = opts.time_limit * 60  # seconds; 0 = no limit
         self.hotel_level = hotel_houses + 1
         self.jail_index = ruleset.jail_index
-        self.jail_tries = int(opts["jail_tries"])
-        self.refund_percent = int(opts["building_refund_percent"])
+        self.jail_tries = opts.jail_tries
+        self.refund_percent = opts.building_refund_percent
         self.has_random_move = any(c.effect == "random_move" for c in ruleset.cards)
         verbs = ["build", "sell"]
         if self.rules.building.sells_whole_groups():
@@ -239,26 +244,26 @@ class Kernel:
         if self.rules.mortgage.allowed():
             verbs += ["mortgage", "unmortgage", "keep_mortgage"]
         sells = self.rules.debt.raises_by_selling()
-        if sells or self.rules.trade.own_auctions() or opts["mortgage_auction_now"]:
+        if sells or self.rules.trade.own_auctions() or opts.mortgage_auction_now:
             verbs.append("auction_own")
         if sells:
             verbs.append("sell_to_bank")
         self.space_verbs = tuple(verbs)  # verbs on a space that legal_actions tries
-        self.auction_step = int(opts["auction_step"])
+        self.auction_step = opts.auction_step
         # House rules (docs/rulesets.md, "House rules").
-        self.lap_rule = bool(opts["buy_after_first_lap"])  # unlapped players neither buy nor bid
-        self.snake_eyes = int(opts["snake_eyes_bonus"])  # two ones pay this from the bank
-        self.pot_seed = int(opts["free_parking_seed"]) if opts["free_parking_pot"] else 0
+        self.lap_rule = opts.buy_after_first_lap  # unlapped players neither buy nor bid
+        self.snake_eyes = opts.snake_eyes_bonus  # two ones pay this from the bank
+        self.pot_seed = opts.free_parking_seed if opts.free_parking_pot else 0
 
-        self.players = [Player(name, i, int(opts["start_cash"])) for i, name in enumerate(names)]
+        self.players = [Player(name, i, opts.start_cash) for i, name in enumerate(names)]
         self.index_of = {name: i for i, name in enumerate(names)}
         self.owner = [-1] * self.n_spaces
         self.owner_version = 0  # bumped whenever a deed changes hands (caches key on it)
         self._groups_cache: tuple[int, list[list[tuple[int, ...]]]] = (-1, [])
         self.level = [0] * self.n_spaces  # houses 0..hotel_houses, hotel_level for a hotel
         self.mortgaged = [False] * self.n_spaces
-        self.bank_houses = int(opts["houses"])
-        self.bank_hotels = int(opts["hotels"])
+        self.bank_houses = opts.houses
+        self.bank_hotels = opts.hotels
         self.pot = 0
         self.decks: dict[str, list[str]] = {}
         for deck, ids in ruleset.deck_cards.items():
@@ -278,7 +283,7 @@ class Kernel:
         self.turn_over_after_auctions = False
         self.mortgage_owed: list[tuple[int, int]] = []  # (player, space)
         self.build_owed: list[tuple[int, str]] = []  # (player, "house"|"hotel") won at a building auction
-        self.deal_owed = (int(opts["deal_deeds"]) > 0 or bool(opts["deal_all"])) and not setup
+        self.deal_owed = (opts.deal_deeds > 0 or opts.deal_all) and not setup
         self.outcome: Outcome | None = None  # set once, when the game ends
         self.bankruptcies = 0
         self.clock = 0.0
@@ -373,13 +378,14 @@ class Kernel:
     def settle(self, p: Player) -> None:
         """Pay debts in order while cash covers the next one."""
         while p.debts and p.cash >= p.debts[0].amount:
-            debt = p.debts.pop(0)
-            payee = POT if debt.to_pot else debt.creditor
-            self.transfer(p.index, payee, debt.amount, "debt_paid", {"reason": debt.code, **debt.params})
-            if debt.code == "rent" and payee >= 0:  # brands: rent is taxed when it is collected
-                self.rent_tax(payee, debt.amount, debt.params)
+            owed = p.debts[0]
+            p.debts = p.debts[1:]  # type: ignore[misc]
+            payee = POT if owed.to_pot else owed.creditor
+            self.transfer(p.index, payee, owed.amount, "debt_paid", {"reason": owed.code, **owed.params})
+            if owed.code == "rent" and payee >= 0:  # brands: rent is taxed when it is collected
+                self.rent_tax(payee, owed.amount, dict(owed.params))
         if not p.debts:
-            p.debt_auctioned.clear()
+            p.debt_auctioned = ()  # type: ignore[misc]
             self.recount_debtors()
 
     def recount_debtors(self) -> None:
@@ -389,11 +395,11 @@ class Kernel:
         if amount <= 0:
             return
         if payer >= 0:
-            self.players[payer].cash -= amount
+            self.players[payer].cash -= amount  # type: ignore[misc]
         elif payer == POT:
             self.pot -= amount
         if payee >= 0:
-            self.players[payee].cash += amount
+            self.players[payee].cash += amount  # type: ignore[misc]
         elif payee == POT:
             self.pot += amount
         self.log.append((self.seq, payer, payee, amount, code, params))
@@ -403,7 +409,7 @@ class Kernel:
         """A payment the rules impose: paid at once, or a debt for the whole amount."""
         if amount <= 0:
             return
-        if pot and payee == BANK and self.options["free_parking_pot"]:
+        if pot and payee == BANK and self.options.free_parking_pot:
             target = POT
         else:
             target = payee
@@ -412,7 +418,7 @@ class Kernel:
         if not p.debts and p.cash >= amount:
             self.transfer(payer, target, amount, code, params)
             return
-        p.debts.append(Debt(amount, payee, pot, code, params))
+        p.debts = p.debts + (debt(amount, payee, pot, code, params),)  # type: ignore[misc]
         self.recount_debtors()
         self.events.append(("debt", {"player": p.name, "amount": amount, "to": self.name(payee),
                                           "reason": code}))
@@ -446,7 +452,7 @@ class Kernel:
                 rent = space.rents[0]
                 members = self.group_members[space.group]  # type: ignore[index]
                 if all(self.owner[j] == owner for j in members) and (
-                        self.options["double_rent_with_mortgaged"]
+                        self.options.double_rent_with_mortgaged
                         or not any(self.mortgaged[j] for j in members)):
                     rent *= 2
                 return rent * rent_multiplier
@@ -539,9 +545,9 @@ class Kernel:
             self.events.append(("turn", {"player": self.players[i].name}))
 
     def send_to_jail(self, p: Player) -> None:
-        p.position = self.jail_index
-        p.in_jail = True
-        p.jail_turns = 0
+        p.position = self.jail_index  # type: ignore[misc]
+        p.in_jail = True  # type: ignore[misc]
+        p.jail_turns = 0  # type: ignore[misc]
         self.doubles = 0
         self.decision = None
         if p.index == self.turn:
@@ -554,24 +560,47 @@ class Kernel:
         pos = p.position + steps
         if pos >= self.n_spaces:
             pos %= self.n_spaces
-            p.lapped = True  # passed or landed on GO: the lap counts before the landing
+            if not p.lapped:
+                p.lapped = True  # type: ignore[misc]  # passed or landed on GO: the lap counts before the landing
             self.pay_salary(p)
-        p.position = pos
+        p.position = pos  # type: ignore[misc]
         self.land(p, pos)
 
-    def move_to(self, p: Player, target: int, salary: bool = True) -> None:
-        """Advance (forward) to `target`, paying the salary on passing or landing on GO."""
+    def move_to(self, p: Player, target: int, salary: bool = True, lands: bool = True) -> None:
+        """Advance (forward) to `target`, paying the salary on passing or landing on GO; then land there, unless
+        the caller settles the landing itself (`lands=False`: a card sending the token to the nearest railroad)."""
         if target <= p.position:
-            p.lapped = True
+            if not p.lapped:
+                p.lapped = True  # type: ignore[misc]
             if salary:
                 self.pay_salary(p)
-        p.position = target
+        p.position = target  # type: ignore[misc]
+        if lands:
+            self.land(p, target)
+
+    def move_back(self, p: Player, steps: int) -> None:
+        """Go back `steps` spaces and land there; landing on GO is a lap (passing it backwards is not), with no
+        salary."""
+        target = (p.position - steps) % self.n_spaces
+        p.position = target  # type: ignore[misc]
+        if target == 0:
+            self.lap(p)
+        self.land(p, target)
+
+    def move_straight_to(self, p: Player, target: int) -> None:
+        """Put the token on `target` without going round the board (a random-move card) and land there: landing
+        straight on GO is a lap and pays the salary, passing it does not."""
+        p.position = target  # type: ignore[misc]
+        if target == 0:
+            self.lap(p)
+            self.pay_salary(p)
         self.land(p, target)
 
     def lap(self, p: Player) -> None:
         """`p`'s token passed or landed on GO by a move other than `move_forward` and `move_to` (a card's, or a
         jump that stays on GO)."""
-        p.lapped = True
+        if not p.lapped:
+            p.lapped = True  # type: ignore[misc]
 
     def offer(self, p: Player, i: int) -> None:
         """`p` landed on unowned property i: they may buy it, unless they have not been round the board yet
@@ -616,7 +645,7 @@ class Kernel:
             return
         kind = self.kinds[i]
         if kind == "go":
-            bonus = int(self.options["start_landing_bonus"])
+            bonus = self.options.start_landing_bonus
             if bonus and self.salary_paid():
                 self.transfer(BANK, p.index, bonus, "start_bonus", self.space_params[i])  # GO by its own name
                 if p.debts:
@@ -630,12 +659,12 @@ class Kernel:
         elif kind == "tax_choice":
             self.decision = decision("tax", space=i)
         elif kind == "tax":
-            amount = int(self.options[self.ruleset.spaces[i].amount_option])  # type: ignore[index]
+            amount = self.tax_amounts[i]
             self.charge(p.index, BANK, amount, "tax", self.space_params[i], pot=True)
         elif kind == "go_to_jail":
             self.send_to_jail(p)
         elif kind == "free_parking":
-            if self.options["free_parking_pot"] and self.pot > 0:
+            if self.options.free_parking_pot and self.pot > 0:
                 self.transfer(POT, p.index, self.pot, "pot", {})
                 if self.pot_seed:  # the bank seeds the pot again
                     self.transfer(BANK, POT, self.pot_seed, "pot_seed", NO_PARAMS)
@@ -643,7 +672,7 @@ class Kernel:
     def pay_rent(self, payer: int, i: int, rent: int) -> None:
         """Rent for space i to its owner; brands: nothing to a jailed owner or an ally, and the rent tax."""
         owner = self.owner[i]
-        if self.options["jail_no_rent"] and self.players[owner].in_jail:
+        if self.options.jail_no_rent and self.players[owner].in_jail:
             return
         if self.rules.teams.allies(payer, owner):  # the hooks themselves, not the questions: a call less a rent
             return
@@ -742,6 +771,47 @@ class Kernel:
     def set_auction(self, a: Auction | None) -> None:
         """The auction under way (None: none)."""
         self.auction = a
+
+    # The auction under way changes only here (banker/mechanics/auction.py decides how).
+
+    # (`assert a is not None` narrows the type for mypy at no cost; `typing.cast` is a call in pure Python.)
+
+    def record_bid(self, p: int, amount: int) -> None:
+        """Player p is the high bidder at `amount` in the auction under way."""
+        a = self.auction
+        assert a is not None
+        a.high_bid = amount  # type: ignore[misc]
+        a.high_bidder = p  # type: ignore[misc]
+
+    def set_least_bid(self, amount: int, bidder: int = -2) -> None:
+        """The next bid in the auction under way must be at least `amount` (and, given, is `bidder`'s: an
+        auction bid in turn)."""
+        a = self.auction
+        assert a is not None
+        a.min_bid = amount  # type: ignore[misc]
+        if bidder != -2:
+            a.next_bidder = bidder  # type: ignore[misc]
+
+    def give_bid_to(self, q: int) -> None:
+        """In an auction bid in turn, it is player q's bid now (-1: nobody's)."""
+        a = self.auction
+        assert a is not None
+        a.next_bidder = q  # type: ignore[misc]
+
+    def set_bidders(self, bidders: tuple[int, ...], next_bidder: int) -> None:
+        """Who is still bidding in the auction under way, and whose bid it is (-1: nobody's)."""
+        a = self.auction
+        assert a is not None
+        a.bidders = bidders  # type: ignore[misc]
+        a.next_bidder = next_bidder  # type: ignore[misc]
+
+    def drop_bidder(self, q: int) -> None:
+        """Player q is out of the auction under way (passed, or cannot bid, or went bankrupt)."""
+        a = self.auction
+        assert a is not None
+        bidders = a.bidders
+        i = bidders.index(q)
+        a.bidders = bidders[:i] + bidders[i + 1:]  # type: ignore[misc]
 
     def emit(self, code: str, params: dict[str, Any]) -> None:
         """Record an event (docs/game-script.md, "Events")."""
@@ -848,17 +918,18 @@ class Kernel:
 
     def give_jail_cards(self, p: int, q: int, count: int | None = None) -> None:
         """`count` of player p's Get Out of Jail Free cards (all when None), oldest first, go to player q."""
-        cards = self.players[p].jail_cards
-        moved = cards[:] if count is None else cards[:count]
-        del cards[:len(moved)]
-        self.players[q].jail_cards.extend(moved)
+        giver, taker = self.players[p], self.players[q]
+        cards = giver.jail_cards
+        moved = cards if count is None else cards[:count]
+        giver.jail_cards = cards[len(moved):]  # type: ignore[misc]
+        taker.jail_cards = taker.jail_cards + moved  # type: ignore[misc]
 
     # ------------------------------------------------------------------
     # Tokens and cards outside a roll, buildings counted, the deal
 
     def place_token(self, p: int, i: int) -> None:
         """Player p's token is put on space i (a correction: nothing is paid, nothing is landed on)."""
-        self.players[p].position = i
+        self.players[p].position = i  # type: ignore[misc]
 
     def new_visit(self) -> None:
         """A token arrives somewhere: the builds of this visit start again from none (biznes)."""
@@ -873,11 +944,15 @@ class Kernel:
 
     def keep_jail_card(self, p: int, card_id: str) -> None:
         """Player p keeps a Get Out of Jail Free card until it is used or traded."""
-        self.players[p].jail_cards.append(card_id)
+        player = self.players[p]
+        player.jail_cards = player.jail_cards + (card_id,)  # type: ignore[misc]
 
     def take_jail_card(self, p: int) -> str:
         """Player p gives up their oldest Get Out of Jail Free card (to use it); which one."""
-        return self.players[p].jail_cards.pop(0)
+        player = self.players[p]
+        card = player.jail_cards[0]
+        player.jail_cards = player.jail_cards[1:]  # type: ignore[misc]
+        return card
 
     def count_build(self, group: str | None) -> None:
         """One building more on this visit and, for its group, in this turn."""
@@ -922,13 +997,13 @@ class Kernel:
 
     def count_jail_try(self, player: Player) -> int:
         """A jailed player rolled and did not leave by a double; how many tries they have had now."""
-        player.jail_turns += 1
+        player.jail_turns = player.jail_turns + 1  # type: ignore[misc]
         return player.jail_turns
 
     def leave_jail(self, player: Player, how: str) -> None:
         """`player` leaves jail (`how`: "double", "forced_fine", "fine", "card"), with the `left_jail` event."""
-        player.in_jail = False
-        player.jail_turns = 0
+        player.in_jail = False  # type: ignore[misc]
+        player.jail_turns = 0  # type: ignore[misc]
         self.events.append(("left_jail", {"player": player.name, "how": how}))
 
     def set_mr_monopoly(self, due: bool) -> None:
@@ -939,6 +1014,47 @@ class Kernel:
         """The casino's jackpot is now `amount`."""
         self.casino_state.jackpot = amount
 
+
+    # ------------------------------------------------------------------
+    # Debts and bankruptcy, and a player's record at the game's setup
+
+    def note_debt_auction(self, p: int, i: int) -> None:
+        """Player p, in debt, put space i up for auction (biznes: once per space and debt)."""
+        player = self.players[p]
+        player.debt_auctioned = player.debt_auctioned + (i,)  # type: ignore[misc]
+
+    def forgive_debts(self, p: int) -> None:
+        """Player p owes nothing any more (they went bankrupt: what they have goes to their creditor instead)."""
+        player = self.players[p]
+        player.debts = ()  # type: ignore[misc]
+        player.debt_auctioned = ()  # type: ignore[misc]
+        self.recount_debtors()
+
+    def declare_bankrupt(self, p: int) -> None:
+        """Player p is out of the game: bankrupt, out of jail, their release cards gone."""
+        player = self.players[p]
+        player.jail_cards = ()  # type: ignore[misc]
+        player.bankrupt = True  # type: ignore[misc]
+        player.in_jail = False  # type: ignore[misc]
+        player.jail_turns = 0  # type: ignore[misc]
+
+    def pass_debts_owed_to(self, p: int, creditor: int) -> None:
+        """Debts owed to player p are owed to `creditor` now (who took p's assets)."""
+        for q in self.players:
+            if any(d.creditor == p for d in q.debts):
+                q.debts = tuple([Debt(d.amount, creditor, d.to_pot, d.code, d.params)  # type: ignore[misc]
+                                 if d.creditor == p else d for d in q.debts])
+
+    def set_up_player(self, p: int, cash: int, position: int, in_jail: bool, jail_turns: int, lapped: bool,
+                      jail_cards: tuple[str, ...]) -> None:
+        """Player p's record as a game's setup gives it (banker/game_setup.py has checked every value)."""
+        player = self.players[p]
+        player.cash = cash  # type: ignore[misc]
+        player.position = position  # type: ignore[misc]
+        player.in_jail = in_jail  # type: ignore[misc]
+        player.jail_turns = jail_turns  # type: ignore[misc]
+        player.lapped = lapped  # type: ignore[misc]
+        player.jail_cards = jail_cards  # type: ignore[misc]
 
     # ------------------------------------------------------------------
     # Going back (see "Going back" at the top of this module)

@@ -6,8 +6,11 @@ which imports them).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import os
+import sys
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Final, Mapping
 
 from banker.messages import render
 
@@ -16,58 +19,136 @@ BANK = -1  # creditor / payee meaning the bank
 POT = -2  # the free-parking pot (house rule)
 
 
-@dataclass(slots=True)
+# ----------------------------------------------------------------------
+# The records a game keeps of its players, their debts and the auction under way. Outside the core
+# (banker/kernel.py, banker/game.py and this module) nothing writes them: the kernel's verbs make every change
+# (`game.move_to`, `game.record_bid`), the lists a record holds are tuples, a debt's log parameters a read-only
+# mapping. tests/test_engine_layout.py follows every name a record is reached by and fails on a write outside
+# the core. At run time each field is `Final`, which the compiled build (mypyc, what a Pi runs) makes read-only
+# for all but compiled code: `game.current.cash = 0` from the app raises AttributeError, while the kernel's own
+# `player.cash = ...` is one native store. Pure Python knows nothing of `Final`, and a refusal there costs every
+# write the kernel makes (3% to 5% more instructions a roll, measured), so pure Python refuses writes from
+# outside the core only when asked to (`BANKER_GUARD_RECORDS=1`, which the test suite sets: `_guard_records`
+# below). docs/engine.md, "Read-only records".
+
+
+NO_DEBT_PARAMS: Mapping[str, Any] = MappingProxyType({})
+
+
 class Debt:
-    amount: int
-    creditor: int  # player index, or BANK
-    to_pot: bool = False  # with the free-parking house rule, paid into the pot
-    code: str = "debt"
-    params: dict[str, Any] = field(default_factory=dict)  # the charge's log parameters (rent: its space)
+    """A charge a player could not pay when it fell due: owed to a player or the bank. Never changes."""
 
-    def copy(self) -> Debt:
-        """A copy that shares nothing that can change (the kernel keeps these for going back)."""
-        return Debt(self.amount, self.creditor, self.to_pot, self.code, dict(self.params))
+    __slots__ = ("amount", "creditor", "to_pot", "code", "params")
+
+    def __init__(self, amount: int, creditor: int, to_pot: bool = False, code: str = "debt",
+                 params: Mapping[str, Any] = NO_DEBT_PARAMS) -> None:
+        self.amount: Final = amount
+        self.creditor: Final = creditor  # player index, or BANK
+        self.to_pot: Final = to_pot  # with the free-parking house rule, paid into the pot
+        self.code: Final = code
+        self.params: Final = params  # the charge's log parameters (rent: its space); read-only (see `debt`)
+
+    def __repr__(self) -> str:
+        return f"Debt({self.amount}, {self.creditor}, {self.to_pot}, {self.code!r}, {dict(self.params)!r})"
 
 
-@dataclass(slots=True)
+def debt(amount: int, creditor: int, to_pot: bool, code: str, params: dict[str, Any]) -> Debt:
+    """A debt whose log parameters are `params`, read-only (the engine's log parameters are never changed once
+    made, so a view of them is enough)."""
+    return Debt(amount, creditor, to_pot, code, MappingProxyType(params) if params else NO_DEBT_PARAMS)
+
+
 class Player:
-    name: str
-    index: int
-    cash: int
-    position: int = 0
-    in_jail: bool = False
-    jail_turns: int = 0
-    jail_cards: list[str] = field(default_factory=list)
-    bankrupt: bool = False
-    debts: list[Debt] = field(default_factory=list)
-    # Spaces put up for auction since this player's debt began (biznes: once per debt).
-    debt_auctioned: list[int] = field(default_factory=list)
-    # The token has passed or landed on GO at least once (house rule `buy_after_first_lap`).
-    lapped: bool = False
+    """One seat's money, token and cards (read-only outside the core: the kernel's verbs change it)."""
+
+    __slots__ = ("name", "index", "cash", "position", "in_jail", "jail_turns", "jail_cards", "bankrupt", "debts",
+                 "debt_auctioned", "lapped")
+
+    def __init__(self, name: str, index: int, cash: int, position: int = 0, in_jail: bool = False,
+                 jail_turns: int = 0, jail_cards: tuple[str, ...] = (), bankrupt: bool = False,
+                 debts: tuple[Debt, ...] = (), debt_auctioned: tuple[int, ...] = (), lapped: bool = False) -> None:
+        self.name: Final = name
+        self.index: Final = index
+        self.cash: Final = cash
+        self.position: Final = position
+        self.in_jail: Final = in_jail
+        self.jail_turns: Final = jail_turns
+        self.jail_cards: Final = jail_cards  # the Get Out of Jail Free cards kept, oldest first
+        self.bankrupt: Final = bankrupt
+        self.debts: Final = debts  # oldest first
+        # Spaces put up for auction since this player's debt began (biznes: once per debt).
+        self.debt_auctioned: Final = debt_auctioned
+        # The token has passed or landed on GO at least once (house rule `buy_after_first_lap`).
+        self.lapped: Final = lapped
 
     def copy(self) -> Player:
-        """A copy that shares nothing that can change (the kernel keeps these for going back)."""
+        """A copy (the kernel keeps these for going back; the tuples and debts never change, so are shared)."""
         return Player(self.name, self.index, self.cash, self.position, self.in_jail, self.jail_turns,
-                      list(self.jail_cards), self.bankrupt, [d.copy() for d in self.debts],
-                      list(self.debt_auctioned), self.lapped)
+                      self.jail_cards, self.bankrupt, self.debts, self.debt_auctioned, self.lapped)
+
+    def __repr__(self) -> str:
+        return (f"Player({self.name!r}, {self.index}, cash={self.cash}, position={self.position}, "
+                f"in_jail={self.in_jail}, jail_turns={self.jail_turns}, jail_cards={self.jail_cards!r}, "
+                f"bankrupt={self.bankrupt}, debts={self.debts!r}, debt_auctioned={self.debt_auctioned!r}, "
+                f"lapped={self.lapped})")
 
 
-@dataclass(slots=True)
 class Auction:
-    space: int  # -1 for a building auction
-    kind: str  # "property", "house" or "hotel"
-    bidders: list[int]
-    high_bid: int = 0
-    high_bidder: int = -1
-    min_bid: int = 1
-    seller: int = -1  # the owner selling in an own-property auction ("own"); -1 for the bank
-    next_bidder: int = -1  # whose bid it is, in a stepped auction
-    opened_at: float = -1.0  # the game clock when it opened (-1: unstamped)
+    """The auction under way (read-only outside the core: the kernel's verbs change it)."""
+
+    __slots__ = ("space", "kind", "bidders", "high_bid", "high_bidder", "min_bid", "seller", "next_bidder",
+                 "opened_at")
+
+    def __init__(self, space: int, kind: str, bidders: tuple[int, ...], high_bid: int = 0, high_bidder: int = -1,
+                 min_bid: int = 1, seller: int = -1, next_bidder: int = -1, opened_at: float = -1.0) -> None:
+        self.space: Final = space  # -1 for a building auction
+        self.kind: Final = kind  # "property", "house", "hotel" or "own"
+        self.bidders: Final = bidders  # who may still bid, in seat order
+        self.high_bid: Final = high_bid
+        self.high_bidder: Final = high_bidder
+        self.min_bid: Final = min_bid
+        self.seller: Final = seller  # the owner selling in an own-property auction ("own"); -1 for the bank
+        self.next_bidder: Final = next_bidder  # whose bid it is, in a stepped auction
+        self.opened_at: Final = opened_at  # the game clock when it opened (-1: unstamped)
 
     def copy(self) -> Auction:
-        """A copy that shares nothing that can change (the kernel keeps these for going back)."""
-        return Auction(self.space, self.kind, list(self.bidders), self.high_bid, self.high_bidder, self.min_bid,
+        """A copy (the kernel keeps these for going back)."""
+        return Auction(self.space, self.kind, self.bidders, self.high_bid, self.high_bidder, self.min_bid,
                        self.seller, self.next_bidder, self.opened_at)
+
+    def __repr__(self) -> str:
+        return (f"Auction(space={self.space}, kind={self.kind!r}, bidders={self.bidders!r}, "
+                f"high_bid={self.high_bid}, high_bidder={self.high_bidder}, min_bid={self.min_bid}, "
+                f"seller={self.seller}, next_bidder={self.next_bidder}, opened_at={self.opened_at})")
+
+
+RECORDS: tuple[type, ...] = (Debt, Player, Auction)
+# The modules that may write a record (the core); `_guard_records` lets no other module's code do it.
+CORE_MODULES = frozenset({"banker.kernel", "banker.game", "banker.model"})
+
+
+def _guard_records() -> None:
+    """Pure Python: make each record's class refuse a write (or a delete) made by code outside the core.
+
+    It asks which module the writing code belongs to, on every write: a few hundred nanoseconds each, paid by
+    the test suite (and anyone debugging with `BANKER_GUARD_RECORDS=1`), not by a family's game. The compiled
+    build refuses such writes itself, at no cost."""
+    def refuse_outside_writes(record: object, name: str, value: object) -> None:
+        if sys._getframe(1).f_globals.get("__name__") not in CORE_MODULES:
+            raise AttributeError(f"{type(record).__name__}.{name} cannot be written outside the engine's kernel "
+                                 "(docs/engine.md, \"Read-only records\")")
+        object.__setattr__(record, name, value)
+
+    def refuse_outside_deletes(record: object, name: str) -> None:
+        raise AttributeError(f"{type(record).__name__}.{name} cannot be deleted")
+
+    for record in RECORDS:
+        setattr(record, "__setattr__", refuse_outside_writes)
+        setattr(record, "__delattr__", refuse_outside_deletes)
+
+
+if __file__.endswith(".py") and os.environ.get("BANKER_GUARD_RECORDS") == "1":  # pure Python, asked to
+    _guard_records()
 
 
 @dataclass(slots=True)

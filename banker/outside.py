@@ -1,8 +1,10 @@
-"""What comes from outside: reading a file safely, and finding and escaping the characters of outside text
-that a message must not print as they are.
+"""What comes from outside: reading a file safely, finding and escaping the characters of outside text
+that a message must not print as they are, and reading numbers from the command line.
 
-One home for the engine (game scripts, ruleset files, the `banker` command's messages, players' names) and the
-hardware config (hardware/config.py) alike; each caller words its own messages from what is found here.
+One home for the engine (game scripts, ruleset files, the `banker` command's messages, players' names), the
+hardware (its config, hardware/config.py, and `banker hw`, hardware/cli.py) and the app's command line
+(ui/cli.py) alike; each caller words its own messages from what is found here. It is the one module of
+banker/ that hardware/ imports, and it imports nothing but the standard library (tests/test_import_rules.py).
 
 - Files: `read_text_file` (and `read_regular_file` below it) reads a regular file of at most a given size
   without opening anything else for reading, and decodes it as UTF-8; `file_kind` says what a path that is no
@@ -10,15 +12,18 @@ hardware config (hardware/config.py) alike; each caller words its own messages f
 - Text: `valid_text` (no lone surrogate), `control_character` (the first character of given Unicode
   categories, with its place) and `escape_text` (every character that is not printable escaped, so that a
   message stays one line).
+- The command line: the argparse types `whole_number` and `seconds`, whose refusals quote the value as
+  `quoted` shows it (the `banker` command, `banker hw` and `banker app` alike).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import stat
 import unicodedata
-from typing import Final
+from typing import Callable, Final
 
 # ----------------------------------------------------------------------
 # Outside text
@@ -237,3 +242,41 @@ def scan_document(text: str, *, toml: bool, max_depth: int, max_digits: int,
             continue
         i += 1
     return None
+
+
+# ----------------------------------------------------------------------
+# Numbers on the command line: argparse types
+
+_SHOWN_CHARS: Final = 40
+_WHOLE: Final = re.compile(r"-?[0-9]{1,30}")  # ASCII digits only: int() would also take "1_000", " 5" or "١٧"
+_DECIMAL: Final = re.compile(r"-?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][-+]?[0-9]{1,3})?")
+
+
+def quoted(text: str) -> str:
+    """A command-line value as a message shows it: in double quotes, on one line, cut short if long."""
+    inner = text.replace("\\", "\\\\").replace('"', '\\"')
+    escaped = escape_text(inner[:_SHOWN_CHARS + 1], _SHOWN_CHARS)
+    return f'"{escaped}"'
+
+
+def whole_number(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high`, written in ASCII digits (at most 30 of them,
+    when no bounds are given: the command then checks the range itself)."""
+    wanted = "a whole number" if low is None or high is None else f"a whole number from {low} to {high}"
+
+    def parse(text: str) -> int:
+        value = int(text) if _WHOLE.fullmatch(text) else None
+        if value is None or (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {wanted}, not {quoted(text)}")
+        return value
+    return parse
+
+
+def seconds(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds from `low` to `high` (no nan, no inf)."""
+    def parse(text: str) -> float:
+        value = float(text) if _DECIMAL.fullmatch(text) else None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a number of seconds from {low:g} to {high:g}, not {quoted(text)}")
+        return value
+    return parse

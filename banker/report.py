@@ -64,7 +64,7 @@ def ranks(game: "Game") -> dict[int, int]:
 
 def _clock_minutes(game: "Game") -> float | None:
     """The game's own clock in minutes, where it keeps one (a timed game, brands' economy), else None."""
-    if game.variant.clocked or int(game.options["time_limit"]):
+    if game.variant.clocked or game.options.time_limit:
         return round(game.economy_minutes(), 1)
     return None
 

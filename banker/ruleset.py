@@ -13,6 +13,7 @@ import copy
 import json
 import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -23,184 +24,22 @@ from banker.errors import RulesetError
 from banker import outside
 from banker.outside import valid_text
 from banker.mechanics import Mechanics, choose as choose_mechanics, families as mechanic_families
+from banker.options import DECLARED, Options, OptionError, Value, options_from, shown as _shown
+# Views of the options' declarations (banker/options.py), where they were before it.
+from banker.options import (HOUSE_RULES as HOUSE_RULES, MAX_WHOLE_NUMBER as MAX_WHOLE_NUMBER,
+                            OPTION_DEFAULTS as OPTION_DEFAULTS, OPTION_RANGES as OPTION_RANGES)
+from banker.variant import Variant
 
 FORMAT = 1
 
-# Every option a ruleset or a game script header may set, with its type.
-# Integers are never negative. The defaults are those of the classic game.
-OPTION_DEFAULTS: dict[str, int | bool] = {
-    "start_cash": 1500,
-    "salary": 200,
-    "income_tax_flat": 200,
-    "income_tax_percent": 10,
-    "luxury_tax": 75,
-    "jail_fine": 50,
-    # This many doubles in a row send the player straight to jail.
-    "doubles_to_jail": 3,
-    # A player in jail tries this many turns to roll a double; after the last, the fine is paid and they move.
-    "jail_tries": 3,
-    "houses": 32,
-    "hotels": 12,
-    "double_rent_with_mortgaged": True,
-    "build_only_on_visit": False,
-    "end_after_bankruptcies": 0,
-    "auction_on_decline": True,
-    "free_parking_pot": False,
-    "hotel_houses": 4,
-    "deal_deeds": 0,
-    "bankrupt_buildings_to_creditor": False,
-    "time_limit": 0,
-    "mortgage_interest_percent": 10,
-    # The tax space of biznes (Akcyza).
-    "excise_tax": 100,
-    # Used only with auction = "stepped": the opening bid of a decline auction
-    # in percent of the price (rounded up), and the exact raise of every bid.
-    "auction_start_percent": 75,
-    "auction_step": 10,
-    # Used only with building = "visit": build steps per visit of a lot.
-    "builds_per_visit": 1,
-    # Used only with trade = "once_per_move": accepted trades per move.
-    "trades_per_move": 1,
-    # Used only where own-property auctions exist (debt = "sell_off", trade =
-    # "once_per_move"): the app cancels one with no bid after this many seconds
-    # (a table timer, not an engine rule).
-    "own_auction_cancel_seconds": 60,
-    # ---- brands (rulebook 001) and its modes. Each default keeps the classic
-    # game as it was: an option the classic rulesets never set changes nothing.
-    # Extra money for landing exactly on the start (not for passing it).
-    "start_landing_bonus": 0,
-    # Percent of a building's cost the bank pays back when it is sold; 0 to 100.
-    "building_refund_percent": 50,
-    # Used only with building = "turn_start": build steps per colour group per
-    # turn; 0 = any number.
-    "builds_per_group_turn": 1,
-    # Used only with mortgage = "expiring": lifting a mortgage costs this
-    # percent of the price (1 to 100), and a mortgage not lifted within this
-    # many of its owner's rounds (at least 1) is lost to a bank auction.
-    "unmortgage_percent": 60,
-    "mortgage_rounds": 7,
-    # Used only with trade = "balanced": accepted trades per turn; at least 1.
-    "trades_per_turn": 3,
-    # The casino space: the stake, what each bet adds to the jackpot (from the
-    # bank), the jackpot's chance (one in casino_jackpot_odds, at least 1) and
-    # the jackpot at the start of the game; a hit pays the stake times
-    # casino_payout (at least 1) over the count of numbers bet on.
-    "casino_bet": 1000,
-    "casino_payout": 6,
-    "casino_jackpot_add": 500,
-    "casino_jackpot_odds": 20,
-    "casino_jackpot_start": 0,
-    # The dynamic economy, on the app's clock (minutes of play; 0 = never):
-    # no salary from salary_stop_minutes on; a rent tax from
-    # rent_tax_start_minutes on, starting at rent_tax_start_percent, rising by
-    # rent_tax_step_percent every rent_tax_step_minutes (at least 1), up to
-    # rent_tax_max_percent. Percents are 0 to 100.
-    "salary_stop_minutes": 0,
-    "rent_tax_start_minutes": 0,
-    "rent_tax_start_percent": 50,
-    "rent_tax_step_percent": 10,
-    "rent_tax_step_minutes": 5,
-    "rent_tax_max_percent": 99,
-    # Table timers in seconds (0 = none): a turn, an auction bid, a debt, a
-    # pause vote; and the skipped (timed-out) turns in a row that bankrupt a
-    # player (0 = never).
-    "turn_seconds": 0,
-    "skipped_turns_bankrupt": 3,
-    "bid_seconds": 0,
-    "debt_seconds": 0,
-    "pause_vote_seconds": 30,
-    # The round from which a third, speed die is rolled; 0 = no speed die.
-    "speed_die_round": 0,
-    # An owner in jail collects no rent.
-    "jail_no_rent": False,
-    # Used only with building = "turn_start": build and sell evenly across a group.
-    "build_evenly": True,
-    # Used only with trade = "balanced": the value limits between the two sides.
-    "trade_balance": True,
-    # Two teams: seats 1 and 3 against seats 2 and 4 (needs players = [4, 4]).
-    "teams": False,
-    # Every property dealt out before the first roll (brands-showdown).
-    "deal_all": False,
-    # brands-showdown: a player may send their own mortgaged property to the bank's auction at once.
-    "mortgage_auction_now": False,
-    # ---- House rules (docs/rulesets.md, "House rules"); each default is the rulebook's game.
-    # A player buys nothing and bids in no auction before their token has passed or landed on GO once.
-    "buy_after_first_lap": False,
-    # A roll of two ones by the player in turn pays this from the bank (0 = off).
-    "snake_eyes_bonus": 0,
-    # With free_parking_pot: the bank puts this into the pot at the start and each time the pot is taken.
-    "free_parking_seed": 0,
-}
-
 # Every whole number a ruleset file holds, wherever it is (prices, rents, card amounts, options), lies
-# within -MAX_WHOLE_NUMBER .. MAX_WHOLE_NUMBER, and each option within its own range below.
-MAX_WHOLE_NUMBER = 1_000_000_000
+# within -MAX_WHOLE_NUMBER .. MAX_WHOLE_NUMBER (banker/options.py), and each option within its own range.
 # A ruleset file is a regular file of at most this many bytes, nested at most MAX_NESTING deep
 # (tables and lists inside one another, the top level counting one), and no number in it is written
 # with more than MAX_DIGITS digits.
 MAX_FILE_BYTES = 1_048_576
 MAX_NESTING = 32
 MAX_DIGITS = 18
-
-_MONEY = (0, MAX_WHOLE_NUMBER)
-_PERCENT = (0, 100)
-_SECONDS = (0, 86_400)  # a day
-_MINUTES = (0, 10_080)  # a week
-# The range (least, most) of every whole-number option.
-OPTION_RANGES: dict[str, tuple[int, int]] = {
-    "start_cash": _MONEY,
-    "salary": _MONEY,
-    "income_tax_flat": _MONEY,
-    "income_tax_percent": _PERCENT,
-    "luxury_tax": _MONEY,
-    "jail_fine": _MONEY,
-    "doubles_to_jail": (1, 100),
-    "jail_tries": (1, 100),
-    "houses": (0, 10_000),
-    "hotels": (0, 10_000),
-    "end_after_bankruptcies": (0, 8),
-    "hotel_houses": (1, 4),
-    "deal_deeds": (0, 60),  # and at most the deeds each of the most players can be dealt (check_option_combinations)
-    "time_limit": _MINUTES,
-    "mortgage_interest_percent": _PERCENT,
-    "excise_tax": _MONEY,
-    "auction_start_percent": (1, 100),
-    "auction_step": (1, MAX_WHOLE_NUMBER),
-    "builds_per_visit": (1, 100),
-    "trades_per_move": (1, 100),
-    "own_auction_cancel_seconds": _SECONDS,
-    "start_landing_bonus": _MONEY,
-    "building_refund_percent": _PERCENT,
-    "builds_per_group_turn": (0, 100),
-    "unmortgage_percent": (1, 100),
-    "mortgage_rounds": (1, 1_000),
-    "trades_per_turn": (1, 100),
-    "casino_bet": _MONEY,
-    "casino_payout": (1, 1_000),
-    "casino_jackpot_add": _MONEY,
-    "casino_jackpot_odds": (1, 1_000_000),
-    "casino_jackpot_start": _MONEY,
-    "salary_stop_minutes": _MINUTES,
-    "rent_tax_start_minutes": _MINUTES,
-    "rent_tax_start_percent": _PERCENT,
-    "rent_tax_step_percent": _PERCENT,
-    "rent_tax_step_minutes": (1, 10_080),
-    "rent_tax_max_percent": _PERCENT,
-    "turn_seconds": _SECONDS,
-    "skipped_turns_bankrupt": (0, 1_000),
-    "bid_seconds": _SECONDS,
-    "debt_seconds": _SECONDS,
-    "pause_vote_seconds": _SECONDS,
-    "speed_die_round": (0, 10_000),
-    "snake_eyes_bonus": _MONEY,
-    "free_parking_seed": _MONEY,
-}
-
-# The house rules the new-game screen offers, in the order it shows them: the options a family changes before
-# a game (`offered_house_rules` leaves out those that make no sense on a ruleset's board).
-HOUSE_RULES = ("free_parking_pot", "free_parking_seed", "start_landing_bonus", "jail_no_rent", "buy_after_first_lap",
-               "snake_eyes_bonus", "auction_on_decline", "double_rent_with_mortgaged", "build_only_on_visit")
-
 
 # ISO 4217 currency codes (the list of 2025): a ruleset's optional `currency`
 # must be one of them. Only the app uses it, to show money with the currency's
@@ -284,7 +123,7 @@ class Ruleset:
     players_max: int
     dice: int
     mechanics: Mapping[str, str]
-    options: Mapping[str, int | bool]
+    options: Options
     groups: Mapping[str, Mapping[str, str]]
     decks: Mapping[str, Mapping[str, str]]
     cards: tuple[Card, ...]
@@ -298,6 +137,9 @@ class Ruleset:
     card_by_id: Mapping[str, Card] = field(init=False, repr=False)
     property_indices: tuple[int, ...] = field(init=False, repr=False)
     jail_index: int = field(init=False, repr=False)
+    # Why each house rule that makes no sense here does not (`option_problem`), and the house rules offered.
+    house_rule_problems: Mapping[str, str] = field(init=False, repr=False)
+    house_rules_offered: tuple[str, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         members: dict[str, list[int]] = {}
@@ -313,6 +155,9 @@ class Ruleset:
         set_(self, "card_by_id", {c.id: c for c in self.cards})
         set_(self, "property_indices", tuple(s.index for s in self.spaces if s.is_property))
         set_(self, "jail_index", next(s.index for s in self.spaces if s.kind == "jail"))
+        problems, offered = _house_rules_here(self)
+        set_(self, "house_rule_problems", problems)
+        set_(self, "house_rules_offered", offered)
 
     def rules(self) -> Mechanics:
         """The variant of each mechanic family this ruleset names (banker/mechanics), made with its options (the
@@ -346,7 +191,7 @@ class Ruleset:
                 entry["deck"] = s.deck
             if s.amount_option is not None:
                 entry["amount_option"] = s.amount_option
-                entry["amount"] = self.options[s.amount_option]
+                entry["amount"] = self.options.value(s.amount_option)
             spaces.append(entry)
         cards = []
         for c in self.cards:
@@ -360,7 +205,7 @@ class Ruleset:
             "players": [self.players_min, self.players_max],
             "dice": self.dice,
             "mechanics": dict(self.mechanics),
-            "options": dict(self.options),
+            "options": self.options.to_dict(),
             "groups": {k: dict(v) for k, v in self.groups.items()},
             "decks": {k: dict(v) for k, v in self.decks.items()},
             "cards": cards,
@@ -388,7 +233,7 @@ _cache: dict[str, Ruleset] = {}
 
 def load_ruleset(name_or_path: str, editions: bool = True) -> Ruleset:
     """Load a shipped ruleset by name, a ruleset file by path, or else (unless `editions` is false) the
-    family's edition of that name (banker/editions.py; read anew each time: it may be edited between games)."""
+    family's edition of that name (`load_edition`; read anew each time: it may be edited between games)."""
     if name_or_path in _cache:
         return _cache[name_or_path]
     if name_or_path in builtin_names():
@@ -400,24 +245,94 @@ def load_ruleset(name_or_path: str, editions: bool = True) -> Ruleset:
     path = Path(name_or_path)
     looks_like_path = path.suffix in (".toml", ".json") or "/" in name_or_path or path.exists()
     if not looks_like_path:
-        from banker import editions as family  # imported here: banker.editions builds on this module
-
-        if editions and family.is_edition_file(name_or_path):
-            return family.load_edition(name_or_path)
+        if editions and is_edition_file(name_or_path):
+            return load_edition(name_or_path)
         known = ", ".join(builtin_names())
         raise RulesetError(name_or_path, "", f"no such ruleset (shipped: {known}; "
                                              f"or an edition's name, see `banker rules`; or give a file path)")
-    return ruleset_from_data(_read_file(path), str(path))
+    return ruleset_from_data(read_file(path), str(path))
 
 
 def _read_builtin(name: str) -> dict[str, Any]:
     text = resources.files("banker.rulesets").joinpath(f"{name}.toml").read_text("utf-8")
-    return _parse_text(text, f"{name}.toml", toml=True)
+    return parse_text(text, f"{name}.toml", toml=True)
 
 
-def _read_file(path: Path) -> dict[str, Any]:
-    """Read a ruleset file: a regular file of at most MAX_FILE_BYTES of UTF-8 text (read as
-    banker.outside.read_text_file reads any file from outside)."""
+# The family's editions: ruleset files of the data folder, each named by its `name` field, found here by that
+# name (load_ruleset) and listed, saved, renamed and deleted by banker/editions.py.
+EDITION_SUFFIX = ".toml"
+MAX_EDITION_NAME = 40  # characters
+_EDITION_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def editions_dir() -> Path:
+    """The folder of the family's editions: $XDG_DATA_HOME/board-banker/editions."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "board-banker" / "editions"
+
+
+def edition_name_problem(name: object) -> str | None:
+    """Why `name` cannot name an edition (the rule it breaks), or None when it can: lower-case ASCII letters,
+    digits and hyphens, starting with a letter or a digit, at most MAX_EDITION_NAME characters, and no shipped
+    ruleset's name."""
+    if not isinstance(name, str):
+        return f"must be text, not {type(name).__name__}"
+    if not name:
+        return "must not be empty"
+    if len(name) > MAX_EDITION_NAME:
+        return f"must be at most {MAX_EDITION_NAME} characters, not {len(name)}"
+    if not _EDITION_NAME.fullmatch(name):
+        return ("must be lower-case ASCII letters, digits and hyphens, starting with a letter or a digit, "
+                f"not '{outside.escape_text(name)}'")
+    if name in builtin_names():
+        return f"{name!r} is the name of a shipped ruleset; an edition needs a name of its own"
+    return None
+
+
+def check_edition_name(name: object, source: str) -> str:
+    """`name` if it can name an edition; else RulesetError(source, "name", the rule it breaks)."""
+    problem = edition_name_problem(name)
+    if problem is not None:
+        raise RulesetError(source, "name", problem)
+    assert isinstance(name, str)
+    return name
+
+
+def is_edition_file(name: str, folder: Path | None = None) -> bool:
+    """Whether `name` is a valid edition name with a file (of any kind, broken or not) in the folder (None:
+    `editions_dir()`)."""
+    if edition_name_problem(name) is not None:
+        return False
+    try:
+        return os.path.lexists((editions_dir() if folder is None else Path(folder)) / f"{name}{EDITION_SUFFIX}")
+    except (OSError, ValueError):
+        return False
+
+
+def load_edition(name: str, folder: Path | None = None) -> Ruleset:
+    """The edition of this name in the folder (None: `editions_dir()`); RulesetError with the reason when it is
+    missing or broken."""
+    check_edition_name(name, f"edition {outside.escape_text(name)}")
+    path = (editions_dir() if folder is None else Path(folder)) / f"{name}{EDITION_SUFFIX}"
+    return edition_from_data(name, path, read_file(path))
+
+
+def edition_from_data(name: str, path: Path, data: Mapping[str, Any]) -> Ruleset:
+    """The edition `name` from the data of its file `path`: a ruleset whose `name` field is the file's name."""
+    ruleset = ruleset_from_data(data, str(path))
+    if ruleset.name != name:
+        raise RulesetError(str(path), "name",
+                           f"must be the file's name '{name}', not '{outside.escape_text(ruleset.name)}'")
+    return ruleset
+
+
+def read_file(path: Path) -> dict[str, Any]:
+    """The data of a ruleset file, not yet checked as a ruleset (`ruleset_from_data` does that): a regular
+    file of at most MAX_FILE_BYTES of UTF-8 text (read as banker.outside.read_text_file reads any file from
+    outside), parsed by `parse_text` as JSON when its name ends in ".json", else as TOML.
+
+    Raises RulesetError(str(path), "", why) when the file cannot be read or parsed. banker/editions.py reads
+    the family's editions with it."""
     source = str(path)
     try:
         text = outside.read_text_file(path, MAX_FILE_BYTES)
@@ -437,7 +352,7 @@ def _read_file(path: Path) -> dict[str, Any]:
         raise RulesetError(source, "", "cannot read the file (permission denied)") from None
     except OSError as exc:
         raise RulesetError(source, "", f"cannot read the file ({exc.strerror or exc})") from None
-    return _parse_text(text, source, toml=path.suffix != ".json")
+    return parse_text(text, source, toml=path.suffix != ".json")
 
 
 def _check_path_name(name: str) -> None:
@@ -466,7 +381,15 @@ def _scan(text: str, source: str, toml: bool) -> None:
     raise RulesetError(source, f"line {line}", problem)
 
 
-def _parse_text(text: str, source: str, toml: bool) -> dict[str, Any]:
+def parse_text(text: str, source: str, toml: bool) -> dict[str, Any]:
+    """The data of a ruleset's text, TOML (`toml`) or JSON, not yet checked as a ruleset (`ruleset_from_data`
+    does that): its top-level table as a dict.
+
+    The text is first scanned for what the parsers cannot be trusted with (nesting deeper than MAX_NESTING,
+    numbers of more than MAX_DIGITS digits, dotted keys of more than MAX_NESTING parts); that, a parser's
+    refusal, or a top level that is not a table raises RulesetError(source, key, why), `source` naming the
+    text in the message. For text from outside that is not a file: the phone editor's (ui/editor.py) and an
+    edition being saved (banker/editions.py)."""
     _scan(text, source, toml)
     try:
         if toml:
@@ -616,12 +539,12 @@ class _Validator:
             raise self.fail("dice", f"must be 1, 2 or 3, not {dice}")
         mechanics = self.mechanics(self.get(d, "mechanics", "mechanics", dict, {}))
         options = self.options(self.get(d, "options", "options", dict, {}))
-        if options["teams"] and players != [4, 4]:
+        if options.teams and players != [4, 4]:
             raise self.fail("options.teams", f"two teams of two need players = [4, 4], not {players!r}")
         groups = self.named_tables(self.get(d, "groups", "groups", dict, {}), "groups", {"color", "name"})
         decks = self.named_tables(self.get(d, "decks", "decks", dict, {}), "decks", {"name"})
-        spaces = self.spaces(self.get(d, "spaces", "spaces", list), groups, decks, options,
-                             mortgages=mechanics["mortgage"] != "none")
+        spaces = self.spaces(self.get(d, "spaces", "spaces", list), groups, decks, mechanics["mortgage"],
+                             mortgages=choose_mechanics(mechanics, options).mortgage.allowed())
         cards = self.cards(self.get(d, "cards", "cards", list, []), decks, spaces)
         used_decks = {s.deck for s in spaces if s.deck}
         for deck in used_decks:
@@ -648,14 +571,11 @@ class _Validator:
             result[key] = value
         return result
 
-    def options(self, table: Mapping[str, Any]) -> dict[str, int | bool]:
-        result = dict(OPTION_DEFAULTS)
-        for key, value in table.items():
-            path = f"options.{key}"
-            if key not in OPTION_DEFAULTS:
-                raise self.fail(path, "unknown option")
-            result[key] = check_option_value(key, value, lambda problem, p=path: self.fail(p, problem))
-        return result
+    def options(self, table: Mapping[str, Any]) -> Options:
+        try:
+            return options_from(table)
+        except OptionError as exc:
+            raise self.fail(f"options.{exc.option}", exc.problem) from None
 
     def named_tables(self, table: Mapping[str, Any], path: str, keys: set[str]) -> dict[str, dict[str, str]]:
         result = {}
@@ -674,8 +594,9 @@ class _Validator:
             result[name] = {"name": entry.get("name", name), **entry}
         return result
 
-    def spaces(self, raw: list[Any], groups: Mapping[str, Any], decks: Mapping[str, Any],
-               options: Mapping[str, int | bool], mortgages: bool = True) -> list[Space]:
+    def spaces(self, raw: list[Any], groups: Mapping[str, Any], decks: Mapping[str, Any], mortgage: str,
+               mortgages: bool = True) -> list[Space]:
+        """The board; `mortgage` the ruleset's mortgage variant, which says whether it has `mortgages` at all."""
         if not 12 <= len(raw) <= 60:
             raise self.fail("spaces", f"a board needs 12 to 60 spaces, not {len(raw)}")
         spaces: list[Space] = []
@@ -698,7 +619,7 @@ class _Validator:
                 raise self.fail(f"{path}.kind", f"must be one of {', '.join(SPACE_KINDS)}, not {kind!r}")
             if not mortgages and "mortgage" in entry:
                 raise self.fail(f"{path}.mortgage",
-                                'this ruleset has no mortgages (mechanics.mortgage = "none")')
+                                f'this ruleset has no mortgages (mechanics.mortgage = "{mortgage}")')
             self.check_keys(entry, allowed.get(kind, common), path)
             fields: dict[str, Any] = {"index": i, "name": name, "kind": kind}
             if kind in PROPERTY_KINDS:
@@ -726,7 +647,7 @@ class _Validator:
                 fields["deck"] = deck
             elif kind == "tax":
                 option = self.get(entry, "amount_option", f"{path}.amount_option", str)
-                if option not in options or isinstance(options[option], bool):
+                if option not in DECLARED or DECLARED[option].switch:
                     raise self.fail(f"{path}.amount_option", f"must name a whole-number option, not {option!r}")
                 fields["amount_option"] = option
             spaces.append(Space(**fields))
@@ -814,25 +735,35 @@ class _Validator:
         return cards
 
 
-def check_option_value(key: str, value: Any, fail: Callable[..., Exception]) -> int | bool:
-    """Check one option's value against its default's type and its range; `fail(problem)` makes the error."""
-    default = OPTION_DEFAULTS[key]
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise fail(f"must be true or false, not {_shown(value)}")
-        return value
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise fail(f"must be a whole number, not {_shown(value)}")
-    least, most = OPTION_RANGES[key]
-    if value < 0:
-        raise fail(f"must not be negative, not {_shown(value)}")
-    if least <= value <= most:
-        return int(value)
-    if key.endswith("_percent") or most <= 10:
-        raise fail(f"must be {least} to {most}, not {_shown(value)}")
-    if value < least:
-        raise fail(f"must be at least {least}, not {_shown(value)}")
-    raise fail(f"must be at most {most}, not {_shown(value)}")
+def check_option_value(key: str, value: Any, fail: Callable[..., Exception]) -> Value:
+    """Check one option's value against its declaration's kind and range (banker/options.py); `fail(problem)`
+    makes the error."""
+    try:
+        return DECLARED[key].check(value)
+    except OptionError as exc:
+        raise fail(exc.problem) from None
+
+
+def _house_rules_here(ruleset: Ruleset) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Why each house rule that makes no sense on this ruleset does not, and the house rules offered on it (in
+    order): what each house rule's declaration needs (banker/options.py, `HouseRule.needs`) asked of the board,
+    the dice and the variant's facts, which its mechanics answer (banker/variant.py)."""
+    kinds = {s.kind for s in ruleset.spaces}
+    variant = Variant.of(ruleset.rules())
+    problems: dict[str, str] = {}
+    offered = []
+    for name in HOUSE_RULES:
+        rule = DECLARED[name].house
+        assert rule is not None
+        for need in rule.needs:
+            lacking = ((need.space and need.space not in kinds) or (need.dice and need.dice != ruleset.dice)
+                       or (need.fact and not getattr(variant, need.fact)))
+            if lacking:
+                problems[name] = need.problem.format(rules=ruleset.name, dice=ruleset.dice)
+                break
+        if name not in problems and not (rule.pointless and getattr(variant, rule.pointless)):
+            offered.append(name)
+    return problems, tuple(offered)
 
 
 def option_problem(ruleset: Ruleset, option: str) -> str | None:
@@ -840,26 +771,17 @@ def option_problem(ruleset: Ruleset, option: str) -> str | None:
 
     Such an option is not offered for the ruleset, and a ruleset file or a game's options that set it to
     anything but its default are refused (`check_option_combinations`)."""
-    kinds = {s.kind for s in ruleset.spaces}
-    if option in ("free_parking_pot", "free_parking_seed") and "free_parking" not in kinds:
-        return f"the board of {ruleset.name} has no Free Parking space"
-    if option in ("start_landing_bonus", "buy_after_first_lap") and "go" not in kinds:
-        return f"the board of {ruleset.name} has no GO space"
-    if option == "snake_eyes_bonus" and ruleset.dice != 2:
-        return f"two ones need two dice, and {ruleset.name} rolls {ruleset.dice}"
-    if option == "double_rent_with_mortgaged" and ruleset.mechanics["mortgage"] == "none":
-        return f"there are no mortgages in {ruleset.name}"
-    return None
+    return ruleset.house_rule_problems.get(option)
 
 
 def offered_house_rules(ruleset: Ruleset) -> list[str]:
     """The house rules (`HOUSE_RULES`, in order) a family may change for a game of this ruleset: those that make
-    sense on its board, less `build_only_on_visit` where buildings go up only on a visit anyway (biznes)."""
-    return [option for option in HOUSE_RULES if option_problem(ruleset, option) is None
-            and not (option == "build_only_on_visit" and ruleset.mechanics["building"] == "visit")]
+    sense on its board, less those its variant makes pointless (`build_only_on_visit` where buildings go up
+    only on a visit anyway: biznes)."""
+    return list(ruleset.house_rules_offered)
 
 
-def check_option_combinations(ruleset: Ruleset, options: Mapping[str, int | bool],
+def check_option_combinations(ruleset: Ruleset, options: Options,
                               fail: Callable[[str, str], Exception], players: int | None = None) -> None:
     """Refuse options, each valid alone, that the ruleset's board and dice cannot play together.
 
@@ -868,27 +790,20 @@ def check_option_combinations(ruleset: Ruleset, options: Mapping[str, int | bool
     ruleset's, for the game's players).
     """
     deeds = len(ruleset.property_indices)
-    dealt = int(options["deal_deeds"])
+    dealt = options.deal_deeds
     most = ruleset.players_max if players is None else players
-    if dealt and not options["deal_all"] and dealt * most > deeds:
+    if dealt and not options.deal_all and dealt * most > deeds:
         who = f"up to {most} players" if players is None else f"{most} players"
         raise fail("deal_deeds", f"{dealt} deeds to each of {who} need {dealt * most}, but the board has "
                                  f"{deeds} title deeds (at most {deeds // most} each)")
-    for option in HOUSE_RULES:
-        problem = option_problem(ruleset, option)
-        if problem is not None and options[option] != OPTION_DEFAULTS[option]:
-            default = OPTION_DEFAULTS[option]
+    for option, problem in ruleset.house_rule_problems.items():  # in the order of HOUSE_RULES
+        default = DECLARED[option].default
+        if options.value(option) != default:
             shown = str(default).lower() if isinstance(default, bool) else str(default)
             raise fail(option, f"{problem}: it can only be {shown} here")
-    if options["free_parking_seed"] and not options["free_parking_pot"]:
+    if options.free_parking_seed and not options.free_parking_pot:
         raise fail("free_parking_seed", "seeds the Free Parking pot: it needs free_parking_pot = true "
                                         "(or free_parking_seed = 0)")
-    if options["speed_die_round"] and ruleset.dice != 2:
+    if options.speed_die_round and ruleset.dice != 2:
         raise fail("speed_die_round", f"the speed die is rolled beside two dice: it needs dice = 2, "
                                       f"not {ruleset.dice}")
-
-
-def _shown(value: Any) -> str:
-    """A value as an error message shows it: its repr, cut short if long."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."

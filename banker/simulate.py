@@ -44,8 +44,8 @@ def play_game(rules: str, ruleset: Ruleset, players: int, seed: int, max_turns: 
     game.unobserved(watched=observe is not None)  # no undo here, and events only for an observer
     ai_rng = random.Random(seed ^ 0x5EED)
     # A game on the clock (a timed game, brands' economy) needs every action stamped with `t`.
-    timed = bool(game.options["time_limit"]) or game.variant.clocked
-    if not checked and observe is None and not timed and ruleset.dice == 2 and not game.options["speed_die_round"]:
+    timed = bool(game.options.time_limit) or game.variant.clocked
+    if not checked and observe is None and not timed and ruleset.dice == 2 and not game.options.speed_die_round:
         return game, header, _fast_loop(game, chance, ai_rng, max_turns)
     clock = 0
     while game.outcome is None:

@@ -36,7 +36,7 @@ def describe(game: "Game") -> dict[str, Any]:
             "mortgaged": game.mortgaged[i],
         }
     bank: dict[str, Any] = {"houses": game.bank_houses, "hotels": game.bank_hotels}
-    if game.options["free_parking_pot"]:
+    if game.options.free_parking_pot:
         bank["pot"] = game.pot
     if game.variant.has_casino:
         bank["jackpot"] = game.casino_state.jackpot
@@ -81,7 +81,7 @@ def describe(game: "Game") -> dict[str, Any]:
     if variant.clocked:
         state["clock"] = {"minutes": round(game.economy_minutes(), 2), "paused": game.clock_state.paused_at >= 0,
                           "salary": game.salary_paid(), "rent_tax_percent": game.rent_tax_percent()}
-        if int(game.options["turn_seconds"]):
+        if game.options.turn_seconds:
             for entry, q in zip(players, game.players):
                 entry["skipped_turns"] = game.clock_state.skipped[q.index]
     if game.outcome is not None:

@@ -32,7 +32,7 @@ def check_deal(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 def _parse_deeds(game: "Game", deeds: Any) -> dict[int, list[int]]:
     if not isinstance(deeds, Mapping):
         raise InvalidAction("action.bad_field", field="deeds", problem="must map players to lists of spaces")
-    want = int(game.options["deal_deeds"])
+    want = game.options.deal_deeds
     result: dict[int, list[int]] = {}
     seen: set[int] = set()
     for name, spaces in deeds.items():
@@ -47,7 +47,7 @@ def _parse_deeds(game: "Game", deeds: Any) -> dict[int, list[int]]:
                 raise IllegalAction("rule.deal_twice", space=game.space_name(i))
             seen.add(i)
         result[p] = idx
-    if game.options["deal_all"]:
+    if game.options.deal_all:
         # brands-showdown: the whole board, dealt round the table from the first player, free.
         players = [q for q in game.players if not q.bankrupt]
         total = len(game.ruleset.property_indices)
@@ -68,7 +68,7 @@ def do_deal(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     for q, spaces in _parse_deeds(game, a["deeds"]).items():
         for i in spaces:
             game.give_deed(i, q)
-            if not game.options["deal_all"]:  # a dealt board (showdown) costs nothing
+            if not game.options.deal_all:  # a dealt board (showdown) costs nothing
                 game.charge(q, BANK, game.prices[i], "deal", game.space_params[i])
     game.dealt()
     game.emit("dealt", {})
@@ -115,7 +115,7 @@ def do_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     i = game.decision.space  # type: ignore[union-attr]
     game.set_decision(None)
     game.emit("declined", {"player": game.players[p].name, "space": game.space_name(i)})
-    if game.options["auction_on_decline"]:
+    if game.options.auction_on_decline:
         auctions.start_property_auction(game, i, decliner=p)
 
 
@@ -139,7 +139,7 @@ def check_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "pay_fine")
     player = game.players[p]
     _jail_exit_window(game, player, "pay_fine")
-    fine = int(game.options["jail_fine"])
+    fine = game.options.jail_fine
     if player.cash < fine:
         raise IllegalAction("rule.cannot_afford_fine", player=player.name, fine=fine, cash=player.cash)
 
@@ -154,8 +154,8 @@ def _jail_exit_window(game: "Game", player: Player, verb: str) -> None:
 
 def do_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     player = game.players[p]
-    fine = int(game.options["jail_fine"])
-    target = POT if game.options["free_parking_pot"] else BANK
+    fine = game.options.jail_fine
+    target = POT if game.options.free_parking_pot else BANK
     game.transfer(p, target, fine, "jail_fine", {})
     game.leave_jail(player, "fine")
 
@@ -274,7 +274,7 @@ def do_roll(game: "Game", p: int, a: Mapping[str, Any]) -> None:
             game.leave_jail(player, "double")
             game.move_forward(player, steps)
         elif game.count_jail_try(player) >= game.jail_tries:
-            game.charge(p, BANK, int(game.options["jail_fine"]), "jail_fine", {}, pot=True)
+            game.charge(p, BANK, game.options.jail_fine, "jail_fine", {}, pot=True)
             game.leave_jail(player, "forced_fine")
             game.move_forward(player, steps)
         return

@@ -25,7 +25,7 @@ import sys
 import threading
 from typing import Any
 
-from banker.cli import seconds, whole_number
+from banker.outside import seconds, whole_number
 from hardware.config import MAX_DICE, RETAP_RANGE, Pin, pin_problem
 from hardware import kinds
 from hardware.events import CardTapped, ConfigError, DiceRolled, HardwareError, ReaderStatus

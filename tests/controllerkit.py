@@ -33,10 +33,13 @@ def make(tmp_path: Path, taps: bool = True, clock: Clock | None = None) -> Flows
 
 
 def start(c: Flows, names: tuple[str, ...] = ("Ann", "Ben"), rules: str = "classic", pin: str = "",
-          setup: dict[str, Any] | None = None) -> None:
-    """A new game: the players named and their cards registered by taps, then started."""
+          setup: dict[str, Any] | None = None, options: dict[str, Any] | None = None) -> None:
+    """A new game: the players named and their cards registered by taps, then started (with `options`: the
+    table's own options chosen first, as its pages would)."""
     c.setup.new_game()  # the last game's players with their cards, or a draft put aside: these players instead
     c.setup.choose_rules(rules)
+    for option, value in (options or {}).items():
+        c.setup.set_option(option, value)
     while len(c.setup.draft.players) > max(2, len(names)):  # type: ignore[union-attr]
         c.setup.remove_player(len(c.setup.draft.players) - 1)  # type: ignore[union-attr]
     while len(c.setup.draft.players) < len(names):  # type: ignore[union-attr]

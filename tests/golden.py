@@ -57,7 +57,7 @@ def players_for(rules: str, seed: int) -> int:
     """Every player count the ruleset allows, in turn (teams: always four)."""
     ruleset = load_ruleset(rules)
     low, high = ruleset.players_min, ruleset.players_max
-    if ruleset.options.get("teams"):
+    if ruleset.options.teams:
         return 4
     return low + seed % (high - low + 1)
 
@@ -70,7 +70,7 @@ def ai_game(rules: str, seed: int) -> dict[str, Any]:
 
 def random_game(rules: str, seed: int) -> dict[str, Any]:
     ruleset = load_ruleset(rules)
-    players = 4 if ruleset.options.get("teams") else min(4, ruleset.players_max)
+    players = 4 if ruleset.options.teams else min(4, ruleset.players_max)
     return trace(play_random_game(rules, ruleset, seed, players=players))
 
 

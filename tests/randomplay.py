@@ -29,16 +29,16 @@ MONEY_KINDS = frozenset(key[len("log."):] for key in MESSAGES if key.startswith(
 def random_house_rules(ruleset: Ruleset, rng: random.Random) -> dict[str, Any]:
     """A random choice of the house rules a family may set for this ruleset (each on or off, amounts varied)."""
     options: dict[str, Any] = {}
-    salary = int(ruleset.options["salary"]) or 200
+    salary = int(ruleset.options.salary) or 200
     for option in offered_house_rules(ruleset):
         if rng.random() < 0.5:
             continue
         default = OPTION_DEFAULTS[option]
         if isinstance(default, bool):
-            options[option] = not ruleset.options[option]
+            options[option] = not ruleset.options.value(option)
         else:
             options[option] = rng.choice([salary // 2, salary, 5 * salary // 2])
-    if not options.get("free_parking_pot", ruleset.options.get("free_parking_pot")):
+    if not options.get("free_parking_pot", ruleset.options.free_parking_pot):
         options.pop("free_parking_seed", None)  # the seed needs the pot
     return options
 
@@ -69,9 +69,9 @@ def check_house_rules(game: Game, action: dict[str, Any], roller: int, card_roll
     for _seq, payer, payee, amount, code, _params in entries:
         if code not in MONEY_KINDS:
             fail(f"money log kind {code!r} is not documented")
-        if code == "snake_eyes" and (payer != BANK or payee != roller or amount != game.options["snake_eyes_bonus"]):
+        if code == "snake_eyes" and (payer != BANK or payee != roller or amount != game.options.snake_eyes_bonus):
             fail(f"snake_eyes paid {amount} from {payer} to {payee}")
-        if code == "pot_seed" and (payer != BANK or payee != POT or amount != game.options["free_parking_seed"]):
+        if code == "pot_seed" and (payer != BANK or payee != POT or amount != game.options.free_parking_seed):
             fail(f"pot_seed of {amount} from {payer} to {payee}")
         if code in ("buy", "auction") and game.lap_rule and not game.players[payer].lapped:
             fail(f"{game.players[payer].name} bought before going round the board")
@@ -79,13 +79,13 @@ def check_house_rules(game: Game, action: dict[str, Any], roller: int, card_roll
     two_ones = (action["do"] == "roll" and not card_roll and dice is not None and len(dice) >= 2
                 and dice[0] == 1 and dice[1] == 1)
     paid = sum(1 for entry in entries if entry[4] == "snake_eyes")
-    if paid != (1 if two_ones and game.options["snake_eyes_bonus"] else 0):
+    if paid != (1 if two_ones and game.options.snake_eyes_bonus else 0):
         fail(f"a roll of {dice} paid the snake-eyes bonus {paid} times")
     takes = sum(1 for entry in entries if entry[4] == "pot")
     seeds = sum(1 for entry in entries if entry[4] == "pot_seed")
-    if seeds != (takes if game.options["free_parking_seed"] and game.options["free_parking_pot"] else 0):
+    if seeds != (takes if game.options.free_parking_seed and game.options.free_parking_pot else 0):
         fail(f"the pot was taken {takes} times and seeded {seeds} times")
-    if game.options["free_parking_pot"] and game.pot < int(game.options["free_parking_seed"]):
+    if game.options.free_parking_pot and game.pot < int(game.options.free_parking_seed):
         fail(f"the pot holds {game.pot}, less than its seed")
     if game.lap_rule:
         d = game.decision
@@ -113,9 +113,9 @@ def check_invariants(game: Game, before_money: int, log_from: int, where: str) -
     # The pool: board plus bank is always the set total.
     houses = sum(lv for lv in game.level if lv <= game.hotel_houses)
     hotels = sum(1 for lv in game.level if lv == game.hotel_level)
-    if houses + game.bank_houses != game.options["houses"]:
+    if houses + game.bank_houses != game.options.houses:
         fail(f"houses: {houses} on the board + {game.bank_houses} in the bank")
-    if hotels + game.bank_hotels != game.options["hotels"]:
+    if hotels + game.bank_hotels != game.options.hotels:
         fail(f"hotels: {hotels} on the board + {game.bank_hotels} in the bank")
     if game.pot < 0:
         fail("negative pot")
@@ -152,7 +152,7 @@ def check_invariants(game: Game, before_money: int, log_from: int, where: str) -
                 fail(f"buildings on a split group {members}")
             if any(game.mortgaged[j] for j in members):
                 fail(f"buildings beside a mortgage in {members}")
-            if max(levels) - min(levels) > 1 and game.options["build_evenly"]:
+            if max(levels) - min(levels) > 1 and game.options.build_evenly:
                 fail(f"uneven group {members}: {levels}")
     # Every Get Out of Jail Free card is in one place only.
     held = [c for p in game.players for c in p.jail_cards]

@@ -16,11 +16,10 @@ from typing import Any
 
 import pytest
 
-from banker.editions import (Edition, delete_edition, editions_dir, folder_problem, list_editions, load_edition,
-                             rename_edition, save_edition)
+from banker.editions import Edition, delete_edition, folder_problem, list_editions, rename_edition, save_edition
 from banker.errors import RulesetError
 from banker.journal import Journal
-from banker.ruleset import MAX_FILE_BYTES, load_ruleset, ruleset_from_data
+from banker.ruleset import MAX_FILE_BYTES, editions_dir, load_edition, load_ruleset, ruleset_from_data
 from banker.script import Header
 
 CLASSIC_TOML = Path(__file__).resolve().parent.parent / "banker" / "rulesets" / "classic.toml"
@@ -116,7 +115,7 @@ def test_mappings_and_tuples_from_a_caller_are_saved_too() -> None:
     data["options"] = MappingProxyType({"start_cash": 2000})
     save_edition(MappingProxyType(data))
     loaded = load_edition("our-street")
-    assert (loaded.players_min, loaded.players_max, loaded.options["start_cash"]) == (2, 6, 2000)
+    assert (loaded.players_min, loaded.players_max, loaded.options.start_cash) == (2, 6, 2000)
 
 
 def test_saved_text_is_kept_as_written_with_its_comments() -> None:

@@ -125,7 +125,7 @@ def test_a_failing_effect_is_rolled_back(game: Game, monkeypatch: pytest.MonkeyP
     before = state(game)
 
     def broken(self: Game, p: int, a: dict) -> None:
-        self.players[p].cash -= 60  # half done...
+        self.transfer(p, -1, 60, "buy", {})  # half done...
         raise RuntimeError("disk on fire")
 
     import banker.game
@@ -161,5 +161,5 @@ def test_rebuild_copies_every_changing_attribute() -> None:
              "hotel_level", "salary", "time_limit", "jail_index", "jail_tries", "index_of", "record_events", "script",
              "has_random_move", "auction_step", "space_verbs",
              "refund_percent", "rules", "variant", "trail_at", "trail", "keeps_trail", "lap_rule", "snake_eyes",
-             "pot_seed"}
+             "pot_seed", "tax_amounts"}
     assert set(vars(g)) == fixed | set(banker.kernel.STATE)

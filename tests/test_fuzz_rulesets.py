@@ -167,7 +167,7 @@ def test_a_ruleset_may_extend_one_that_extends_another(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     path.write_text('extends = "brands-fast"\nname = "mine"\n', "utf-8")
     ruleset = load_ruleset(str(path))
-    assert ruleset.options["speed_die_round"] == 8 and ruleset.options["start_cash"] == 17500
+    assert ruleset.options.speed_die_round == 8 and ruleset.options.start_cash == 17500
     assert len(ruleset.spaces) == len(load_ruleset("brands").spaces)
 
 
@@ -186,7 +186,7 @@ def test_every_whole_number_option_has_a_range_and_its_ends_load(tmp_path: Path)
                 options["free_parking_pot"] = True  # the seed needs the pot
             path.write_text(json.dumps({"extends": "classic", "options": options}), "utf-8")
             if ok:
-                assert load_ruleset(str(path)).options[key] == value
+                assert load_ruleset(str(path)).options.value(key) == value
             else:
                 with pytest.raises(RulesetError) as refused:
                     load_ruleset(str(path))
@@ -200,7 +200,7 @@ def test_deal_deeds_up_to_the_board_loads_and_one_more_is_refused(tmp_path: Path
             path = tmp_path / f"deal-{players[1]}-{dealt}.json"
             path.write_text(json.dumps({"extends": "classic", "players": players, "options": {"deal_deeds": dealt}}))
             if dealt == fits:
-                assert load_ruleset(str(path)).options["deal_deeds"] == dealt
+                assert load_ruleset(str(path)).options.deal_deeds == dealt
                 assert in_process(["simulate", "--rules", str(path), "--games", "2",
                                    "--players", str(players[1])])[0] == 0
             else:

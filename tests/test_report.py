@@ -60,7 +60,7 @@ def test_every_players_money_adds_up_in_every_ruleset(tmp_path: Path, rules: str
             assert report["game"] == game_id and report["rules"] == ruleset.name
             assert report["status"] == "finished" and report["winner"] == state["winner"]
             game = journal.load(game_id).game
-            clocked = game.variant.clocked or bool(game.options["time_limit"])
+            clocked = game.variant.clocked or bool(game.options.time_limit)
             # imported at once: no span of play; a game on the clock has its own minutes
             assert (report["minutes"] is not None) is clocked
             assert [p["name"] for p in report["players"]] == [p["name"] for p in state["players"]]

@@ -40,9 +40,9 @@ def test_shipped_rulesets() -> None:
     assert costs == {"purple": 50, "light_blue": 50, "magenta": 100, "orange": 100,
                      "red": 150, "yellow": 150, "green": 200, "dark_blue": 200}
     short = load_ruleset("classic-short")
-    assert short.options["hotel_houses"] == 3 and short.options["deal_deeds"] == 2
-    assert short.options["end_after_bankruptcies"] == 2
-    assert load_ruleset("classic-timed").options["time_limit"] > 0
+    assert short.options.hotel_houses == 3 and short.options.deal_deeds == 2
+    assert short.options.end_after_bankruptcies == 2
+    assert load_ruleset("classic-timed").options.time_limit > 0
 
 
 def problem(data: dict) -> RulesetError:
@@ -183,7 +183,7 @@ def test_biznes_loads() -> None:
     assert r.jail_index == 10 and [s.index for s in r.spaces if s.kind == "go_to_jail"] == [30]
     akcyza = r.spaces[4]
     assert (akcyza.name, akcyza.kind, akcyza.amount_option) == ("Akcyza", "tax", "excise_tax")
-    assert r.options["excise_tax"] == 100
+    assert r.options.excise_tax == 100
     assert r.spaces[1].name == "Budka z zapiekankami" and r.spaces[1].rents == (2, 10, 30, 90, 160, 250)
     assert r.spaces[39].name == "Centrum danych" and r.spaces[39].price == 400
     assert r.spaces[15].rents == (25, 50, 120) and r.spaces[12].multipliers == (4, 10)
@@ -199,7 +199,7 @@ def test_biznes_loads() -> None:
                        "auction_step": 10, "build_only_on_visit": True, "builds_per_visit": 1,
                        "trades_per_move": 1, "own_auction_cancel_seconds": 60, "free_parking_pot": False,
                        "end_after_bankruptcies": 0}.items():
-        assert r.options[key] == value, key
+        assert r.options.value(key) == value, key
     trip = r.card_by_id["rynek-niespodziewana-podroz"]
     assert trip.effect == "random_move" and trip.deck == "rynek"
     shipment = r.card_by_id["rynek-pilna-wysylka"]
@@ -277,7 +277,7 @@ def test_new_options_refuse_bad_values(key: str, value: object, words: str) -> N
 def test_new_options_accept_sane_values(key: str, value: int) -> None:
     data = biznes_data()
     data["options"][key] = value
-    assert ruleset_from_data(data, "my-edition.toml").options[key] == value
+    assert ruleset_from_data(data, "my-edition.toml").options.value(key) == value
 
 
 @pytest.mark.parametrize("mechanic,value", [
@@ -351,7 +351,7 @@ def test_brands_board(name: str) -> None:
     assert [(s.index, s.kind) for s in r.spaces if s.index in (0, 10, 20, 30)] == [
         (0, "go"), (10, "jail"), (20, "casino"), (30, "go_to_jail")]
     assert r.spaces[20].name == "Casino" and r.jail_index == 10
-    assert [(s.index, s.name, s.amount_option, r.options[s.amount_option]) for s in r.spaces if s.kind == "tax"] == [
+    assert [(s.index, s.name, s.amount_option, r.options.value(s.amount_option)) for s in r.spaces if s.kind == "tax"] == [
         (4, "Income Tax", "income_tax_flat", 2000), (38, "Luxury Tax", "luxury_tax", 1000)]
     # The example prices: the classic board's numbers times ten.
     for mine, theirs in zip(r.spaces, classic.spaces):
@@ -425,7 +425,7 @@ FAST = {"start_cash": 17500, "build_evenly": False, "salary_stop_minutes": 30, "
 def test_brands_modes_options(name: str, players: tuple[int, int], changes: dict) -> None:
     r = load_ruleset(name)
     assert (r.players_min, r.players_max) == players
-    assert {k: r.options[k] for k in BRANDS_OPTIONS} == {**BRANDS_OPTIONS, **changes}
+    assert {k: r.options.value(k) for k in BRANDS_OPTIONS} == {**BRANDS_OPTIONS, **changes}
 
 
 def test_brands_showdown_deck_is_brands_deck_plus_demolition() -> None:
@@ -449,10 +449,10 @@ def test_classic_rulesets_keep_the_classic_values_of_the_new_options() -> None:
         assert r.mechanics["auction"] != "in_turn" and r.mechanics["building"] != "turn_start"
         for key in ("start_landing_bonus", "salary_stop_minutes", "rent_tax_start_minutes", "turn_seconds",
                     "bid_seconds", "debt_seconds", "speed_die_round", "casino_jackpot_start"):
-            assert r.options[key] == 0, (name, key)
-        assert r.options["building_refund_percent"] == 50
+            assert r.options.value(key) == 0, (name, key)
+        assert r.options.building_refund_percent == 50
         for key in ("jail_no_rent", "teams", "deal_all"):
-            assert r.options[key] is False, (name, key)
+            assert r.options.value(key) is False, (name, key)
         assert "casino" not in [s.kind for s in r.spaces]
 
 
@@ -497,7 +497,7 @@ def test_brands_options_refuse_bad_values(key: str, value: object, words: str) -
 def test_brands_options_accept_sane_values(key: str, value: object) -> None:
     data = brands_data()
     data["options"][key] = value
-    assert ruleset_from_data(data, "my-edition.toml").options[key] == value
+    assert ruleset_from_data(data, "my-edition.toml").options.value(key) == value
 
 
 def test_teams_need_four_players() -> None:
@@ -506,7 +506,7 @@ def test_teams_need_four_players() -> None:
     err = problem(data)
     assert err.key == "options.teams" and "[4, 4]" in err.problem
     data["players"] = [4, 4]
-    assert ruleset_from_data(data, "my-edition.toml").options["teams"] is True
+    assert ruleset_from_data(data, "my-edition.toml").options.teams is True
 
 
 @pytest.mark.parametrize("mechanic,value", [
@@ -621,7 +621,7 @@ def test_a_seed_without_the_pot_is_refused_naming_both(tmp_path: Path) -> None:
     assert refused.value.key == "options.free_parking_seed"
     assert "free_parking_pot" in str(refused.value)
     loaded = load_ruleset(_extends(tmp_path, "classic", {"free_parking_seed": 100, "free_parking_pot": True}))
-    assert loaded.options["free_parking_seed"] == 100
+    assert loaded.options.free_parking_seed == 100
 
 
 def test_double_rent_with_mortgaged_off_is_refused_where_there_are_no_mortgages(tmp_path: Path) -> None:

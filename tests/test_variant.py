@@ -62,7 +62,7 @@ def test_the_least_bid_follows_the_auction_family() -> None:
     biznes = _declined("biznes", [2, 4])  # stepped: the opening, then exactly a step more
     assert biznes.least_bid(0) == 75 and not biznes.variant.free_raise
     biznes.apply({"do": "bid", "player": "Ann", "amount": 75})
-    assert biznes.least_bid(1) == 75 + int(biznes.options["auction_step"])
+    assert biznes.least_bid(1) == 75 + int(biznes.options.auction_step)
 
 
 @pytest.fixture
@@ -112,5 +112,5 @@ def test_a_casino_bet_s_chance_is_filled_in_one_place() -> None:
     assert complete_bet(game, {"do": "casino"}, lambda: 4, lambda: 0.0) == {"do": "casino"}  # walking away
     source, twin = SeededChance(7), random.Random(7)
     die = int(twin.random() * 6) + 1
-    jackpot = twin.random() * int(game.options["casino_jackpot_odds"]) < 1
+    jackpot = twin.random() * int(game.options.casino_jackpot_odds) < 1
     assert complete_action(game, bet, source) == {**bet, "die": die, "jackpot": jackpot}

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from banker.outside import whole_number
 from ui.i18n import LANGUAGES
 from ui.panel import (DENSITY_VARIABLE, MAX_SIDE, PanelPlan, configured_display, density_set_by_user, parse_size,
                       plan_panel, window_density)
@@ -26,8 +27,6 @@ log = logging.getLogger(__name__)
 
 
 def register(sub: Any) -> None:
-    from banker.cli import whole_number  # (banker.cli calls this while it builds its parser)
-
     app = sub.add_parser("app", help="start the touchscreen app")
     app.add_argument("--journal", metavar="DB", help="the games file (default: the user's data directory)")
     app.add_argument("--config", metavar="PATH", help="the hardware config file")

@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from banker import outside
-from banker.editions import (MAX_NAME_LENGTH, SUFFIX, editions_dir, is_edition_file, list_editions,
-                             load_edition, name_problem, save_edition)
+from banker.editions import list_editions, save_edition
 from banker.errors import RulesetError
-from banker.ruleset import MAX_DIGITS, MAX_FILE_BYTES, _parse_text, builtin_names, load_ruleset, ruleset_from_data
+from banker.ruleset import (EDITION_SUFFIX, MAX_DIGITS, MAX_EDITION_NAME, MAX_FILE_BYTES, builtin_names,
+                            edition_name_problem, editions_dir, is_edition_file, load_edition, load_ruleset, parse_text,
+                            ruleset_from_data)
 from ui import editor_page
 from ui.i18n import Translator, msg
 
@@ -57,7 +58,7 @@ class EditorRefusal(Exception):
 
 class EditorService:
     """The editor's calls for one table: `tr` says the refusals in the table's language; `folder` is the
-    editions folder (None: banker.editions.editions_dir(), looked up at each call)."""
+    editions folder (None: banker.ruleset.editions_dir(), looked up at each call)."""
 
     def __init__(self, folder: Path | None = None, tr: Translator | None = None) -> None:
         self.folder = folder
@@ -71,7 +72,7 @@ class EditorService:
     @staticmethod
     def limits() -> dict[str, int]:
         """The bounds the page may tell its user about."""
-        return {"body": MAX_EDIT_BODY, "text": MAX_TEXT, "name": MAX_NAME_LENGTH, "other_text": MAX_OTHER_TEXT,
+        return {"body": MAX_EDIT_BODY, "text": MAX_TEXT, "name": MAX_EDITION_NAME, "other_text": MAX_OTHER_TEXT,
                 "depth": MAX_DEPTH, "items": MAX_ITEMS}
 
     # ------------------------------------------------------------------ reading
@@ -88,7 +89,8 @@ class EditorService:
         """{"data": the ruleset's merged data (loadable alone), "original": the edition's name or None}."""
         if isinstance(name, str) and name in builtin_names():
             return {"data": load_ruleset(name, editions=False).source_data(), "original": None}
-        if not isinstance(name, str) or name_problem(name) is not None or not is_edition_file(name, self.folder):
+        if (not isinstance(name, str) or edition_name_problem(name) is not None
+                or not is_edition_file(name, self.folder)):
             raise self._refused("name", "no ruleset or edition of that name")
         try:
             ruleset = load_edition(name, self.folder)
@@ -98,15 +100,16 @@ class EditorService:
 
     def download(self, name: object) -> tuple[str, bytes]:
         """The edition's file as stored: ("NAME.toml", its bytes)."""
-        if not isinstance(name, str) or name_problem(name) is not None or not is_edition_file(name, self.folder):
+        if (not isinstance(name, str) or edition_name_problem(name) is not None
+                or not is_edition_file(name, self.folder)):
             raise self._refused("name", "no edition of that name")
-        path = self._folder() / f"{name}{SUFFIX}"
+        path = self._folder() / f"{name}{EDITION_SUFFIX}"
         try:
             text = outside.read_text_file(path, MAX_FILE_BYTES)
         except (OSError, ValueError) as exc:
             problem = getattr(exc, "strerror", None) or type(exc).__name__
             raise self._refused("name", f"cannot read the file ({problem})") from None
-        return f"{name}{SUFFIX}", text.encode("utf-8")
+        return f"{name}{EDITION_SUFFIX}", text.encode("utf-8")
 
     # ------------------------------------------------------------------ writing
 
@@ -151,7 +154,7 @@ class EditorService:
             if len(text.encode("utf-8", "surrogatepass")) > MAX_EDIT_BODY:
                 raise self._refused("", f"the file is larger than {MAX_EDIT_BODY} bytes")
             try:
-                data = _parse_text(text, SOURCE, toml=True)
+                data = parse_text(text, SOURCE, toml=True)
             except RulesetError as exc:
                 raise EditorRefusal([self._error(exc.key, exc)]) from None
             except (ValueError, RecursionError) as exc:
@@ -177,7 +180,7 @@ class EditorService:
             errors = self._name_errors(name, original, replace)
             if errors:  # the data's own refusal too, if it has one, so the page can show both at once
                 try:
-                    ruleset_from_data(_parse_text(data, SOURCE, toml=True) if isinstance(data, str) else data, SOURCE)
+                    ruleset_from_data(parse_text(data, SOURCE, toml=True) if isinstance(data, str) else data, SOURCE)
                 except RulesetError as exc:
                     if exc.key != "name":
                         errors.append(self._error(exc.key, exc))
@@ -190,8 +193,8 @@ class EditorService:
 
     def _name_errors(self, name: object, original: str | None, replace: bool) -> list[dict[str, str]]:
         """The refusal of the edition's name, in the touchscreen rename's words (an empty list: none): its rules
-        (banker.editions.name_problem), then another edition's name unless replacing it or saving it again."""
-        problem = name_problem(name)
+        (banker.ruleset.edition_name_problem), then another edition's name unless replacing it or saving it again."""
+        problem = edition_name_problem(name)
         if problem is not None:  # said as the page says the engine's refusals of a name (ui/editor_page.py)
             return [self._error("name", RulesetError(SOURCE, "name", problem))]
         assert isinstance(name, str)

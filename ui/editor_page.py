@@ -8,7 +8,7 @@ The server hands them to the page with the editing session (`GET /edit/api/start
 `refusal_text(tr, error)` says why the engine refused an edit of a field the page shows (a number too small,
 not a whole number, a name of the wrong marks, ...) in the family's language; any other refusal is the
 engine's own English problem after a translated lead. The problems matched here are the exact texts of
-banker/ruleset.py's `_Validator` and `check_option_value`, banker/editions.py's `name_problem` and the
+banker/ruleset.py's `_Validator`, `check_option_value` and `edition_name_problem`, and the
 editor's own limits (ui/editor.py); tests/ui/test_editor_page.py makes the engine refuse each of them.
 """
 
@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import re
 from banker.errors import RulesetError
+from banker.options import DECLARED
 from banker.ruleset import builtin_names
 from ui.i18n import Translator
 
-# The integer options the page offers, in the order it shows them (those present in the edition's data):
-# the money the game pays and charges, and the percents of money. Other options (timers, counts, modes)
-# are the rules' business, not an edition's, and are kept as they are.
-MONEY_OPTIONS = ("start_cash", "salary", "income_tax_flat", "income_tax_percent", "luxury_tax", "jail_fine",
-                 "mortgage_interest_percent", "excise_tax", "start_landing_bonus", "free_parking_seed",
-                 "snake_eyes_bonus", "casino_bet", "casino_jackpot_add", "casino_jackpot_start")
+# The integer options the page offers, in the order it shows them (those present in the edition's data): those
+# whose declaration says the editor offers them (banker/options.py: the money the game pays and charges, and the
+# percents of money), in the order declared. Other options (timers, counts, modes) are the rules' business, not
+# an edition's, and are kept as they are.
+MONEY_OPTIONS = tuple(name for name, option in DECLARED.items() if option.editor)
 # House counts the page names by their plural ("3 houses"); a longer list of rents names a level by number.
 HOUSE_LABELS = 8
 # What an edition's name may hold (banker/editions.py: lower-case ASCII letters, digits and hyphens).
@@ -49,7 +49,7 @@ def editor_labels(tr: Translator) -> dict[str, str]:
     ({status}), `rent_level` ({level}), `rent_owned` ({count})."""
     labels = {key: tr.template(f"ui.editor.{key}") or f"ui.editor.{key}" for key in _WORDS}
     for option in MONEY_OPTIONS:
-        labels[f"option.{option}"] = tr(f"ui.editor.option.{option}")
+        labels[f"option.{option}"] = tr(DECLARED[option].label)
     for n in range(1, HOUSE_LABELS + 1):
         labels[f"houses_{n}"] = tr.count("ui.n.house", n)
     for name in builtin_names():

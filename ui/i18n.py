@@ -39,6 +39,7 @@ from babel import Locale
 from babel.numbers import NumberPattern, format_currency, parse_pattern
 
 from banker.messages import MESSAGES, Plural
+from banker.options import Options
 
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "banker"
@@ -63,7 +64,7 @@ class Msg:
     default: str | None = None
 
 
-def card_msg(ruleset: Any, card: Any, options: Mapping[str, Any] | None = None) -> Msg:
+def card_msg(ruleset: Any, card: Any, options: Options | None = None) -> Msg:
     """A card's text as a `Msg`: the catalogue's text for the card's id, filled with the names this ruleset gives
     the spaces it names: `{space}` the space the card sends a player to, `{go}` the start space; and
     `{salary:money}` the salary in force (the game's options, else the ruleset's). So a family's edition that
@@ -71,7 +72,7 @@ def card_msg(ruleset: Any, card: Any, options: Mapping[str, Any] | None = None) 
     catalogue knows (a hand-made ruleset's own) shows the ruleset's text as it is."""
     spaces = ruleset.spaces
     go = next((s for s in spaces if s.kind == "go"), spaces[0])
-    params: dict[str, Any] = {"go": go.name, "salary": (options or ruleset.options).get("salary", 0)}
+    params: dict[str, Any] = {"go": go.name, "salary": (options or ruleset.options).salary}
     if 0 <= card.to < len(spaces):
         params["space"] = spaces[card.to].name
     return Msg(f"card.{card.id}", params, default=card.text)

@@ -49,7 +49,7 @@ from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
 
-from banker.editions import editions_dir
+from banker.ruleset import editions_dir
 from banker.version import format_version_line, installed_version
 from ui.app import BankerApp
 from ui.flows.settings import READER_QUIET_SECONDS
@@ -184,7 +184,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
 
     def brands_start() -> None:
         assert f.setup.draft is not None
-        f.setup.draft.options["speed_die_round"] = 1
+        f.setup.set_option("speed_die_round", 1)
         f.setup.draft.setup = {"players": {"Ann": {"position": 16}, "Cy": {"position": 5}},
                          "spaces": {"1": {"owner": "Cy", "houses": 2}, "3": {"owner": "Cy", "houses": 2},
                                     "6": {"owner": "Ann", "mortgaged": True}}}
@@ -364,9 +364,9 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     # already on Just Visiting. Ann rolls onto Income Tax and pays 200 into the jackpot (its line under the
     # players and the board's corner: 300); then Ben rolls onto Free Parking and takes it (back to the seed).
     def jackpot_on() -> None:
-        if not f.setup.chosen_options()["free_parking_pot"]:
+        if not f.setup.chosen_options().free_parking_pot:
             f.setup.toggle_house_rule("free_parking_pot")
-        while f.setup.chosen_options()["free_parking_seed"] < 100:
+        while f.setup.chosen_options().free_parking_seed < 100:
             f.setup.step_house_rule("free_parking_seed", 1)
 
     jackpot = [

@@ -12,7 +12,8 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from banker.editions import editions_dir, save_edition
+from banker.editions import save_edition
+from banker.ruleset import editions_dir
 
 HOSTILE = "[b]Ours[/b] & <i>"  # a title that would be markup, were markup on
 

@@ -8,11 +8,12 @@ anything itself (in the manner of Electrum's Kivy GUI).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from banker.game import Game
 from banker.report import ranks
-from banker.ruleset import OPTION_DEFAULTS, Ruleset, offered_house_rules
+from banker.options import DECLARED, Options
+from banker.ruleset import Ruleset, offered_house_rules
 from ui.session import Session
 
 DEFAULT_COLOUR = "#BDBDBD"  # a space of no colour group
@@ -118,7 +119,7 @@ def pot(s: Session) -> dict[str, Any] | None:
     (then nothing about a pot shows anywhere). Shown even when empty: the family sees it go back to the seed
     or to nothing when someone takes it."""
     game = s.game
-    if game is None or not game.options["free_parking_pot"]:
+    if game is None or not game.options.free_parking_pot:
         return None
     return {"amount": game.pot, "text": money(s, game.pot), "label": s.tr("ui.pot.label")}
 
@@ -194,24 +195,24 @@ def log(s: Session, limit: int = 200) -> list[str]:
     return [s.money_text(e.code, e.payer, e.payee, e.amount, e.params) for e in reversed(entries)]
 
 
-def house_rules(s: Session, ruleset: Ruleset, options: Mapping[str, Any],
+def house_rules(s: Session, ruleset: Ruleset, options: Options,
                 pot_now: int | None = None) -> list[dict[str, Any]]:
     """The house rules in force in a game of `ruleset` with these `options` (all of them, the ruleset's own
     included): each offered house rule (`offered_house_rules`) whose value is not its rulebook default
-    (`OPTION_DEFAULTS`), in the order the new-game screen offers them, then the starting cash when it is not
+    (its declaration's, banker/options.py), in the order the new-game screen offers them, then the starting cash when it is not
     the ruleset's own. Each is {"option", "value", "text"}: "Landing on GO pays 200 more", "No auctions".
     `pot_now`: a game going, its Free Parking jackpot now, said in the jackpot's line."""
     out = []
     for option in offered_house_rules(ruleset):
-        value = options[option]
-        if value != OPTION_DEFAULTS[option]:
-            key = f"ui.house.{option}.on"
+        value = chosen = options.value(option)
+        declared = DECLARED[option]
+        if value != declared.default:
+            key = declared.house_words("on")
             if option == "free_parking_pot" and pot_now is not None:
                 key, value = "ui.house.free_parking_pot.now", pot_now
-            out.append({"option": option, "value": options[option],
-                        "text": s.tr(key, amount=int(value))})
-    cash = int(options["start_cash"])
-    if cash != int(ruleset.options["start_cash"]):
+            out.append({"option": option, "value": chosen, "text": s.tr(key, amount=int(value))})
+    cash = options.start_cash
+    if cash != ruleset.options.start_cash:
         out.append({"option": "start_cash", "value": cash, "text": s.tr("ui.house.start_cash.on", amount=cash)})
     return out
 

@@ -27,6 +27,7 @@ from typing import Any, Mapping, Sequence
 from banker.mechanics import (auction, bankruptcy, building, casino, clock, debt, deck, doubles, mortgage, speed_die,
                               teams, trade)
 from banker.mechanics.base import Mechanic
+from banker.options import Options
 
 # family -> variant name -> class; the first variant of each family is its default.
 REGISTRY: dict[str, dict[str, type[Mechanic]]] = {
@@ -91,7 +92,7 @@ class Mechanics:
     speed_die: speed_die.NoSpeedDie
 
 
-def choose(mechanics: Mapping[str, str], options: Mapping[str, Any], board: Sequence[str] = ()) -> Mechanics:
+def choose(mechanics: Mapping[str, str], options: Options, board: Sequence[str] = ()) -> Mechanics:
     """The mechanics a ruleset's table names (the loader has refused unknown names already).
 
     The families of `OPTION_CHOSEN` come from the board's space kinds (`board`) and the options instead:
@@ -109,6 +110,6 @@ def choose(mechanics: Mapping[str, str], options: Mapping[str, Any], board: Sequ
                      bankruptcy=make("bankruptcy"), trade=make("trade"), mortgage=make("mortgage"),
                      building=make("building"), debt=make("debt"),
                      casino=chosen("casino", "casino" if "casino" in board else "none"),
-                     teams=chosen("teams", "teams" if options["teams"] else "none"),
+                     teams=chosen("teams", "teams" if options.teams else "none"),
                      clock=chosen("clock", "clocked" if clock.clocked(options) else "none"),
-                     speed_die=chosen("speed_die", "speed_die" if options["speed_die_round"] else "none"))
+                     speed_die=chosen("speed_die", "speed_die" if options.speed_die_round else "none"))

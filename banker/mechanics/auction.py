@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.model import BANK, Auction
+from banker.options import Options
 
 if TYPE_CHECKING:
     from banker.game import Game
@@ -61,7 +62,7 @@ class Open(Mechanic):
     def bid_made(self, game: "Game", auction: Auction, p: int, amount: int) -> None:
         """Player p is the high bidder at `amount` now: set the next least bid and end the auction if it is
         over."""
-        auction.min_bid = amount + 1
+        game.set_least_bid(amount + 1)
         auction_maybe_over(game)
 
     def bidder_left(self, game: "Game", auction: Auction, p: int) -> None:
@@ -97,10 +98,10 @@ class Open(Mechanic):
 class InTurn(Open):
     """in_turn (brands): in turn order, at least a step more, the decliner left out."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.step = int(options["auction_step"])
-        self.start_percent = int(options["auction_start_percent"])
+        self.step = options.auction_step
+        self.start_percent = options.auction_start_percent
 
     def in_turn(self) -> bool:
         return True
@@ -113,7 +114,7 @@ class InTurn(Open):
         """The auction opens at `auction_start_percent` of the price, the current player bidding first."""
         bidders = bidders_from_current(game)
         if not self.decliner_bids() and decliner >= 0:
-            bidders = [q for q in bidders if q != decliner]  # brands: the decliner takes no part
+            bidders = tuple([q for q in bidders if q != decliner])  # brands: the decliner takes no part
         opening = -(-game.prices[i] * self.start_percent // 100)
         game.set_auction(Auction(space=i, kind="property", bidders=bidders, min_bid=opening,
                                  next_bidder=bidders[0] if bidders else -1, opened_at=game.action_t))
@@ -134,14 +135,13 @@ class InTurn(Open):
 
     def bid_made(self, game: "Game", auction: Auction, p: int, amount: int) -> None:
         """The next bid is a step more, from the next player round the table."""
-        auction.min_bid = amount + self.step
-        auction.next_bidder = bidder_after(game, auction, p)
+        game.set_least_bid(amount + self.step, bidder_after(game, auction, p))
         auction_changed(game)
 
     def bidder_left(self, game: "Game", auction: Auction, p: int) -> None:
         """If it was p's bid, it is the next player's."""
         if auction.next_bidder == p:
-            auction.next_bidder = bidder_after(game, auction, p)
+            game.give_bid_to(bidder_after(game, auction, p))
         auction_changed(game)
 
     def check_close(self, game: "Game", auction: Auction) -> None:
@@ -186,12 +186,12 @@ class Stepped(InTurn):
 # Helpers
 
 
-def bidders_from_current(game: "Game") -> list[int]:
+def bidders_from_current(game: "Game") -> tuple[int, ...]:
     """The players who may bid (still in and, with `buy_after_first_lap`, lapped), round the table from the
     player whose turn it is."""
     n = len(game.players)
     order = [(game.turn + k) % n for k in range(n)]
-    return [q for q in order if game.may_bid(q)]
+    return tuple([q for q in order if game.may_bid(q)])
 
 
 def start_property_auction(game: "Game", i: int, decliner: int = -1) -> None:
@@ -217,10 +217,13 @@ def _auction_for(game: "Game", p: int, high_code: str) -> Auction:
 
 def bidder_after(game: "Game", auction: Auction, p: int) -> int:
     """The next player round the table after p who is still in and not the high bidder (-1: none)."""
-    n = len(game.players)
+    return _after(len(game.players), auction.bidders, auction.high_bidder, p)
+
+
+def _after(n: int, bidders: tuple[int, ...], high: int, p: int) -> int:
     for k in range(1, n + 1):
         q = (p + k) % n
-        if q in auction.bidders and q != auction.high_bidder:
+        if q in bidders and q != high:
             return q
     return -1
 
@@ -229,19 +232,24 @@ def auction_changed(game: "Game") -> None:
     """Auctions in turn order: pass whoever cannot make the next bid, then end the auction if it is over."""
     auction = game.auction
     assert auction is not None
-    for q in list(auction.bidders):
-        if q == auction.high_bidder:
+    n = len(game.players)
+    high = auction.high_bidder
+    bidders = auction.bidders
+    turn = auction.next_bidder
+    for q in auction.bidders:
+        if q == high:
             continue
         player = game.players[q]
         if player.debts or player.cash < auction.min_bid:
-            auction.bidders.remove(q)
+            bidders = tuple([b for b in bidders if b != q])
             game.emit("passed", {"player": player.name,
                                  "reason": "debt" if player.debts else "cash"})
-            if auction.next_bidder == q:
-                auction.next_bidder = bidder_after(game, auction, q)
-    if auction.next_bidder >= 0 and (auction.next_bidder not in auction.bidders
-                                     or auction.next_bidder == auction.high_bidder):
-        auction.next_bidder = bidder_after(game, auction, auction.next_bidder)
+            if turn == q:
+                turn = _after(n, bidders, high, q)
+    if turn >= 0 and (turn not in bidders or turn == high):
+        turn = _after(n, bidders, high, turn)
+    if bidders is not auction.bidders or turn != auction.next_bidder:
+        game.set_bidders(bidders, turn)  # one change for all who could not bid on
     auction_maybe_over(game)
 
 
@@ -258,7 +266,7 @@ def leave_auction(game: "Game", p: int) -> None:
     """Player p leaves the running auction, if they are in it (they went bankrupt)."""
     auction = game.auction
     if auction is not None and p in auction.bidders:
-        auction.bidders.remove(p)
+        game.drop_bidder(p)
         game.rules.auction.bidder_left(game, auction, p)
 
 
@@ -298,7 +306,7 @@ def finish_auction(game: "Game") -> None:
         start_property_auction(game, game.next_queued_auction())
 
 
-def _building_bidders(game: "Game", kind: str) -> list[int]:
+def _building_bidders(game: "Game", kind: str) -> tuple[int, ...]:
     """The players, round the table from the current one, who could build a `kind` now (cash aside)."""
     result = []
     for q in bidders_from_current(game):
@@ -306,7 +314,7 @@ def _building_bidders(game: "Game", kind: str) -> list[int]:
             if game.owner[i] == q and game.kinds[i] == "lot" and game.build_problem(q, i, kind, True) is None:
                 result.append(q)
                 break
-    return result
+    return tuple(result)
 
 
 # ----------------------------------------------------------------------
@@ -340,8 +348,7 @@ def do_bid(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     assert auction is not None
     given = a.get("amount")
     amount = auction.min_bid if given is None else int(given)
-    auction.high_bid = amount
-    auction.high_bidder = p
+    game.record_bid(p, amount)
     game.emit("bid", {"player": game.players[p].name, "amount": amount})
     game.rules.auction.bid_made(game, auction, p, amount)
 
@@ -353,7 +360,7 @@ def check_pass(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 def do_pass(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     auction = game.auction
     assert auction is not None
-    auction.bidders.remove(p)
+    game.drop_bidder(p)
     game.emit("passed", {"player": game.players[p].name})
     game.rules.auction.bidder_left(game, auction, p)
 

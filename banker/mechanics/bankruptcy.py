@@ -33,7 +33,7 @@ class Bankruptcy(Mechanic):
         the properties the bank puts up for auction."""
         player = game.players[p]
         if creditor >= 0:
-            to_creditor = bool(self.options["bankrupt_buildings_to_creditor"])
+            to_creditor = self.options.bankrupt_buildings_to_creditor
             for i in owned:
                 if game.level[i] and not to_creditor:
                     game.transfer(BANK, p, game.buildings_sale_value(i), "sell",
@@ -108,25 +108,16 @@ def do_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     creditor = player.debts[0].creditor if player.debts else BANK
     game.emit("bankrupt", {"player": player.name, "to": game.name(creditor)})
-    player.debts.clear()
-    game.recount_debtors()
+    game.forgive_debts(p)
     owned = [i for i in game.ruleset.property_indices if game.owner[i] == p]
-    player.debt_auctioned.clear()
     owned = game.rules.bankruptcy.hand_over(game, p, creditor, owned)  # what the bank auctions
-    player.jail_cards = []
-    player.bankrupt = True
-    player.in_jail = False
-    player.jail_turns = 0
-    # Debts owed to the bankrupt pass to whoever took their assets.
-    for q in game.players:
-        for d in q.debts:
-            if d.creditor == p:
-                d.creditor = creditor
+    game.declare_bankrupt(p)
+    game.pass_debts_owed_to(p, creditor)  # debts owed to the bankrupt pass to whoever took their assets
     game.forget_owed_by(p)
     leave_auction(game, p)
     bankruptcies = game.count_bankruptcy()
     remaining = [q for q in game.players if not q.bankrupt]
-    limit = int(game.options["end_after_bankruptcies"])
+    limit = game.options.end_after_bankruptcies
     if len(remaining) == 1:
         game.end("last_standing", remaining[0].name)
         return

@@ -1,8 +1,10 @@
-"""What every mechanic shares: it is made from the game's options and holds configuration only."""
+"""What every mechanic shares: it is made from the game's options (banker/options.py) and holds configuration only."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+
+from banker.options import Options
 
 try:  # the compiled build lets interpreted code subclass its mechanics (a ruleset's own variant)
     from mypy_extensions import mypyc_attr
@@ -17,5 +19,5 @@ __all__ = ["Mechanic", "mypyc_attr"]
 class Mechanic:
     """A variant of one family of rules. Subclasses override the family's hooks."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         self.options = options

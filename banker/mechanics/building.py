@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from banker.errors import IllegalAction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.model import BANK
+from banker.options import Options
 from banker.statefields import DICT, Field, State
 
 if TYPE_CHECKING:
@@ -93,9 +94,9 @@ class Even(Mechanic):
 class Visit(Even):
     """visit (biznes): offices and a holding, built on a visit to one's own lot."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.per_visit = int(options["builds_per_visit"])
+        self.per_visit = options.builds_per_visit
 
     def words(self) -> tuple[str, str]:
         return "office", "holding"
@@ -140,9 +141,9 @@ class Visit(Even):
 class TurnStart(Even):
     """turn_start (brands): branches and a corporation, built before rolling, a few a group a turn."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.per_group_turn = int(options["builds_per_group_turn"])
+        self.per_group_turn = options.builds_per_group_turn
 
     def words(self) -> tuple[str, str]:
         return "branch", "corporation"
@@ -198,7 +199,7 @@ def build_problem(game: "Game", p: int, i: int, kind: str | None, ignore_cash: b
     if lv == game.hotel_level:
         return IllegalAction("rule.build_max", player=name, space=space.name)
     low = min(game.level[j] for j in members)
-    if lv > low and game.options["build_evenly"]:
+    if lv > low and game.options.build_evenly:
         behind = next(j for j in members if game.level[j] == low)
         return IllegalAction("rule.build_even_first" if low == 0 else "rule.build_even", player=name,
                              space=space.name, other=game.space_name(behind), houses=low)
@@ -210,7 +211,7 @@ def build_problem(game: "Game", p: int, i: int, kind: str | None, ignore_cash: b
             return IllegalAction("rule.bank_out_of", kind=game.rules.building.refusal_words()[1])
     elif game.bank_houses - reserved(game, "house", p) <= 0:
         return IllegalAction("rule.bank_out_of", kind=game.rules.building.refusal_words()[0])
-    if (game.options["build_only_on_visit"] and game.players[p].position != i
+    if (game.options.build_only_on_visit and game.players[p].position != i
             and not any(q == p for q, _ in game.build_owed)):
         return IllegalAction("rule.build_on_visit", player=name, space=space.name)
     if not ignore_cash and not owed_build(game, p, "hotel" if hotel else "house"):
@@ -266,7 +267,7 @@ def check_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise IllegalAction("rule.no_building", player=name, space=space.name)
     members = game.group_members[space.group]  # type: ignore[index]
     high = max(game.level[j] for j in members)
-    if lv < high and game.options["build_evenly"]:
+    if lv < high and game.options.build_evenly:
         ahead = next(j for j in members if game.level[j] == high)
         raise IllegalAction("rule.sell_even", player=name, space=space.name, other=game.space_name(ahead))
     if lv == game.hotel_level and game.bank_houses - reserved(game, "house", p) < game.hotel_houses:

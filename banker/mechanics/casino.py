@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.model import BANK, NO_PARAMS, Decision
+from banker.options import Options
 from banker.statefields import Field, State
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ class CasinoState(State):
 
     jackpot: int
     FIELDS = (
-        Field("jackpot", start=lambda game: int(game.options["casino_jackpot_start"])),
+        Field("jackpot", start=lambda game: game.options.casino_jackpot_start),
     )
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -55,10 +56,10 @@ class NoCasino(Mechanic):
 class Casino(NoCasino):
     """The board has a casino space (brands)."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.bet = int(options["casino_bet"])
-        self.payout = int(options["casino_payout"])  # a hit pays the stake times this, over the count of numbers
+        self.bet = options.casino_bet
+        self.payout = options.casino_payout  # a hit pays the stake times this, over the count of numbers
 
     def present(self) -> bool:
         return True
@@ -103,7 +104,7 @@ def check_casino(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         if "die" in a or "jackpot" in a:
             raise InvalidAction("action.bad_field", field="die", problem="no bet, no die")
         return
-    bet = int(game.options["casino_bet"])
+    bet = game.options.casino_bet
     if player.debts:
         raise IllegalAction("rule.in_debt", player=player.name, verb="casino")
     if player.cash < bet:
@@ -128,17 +129,16 @@ def do_casino(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         game.emit("casino_declined", {"player": name})
         return
     options = game.options
-    bet = int(options["casino_bet"])
+    bet = options.casino_bet
     game.pay_bank(p, bet, "casino_bet", NO_PARAMS)
-    # the bank adds to the pool with every bet
-    game.set_jackpot(game.casino_state.jackpot + int(options["casino_jackpot_add"]))
+    game.set_jackpot(game.casino_state.jackpot + options.casino_jackpot_add)  # the bank adds to the pool with every bet
     die = int(a["die"])
     game.emit("casino", {"player": name, "numbers": ", ".join(map(str, numbers)), "die": die})
     if die in numbers:
         game.transfer(BANK, p, game.rules.casino.win(len(numbers)), "casino_win", NO_PARAMS)
     if a["jackpot"]:
         game.transfer(BANK, p, game.casino_state.jackpot, "casino_jackpot", NO_PARAMS)
-        game.set_jackpot(int(options["casino_jackpot_start"]))
+        game.set_jackpot(options.casino_jackpot_start)
 
 
 VARIANTS: dict[str, type[NoCasino]] = {"none": NoCasino, "casino": Casino}

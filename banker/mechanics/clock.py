@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from banker.errors import IllegalAction
 from banker.mechanics.bankruptcy import do_concede
 from banker.mechanics.base import Mechanic, mypyc_attr
+from banker.options import Options
 from banker.statefields import FLAT, Field, State
 
 if TYPE_CHECKING:
@@ -62,31 +63,31 @@ class Clocked(NoClock):
         return True
 
     def salary_paid(self, game: "Game") -> bool:
-        stop = int(game.options["salary_stop_minutes"])
+        stop = game.options.salary_stop_minutes
         return not stop or game.economy_minutes() < stop
 
     def rent_tax_percent(self, game: "Game") -> int:
         """0 before `rent_tax_start_minutes`; then `rent_tax_start_percent`, rising by `rent_tax_step_percent`
         every `rent_tax_step_minutes`, up to `rent_tax_max_percent`."""
         o = game.options
-        start = int(o["rent_tax_start_minutes"])
+        start = o.rent_tax_start_minutes
         if not start:
             return 0
         minutes = game.economy_minutes()
         if minutes < start:
             return 0
-        steps = int((minutes - start) // int(o["rent_tax_step_minutes"]))
-        pct = int(o["rent_tax_start_percent"]) + steps * int(o["rent_tax_step_percent"])
-        return min(pct, int(o["rent_tax_max_percent"]))
+        steps = int((minutes - start) // o.rent_tax_step_minutes)
+        pct = o.rent_tax_start_percent + steps * o.rent_tax_step_percent
+        return min(pct, o.rent_tax_max_percent)
 
 
-def clocked(options: Mapping[str, Any]) -> bool:
+def clocked(options: Options) -> bool:
     """Whether these options put the game on the clock (how `choose` picks the variant)."""
-    return bool(options["salary_stop_minutes"] or options["rent_tax_start_minutes"] or options["turn_seconds"])
+    return bool(options.salary_stop_minutes or options.rent_tax_start_minutes or options.turn_seconds)
 
 
 def check_timeout(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    if not int(game.options["turn_seconds"]):
+    if not game.options.turn_seconds:
         raise IllegalAction("rule.no_turn_timer", rules=game.ruleset.name)
     if game.clock_state.turn_skipped:
         raise IllegalAction("rule.already_timed_out", player=game.current.name)
@@ -97,7 +98,7 @@ def do_timeout(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     cur = game.turn
     skipped = game.skip_turn()
     game.emit("timed_out", {"player": game.players[cur].name, "count": skipped})
-    if skipped >= int(game.options["skipped_turns_bankrupt"]):
+    if skipped >= game.options.skipped_turns_bankrupt:
         do_concede(game, cur, {})
 
 

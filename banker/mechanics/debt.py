@@ -126,7 +126,7 @@ def check_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
             game.refuse_blocked("auction_own", p)
         if game.roll_owed:
             raise IllegalAction("rule.own_auction_before_roll", player=name)
-        if game.trade_state.trades_used >= int(game.options["trades_per_move"]):
+        if game.trade_state.trades_used >= game.options.trades_per_move:
             raise IllegalAction("rule.own_auction_trade_used", player=name)
     reserve = a.get("reserve")
     if reserve is None:
@@ -147,10 +147,10 @@ def do_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     reserve = a.get("reserve")
     opening = bank_price(game, i) if reserve is None else int(reserve)
     if player.debts:
-        player.debt_auctioned.append(i)
+        game.note_debt_auction(p, i)
     n = len(game.players)
     rivals = [(p + k) % n for k in range(1, n)]
-    bidders = [q for q in rivals if game.may_bid(q)]
+    bidders = tuple([q for q in rivals if game.may_bid(q)])
     game.set_auction(Auction(space=i, kind="own", bidders=bidders, min_bid=opening, seller=p,
                              next_bidder=bidders[0] if bidders else -1, opened_at=game.action_t))
     game.emit("own_auction", {"player": player.name, "space": game.space_name(i),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from banker.mechanics.base import Mechanic, mypyc_attr
+from banker.options import Options
 from banker.statefields import Field, State
 
 if TYPE_CHECKING:
@@ -29,9 +30,9 @@ class DoublesState(State):
 class Doubles(Mechanic):
     """classic: a double rolls again at once."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.to_jail = int(options["doubles_to_jail"])  # this many doubles in a row: straight to jail
+        self.to_jail = options.doubles_to_jail  # this many doubles in a row: straight to jail
 
     def rolled_double(self, game: "Game") -> None:
         """A double that does not send the player to jail (`game.doubles` counts it already)."""

@@ -21,6 +21,7 @@ from banker.mechanics import debt
 from banker.mechanics.auction import start_property_auction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.model import BANK
+from banker.options import Options
 from banker.statefields import FLAT, Field, State
 
 if TYPE_CHECKING:
@@ -81,11 +82,11 @@ class NoMortgages(Mortgage):
 class Expiring(Mortgage):
     """expiring (brands): a mortgage runs for a few rounds, then the bank auctions the property."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.lift_percent = int(options["unmortgage_percent"])
-        self.rounds = int(options["mortgage_rounds"])
-        self.auction_now = bool(options["mortgage_auction_now"])
+        self.lift_percent = options.unmortgage_percent
+        self.rounds = options.mortgage_rounds
+        self.auction_now = options.mortgage_auction_now
 
     def unmortgage_cost(self, game: "Game", i: int) -> int:
         return game.prices[i] * self.lift_percent // 100  # 60%: the mortgage value plus 10% of the price

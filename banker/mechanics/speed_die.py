@@ -75,7 +75,7 @@ class SpeedDie(NoSpeedDie):
     6 the bus; a triple (the white dice and a 1 to 3 alike) is no double but a jump."""
 
     def active(self, game: "Game") -> bool:
-        return game.round + 1 >= int(game.options["speed_die_round"])  # the game's options: a table may change it
+        return game.round + 1 >= game.options.speed_die_round  # the table may set its own round (a game option)
 
     def dice_count(self, game: "Game") -> int:
         d = game.decision

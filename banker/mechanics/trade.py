@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
+from banker.options import Options
 from banker.statefields import Field, State
 
 if TYPE_CHECKING:
@@ -67,9 +68,9 @@ class Trade(Mechanic):
 class OncePerMove(Trade):
     """once_per_move (biznes): the mover and a rival, after the roll, in two forms."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.per_move = int(options["trades_per_move"])
+        self.per_move = options.trades_per_move
 
     def check(self, game: "Game", giver: int, taker: int, give: Side, get: Side) -> None:
         """trade = "once_per_move": the mover and a rival, after the roll, once per move, in two forms."""
@@ -117,10 +118,10 @@ class OncePerMove(Trade):
 class Balanced(Trade):
     """balanced (brands): in the trader's own turn, a few a turn, no lopsided deals."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.per_turn = int(options["trades_per_turn"])
-        self.balance = bool(options["trade_balance"])
+        self.per_turn = options.trades_per_turn
+        self.balance = options.trade_balance
 
     def check(self, game: "Game", giver: int, taker: int, give: Side, get: Side) -> None:
         """trade = "balanced" (brands): in the trader's own turn, a few a turn, no lopsided deals."""

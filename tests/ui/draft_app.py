@@ -154,7 +154,7 @@ def trips(app: BankerApp) -> list[Step]:
         ("the turn screen", on(app, "table")),
         ("the game as set up", lambda: app.flows.session.game is not None
          and [p.name for p in app.flows.session.game.players] == [p[0] for p in kept["draft"]["players"]]
-         and all(app.flows.session.game.options[k] == v for k, v in kept["draft"]["options"].items())),
+         and all(app.flows.session.game.options.value(k) == v for k, v in kept["draft"]["options"].items())),
         ("the draft's file gone", lambda: not draft_path(WORK / "settings.json").exists()),
     ]
 

@@ -88,7 +88,7 @@ def steps(app: BankerApp, rules: str) -> list[Step]:
         ("Start the game", lambda: touch(app, tr("ui.setup.start"))),
         ("the turn screen", on("table")),
         ("the game's options", lambda: f.session.game is not None and all(
-            f.session.game.options[k] == v for k, v in expected.items())),
+            f.session.game.options.value(k) == v for k, v in expected.items())),
         ("House rules on the bar", lambda: touch(app, tr("ui.nav.rules"))),
         ("the house rules in force", lambda: on("rules")() and all_seen(
             lambda: f.home.house_rules()["lines"])()),
@@ -118,7 +118,7 @@ def main() -> int:
         game_id = journal.latest_active()
         assert game_id is not None
         game = journal.load(game_id).game
-        wrong = {k: game.options[k] for k, v in EXPECTED[rules].items() if game.options[k] != v}
+        wrong = {k: game.options.value(k) for k, v in EXPECTED[rules].items() if game.options.value(k) != v}
         if wrong or [p.cash for p in game.players] != [EXPECTED[rules]["start_cash"]] * len(game.players):
             print("FAILED: the journal's game has", wrong, [p.cash for p in game.players])
             return 1

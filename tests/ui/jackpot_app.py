@@ -112,10 +112,10 @@ def steps(app: BankerApp, pot_on: bool) -> list[Step]:
         ("Back", lambda: touch(app, tr("ui.back"))),
         ("Start the game", lambda: touch(app, tr("ui.setup.start"))),
         ("the turn screen", on("table")),
-        ("the game's house rule as touched", lambda: bool(game().options["free_parking_pot"]) == pot_on),
+        ("the game's house rule as touched", lambda: bool(game().options.free_parking_pot) == pot_on),
     ]
     if pot_on:
-        seed = lambda: int(game().options["free_parking_seed"])  # noqa: E731
+        seed = lambda: int(game().options.free_parking_seed)  # noqa: E731
         found += [
             ("a seed", lambda: seed() > 0 and game().pot == seed()),
             ("the seed on the turn screen and the corner", shows(seed)),

@@ -68,7 +68,7 @@ def test_classic_owners_buildings_mortgages_and_tokens(tmp_path: Path) -> None:
 def test_a_bankrupt_players_token_is_left_out(tmp_path: Path) -> None:
     c = make(tmp_path)
     start(c, ("Ann", "Ben", "Cy"))
-    c.session.game.players[1].bankrupt = True  # type: ignore[union-attr]
+    c.session.game.declare_bankrupt(1)  # type: ignore[union-attr]
     assert [t["name"] for t in view.board(c.session)["tokens"]] == ["Ann", "Cy"]
 
 

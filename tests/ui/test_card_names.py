@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from banker.editions import save_edition
+from banker.options import options_from
 from banker.ruleset import builtin_names, load_ruleset, ruleset_from_data
 from controllerkit import make, start, texts
 from ui.i18n import LANGUAGES, Msg, Translator, card_msg
@@ -80,7 +81,7 @@ def test_a_hand_made_card_keeps_its_own_text() -> None:
 def test_the_game_s_salary_is_the_one_said() -> None:
     classic = load_ruleset("classic")
     card = classic.card_by_id["ch-illinois"]
-    assert "500" in Translator("en").render(card_msg(classic, card, {**classic.options, "salary": 500}))
+    assert "500" in Translator("en").render(card_msg(classic, card, options_from({"salary": 500}, classic.options)))
     assert Translator("en").render(card_msg(classic, card)) == \
         "Advance to Illinois Avenue. If you pass GO, collect 200."
 

@@ -456,8 +456,7 @@ def test_brands_pause_needs_every_player_and_stops_the_clock(tmp_path: Path) -> 
 
 def test_brands_speed_die_joins_the_dice_button(tmp_path: Path) -> None:
     c = make(tmp_path)
-    start(c, ("Ann", "Ben"), rules="brands-fast")
-    c.session.live.game.options["speed_die_round"] = 1  # type: ignore[union-attr]  # from the first round, for the test
+    start(c, ("Ann", "Ben"), rules="brands-fast", options={"speed_die_round": 1})  # from the first round, for the test
     game = c.session.game
     assert game is not None and game.dice_count() == 3
     c.turn.dice_pressed((2, 2))  # a two-dice button: the app adds the speed die (the fake roll gives 1, 2: a 1)

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from controllerkit import CARDS, make, start
-from banker.editions import editions_dir, save_edition
+from banker.editions import save_edition
+from banker.ruleset import editions_dir
 from ui import drafts, pages
 from ui.drafts import DraftFile, write_atomically
 from ui.flows import Flows
@@ -252,3 +253,25 @@ def test_the_last_games_cards_and_colours_that_cannot_be_used_are_left_unset(tmp
     assert d is not None
     assert [p.card for p in d.players] == [None, CARDS["Ben"], None]
     assert len({p.colour for p in d.players}) == 3 and all(p.colour in PLAYER_COLOURS for p in d.players)
+
+
+def test_a_kept_draft_keeps_only_the_choices_the_options_declare(tmp_path: Path) -> None:
+    """A draft file's house rules are taken up as banker/options.py declares them: an option there is, of its kind,
+    in its range. The rest go, and the game starts with what is left (an amount out of range no longer stops it)."""
+    c = flows(tmp_path)
+    set_up(c)
+    kept = json.loads((tmp_path / "draft.json").read_text("utf-8"))
+    kept["options"] = {"snake_eyes_bonus": -50, "salry": 1, "jail_no_rent": 1, "start_landing_bonus": 200,
+                       "free_parking_pot": True, "free_parking_seed": 10**12}
+    write_atomically(tmp_path / "draft.json", json.dumps(kept))
+    c.session.journal.close()
+    again = flows(tmp_path)
+    again.setup.new_game()
+    assert again.setup.draft is not None
+    assert again.setup.draft.options == {"start_landing_bonus": 200, "free_parking_pot": True}
+    chosen = again.setup.chosen_options()
+    assert (chosen.start_landing_bonus, chosen.free_parking_pot, chosen.snake_eyes_bonus) == (200, True, 0)
+    rows = {row["option"]: row for row in again.setup.house()["rows"]}
+    assert rows["start_landing_bonus"]["switch"] is True and rows["free_parking_seed"]["amount"]["value"] == 0
+    again.setup.set_option("snake_eyes_bonus", 10**12)  # never above its declared most
+    assert again.setup.draft.options["snake_eyes_bonus"] == 1_000_000_000

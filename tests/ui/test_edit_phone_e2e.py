@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from banker.editions import load_edition
+from banker.ruleset import load_edition
 from ui.editor import EditorService
 from ui.editor_page import editor_labels
 from ui.i18n import Translator

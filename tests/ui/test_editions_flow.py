@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from banker.editions import editions_dir, list_editions
+from banker.editions import list_editions
+from banker.ruleset import editions_dir
 from controllerkit import Clock, make, start, texts
 from ui.flows.editions import EditionsFlow
 from ui.i18n import Translator

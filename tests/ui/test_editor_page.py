@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from banker.editions import load_edition, save_edition
+from banker.editions import save_edition
 from banker.errors import RulesetError
-from banker.ruleset import builtin_names, load_ruleset, ruleset_from_data
+from banker.ruleset import builtin_names, load_edition, load_ruleset, ruleset_from_data
 from ui.editor_page import HOUSE_LABELS, MONEY_OPTIONS, editor_labels, refusal_text
 from ui.i18n import LANGUAGES, Translator, catalogue
 
@@ -146,7 +146,7 @@ def test_refusals_of_the_fields_the_page_edits_in_each_language(language: str, t
     data = classic()  # (options.jail_fine's range is the money's: at most a billion, "must be within" first)
     data["options"]["hotel_houses"] = 9
     cases.append((refused(data), tr("ui.editor.refuse.range", least=1, most=4)))
-    # The names an edition may have (banker.editions.name_problem), as saving refuses them.
+    # The names an edition may have (banker.ruleset.edition_name_problem), as saving refuses them.
     for name, want in [("classic", tr("ui.editions.name_shipped", name="classic")),
                        ("Our Street", tr("ui.editions.name_marks", marks="O S")),
                        ("-street", tr("ui.editions.name_marks", marks="-")),
@@ -348,7 +348,7 @@ async def _edit_on_a_phone(page: Any, server: Any, tr: Translator, folder: Path,
         assert saved.title == "Our Street"
         assert (saved.spaces[24].name, saved.spaces[24].price, saved.spaces[24].rents[-1]) == ("Our Avenue", 260, 1200)
         assert saved.groups["red"]["name"] == "Scarlet" and saved.groups["red"]["color"] == "#ED1B24"
-        assert saved.spaces[1].name == "Mediterranean Avenue" and saved.options["salary"] == 200  # the rest as it was
+        assert saved.spaces[1].name == "Mediterranean Avenue" and saved.options.salary == 200  # the rest as it was
         classic_data = load_ruleset("classic", editions=False).source_data()
         assert [c["text"] for c in saved.data["cards"]] == [c["text"] for c in classic_data["cards"]]
         assert server.editor_status()["saved"] == ["Our Street"]

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from banker.editions import list_editions, load_edition
+from banker.editions import list_editions
 from banker.errors import RulesetError
-from banker.ruleset import builtin_names, load_ruleset
+from banker.ruleset import builtin_names, load_edition, load_ruleset
 from ui import editor, editor_page
 from ui.editor import EditorRefusal, EditorService
 from ui.i18n import Translator

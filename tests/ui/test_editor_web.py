@@ -22,8 +22,8 @@ import aiohttp
 import pytest
 from multidict import CIMultiDictProxy
 
-from banker.editions import editions_dir, list_editions
-from banker.ruleset import load_ruleset, ruleset_from_data
+from banker.editions import list_editions
+from banker.ruleset import editions_dir, load_ruleset, ruleset_from_data
 from ui import editor, web
 from ui.editor import EditorService
 from ui.i18n import Translator

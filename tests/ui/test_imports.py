@@ -3,91 +3,24 @@ TYPE_CHECKING alike) is an edge of one graph, and the graph has no cycle; as tes
 the engine pure.
 
 An import of `ui.screens.base` counts as an edge to that module only, not to its package `ui.screens`
-(Python runs a package's __init__ first, but a package importing its own modules is no cycle)."""
+(Python runs a package's __init__ first, but a package importing its own modules is no cycle). The graph is
+tests/importkit.py's, as for banker/ (tests/test_import_rules.py), where TYPE_CHECKING imports are left out."""
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def ui_modules() -> dict[str, Path]:
-    modules = {}
-    for path in sorted((ROOT / "ui").rglob("*.py")):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        modules[".".join(parts)] = path
-    return modules
+from importkit import cycles, imports, modules
 
 
 def imports_of(name: str, source: str, is_package: bool, known: set[str]) -> set[str]:
     """The ui modules that module `name` imports anywhere in `source`."""
-    found: set[str] = set()
-    package = name if is_package else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")
-                anchor = anchor[:len(anchor) - (node.level - 1)]
-                base = ".".join([*anchor, base] if base else anchor)
-            # `from ui import view` imports the module ui.view; `from ui.view import x` imports ui.view
-            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
-        else:
-            continue
-        for target in targets:
-            while target and target not in known:
-                target = target.rpartition(".")[0]  # `import ui.screens.base.x` -> the nearest module
-            if target and target != name and target != "ui":
-                found.add(target)
-    return found
+    return {target for imp in imports(source, name, is_package) for target in imp.targets(known)} - {name, "ui"}
 
 
 def import_graph() -> dict[str, set[str]]:
-    modules = ui_modules()
-    known = set(modules)
+    found = modules("ui")
+    known = set(found)
     return {name: imports_of(name, path.read_text("utf-8"), path.name == "__init__.py", known)
-            for name, path in modules.items()}
-
-
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """One cycle through each strongly connected group of modules that has one (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    groups: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in sorted(graph.get(v, ())):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                group.append(w)
-                if w == v:
-                    break
-            if len(group) > 1 or v in graph.get(v, ()):
-                groups.append(sorted(group))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return groups
+            for name, path in found.items()}
 
 
 def test_no_import_cycle_in_ui() -> None:

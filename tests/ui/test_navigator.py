@@ -720,8 +720,8 @@ def test_the_house_rules_chosen_are_the_games_and_the_table_lists_them(tmp_path:
     assert c.setup.start()
     game = c.session.game
     assert game is not None
-    assert (game.options["free_parking_pot"], game.options["free_parking_seed"], game.options["snake_eyes_bonus"],
-            game.options["auction_on_decline"], game.options["start_cash"]) == (True, 50, 500, False, 1600)
+    assert (game.options.free_parking_pot, game.options.free_parking_seed, game.options.snake_eyes_bonus,
+            game.options.auction_on_decline, game.options.start_cash) == (True, 50, 500, False, 1600)
     assert [p.cash for p in game.players] == [1600, 1600]
     nav.go("rules")
     assert nav.screen_name() == "rules"
@@ -785,7 +785,7 @@ def test_a_game_already_going_says_who_has_been_round_the_board(tmp_path: Path) 
         c.taps.card_tapped(CARDS[("Ann", "Ben")[k]])
     assert c.setup.start()
     game = c.session.game
-    assert game is not None and game.options["buy_after_first_lap"]
+    assert game is not None and game.options.buy_after_first_lap
     assert [p["lapped"] for p in game.to_json()["players"]] == [True, False]
 
 

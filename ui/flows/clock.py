@@ -61,7 +61,7 @@ class ClockFlow(Flow):
         if game is None or game.auction is None:
             return None
         a = game.auction
-        limit = int(game.options["own_auction_cancel_seconds"])
+        limit = game.options.own_auction_cancel_seconds
         if a.kind != "own" or a.high_bidder >= 0 or not limit or a.opened_at < 0:
             return None
         # (`t` is stamped to a tenth of a second, so the first reading may round up past the limit)
@@ -75,7 +75,7 @@ class ClockFlow(Flow):
         game = self.game
         if game is None or game.ended or game.clock_state.paused_at >= 0 or game.auction is not None or game.debtors:
             return None
-        seconds = int(game.options["turn_seconds"])
+        seconds = game.options.turn_seconds
         return self._left(self.turn_began, seconds) if seconds else None
 
     def bid_countdown(self) -> int | None:
@@ -83,7 +83,7 @@ class ClockFlow(Flow):
         game = self.game
         if game is None or game.auction is None or game.clock_state.paused_at >= 0 or game.auction.next_bidder < 0:
             return None
-        seconds = int(game.options["bid_seconds"])
+        seconds = game.options.bid_seconds
         if not seconds:
             return None
         a = game.auction
@@ -97,7 +97,7 @@ class ClockFlow(Flow):
         game = self.game
         if game is None or not game.debtors or self.debt_began < 0:
             return None
-        seconds = int(game.options["debt_seconds"])
+        seconds = game.options.debt_seconds
         return self._left(self.debt_began, seconds) if seconds else None
 
     def time_out(self) -> None:
@@ -178,7 +178,7 @@ class ClockFlow(Flow):
         game = self.game
         if game is None or not self.vote_kind:
             return None
-        return self._left(self.vote_began, int(game.options["pause_vote_seconds"]))
+        return self._left(self.vote_began, game.options.pause_vote_seconds)
 
     def vote(self, player: str) -> None:
         """A card tapped during a vote (ui/taps.py): that player's yes."""

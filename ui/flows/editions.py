@@ -19,10 +19,9 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from banker.editions import (MAX_NAME_LENGTH, Edition, delete_edition, editions_dir, is_edition_file,
-                             list_editions, rename_edition)
+from banker.editions import Edition, delete_edition, list_editions, rename_edition
 from banker.errors import RulesetError
-from banker.ruleset import builtin_names
+from banker.ruleset import MAX_EDITION_NAME, builtin_names, editions_dir, is_edition_file
 from ui.editor import EditorService
 from ui.editor_page import editor_labels, translated_refusal
 from ui.flows.base import Flow
@@ -124,8 +123,8 @@ class EditionsFlow(Flow):
             return None if typed else msg("ui.editions.title_empty")
         if not typed:
             return msg("ui.editions.name_empty")
-        if len(typed) > MAX_NAME_LENGTH:
-            return msg("ui.editions.name_long", most=MAX_NAME_LENGTH)
+        if len(typed) > MAX_EDITION_NAME:
+            return msg("ui.editions.name_long", most=MAX_EDITION_NAME)
         wrong = "".join(dict.fromkeys(ch for ch in typed if ch not in NAME_MARKS))
         if wrong or typed.startswith("-"):
             return msg("ui.editions.name_marks", marks=wrong or "-")
@@ -149,7 +148,7 @@ class EditionsFlow(Flow):
             return
         if self.part == "title":
             self.title, self.part = e.result(), "name"
-            self.editor = NameEditor(index=0, text=self.renaming, limit=MAX_NAME_LENGTH, capitals=False)
+            self.editor = NameEditor(index=0, text=self.renaming, limit=MAX_EDITION_NAME, capitals=False)
             self.changed()
             return
         new_name = e.result()

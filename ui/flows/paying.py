@@ -142,7 +142,7 @@ class PayingFlow(Flow):
             params["space"] = game.space_name(game.decision.space)
             params["price"] = game.prices[game.decision.space]
         if verb == "pay_fine":
-            params["fine"] = game.options["jail_fine"]
+            params["fine"] = game.options.jail_fine
         return self.s.tr(f"ui.do.{verb}", **params)
 
     def view(self) -> dict[str, Any] | None:

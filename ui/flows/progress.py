@@ -28,7 +28,7 @@ class ProgressFlow(Flow):
         d = self._draft()
         setup = d.setup or {"players": {}, "spaces": {}}
         d.setup = setup
-        start_cash = int(load_ruleset(d.rules).options["start_cash"])
+        start_cash = load_ruleset(d.rules).options.start_cash
         for name in d.names():
             setup["players"].setdefault(name, {"cash": start_cash, "position": 0})
         return setup
@@ -46,8 +46,7 @@ class ProgressFlow(Flow):
     def laps(self) -> bool:
         """Whether the game being set up has the house rule `buy_after_first_lap`: the page then asks, for each
         player, whether they have been round the board yet (they buy and bid only once they have)."""
-        d = self._draft()
-        return bool(d.options.get("buy_after_first_lap", load_ruleset(d.rules).options["buy_after_first_lap"]))
+        return bool(self.f.setup.chosen_options().buy_after_first_lap)
 
     def toggle_lapped(self, name: str) -> None:
         """Whether the player has been round the board yet (the setup's `lapped`), the other way round."""
@@ -90,7 +89,7 @@ class ProgressFlow(Flow):
         d = self._draft()
         entered = d.setup or {"players": {}, "spaces": {}}
         ruleset = load_ruleset(d.rules)
-        start_cash = int(ruleset.options["start_cash"])
+        start_cash = ruleset.options.start_cash
         players = []
         for name in d.names():
             entry = entered["players"].get(name, {})

@@ -22,6 +22,7 @@ from typing import Any
 from banker.editions import Edition, list_editions
 from banker.errors import BankerError, RulesetError
 from banker.journal import JournalError
+from banker.options import DECLARED, OptionError, Options, options_from
 from banker.ruleset import Ruleset, builtin_names, load_ruleset, offered_house_rules
 from banker.script import Header
 from banker.variant import Variant
@@ -35,14 +36,11 @@ from ui.session import NOTICES_KEPT
 log = logging.getLogger(__name__)
 
 PLAYER_COLOURS = ["#E53935", "#1E88E5", "#43A047", "#FDD835", "#8E24AA", "#FB8C00", "#00ACC1", "#EC407A"]
-# The house rules page (`SetupFlow.house`) offers the ruleset's `offered_house_rules`, each as one of:
-# a rule on or off; `INVERTED`: one worded the other way round, on meaning the option false ("No auctions");
-# `SWITCHED`: an amount, 0 when off, that starts at so many salaries when turned on and then steps by
-# `money_step` (never below one step); `AMOUNTS`: an amount alone, from 0 ("none"), in the same steps.
-INVERTED = ("auction_on_decline", "double_rent_with_mortgaged")
-SWITCHED = {"start_landing_bonus": 1.0, "snake_eyes_bonus": 2.5}
-AMOUNTS = ("free_parking_seed",)
-SHOWN_WITH = {"free_parking_seed": "free_parking_pot"}  # shown only while the other is on
+# The house rules page (`SetupFlow.house`) offers the ruleset's `offered_house_rules`, each as its declaration
+# says (banker/options.py, `HouseRule`): a rule on or off, or one worded the other way round, on meaning the
+# option false ("No auctions": `inverted`); an amount, 0 when off, that starts at so many salaries when turned
+# on (`salaries`) and then steps by `money_step` (never below one step); or an amount alone, from 0 ("none"), in
+# the same steps; shown only while another house rule is on (`shown_with`).
 # The starting cash, every ruleset's: steps of two `money_step`s, never below a salary.
 START_CASH_STEPS = 2
 # brands' custom table (rulebook 001): option, step of the -/+ buttons, least value (0 = "off").
@@ -116,6 +114,10 @@ class Draft:
     pin_record: dict[str, Any] | None = None
     pin_digits: int = 0
 
+    def choose(self, option: str, value: int | bool) -> None:
+        """The family's choice of one option, over the ruleset's (`options`: option name -> value)."""
+        self.options = {**self.options, option: value}
+
     def names(self) -> list[str]:
         """The players being set up, by name (#1, #2... until named)."""
         return [p.name or f"#{k + 1}" for k, p in enumerate(self.players)]
@@ -174,10 +176,23 @@ class Draft:
                    pin_digits=digits if pin is not None and isinstance(digits, int) else 0)
 
 
+def valid_choice(option: str, value: Any) -> bool:
+    """Whether `value` may be the table's choice of `option`: an option there is, a value of its kind in its
+    range (banker/options.py)."""
+    declared = DECLARED.get(option)
+    if declared is None:
+        return False
+    try:
+        declared.check(value)
+    except OptionError:
+        return False
+    return True
+
+
 def money_step(ruleset: Ruleset) -> int:
     """The step of the house rules' amounts on the -/+ buttons: a round quarter of the salary (50 in classic,
     500 in brands), or of an eighth of the starting cash where a ruleset pays no salary."""
-    base = int(ruleset.options["salary"]) or int(ruleset.options["start_cash"]) // 8
+    base = ruleset.options.salary or ruleset.options.start_cash // 8
     quarter = max(1, base // 4)
     power = int(10 ** (len(str(quarter)) - 1))
     return max(m * power for m in (1, 2, 5) if m * power <= quarter)
@@ -266,8 +281,8 @@ class SetupFlow(Flow):
 
     def _playable(self, d: Draft) -> bool:
         """Whether a draft put aside or kept can be taken up: its ruleset (a shipped one, or an edition that can
-        be played) is still there. Its house rules the ruleset no longer has go, and so do cards that cannot be
-        registered now (`_cards_settled`)."""
+        be played) is still there. Its choices of options there are not, or of values their declarations refuse
+        (`valid_choice`), go, and so do cards that cannot be registered now (`_cards_settled`)."""
         if d.rules not in builtin_names() and d.rules not in {e.name for e in self.editions()}:
             log.warning("the new game's draft was for %r, which is gone: dropped", d.rules)
             return False
@@ -277,9 +292,7 @@ class SetupFlow(Flow):
             log.warning("the new game's draft was for %r, which cannot be played now (%s): dropped", d.rules, exc)
             return False
         self._loaded = (d.rules, ruleset)
-        known = ruleset.options
-        d.options = {k: v for k, v in d.options.items()
-                     if k in known and isinstance(v, bool) == isinstance(known[k], bool)}
+        d.options = {k: v for k, v in d.options.items() if valid_choice(k, v)}
         self._cards_settled(d.players)
         return True
 
@@ -428,8 +441,12 @@ class SetupFlow(Flow):
         d.registering = next((k for k, p in enumerate(d.players) if p.card is None), None)
 
     def set_option(self, option: str, value: Any) -> None:
-        """A house rule on or off, or a number of the family's own table (brands)."""
-        self._draft().options[option] = value
+        """A house rule on or off, or a number of the family's own table (brands), a number no higher than its
+        declaration's most (banker/options.py)."""
+        declared = DECLARED[option]
+        if not declared.switch:
+            value = min(int(value), declared.most)
+        self._draft().choose(option, value)
         self.changed()
 
     def set_custom(self, option: str, value: int) -> None:
@@ -439,15 +456,12 @@ class SetupFlow(Flow):
 
     # ------------------------------------------------------------------ the house rules
 
-    def _value(self, option: str) -> Any:
-        d = self._draft()
-        return d.options.get(option, self._ruleset().options[option])
-
     def _least(self, ruleset: Ruleset, option: str) -> int:
         step = money_step(ruleset)
         if option == "start_cash":
-            return max(step, int(ruleset.options["salary"]))
-        return step if option in SWITCHED else 0
+            return max(step, ruleset.options.salary)
+        rule = DECLARED[option].house
+        return step if rule is not None and rule.salaries else 0
 
     def _step(self, ruleset: Ruleset, option: str) -> int:
         return money_step(ruleset) * (START_CASH_STEPS if option == "start_cash" else 1)
@@ -456,29 +470,32 @@ class SetupFlow(Flow):
         """A house rule on or off: an amount turned on starts at its salaries (`SWITCHED`: landing on GO pays a
         salary more, two ones two and a half), and the pot turned off takes its seed with it."""
         ruleset = self._ruleset()
-        if option in SWITCHED:
-            on = bool(self._value(option))
-            salary = int(ruleset.options["salary"]) or money_step(ruleset) * 4
-            start = max(self._least(ruleset, option), round(salary * SWITCHED[option]))
+        rule = DECLARED[option].house
+        if rule is not None and rule.salaries:
+            on = bool(self.chosen_options().value(option))
+            salary = ruleset.options.salary or money_step(ruleset) * 4
+            start = max(self._least(ruleset, option), round(salary * rule.salaries))
             self.set_option(option, 0 if on else start)
             return
-        value = not bool(self._value(option))
-        self._draft().options[option] = value
-        if option == "free_parking_pot" and not value:
-            self._draft().options["free_parking_seed"] = 0  # no pot, nothing to seed
+        d = self._draft()
+        value = not bool(self.chosen_options().value(option))
+        d.choose(option, value)
+        if not value:  # the pot turned off: nothing to seed
+            for name, declared in DECLARED.items():
+                if declared.house is not None and declared.house.shown_with == option:
+                    d.choose(name, declared.default)
         self.changed()
 
     def step_house_rule(self, option: str, direction: int) -> None:
         """An amount one step up (`direction` 1) or down (-1), never below its least."""
         ruleset = self._ruleset()
-        value = int(self._value(option)) + direction * self._step(ruleset, option)
+        value = int(self.chosen_options().value(option)) + direction * self._step(ruleset, option)
         self.set_option(option, max(self._least(ruleset, option), value))
 
-    def chosen_options(self) -> dict[str, Any]:
-        """Every option of the game being set up: the ruleset's, with the family's changes."""
+    def chosen_options(self) -> Options:
+        """Every option of the game being set up: the ruleset's, with the family's changes (those it may make)."""
         d = self._draft()
-        ruleset = self._ruleset()
-        return {**ruleset.options, **d.options}
+        return options_from({k: v for k, v in d.options.items() if valid_choice(k, v)}, self._ruleset().options)
 
     def in_force(self) -> list[str]:
         """The house rules the game being set up will have, in words (`view.house_rules`)."""
@@ -491,22 +508,24 @@ class SetupFlow(Flow):
         d = self._draft()
         tr = self.s.tr
         ruleset = self._ruleset()
+        chosen = self.chosen_options()
         rows = []
         for option in ("start_cash", *offered_house_rules(ruleset)):
-            shown_with = SHOWN_WITH.get(option)
-            if shown_with is not None and not self._value(shown_with):
+            declared = DECLARED[option]
+            rule = declared.house
+            if rule is not None and rule.shown_with and not chosen.value(rule.shown_with):
                 continue
-            value = self._value(option)
+            value = chosen.value(option)
             amount = None
-            if option == "start_cash" or option in SWITCHED or option in AMOUNTS:
+            if not declared.switch:  # the starting cash, or an amount
                 value = int(value)
-                switch = None if option == "start_cash" or option in AMOUNTS else value > 0
+                switch = value > 0 if rule is not None and rule.salaries else None
                 if switch is not False:
                     shown = tr.money(value) if value or option == "start_cash" else tr("ui.house.none")
                     amount = {"value": value, "shown": shown, "lower": value > self._least(ruleset, option)}
             else:
-                switch = (not value) if option in INVERTED else bool(value)
-            rows.append({"option": option, "name": tr(f"ui.house.{option}"), "what": tr(f"ui.house.{option}.what"),
+                switch = (not value) if rule is not None and rule.inverted else bool(value)
+            rows.append({"option": option, "name": tr(declared.house_words()), "what": tr(declared.house_words("what")),
                          "switch": switch, "amount": amount})
         return {"rules": self._title(d.rules), "rows": rows}
 
@@ -556,11 +575,11 @@ class SetupFlow(Flow):
                 self.s.notify(problem, "error", "error", holds=lambda p=problem, d=d: self._still(d, p))
             self.changed()
             return False
-        options = dict(d.options)
+        chosen = dict(d.options)
         if d.time_limit is not None:
-            options["time_limit"] = d.time_limit
+            chosen["time_limit"] = d.time_limit
         header = Header(rules=d.rules, players=[p.name for p in d.players], seed=secrets.randbits(48),
-                        options=options, setup=d.setup)
+                        options=chosen, setup=d.setup)
         meta: dict[str, Any] = {
             "cards": {p.card: p.name for p in d.players if p.card},
             "colours": {p.name: p.colour for p in d.players},
@@ -595,15 +614,15 @@ class SetupFlow(Flow):
         facts = Variant.of_ruleset(ruleset)
         custom = None
         if facts.builds_at_turn_start:  # brands: the family's own table
+            chosen = self.chosen_options()
             numbers = []
             for option, step, least in CUSTOM_OPTIONS:
-                value = int(d.options.get(option, ruleset.options[option]))
+                value = int(chosen.value(option))
                 shown = tr.number(value)
                 numbers.append({"option": option, "value": value, "shown": shown, "step": step, "least": least})
-            custom = {"numbers": numbers,
-                      "build_evenly": bool(d.options.get("build_evenly", ruleset.options["build_evenly"]))}
+            custom = {"numbers": numbers, "build_evenly": chosen.build_evenly}
         titles = {e.name: e.title for e in self.editions()}
-        time_limit = (d.time_limit or int(ruleset.options["time_limit"])) if ruleset.options["time_limit"] else None
+        time_limit = (d.time_limit or ruleset.options.time_limit) if ruleset.options.time_limit else None
         return {
             "rulesets": [{"name": name, "text": self._title(name, titles), "chosen": name == d.rules,
                           "edition": name in titles} for name in self.rulesets()],
@@ -618,5 +637,5 @@ class SetupFlow(Flow):
         }
 
 
-__all__ = ["AMOUNTS", "CUSTOM_OPTIONS", "Draft", "DraftPlayer", "INVERTED", "PLAYER_COLOURS", "SWITCHED", "SetupFlow",
-           "card_uid", "money_step"]
+__all__ = ["CUSTOM_OPTIONS", "Draft", "DraftPlayer", "PLAYER_COLOURS", "SetupFlow", "card_uid", "money_step",
+           "valid_choice"]

@@ -150,10 +150,10 @@ class TurnFlow(Flow):
             add("tax_flat", {"do": "tax", "choice": "flat"},
                 tr("ui.btn.tax_flat", amount=game.income_tax(cur.index, "flat")))
             add("tax_percent", {"do": "tax", "choice": "percent"},
-                tr("ui.btn.tax_percent", percent=game.options["income_tax_percent"],
+                tr("ui.btn.tax_percent", percent=game.options.income_tax_percent,
                    amount=game.income_tax(cur.index, "percent")))
         if "casino" in verbs:
-            add("casino", {"page": "casino"}, tr("ui.btn.casino", bet=game.options["casino_bet"]))
+            add("casino", {"page": "casino"}, tr("ui.btn.casino", bet=game.options.casino_bet))
             add("casino_no", {"do": "casino"}, tr("ui.btn.casino_no"), "secondary")
         if "bus" in verbs and d is not None:
             for steps in sorted({d.dice[0], d.dice[1], sum(d.dice)}):
@@ -163,7 +163,7 @@ class TurnFlow(Flow):
         if "roll" in verbs:
             if cur.in_jail and game.roll_owed and d is None:
                 if "pay_fine" in verbs:
-                    add("pay_fine", {"do": "pay_fine"}, tr("ui.btn.pay_fine", fine=game.options["jail_fine"]),
+                    add("pay_fine", {"do": "pay_fine"}, tr("ui.btn.pay_fine", fine=game.options.jail_fine),
                         "secondary")
                 if "use_card" in verbs:
                     add("use_card", {"do": "use_card"}, tr("ui.btn.use_card"), "secondary")
@@ -238,9 +238,8 @@ class TurnFlow(Flow):
         game = self.game
         assert game is not None
         pick = list(self.casino_pick)
-        return {"player": game.current.name, "bet": int(game.options["casino_bet"]),
-                "jackpot": game.casino_state.jackpot,
-                "odds": game.options["casino_jackpot_odds"], "pick": pick,
+        return {"player": game.current.name, "bet": game.options.casino_bet, "jackpot": game.casino_state.jackpot,
+                "odds": game.options.casino_jackpot_odds, "pick": pick,
                 "win": game.variant.casino_win(len(pick)) if pick else None}
 
     def card_choices(self) -> list[dict[str, str]]:
