@@ -121,8 +121,8 @@ def _mutables(value: Any, found: dict[int, Any]) -> dict[int, Any]:
         for k, v in value.items():
             _mutables(k, found)
             _mutables(v, found)
-    elif isinstance(value, (Player, Auction)):
-        for name in type(value).__slots__:
+    elif isinstance(value, (Player, Auction)):  # their fields: the slots, or in the compiled build mypyc's list
+        for name in getattr(type(value), "__slots__", None) or getattr(type(value), "__mypyc_attrs__"):
             _mutables(getattr(value, name), found)
     elif isinstance(value, State):
         for f in value.FIELDS:
