@@ -94,7 +94,7 @@ DENSE = 64  # and one after each of the last this many
 # The kernel's state: everything an action can change, one declaration each (banker/statefields.py: its name and
 # how a copy for going back holds it); the rest of a game is fixed when it is made. `Kernel.__init__` sets the
 # kernel's own fields one by one (so that the compiled build knows them always set: a loop over these would cost
-# it a check at every read, 0.5% of a roll); the families' own state is one `State` object each (`PART`),
+# it a check at every read, about 1% of a roll); the families' own state is one `State` object each (`PART`),
 # declared and started in the family's module. `STATE` names them all and the copies for going back follow their
 # kinds; tests/test_undo.py and tests/test_engine.py check that the constructor, these declarations and a copy
 # agree.
