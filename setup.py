@@ -30,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # listed here).
 COMPILED = ["banker/game.py", "banker/kernel.py", "banker/model.py", "banker/game_setup.py", "banker/verbs.py",
             "banker/cards.py", "banker/state.py", "banker/limits.py", "banker/outside.py",
-            "banker/ai.py", "banker/simulate.py", "banker/variant.py", "banker/options.py",
+            "banker/ai.py", "banker/simulate.py", "banker/variant.py", "banker/options.py", "banker/statefields.py",
             *sorted(f"banker/mechanics/{name}" for name in os.listdir(os.path.join(HERE, "banker", "mechanics"))
                     if name.endswith(".py"))]
 

@@ -102,7 +102,7 @@ def _after_roll(game: Game, p: int, rng: random.Random, on_visit: bool) -> dict[
     cur = game.players[p]
     i = cur.position
     if (on_visit and game.kinds[i] == "lot" and game.owner[i] == p
-            and game.visit_builds < game.options.builds_per_visit
+            and game.building_state.visit_builds < game.options.builds_per_visit
             and cur.cash - game.ruleset.spaces[i].building_cost >= CUSHION // 3
             and game.build_problem(p, i, None) is None):
         return {"do": "build", "player": cur.name, "space": i}

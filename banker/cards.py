@@ -13,10 +13,22 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from banker.errors import IllegalAction, InvalidAction
 from banker.model import BANK, decision
 from banker.ruleset import Card
+from banker.statefields import Field, State
 
 if TYPE_CHECKING:
     from banker.game import Game
 
+
+class RandomMoveState(State):
+    """The random-move card's (`game.random_move_state`; the kernel's `note_random_move` changes it, a roll
+    lets the roller be moved again)."""
+
+    random_moved: bool
+    last_random_target: int
+    FIELDS = (
+        Field("random_moved", start=False),  # a random-move card already moved the player in this roll
+        Field("last_random_target", start=-1),  # where the last one sent a player (any player's); -1 = none yet
+    )
 
 def check_draw(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "draw")
@@ -35,13 +47,13 @@ def check_draw(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         holder = next((q.name for q in game.players if card in q.jail_cards), "?")
         raise IllegalAction("rule.card_held", card=card, holder=holder)
     target = a.get("target")
-    if found.effect == "random_move" and not game.random_moved:
+    if found.effect == "random_move" and not game.random_move_state.random_moved:
         if target is None:
             raise IllegalAction("rule.chance_needed", verb="draw", what="target")
         i = game.space_index(target)
         if i == game.players[p].position:
             raise IllegalAction("rule.random_target_here", space=game.space_name(i))
-        if i == game.last_random_target:
+        if i == game.random_move_state.last_random_target:
             raise IllegalAction("rule.random_target_last", space=game.space_name(i))
     elif target is not None:
         raise InvalidAction("action.bad_field", field="target",
@@ -53,7 +65,7 @@ def do_draw(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     deck = game.decks[card.deck]
     deck.remove(card.id)
-    if card.effect == "random_move" and game.random_moved:
+    if card.effect == "random_move" and game.random_move_state.random_moved:
         # A second random move in the same roll is skipped: the card goes under, the draw stays owed.
         deck.append(card.id)
         game.emit("card_skipped", {"player": player.name, "card": card.id, "text": card.text})

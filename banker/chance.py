@@ -70,7 +70,7 @@ def complete_action(game: Game, action: Mapping[str, Any], source: SeededChance 
         given = filled.get("card")  # any JSON value: the engine refuses one that is not a card's id
         card = game.ruleset.card_by_id.get(given) if isinstance(given, str) else None
         if (card is not None and card.effect == "random_move" and "target" not in action
-                and not game.random_moved and d is not None and d.kind == "draw"):
+                and not game.random_move_state.random_moved and d is not None and d.kind == "draw"):
             filled["target"] = source.rng.choice(game.random_targets())
     elif verb == "casino":
         dice = source.dice

@@ -72,7 +72,7 @@ class Game(Kernel):
             return []
         if self.outcome is not None:
             raise IllegalAction("rule.game_over", verb=verb)
-        if self.paused_at >= 0 and verb not in ("resume", "end_game"):
+        if self.clock_state.paused_at >= 0 and verb not in ("resume", "end_game"):
             raise IllegalAction("rule.paused_now", verb=verb)
         start = len(self.events)
         if self.time_limit and t is not None and t >= self.time_limit:
@@ -108,7 +108,7 @@ class Game(Kernel):
             self.clock = float(t)
         else:
             _DOERS[verb](self, actor, action)
-        if self.debtors or self.turn_over_after_auctions or self.mr_monopoly:
+        if self.debtors or self.turn_over_after_auctions or self.speed_die_state.mr_monopoly:
             self._after_action()
         self.history.append(action)
         self.script.append(action)
@@ -152,7 +152,7 @@ class Game(Kernel):
             return
         if self.outcome is not None:
             raise IllegalAction("rule.game_over", verb=verb)
-        if self.paused_at >= 0 and verb not in ("resume", "end_game"):
+        if self.clock_state.paused_at >= 0 and verb not in ("resume", "end_game"):
             raise IllegalAction("rule.paused_now", verb=verb)
         actor = self._actor(verb, action)
         _CHECKS[verb](self, actor, action)
@@ -239,7 +239,7 @@ class Game(Kernel):
             for p in self.players:
                 if p.debts:
                     self.settle(p)
-        if self.mr_monopoly:
+        if self.speed_die_state.mr_monopoly:
             self.rules.speed_die.after_action(self)  # the speed die's Mr. Monopoly move, when it may go now
         if self.turn_over_after_auctions and self.auction is None and not self.auction_queue and self.outcome is None:
             self.turn_over_after_auctions = False
@@ -315,7 +315,7 @@ class Game(Kernel):
     def economy_minutes(self) -> float:
         """Minutes of play by the game clock (pauses left out), for the brands economy."""
         now = self.action_t if self.action_t >= 0 else self.clock
-        return max(0.0, now - self.paused_total) / 60
+        return max(0.0, now - self.clock_state.paused_total) / 60
 
 
     def rent_tax_percent(self) -> int:
@@ -360,7 +360,7 @@ class Game(Kernel):
     def random_targets(self) -> list[int]:
         """The spaces a random-move card may send the current player to now."""
         here = self.current.position
-        return [i for i in range(self.n_spaces) if i != here and i != self.last_random_target]
+        return [i for i in range(self.n_spaces) if i != here and i != self.random_move_state.last_random_target]
 
     def next_card(self, deck: str) -> str:
         """The top card of a deck (what a draw without a card takes)."""
@@ -370,7 +370,7 @@ class Game(Kernel):
         """How many more trades the mover may make in this move, where trades are counted by the move (biznes);
         None where they are not."""
         limit = self.variant.trades_per_move
-        return None if limit is None else max(0, limit - self.trades_used)
+        return None if limit is None else max(0, limit - self.trade_state.trades_used)
 
 
     # ------------------------------------------------------------------
@@ -519,7 +519,8 @@ class Game(Kernel):
             legal.append({"do": "roll", "player": cur})
         if d is not None and d.kind == "draw":
             draw: dict[str, Any] = {"do": "draw", "card": self.decks[d.deck][0]}
-            if self.ruleset.card_by_id[draw["card"]].effect == "random_move" and not self.random_moved:
+            if (self.ruleset.card_by_id[draw["card"]].effect == "random_move"
+                    and not self.random_move_state.random_moved):
                 draw["target"] = self.random_targets()[0]
             if self.can(draw) is None:
                 legal.append({"do": "draw", "player": cur})

@@ -7,6 +7,10 @@ computer players (banker/ai.py) decide what happens and ask the kernel to make i
 and banker/game.py no code writes a game's attributes or calls a name of it that starts with an underscore
 (tests/test_engine_layout.py walks the code and fails on either). See docs/engine.md, "The kernel".
 
+The state is declared once, in `FIELDS` below (banker/statefields.py's `Field`: each piece and how going back
+copies it); what belongs to a family of mechanic is one typed object of that family's, declared and started in
+its module (`game.trade_state`, `game.clock_state`, ...: docs/engine.md, "The kernel's state").
+
 The kernel's changes, by what they move:
 
 - money: `transfer` (any payment, unchecked), `charge` (what the rules impose: paid now or a debt),
@@ -31,12 +35,21 @@ import operator
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, cast
 
 from banker import game_setup
+from banker.cards import RandomMoveState
 from banker.errors import IllegalAction, InvalidAction, SetupError
 from banker.messages import decision_owed
 from banker.mechanics import Mechanics, choose as choose_mechanics
+from banker.mechanics.building import BuildingState
+from banker.mechanics.casino import CasinoState
+from banker.mechanics.clock import ClockState
+from banker.mechanics.doubles import DoublesState
+from banker.mechanics.mortgage import MortgageState
+from banker.mechanics.speed_die import SpeedDieState
+from banker.mechanics.trade import TradeState
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, debt, decision
 from banker.options import Options
 from banker.ruleset import Ruleset
+from banker.statefields import APPEND_ONLY, COPIERS, FLAT, KINDS, LISTS, PART, RECORD, RECORDS, SHARED, Field
 from banker.variant import Variant
 
 if TYPE_CHECKING:
@@ -68,100 +81,115 @@ if TYPE_CHECKING:
 # same. Actions are only ever appended to the history, and going back to k drops
 # every copy above k, so the trail is always true and always sorted.
 #
-# A copy holds every attribute `STATE` names, copied so that
-# it shares nothing that can change, except the append-only lists (the money
-# log, the events, the history): of those it keeps the length, and going back
-# cuts the game's list to it.
-
-# Everything an action can change, copied for going back (the compiled build has no __dict__ to copy); the
-# rest is fixed at creation. A test checks that this list and the constructor agree.
-STATE = (
-    "players", "owner", "owner_version", "_groups_cache", "level", "mortgaged", "bank_houses",
-    "bank_hotels", "pot", "decks", "turn", "roll_owed", "doubles", "last_roll", "decision", "auction",
-    "auction_queue", "turn_over_after_auctions", "mortgage_owed", "build_owed", "deal_owed", "outcome",
-    "bankruptcies", "clock", "seq", "log", "events", "history", "rolls",
-    "turns", "debtors", "trades_used", "visit_builds", "extra_roll", "random_moved", "last_random_target",
-    "action_t", "round", "mortgage_round", "group_builds", "turn_trades", "jackpot", "skipped", "turn_skipped",
-    "paused_at", "paused_total", "mr_monopoly",
-)
+# A copy holds every field `FIELDS` declares (a family's state object field by
+# field), each copied by its declared kind so that it shares nothing that can
+# change, except the append-only lists (the money log, the events, the
+# history): of those it keeps the length, and going back cuts the game's list
+# to it. Going back puts a family's fields into the game's own object of that
+# family, which no copy ever holds.
 
 SPARSE = 64  # a copy every this many actions on the way forward
 DENSE = 64  # and one after each of the last this many
-APPEND_ONLY = frozenset({"log", "events", "history"})
+
+# The kernel's state: everything an action can change, one declaration each (banker/statefields.py: its name and
+# how a copy for going back holds it); the rest of a game is fixed when it is made. `Kernel.__init__` sets the
+# kernel's own fields one by one (so that the compiled build knows them always set: a loop over these would cost
+# it a check at every read, about 1% of a roll); the families' own state is one `State` object each (`PART`),
+# declared and started in the family's module. `STATE` names them all and the copies for going back follow their
+# kinds; tests/test_undo.py and tests/test_engine.py check that the constructor, these declarations and a copy
+# agree.
+FIELDS: tuple[Field, ...] = (
+    Field("players", RECORDS),  # in seat order
+    Field("owner", FLAT),  # each space's owner (-1: the bank)
+    Field("owner_version"),
+    Field("_groups_cache"),  # (owner_version, groups): replaced whole, never edited
+    Field("level", FLAT),
+    Field("mortgaged", FLAT),
+    Field("bank_houses"),
+    Field("bank_hotels"),
+    Field("pot"),  # the Free Parking pot (house rule `free_parking_pot`)
+    Field("decks", LISTS),  # deck -> card ids, the top first
+    Field("turn"),
+    Field("roll_owed"),
+    Field("doubles"),
+    Field("last_roll"),
+    Field("decision"),  # a frozen `Decision`, or None
+    Field("auction", RECORD),  # the auction under way, or None
+    Field("auction_queue", FLAT),
+    Field("turn_over_after_auctions"),
+    Field("mortgage_owed", FLAT),  # (player, space) tuples
+    Field("build_owed", FLAT),  # (player, kind) tuples
+    Field("deal_owed"),
+    Field("outcome"),  # a frozen `Outcome`, or None
+    Field("bankruptcies"),
+    Field("clock"),
+    Field("round"),
+    Field("action_t"),
+    Field("seq"),
+    Field("log", APPEND_ONLY),
+    Field("events", APPEND_ONLY),
+    Field("history", APPEND_ONLY),
+    Field("rolls"),
+    Field("turns"),
+    Field("debtors"),
+    # The families' own state, one object each.
+    Field("trade_state", PART, TradeState),
+    Field("building_state", PART, BuildingState),
+    Field("doubles_state", PART, DoublesState),
+    Field("mortgage_state", PART, MortgageState),
+    Field("casino_state", PART, CasinoState),
+    Field("clock_state", PART, ClockState),
+    Field("speed_die_state", PART, SpeedDieState),
+    Field("random_move_state", PART, RandomMoveState),  # the cards' random move (banker/cards.py)
+)
 
 
-def _copied(value: Any) -> Any:
-    """`value` sharing nothing that can change: lists, dicts and the mutable records are copied."""
-    if isinstance(value, list):
-        return [_copied(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copied(v) for k, v in value.items()}
-    if isinstance(value, (Player, Auction)):
-        return value.copy()
-    return value  # numbers, text, tuples, values that never change (Debt, Decision, Outcome), None
+def _held(fields: tuple[Field, ...]) -> list[tuple[str, str, str, str]]:
+    """What a copy for going back holds, one (path, family, name, kind) a field: the kernel's own (family "")
+    and each family's through its object (path "trade_state.trades_used", family "trade_state")."""
+    held: list[tuple[str, str, str, str]] = []
+    for f in fields:
+        if f.copy == PART:
+            held += [(f"{f.name}.{g.name}", f.name, g.name, g.copy) for g in f.start.FIELDS]
+        else:
+            held.append((f.name, "", f.name, f.copy))
+    for path, _, _, kind in held:
+        if kind not in KINDS or kind == PART:
+            raise ValueError(f"{path}: no such kind of copy: {kind!r}")
+    return held
 
 
-def _flat(value: list[Any]) -> list[Any]:
-    return value[:]
-
-
-def _players(value: list[Player]) -> list[Player]:
-    return [p.copy() for p in value]
-
-
-def _auction(value: Auction | None) -> Auction | None:
-    return None if value is None else value.copy()
-
-
-def _decks(value: dict[str, list[str]]) -> dict[str, list[str]]:
-    return {name: cards[:] for name, cards in value.items()}
-
-
-def _dict(value: dict[str, int]) -> dict[str, int]:
-    return dict(value)
-
-
-# How the attributes that hold lists and records are copied, faster than `_copied` can (a copy is taken for
-# most actions undone); every other attribute not in APPEND_ONLY goes through `_copied`, which copies any
-# value correctly, and tests/test_undo.py checks that a copy shares nothing that can change.
-COPIERS: dict[str, Callable[[Any], Any]] = {
-    "players": _players, "auction": _auction, "decks": _decks, "group_builds": _dict,
-    **{name: _flat for name in ("owner", "level", "mortgaged", "mortgage_round", "skipped", "auction_queue",
-                                "mortgage_owed", "build_owed")},  # lists of numbers and tuples
-}
-# Values that are never changed in place, only replaced: shared by a copy as they are.
-SHARED = frozenset({"owner_version", "_groups_cache", "bank_houses", "bank_hotels", "pot", "turn", "roll_owed",
-                    "doubles", "last_roll", "decision", "turn_over_after_auctions", "deal_owed", "outcome",
-                    "bankruptcies", "clock", "seq", "rolls", "turns", "debtors", "trades_used", "visit_builds",
-                    "extra_roll", "random_moved", "last_random_target", "action_t", "round", "turn_trades",
-                    "jackpot", "turn_skipped", "paused_at", "paused_total", "mr_monopoly"})
+# Every attribute an action can change (the compiled build has no __dict__ to copy): what `take_state_of` takes.
+STATE = tuple(f.name for f in FIELDS)
+HELD = _held(FIELDS)
+# The fields a copy shares as they are (never changed in place, only replaced), a family's by its path.
+SHARED_FIELDS = frozenset(path for path, _, _, kind in HELD if kind == SHARED)
 
 
 class _Plan:
-    """How to copy the attributes `names`: read them all at once, then copy those that need it."""
+    """How a copy holds the state (`HELD`): every field read at once (a family's through its object), those
+    that can change in place copied by their kind, the append-only lists by their length; and how it is put
+    back (a family's fields into the game's own object of the family)."""
 
-    def __init__(self, names: tuple[str, ...]) -> None:
-        self.names = names
-        self.read: Callable[[Any], Any] = operator.attrgetter(*names) if names else (lambda game: ())
-        self.copied = [(i, COPIERS.get(name, _copied)) for i, name in enumerate(names)
-                       if name not in SHARED and name not in APPEND_ONLY]
-        self.lengths = [i for i, name in enumerate(names) if name in APPEND_ONLY]
-        self.cut = [(i, name) for i, name in enumerate(names) if name in APPEND_ONLY]
-        self.assign = [(i, name) for i, name in enumerate(names) if name not in APPEND_ONLY]
-
-
-_PLANS: dict[tuple[str, ...], _Plan] = {}
-
-
-def _plan(names: tuple[str, ...]) -> _Plan:
-    plan = _PLANS.get(names)
-    if plan is None:
-        plan = _PLANS[names] = _Plan(names)
-    return plan
+    def __init__(self, held: list[tuple[str, str, str, str]]) -> None:
+        self.read: Callable[[Any], Any] = operator.attrgetter(*[path for path, _, _, _ in held])
+        self.copied = [(i, COPIERS[kind]) for i, (_, _, _, kind) in enumerate(held) if kind in COPIERS]
+        self.lengths = [i for i, (_, _, _, kind) in enumerate(held) if kind == APPEND_ONLY]
+        self.cut = [(i, name) for i, (_, _, name, kind) in enumerate(held) if kind == APPEND_ONLY]
+        self.assign = [(i, name) for i, (_, family, name, kind) in enumerate(held)
+                       if not family and kind != APPEND_ONLY]
+        parts: dict[str, list[tuple[int, str]]] = {}
+        for i, (_, family, name, _) in enumerate(held):
+            if family:
+                parts.setdefault(family, []).append((i, name))
+        self.parts = list(parts.items())  # (the family's attribute, [(index, field name)])
 
 
-def _copies(plan: _Plan, values: list[Any]) -> list[Any]:
-    for i, copier in plan.copied:
+_PLAN = _Plan(HELD)
+
+
+def _copies(values: list[Any]) -> list[Any]:
+    for i, copier in _PLAN.copied:
         values[i] = copier(values[i])
     return values
 
@@ -259,24 +287,7 @@ class Kernel:
         self.outcome: Outcome | None = None  # set once, when the game ends
         self.bankruptcies = 0
         self.clock = 0.0
-        # Per-move counters of the biznes mechanics (a move = one roll up to its end_turn).
-        self.trades_used = 0  # trades made in this move
-        self.visit_builds = 0  # buildings added on this visit (reset at every landing)
-        self.extra_roll = False  # a double was rolled: end_turn keeps the turn (doubles = "after_move")
-        self.random_moved = False  # a random-move card already moved the player in this roll
-        self.last_random_target = -1  # shared by all players; -1 = none yet
-        # brands: rounds played, mortgages' start rounds, builds per group this turn, trades this
-        # turn, the casino jackpot, skipped turns in a row, paused time.
-        self.round = 0
-        self.mortgage_round = [0] * self.n_spaces
-        self.group_builds: dict[str, int] = {}
-        self.turn_trades = 0
-        self.jackpot = opts.casino_jackpot_start
-        self.skipped = [0] * len(self.players)
-        self.turn_skipped = False
-        self.paused_at = -1.0  # game clock when a pause began; -1 = running
-        self.paused_total = 0.0  # seconds spent paused so far
-        self.mr_monopoly = False  # the speed die's Mr. Monopoly move is still to come
+        self.round = 0  # rounds played (the expiring mortgages, the speed die and the app count by them)
         self.action_t = -1.0  # the `t` of the action being applied (-1: unstamped)
 
         self.seq = 0
@@ -298,6 +309,15 @@ class Kernel:
         self.rolls = 0
         self.turns = 0  # turns handed on so far
         self.debtors = 0  # number of players with debts: a fast "any debts?"
+        # The families' own state, one object each, started from its declarations (banker/statefields.py).
+        self.trade_state = TradeState(self)
+        self.building_state = BuildingState(self)
+        self.doubles_state = DoublesState(self)
+        self.mortgage_state = MortgageState(self)
+        self.casino_state = CasinoState(self)
+        self.clock_state = ClockState(self)
+        self.speed_die_state = SpeedDieState(self)
+        self.random_move_state = RandomMoveState(self)
 
         if setup:
             game_setup.apply_setup(cast("Game", self), setup)
@@ -503,19 +523,23 @@ class Kernel:
             i = i + 1 if i + 1 < len(players) else 0
         if i <= self.turn:
             self.round += 1  # the turn came round past the first seat: a new round
-        if not self.turn_skipped:
-            self.skipped[self.turn] = 0  # a turn played (not timed out) ends a run of skipped turns
-        self.turn_skipped = False
+        timer = self.clock_state
+        if not timer.turn_skipped:
+            timer.skipped[self.turn] = 0  # a turn played (not timed out) ends a run of skipped turns
+        timer.turn_skipped = False
         self.turn = i
         self.turns += 1
         self.roll_owed = True
         self.doubles = 0
         self.decision = None
-        self.extra_roll = False
-        self.mr_monopoly = False
-        self.trades_used = 0
-        self.turn_trades = 0
-        self.group_builds = {}
+        self.doubles_state.extra_roll = False
+        self.speed_die_state.mr_monopoly = False
+        trade = self.trade_state
+        trade.trades_used = 0
+        trade.turn_trades = 0
+        building = self.building_state
+        if building.group_builds:  # a new dict only when this turn built something
+            building.group_builds = {}
         self.rules.mortgage.turn_passed(cast("Game", self))  # brands: a mortgage kept too long is lost to an auction
         if self.record_events:
             self.events.append(("turn", {"player": self.players[i].name}))
@@ -528,8 +552,8 @@ class Kernel:
         self.decision = None
         if p.index == self.turn:
             self.roll_owed = False
-            self.extra_roll = False
-            self.mr_monopoly = False
+            self.doubles_state.extra_roll = False
+            self.speed_die_state.mr_monopoly = False
         self.events.append(("jail", {"player": p.name}))
 
     def move_forward(self, p: Player, steps: int) -> None:
@@ -609,7 +633,7 @@ class Kernel:
             self.settle(p)
 
     def land(self, p: Player, i: int) -> None:
-        self.visit_builds = 0
+        self.building_state.visit_builds = 0
         if self.record_events:
             self.events.append(("moved", {"player": p.name, "space": self.space_names[i], "index": i}))
         if self.is_property[i]:
@@ -840,7 +864,7 @@ class Kernel:
         self.set_decision(None)
         self.roll_owed = False
         self.doubles = 0
-        self.mr_monopoly = False
+        self.speed_die_state.mr_monopoly = False
         self.turn_over_after_auctions = True
 
     def owe_roll(self) -> None:
@@ -850,45 +874,47 @@ class Kernel:
     def owe_roll_after_move(self) -> None:
         """The current player rolls again when the move is ended (biznes's double)."""
         self.roll_owed = False
-        self.extra_roll = True
+        self.doubles_state.extra_roll = True
 
     def start_extra_roll(self) -> bool:
         """The move is ended and a double's roll was owed after it: a new move begins. False if none was."""
-        if not self.extra_roll:
+        if not self.doubles_state.extra_roll:
             return False
-        self.extra_roll = False
+        self.doubles_state.extra_roll = False
         self.roll_owed = True
-        self.trades_used = 0
+        self.trade_state.trades_used = 0
         return True
 
     def count_trade(self) -> None:
         """A trade made: one more in this turn."""
-        self.turn_trades += 1
+        self.trade_state.turn_trades += 1
 
     def count_trade_in_move(self) -> None:
         """A trade made where trades are counted by the move (biznes)."""
-        self.trades_used += 1
+        self.trade_state.trades_used += 1
 
     def mortgaged_now(self, i: int) -> None:
         """Space i is mortgaged from this round on (brands counts the rounds a mortgage lasts)."""
         self.mortgaged[i] = True
-        self.mortgage_round[i] = self.round
+        self.mortgage_state.mortgage_round[i] = self.round
 
     def skip_turn(self) -> int:
         """The turn timer ran out on the current player: their turn is skipped; how many in a row so far."""
-        self.turn_skipped = True
-        self.skipped[self.turn] += 1
-        return self.skipped[self.turn]
+        timer = self.clock_state
+        timer.turn_skipped = True
+        timer.skipped[self.turn] += 1
+        return timer.skipped[self.turn]
 
     def pause(self) -> None:
         """The game clock stops (brands)."""
-        self.paused_at = self.action_t if self.action_t >= 0 else self.clock
+        self.clock_state.paused_at = self.action_t if self.action_t >= 0 else self.clock
 
     def resume(self) -> None:
         """The game clock runs again; the pause is left out of the game's minutes."""
         now = self.action_t if self.action_t >= 0 else self.clock
-        self.paused_total += max(0.0, now - self.paused_at)
-        self.paused_at = -1.0
+        timer = self.clock_state
+        timer.paused_total += max(0.0, now - timer.paused_at)
+        timer.paused_at = -1.0
 
     def give_jail_cards(self, p: int, q: int, count: int | None = None) -> None:
         """`count` of player p's Get Out of Jail Free cards (all when None), oldest first, go to player q."""
@@ -907,13 +933,14 @@ class Kernel:
 
     def new_visit(self) -> None:
         """A token arrives somewhere: the builds of this visit start again from none (biznes)."""
-        self.visit_builds = 0
+        self.building_state.visit_builds = 0
 
     def note_random_move(self, target: int) -> None:
         """A random-move card moved the current player to `target` in this roll (once a roll; the same target
         may not come twice in a row)."""
-        self.random_moved = True
-        self.last_random_target = target
+        moves = self.random_move_state
+        moves.random_moved = True
+        moves.last_random_target = target
 
     def keep_jail_card(self, p: int, card_id: str) -> None:
         """Player p keeps a Get Out of Jail Free card until it is used or traded."""
@@ -929,9 +956,10 @@ class Kernel:
 
     def count_build(self, group: str | None) -> None:
         """One building more on this visit and, for its group, in this turn."""
-        self.visit_builds += 1
+        building = self.building_state
+        building.visit_builds += 1
         if group is not None:
-            self.group_builds[group] = self.group_builds.get(group, 0) + 1
+            building.group_builds[group] = building.group_builds.get(group, 0) + 1
 
     def dealt(self) -> None:
         """The opening deal is done."""
@@ -956,7 +984,7 @@ class Kernel:
     def set_last_roll(self, steps: int) -> None:
         """The dice say `steps` (what a utility's rent counts); a random-move card may move the roller again."""
         self.last_roll = steps
-        self.random_moved = False
+        self.random_move_state.random_moved = False
 
     def set_roll_owed(self, owed: bool) -> None:
         """Whether the current player still has a roll to make (a double rolls again)."""
@@ -980,11 +1008,11 @@ class Kernel:
 
     def set_mr_monopoly(self, due: bool) -> None:
         """The speed die's Mr. Monopoly move is due once the current landing is settled (False: done)."""
-        self.mr_monopoly = due
+        self.speed_die_state.mr_monopoly = due
 
     def set_jackpot(self, amount: int) -> None:
         """The casino's jackpot is now `amount`."""
-        self.jackpot = amount
+        self.casino_state.jackpot = amount
 
 
     # ------------------------------------------------------------------
@@ -1032,24 +1060,30 @@ class Kernel:
     # Going back (see "Going back" at the top of this module)
 
     def snapshot(self) -> tuple[Any, ...]:
-        """A copy of the state: every name in `STATE`, the append-only lists by their length."""
-        plan = _plan(STATE)
-        values = _copies(plan, list(plan.read(self)))
+        """A copy of the state: every field `FIELDS` declares (a family's through its object), each copied by
+        its kind, the append-only lists by their length."""
+        plan = _PLAN
+        values = _copies(list(plan.read(self)))
         for i in plan.lengths:
             values[i] = len(values[i])
         return tuple(values)
 
     def put_back(self, copy: tuple[Any, ...], keep: bool = True) -> None:
         """Make the state the one in `copy`: copied again if `keep` (to be used again), else moved in."""
-        plan = _plan(STATE)
-        values = _copies(plan, list(copy)) if keep else copy
+        plan = _PLAN
+        values = _copies(list(copy)) if keep else copy
         for i, name in plan.cut:
             del getattr(self, name)[values[i]:]
         for i, name in plan.assign:
             setattr(self, name, values[i])
+        for family, fields in plan.parts:
+            part = getattr(self, family)
+            for i, name in fields:
+                setattr(part, name, values[i])
 
     def take_state_of(self, other: "Kernel") -> None:
-        """Make the state `other`'s (a game of the same ruleset, players and setup), sharing its values."""
+        """Make the state `other`'s (a game of the same ruleset, players and setup), sharing its values, the
+        families' state objects among them (`other` is a fresh game, dropped afterwards)."""
         for name in STATE:
             setattr(self, name, getattr(other, name))
 

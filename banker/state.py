@@ -39,7 +39,7 @@ def describe(game: "Game") -> dict[str, Any]:
     if game.options.free_parking_pot:
         bank["pot"] = game.pot
     if game.variant.has_casino:
-        bank["jackpot"] = game.jackpot
+        bank["jackpot"] = game.casino_state.jackpot
     auction: dict[str, Any] | None = None
     if game.auction is not None:
         a = game.auction
@@ -71,17 +71,19 @@ def describe(game: "Game") -> dict[str, Any]:
     rules.debt.describe(game, state)
     variant = game.variant
     if variant.trades_per_move is not None or variant.builds_on_visit or rules.doubles.per_move():
-        state["move"] = {"trades_used": game.trades_used, "visit_builds": game.visit_builds,
-                         "extra_roll": game.extra_roll}
+        state["move"] = {"trades_used": game.trade_state.trades_used,
+                         "visit_builds": game.building_state.visit_builds,
+                         "extra_roll": game.doubles_state.extra_roll}
     if game.has_random_move:
-        state["last_random_target"] = game.last_random_target if game.last_random_target >= 0 else None
+        target = game.random_move_state.last_random_target
+        state["last_random_target"] = target if target >= 0 else None
     rules.mortgage.describe(game, state)
     if variant.clocked:
-        state["clock"] = {"minutes": round(game.economy_minutes(), 2), "paused": game.paused_at >= 0,
+        state["clock"] = {"minutes": round(game.economy_minutes(), 2), "paused": game.clock_state.paused_at >= 0,
                           "salary": game.salary_paid(), "rent_tax_percent": game.rent_tax_percent()}
         if game.options.turn_seconds:
             for entry, q in zip(players, game.players):
-                entry["skipped_turns"] = game.skipped[q.index]
+                entry["skipped_turns"] = game.clock_state.skipped[q.index]
     if game.outcome is not None:
         state["end_reason"] = game.outcome.reason
         state["ranking"] = [{"name": n, "net_worth": w} for n, w in game.ranking()]

@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 
 import banker.game
+import banker.kernel
 from banker import cards, mechanics
 from banker.game import VERBS, Game
 from banker.messages import MESSAGES, decision_owed
 from banker.ruleset import CARD_EFFECTS, load_ruleset
+from banker.statefields import PART
 from banker.verbtable import TABLE
 
 
@@ -221,9 +223,12 @@ def test_the_app_and_the_hardware_never_import_the_mechanics() -> None:
 # finding.
 
 RECORD_CORE = {"banker/kernel.py", "banker/game.py", "banker/model.py"}
-RECORD_TYPES = {"Player", "Auction", "Debt"}
+# The families' state objects (`game.trade_state`, ... : banker/statefields.py) are records too: the kernel's verbs
+# change them (`game.count_trade()`), nothing else.
+FAMILY_STATES = {f.name: f.start.__name__ for f in banker.kernel.FIELDS if f.copy == PART}
+RECORD_TYPES = {"Player", "Auction", "Debt", *FAMILY_STATES.values()}
 GAME_TYPES = {"Game", "Kernel"}
-RECORD_ATTRS = {"current", "auction"}  # `game.current`, `self.game.auction`: a record
+RECORD_ATTRS = {"current", "auction", *FAMILY_STATES}  # `game.current`, `self.game.auction`: a record
 RECORDS_ATTRS = {"players"}  # `game.players`; and a record's `debts`
 PICKS = {"next", "max", "min"}  # a call that picks one element of what it is given
 KEEPS = {"list", "tuple", "sorted", "reversed", "filter", "iter", "set"}  # a call that keeps the elements
@@ -480,6 +485,17 @@ def test_the_record_walk_follows_every_alias() -> None:
                                         "for d in draft.players:\n    d.name = 'x'\n"
                                         "for e, q in zip(rows, game.players):\n    e['cash'] = q.cash\n"
                                         "self.f.trade.set_cash(1, 2, 3)\n"), set())
+
+
+def test_a_familys_state_is_a_record_too() -> None:
+    """A family's counters change through the kernel's verbs only: a write through the game's state object, or
+    any name it is reached by, is found."""
+    planted = ("def hook(game, clock: ClockState):\n    timer = game.clock_state\n    timer.paused_at = 1.0\n"
+               "    game.trade_state.trades_used += 1\n    game.building_state.group_builds.clear()\n"
+               "    clock.skipped[0] = 2\n    x = game.casino_state.jackpot\n")
+    found = _record_writes(ast.parse(planted), set())
+    assert sorted(line for line, _ in found) == [3, 4, 5, 6], found
+    assert {"trade_state", "clock_state", "random_move_state"} <= set(FAMILY_STATES)
 
 
 def test_a_write_planted_in_a_real_module_is_found() -> None:

@@ -3,6 +3,7 @@ what it takes back, with the copies it keeps dropped when the game goes another 
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Mapping
 
@@ -12,9 +13,10 @@ from banker import kernel
 from banker.chance import SeededChance
 from banker.game import Game
 from banker.kernel import STATE
-from banker.model import Decision, Outcome
+from banker.model import Auction, Decision, Outcome, Player
 from banker.ruleset import load_ruleset
 from banker.simulate import play_game
+from banker.statefields import BY_CONSTRUCTOR, KINDS, PART, State
 
 SEED = 3
 
@@ -105,16 +107,58 @@ def test_a_run_of_undos_plays_each_action_about_once() -> None:
     assert len(game.trail) <= len(actions) // kernel.SPARSE + kernel.DENSE + 1
 
 
-def test_a_copy_shares_nothing_that_can_change() -> None:
-    actions = _long_game("classic", seed=SEED, actions=500)
-    game = _played("classic", actions)
+def _mutables(value: Any, found: dict[int, Any]) -> dict[int, Any]:
+    """Every object reachable from `value` that can change in place (lists, dicts, the players' and the
+    auction's records, the families' state objects), by id; a debt never changes."""
+    if isinstance(value, (list, dict, Player, Auction, State)):
+        if id(value) in found:
+            return found
+        found[id(value)] = value
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            _mutables(v, found)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _mutables(k, found)
+            _mutables(v, found)
+    elif isinstance(value, (Player, Auction)):  # their fields: the slots, or in the compiled build mypyc's list
+        for name in getattr(type(value), "__slots__", None) or getattr(type(value), "__mypyc_attrs__"):
+            _mutables(getattr(value, name), found)
+    elif isinstance(value, State):
+        for f in value.FIELDS:
+            _mutables(getattr(value, f.name), found)
+    return found
+
+
+def _live(game: Game) -> dict[int, Any]:
+    """What can change in place in the game's state now (the families' state objects and what they hold too);
+    the owned groups' cache aside: a copy shares it, as it is replaced whole when the owners change, never
+    edited (test_what_a_copy_shares_is_never_changed_in_place)."""
+    found: dict[int, Any] = {}
+    for name in STATE:
+        if name != "_groups_cache":
+            _mutables(getattr(game, name), found)
+    return found
+
+
+@pytest.mark.parametrize(("rules", "at"), [("classic", 500), ("brands", 360), ("biznes", 500)])
+def test_a_copy_shares_nothing_that_can_change(rules: str, at: int) -> None:
+    """No list, dict, record or family state object is both in a copy and in the game (each field copied by its
+    declared kind), before or after the copy is put back; and the copy brings back the state it was taken of."""
+    actions = _long_game(rules, seed=SEED, actions=at)
+    game = _played(rules, actions)
     copy = game.snapshot()
+    assert len(_live(game)) > 40  # the players and their lists, the decks, the families' objects and theirs, ...
+    shared = set(_mutables(copy, {})) & set(_live(game))
+    assert not shared, f"the copy shares {[type(_live(game)[i]).__name__ for i in shared]} with the game"
+    assert not any(isinstance(v, State) for v in copy), "a family's state object in the copy (its fields belong)"
     before = game.to_json()
-    for a in _long_game("classic", seed=SEED, actions=560)[500:]:
+    for a in _long_game(rules, seed=SEED, actions=at + 60)[at:]:
         game.apply(a)
     assert game.to_json() != before
     game.put_back(copy)
     assert game.to_json() == before
+    assert not set(_mutables(copy, {})) & set(_live(game)), "put back, the game shares the copy's values"
     game.put_back(copy)  # a copy can be used again
     assert game.to_json() == before
 
@@ -127,15 +171,75 @@ def test_going_back_past_the_history_is_refused() -> None:
 
 @pytest.mark.parametrize("rules", ["classic", "brands", "biznes", "brands-fast"])
 def test_what_a_copy_shares_is_never_changed_in_place(rules: str) -> None:
-    """kernel.SHARED names values a copy shares: each must be immutable (replaced, never changed in place)."""
+    """The fields declared SHARED (the kernel's and the families') are shared by a copy: each must be immutable
+    (replaced, never changed in place)."""
     game, _header, _how = play_game(rules, load_ruleset(rules), players=4, seed=SEED, max_turns=200)
-    assert kernel.SHARED <= set(STATE) and set(kernel.COPIERS) <= set(STATE) and kernel.APPEND_ONLY <= set(STATE)
-    for name in kernel.SHARED:
-        value = getattr(game, name)
-        if name == "_groups_cache":  # (version, lists): replaced whole when the owners change, never edited
+    assert "trade_state.trades_used" in kernel.SHARED_FIELDS and "players" not in kernel.SHARED_FIELDS
+    for path in kernel.SHARED_FIELDS:
+        value = operator.attrgetter(path)(game)
+        if path == "_groups_cache":  # (version, lists): replaced whole when the owners change, never edited
             assert isinstance(value, tuple)
             continue
-        assert value is None or isinstance(value, (int, float, str, tuple, Decision, Outcome)), name
+        assert value is None or isinstance(value, (int, float, str, tuple, Decision, Outcome)), path
+
+
+def _families() -> list[type[State]]:
+    return [f.start for f in kernel.FIELDS if f.copy == PART]
+
+
+def test_the_state_is_declared_once_and_the_constructor_and_a_copy_follow() -> None:
+    """kernel.FIELDS declares the kernel's state (each family's as one object, whose fields are declared in the
+    family's own module): STATE is derived from it, a new game has every field (the kernel's own set by its
+    constructor, a family's as its declaration starts it, each family field's type annotated beside its
+    declaration), and a copy holds every field, a family's by its path. (tests/test_engine.py checks that the
+    constructor sets nothing else that can change.)"""
+    names = [f.name for f in kernel.FIELDS]
+    assert len(set(names)) == len(names) and STATE == tuple(names)
+    assert all(f.copy in KINDS for f in kernel.FIELDS)
+    assert all((f.start is BY_CONSTRUCTOR) == (f.copy != PART) for f in kernel.FIELDS)
+    families = _families()
+    assert {family.__module__ for family in families} == {
+        "banker.mechanics.trade", "banker.mechanics.building", "banker.mechanics.doubles", "banker.mechanics.mortgage",
+        "banker.mechanics.casino", "banker.mechanics.clock", "banker.mechanics.speed_die", "banker.cards"}
+    for family in families:
+        assert family.FIELDS and all(f.copy in KINDS and f.copy != PART and f.start is not BY_CONSTRUCTOR
+                                     for f in family.FIELDS), family
+        if "__annotations__" in vars(family):  # pure Python: the fields' types are annotated on the class
+            assert set(vars(family)["__annotations__"]) == {f.name for f in family.FIELDS}, family
+    for rules in ("classic", "brands", "biznes"):
+        game = Game(load_ruleset(rules), ["Ann", "Ben", "Cy"])
+        for f in kernel.FIELDS:
+            value = getattr(game, f.name)  # set by the constructor
+            if f.copy == PART:
+                assert type(value) is f.start
+                for g in f.start.FIELDS:
+                    assert getattr(value, g.name) == g.first(game), (f.name, g.name)
+                if hasattr(value, "__dict__"):  # pure Python: nothing but the declared fields
+                    assert set(vars(value)) == {g.name for g in f.start.FIELDS}
+        assert game.casino_state.jackpot == game.options.casino_jackpot_start
+        assert game.mortgage_state.mortgage_round == [0] * game.n_spaces and game.clock_state.skipped == [0, 0, 0]
+        copy = game.snapshot()
+        held = [path for path, _, _, _ in kernel.HELD]
+        assert len(copy) == len(held) and len(held) == len(set(held))
+        assert {p for p in held if "." in p} == {f"{f.name}.{g.name}" for f in kernel.FIELDS if f.copy == PART
+                                                 for g in f.start.FIELDS}
+
+
+def test_a_familys_state_is_put_back_into_its_own_object() -> None:
+    """Going back writes a family's fields into the game's own object, which stays the game's."""
+    game = Game(load_ruleset("brands"), ["Ann", "Ben", "Cy"])
+    trades, clock = game.trade_state, game.clock_state
+    copy = game.snapshot()
+    game.count_trade()
+    game.skip_turn()
+    game.pause()
+    assert (trades.turn_trades, clock.skipped[0], clock.turn_skipped) == (1, 1, True) and clock.paused_at >= 0
+    game.put_back(copy)
+    assert game.trade_state is trades and game.clock_state is clock
+    assert (trades.turn_trades, clock.skipped, clock.turn_skipped, clock.paused_at) == (0, [0, 0, 0], False, -1.0)
+    game.skip_turn()
+    game.put_back(copy, keep=False)
+    assert clock.skipped == [0, 0, 0]
 
 
 def test_the_simulator_keeps_no_trail_and_apply_keeps_a_sparse_one() -> None:

@@ -3,7 +3,9 @@
 A ruleset's ``[mechanics]`` table names a variant for each family (``deck = "reshuffle"``); `REGISTRY` maps
 the names to the classes, and `choose` makes the game's set of them. A family's base class is the classic
 behaviour and its hooks are what a game asks; a variant overrides the hooks it changes. Mechanic objects
-hold configuration only (the game's state stays in `Game`, so undo, replay and the journal never see them).
+hold configuration only (the game's state stays in `Game`, so undo, replay and the journal never see them); a
+family that keeps state of its own declares it in its module as a `banker.statefields.State` class
+(`TradeState`, ...), and the game holds one object of it (docs/engine.md, "The kernel's state").
 
 Some families are chosen from the board and the options instead of the table (`OPTION_CHOSEN`): ``casino``
 is `Casino` when the board has a space of kind ``casino``, ``teams`` is `Teams` when the option `teams` is

@@ -20,9 +20,22 @@ from banker.errors import IllegalAction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.model import BANK
 from banker.options import Options
+from banker.statefields import DICT, Field, State
 
 if TYPE_CHECKING:
     from banker.game import Game
+
+
+class BuildingState(State):
+    """The buildings counted (`game.building_state`; the kernel's `count_build` counts them, a landing and a new
+    turn start them again)."""
+
+    visit_builds: int
+    group_builds: dict[str, int]
+    FIELDS = (
+        Field("visit_builds", start=0),  # buildings added on this visit (biznes: `builds_per_visit`)
+        Field("group_builds", DICT, start=lambda game: {}),  # group -> buildings added in this turn (brands)
+    )
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -110,7 +123,7 @@ class Visit(Even):
             raise IllegalAction("rule.build_before_roll", player=name)
         if game.players[p].position != i:
             raise IllegalAction("rule.build_on_visit", player=name, space=game.space_name(i))
-        if game.visit_builds >= self.per_visit:
+        if game.building_state.visit_builds >= self.per_visit:
             raise IllegalAction("rule.build_once_per_visit", player=name, space=game.space_name(i),
                                 count=self.per_visit)
         problem = build_problem(game, p, i, None)
@@ -154,7 +167,7 @@ class TurnStart(Even):
             raise IllegalAction("rule.build_after_roll", player=name)
         most = self.per_group_turn
         group = game.groups[i]
-        if most and group is not None and game.group_builds.get(group, 0) >= most:
+        if most and group is not None and game.building_state.group_builds.get(group, 0) >= most:
             raise IllegalAction("rule.build_once_per_turn", player=name, space=game.space_name(i), count=most)
         problem = build_problem(game, p, i, None)
         if problem is not None:

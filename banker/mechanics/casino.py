@@ -20,10 +20,19 @@ from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.model import BANK, NO_PARAMS, Decision
 from banker.options import Options
+from banker.statefields import Field, State
 
 if TYPE_CHECKING:
     from banker.game import Game
 
+
+class CasinoState(State):
+    """The casino's jackpot (`game.casino_state`; the kernel's `set_jackpot` changes it)."""
+
+    jackpot: int
+    FIELDS = (
+        Field("jackpot", start=lambda game: game.options.casino_jackpot_start),
+    )
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class NoCasino(Mechanic):
@@ -122,13 +131,13 @@ def do_casino(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     options = game.options
     bet = options.casino_bet
     game.pay_bank(p, bet, "casino_bet", NO_PARAMS)
-    game.set_jackpot(game.jackpot + options.casino_jackpot_add)  # the bank adds to the pool with every bet
+    game.set_jackpot(game.casino_state.jackpot + options.casino_jackpot_add)  # the bank adds to the pool with every bet
     die = int(a["die"])
     game.emit("casino", {"player": name, "numbers": ", ".join(map(str, numbers)), "die": die})
     if die in numbers:
         game.transfer(BANK, p, game.rules.casino.win(len(numbers)), "casino_win", NO_PARAMS)
     if a["jackpot"]:
-        game.transfer(BANK, p, game.jackpot, "casino_jackpot", NO_PARAMS)
+        game.transfer(BANK, p, game.casino_state.jackpot, "casino_jackpot", NO_PARAMS)
         game.set_jackpot(options.casino_jackpot_start)
 
 

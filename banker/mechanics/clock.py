@@ -17,10 +17,26 @@ from banker.errors import IllegalAction
 from banker.mechanics.bankruptcy import do_concede
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.options import Options
+from banker.statefields import FLAT, Field, State
 
 if TYPE_CHECKING:
     from banker.game import Game
 
+
+class ClockState(State):
+    """The turn timer's skipped turns and the pauses (`game.clock_state`; the kernel's `skip_turn`, `pause` and
+    `resume` change them, a new turn starts the turn's again)."""
+
+    skipped: list[int]
+    turn_skipped: bool
+    paused_at: float
+    paused_total: float
+    FIELDS = (
+        Field("skipped", FLAT, start=lambda game: [0] * len(game.players)),  # player -> skipped turns in a row
+        Field("turn_skipped", start=False),  # this turn has been skipped (timed out)
+        Field("paused_at", start=-1.0),  # the game clock when a pause began; -1 = running
+        Field("paused_total", start=0.0),  # seconds spent paused so far
+    )
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class NoClock(Mechanic):
@@ -73,7 +89,7 @@ def clocked(options: Options) -> bool:
 def check_timeout(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     if not game.options.turn_seconds:
         raise IllegalAction("rule.no_turn_timer", rules=game.ruleset.name)
-    if game.turn_skipped:
+    if game.clock_state.turn_skipped:
         raise IllegalAction("rule.already_timed_out", player=game.current.name)
 
 
@@ -89,7 +105,7 @@ def do_timeout(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 def check_pause(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     if not game.variant.clocked:
         raise IllegalAction("rule.no_clock", rules=game.ruleset.name)
-    if game.paused_at >= 0:
+    if game.clock_state.paused_at >= 0:
         raise IllegalAction("rule.paused")
 
 
@@ -99,7 +115,7 @@ def do_pause(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 
 
 def check_resume(game: "Game", p: int, a: Mapping[str, Any]) -> None:
-    if game.paused_at < 0:
+    if game.clock_state.paused_at < 0:
         raise IllegalAction("rule.not_paused")
 
 

@@ -126,7 +126,7 @@ def check_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
             game.refuse_blocked("auction_own", p)
         if game.roll_owed:
             raise IllegalAction("rule.own_auction_before_roll", player=name)
-        if game.trades_used >= game.options.trades_per_move:
+        if game.trade_state.trades_used >= game.options.trades_per_move:
             raise IllegalAction("rule.own_auction_trade_used", player=name)
     reserve = a.get("reserve")
     if reserve is None:

@@ -11,10 +11,20 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.options import Options
+from banker.statefields import Field, State
 
 if TYPE_CHECKING:
     from banker.game import Game
 
+
+class DoublesState(State):
+    """A double's roll owed after the move (`game.doubles_state`; the kernel's `owe_roll_after_move` and
+    `start_extra_roll` change it)."""
+
+    extra_roll: bool
+    FIELDS = (
+        Field("extra_roll", start=False),  # a double was rolled: end_turn keeps the turn (`after_move`)
+    )
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Doubles(Mechanic):

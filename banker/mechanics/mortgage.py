@@ -22,10 +22,21 @@ from banker.mechanics.auction import start_property_auction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.model import BANK
 from banker.options import Options
+from banker.statefields import FLAT, Field, State
 
 if TYPE_CHECKING:
     from banker.game import Game
 
+
+class MortgageState(State):
+    """When each mortgage began (`game.mortgage_state`; the kernel's `mortgaged_now` sets it), in the game's
+    rounds (`game.round`)."""
+
+    mortgage_round: list[int]
+    FIELDS = (
+        # space -> the round it was mortgaged in
+        Field("mortgage_round", FLAT, start=lambda game: [0] * game.n_spaces),
+    )
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Mortgage(Mechanic):
@@ -86,7 +97,7 @@ class Expiring(Mortgage):
     def turn_passed(self, game: "Game") -> None:
         """A mortgage not lifted within `mortgage_rounds` rounds is lost to a bank auction."""
         for i in game.ruleset.property_indices:
-            if game.mortgaged[i] and game.round - game.mortgage_round[i] >= self.rounds:
+            if game.mortgaged[i] and game.round - game.mortgage_state.mortgage_round[i] >= self.rounds:
                 self._lapse(game, i)
                 game.queue_auctions((i,))
         if game.auction is None and game.auction_queue:
@@ -127,7 +138,7 @@ class Expiring(Mortgage):
         state["round"] = game.round
         for i in game.ruleset.property_indices:
             if game.mortgaged[i]:
-                left = max(0, self.rounds - (game.round - game.mortgage_round[i]))
+                left = max(0, self.rounds - (game.round - game.mortgage_state.mortgage_round[i]))
                 state["spaces"][str(i)]["mortgage_rounds_left"] = left
 
 

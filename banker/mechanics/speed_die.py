@@ -21,10 +21,20 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from banker.errors import IllegalAction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.model import Decision, Player, decision
+from banker.statefields import Field, State
 
 if TYPE_CHECKING:
     from banker.game import Game
 
+
+class SpeedDieState(State):
+    """Mr. Monopoly's move still to come (`game.speed_die_state`; the kernel's `set_mr_monopoly` changes it, a
+    new turn or jail drops it)."""
+
+    mr_monopoly: bool
+    FIELDS = (
+        Field("mr_monopoly", start=False),  # the speed die's Mr. Monopoly move is still to come
+    )
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class NoSpeedDie(Mechanic):
@@ -54,7 +64,8 @@ class NoSpeedDie(Mechanic):
         return []
 
     def after_action(self, game: "Game") -> None:
-        """What is still due once an action is settled (`game.mr_monopoly` is set): nothing without the die."""
+        """What is still due once an action is settled (`game.speed_die_state.mr_monopoly` is set): nothing
+        without the die."""
         return None
 
 

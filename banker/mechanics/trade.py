@@ -19,12 +19,24 @@ from typing import TYPE_CHECKING, Any, Mapping
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.options import Options
+from banker.statefields import Field, State
 
 if TYPE_CHECKING:
     from banker.game import Game
 
 Side = tuple[int, list[int], int]  # a side of a trade: cash, properties, jail cards
 
+
+class TradeState(State):
+    """The trades counted (`game.trade_state`; the kernel's `count_trade_in_move` and `count_trade` count them,
+    a new move or turn starts them again)."""
+
+    trades_used: int
+    turn_trades: int
+    FIELDS = (
+        Field("trades_used", start=0),  # trades made in this move (biznes: a move is one roll up to its end_turn)
+        Field("turn_trades", start=0),  # trades made in this turn (brands: `trades_per_turn`)
+    )
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Trade(Mechanic):
@@ -75,7 +87,7 @@ class OncePerMove(Trade):
         if game.roll_owed:
             raise IllegalAction("rule.trade_before_roll", player=name)
         limit = self.per_move
-        if game.trades_used >= limit:
+        if game.trade_state.trades_used >= limit:
             raise IllegalAction("rule.trade_used", player=name, count=limit)
         if give[2] or get[2]:
             raise IllegalAction("rule.trade_jail_cards")
@@ -126,7 +138,7 @@ class Balanced(Trade):
         if not (game.roll_owed and d is None) and not buying and not game.current.debts:
             raise IllegalAction("rule.trade_moment", player=game.current.name)
         limit = self.per_turn
-        if game.turn_trades >= limit:
+        if game.trade_state.turn_trades >= limit:
             raise IllegalAction("rule.trades_per_turn", player=game.current.name, count=limit)
         if give[2] or get[2]:
             raise IllegalAction("rule.trade_jail_cards")

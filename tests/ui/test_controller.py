@@ -405,7 +405,7 @@ def test_brands_casino_bet_by_card_and_the_dice_button(tmp_path: Path) -> None:
     c.taps.card_tapped(CARDS["Ann"])
     # bet 1,000, a hit on two numbers pays 1,000 x 6 / 2 = 3,000 (and maybe the jackpot)
     assert game.decision is None and game.players[0].cash in (15000 - 1000 + 3000, 15000 - 1000 + 3000 + 500)
-    assert game.jackpot in (500, 0)
+    assert game.casino_state.jackpot in (500, 0)
 
 
 def test_brands_turn_timer_plays_the_defaults_and_counts_skipped_turns(tmp_path: Path) -> None:
@@ -416,14 +416,14 @@ def test_brands_turn_timer_plays_the_defaults_and_counts_skipped_turns(tmp_path:
     clock.now += 76
     c.tick()  # Ann's time is up: the app rolls for her (1 + 2: lot 3, unowned) and declines it for her
     game = c.session.game
-    assert game is not None and game.skipped[0] == 1 and game.turn == 0
+    assert game is not None and game.clock_state.skipped[0] == 1 and game.turn == 0
     assert game.auction is not None and game.players[game.auction.next_bidder].name == "Ben"  # the decliner is out
     assert c.clock.bid_countdown() == 20
     clock.now += 21
     c.tick()  # Ben did not bid in time: a pass, and nobody is left: the lot stays with the bank
     assert game.auction is None and game.owner[3] == -1
     c.tick()  # Ann's time is still up: the app ends her turn (one skipped turn, not two)
-    assert game.turn == 1 and game.skipped[0] == 1
+    assert game.turn == 1 and game.clock_state.skipped[0] == 1
     assert "Time is up" in " ".join(texts(c))
 
 
@@ -435,22 +435,22 @@ def test_brands_pause_needs_every_player_and_stops_the_clock(tmp_path: Path) -> 
     c.taps.card_tapped(CARDS["Ann"])
     clock.now += 31
     c.tick()  # Ben never agreed: no pause
-    assert c.session.game is not None and c.session.game.paused_at < 0 and "no pause" in texts(c)[-1]
+    assert c.session.game is not None and c.session.game.clock_state.paused_at < 0 and "no pause" in texts(c)[-1]
     c.clock.ask_pause()
     c.taps.card_tapped(CARDS["Ann"])
     c.taps.card_tapped(CARDS["Ben"])
     game = c.session.game
-    assert game is not None and game.paused_at >= 0 and c.clock.turn_countdown() is None
+    assert game is not None and game.clock_state.paused_at >= 0 and c.clock.turn_countdown() is None
     c.turn.roll((1, 2))
     assert "paused" in texts(c)[-1]
     clock.now += 600  # ten minutes of pause do not count for the economy
     c.clock.ask_resume()
     c.taps.card_tapped(CARDS["Ben"])
     c.taps.card_tapped(CARDS["Ann"])
-    assert game.paused_at >= 0 and c.clock.resume_countdown() == 3  # a short countdown first
+    assert game.clock_state.paused_at >= 0 and c.clock.resume_countdown() == 3  # a short countdown first
     clock.now += 3
     c.tick()
-    assert game.paused_at < 0 and game.paused_total >= 600
+    assert game.clock_state.paused_at < 0 and game.clock_state.paused_total >= 600
     assert game.to_json()["clock"]["minutes"] < 1
 
 

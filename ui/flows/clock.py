@@ -73,7 +73,7 @@ class ClockFlow(Flow):
     def turn_countdown(self) -> int | None:
         """Seconds left in the current turn (brands' turn timer), or None."""
         game = self.game
-        if game is None or game.ended or game.paused_at >= 0 or game.auction is not None or game.debtors:
+        if game is None or game.ended or game.clock_state.paused_at >= 0 or game.auction is not None or game.debtors:
             return None
         seconds = game.options.turn_seconds
         return self._left(self.turn_began, seconds) if seconds else None
@@ -81,7 +81,7 @@ class ClockFlow(Flow):
     def bid_countdown(self) -> int | None:
         """Seconds the bidder whose turn it is has left (brands), or None."""
         game = self.game
-        if game is None or game.auction is None or game.paused_at >= 0 or game.auction.next_bidder < 0:
+        if game is None or game.auction is None or game.clock_state.paused_at >= 0 or game.auction.next_bidder < 0:
             return None
         seconds = game.options.bid_seconds
         if not seconds:
@@ -106,7 +106,7 @@ class ClockFlow(Flow):
         game = s.game
         if game is None:
             return
-        if not game.turn_skipped:  # the first time this turn: a skipped turn (after an auction, just go on)
+        if not game.clock_state.turn_skipped:  # the first time this turn: a skipped turn (after an auction, just go on)
             if not s.apply({"do": "timeout"}):
                 return
             s.notify(msg("ui.timer.out"), "error", "alarm")
@@ -152,7 +152,7 @@ class ClockFlow(Flow):
         """Any player asks for a pause: it starts only if every player still in taps their card in time; with
         on-screen buttons instead of cards there is no card to vote with, and the touch pauses at once."""
         game = self.game
-        if game is None or game.paused_at >= 0 or not game.variant.clocked:
+        if game is None or game.clock_state.paused_at >= 0 or not game.variant.clocked:
             return
         if not self.s.settings.taps:
             self.s.apply({"do": "pause"})
@@ -165,7 +165,7 @@ class ClockFlow(Flow):
 
     def ask_resume(self) -> None:
         game = self.game
-        if game is None or game.paused_at < 0:
+        if game is None or game.clock_state.paused_at < 0:
             return
         if not self.s.settings.taps:  # no cards to vote with: the touch starts the countdown back
             self.resume_at = self.s.game_time() + RESUME_COUNTDOWN
@@ -221,15 +221,16 @@ class ClockFlow(Flow):
             return
         if game is not None and not game.ended:
             vote = self.vote_countdown()
-            if vote == 0 or (self.vote_kind == "pause" and game.paused_at >= 0):
+            if vote == 0 or (self.vote_kind == "pause" and game.clock_state.paused_at >= 0):
                 self.vote_kind, self.votes = "", set()
                 s.notify(msg("ui.pause.no_vote"), "error", "error")
             bid = self.bid_countdown()
             if bid == 0 and game.auction is not None:
                 s.apply({"do": "pass", "player": game.players[game.auction.next_bidder].name})
             turn = self.turn_countdown()
-            timed_out = game.turn_skipped and game.auction is None and not game.debtors  # finish a timed-out turn
-            if (turn == 0 or timed_out) and self.f.paying.pending is None and game.paused_at < 0:
+            # finish a timed-out turn
+            timed_out = game.clock_state.turn_skipped and game.auction is None and not game.debtors
+            if (turn == 0 or timed_out) and self.f.paying.pending is None and game.clock_state.paused_at < 0:
                 self.time_out()
             if vote is not None or bid is not None or turn is not None or self.debt_countdown() is not None:
                 self.changed()
@@ -264,8 +265,8 @@ class ClockFlow(Flow):
         if resume is not None:
             vote = {"text": tr("ui.pause.resuming", seconds=resume)}
         return {"line": " · ".join(lines), "turn": self.turn_countdown(), "debt": self.debt_countdown(),
-                "paused": game.paused_at >= 0, "vote": vote,
-                "jackpot": game.jackpot if game.variant.has_casino else None}
+                "paused": game.clock_state.paused_at >= 0, "vote": vote,
+                "jackpot": game.casino_state.jackpot if game.variant.has_casino else None}
 
 
 __all__ = ["ClockFlow", "RESUME_COUNTDOWN"]

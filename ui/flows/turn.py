@@ -129,7 +129,7 @@ class TurnFlow(Flow):
     def buttons(self) -> list[dict[str, Any]]:
         """The turn screen's action buttons, from what the engine says is owed now."""
         game, tr = self.game, self.s.tr
-        if game is None or game.ended or game.paused_at >= 0:  # nothing to press while the game is paused
+        if game is None or game.ended or game.clock_state.paused_at >= 0:  # nothing to press while the game is paused
             return []
         cur = game.current
         out: list[dict[str, Any]] = []
@@ -176,7 +176,8 @@ class TurnFlow(Flow):
                 key = "ui.btn.build_here_hotel" if game.level[pos] == game.hotel_houses else "ui.btn.build_here"
                 add("build_here", {"do": "build", "space": pos},
                     tr(key, space=game.space_name(pos), price=game.ruleset.spaces[pos].building_cost), "secondary")
-            add("end_turn", {"do": "end_turn"}, tr("ui.btn.end_move_double" if game.extra_roll else "ui.btn.end_turn"))
+            add("end_turn", {"do": "end_turn"},
+                tr("ui.btn.end_move_double" if game.doubles_state.extra_roll else "ui.btn.end_turn"))
         return out
 
     def prompt(self, shown: list[dict[str, Any]] | None = None) -> str | None:
@@ -228,7 +229,7 @@ class TurnFlow(Flow):
         game = self.game
         links = tuple((p.name, self.f.of(p.flow).bar_key(p)) for p in pages.bar_pages())
         return {"links": links, "pool": self.f.deeds.pool_text() if game is not None else "",
-                "can_pause": (game is not None and game.variant.clocked and game.paused_at < 0
+                "can_pause": (game is not None and game.variant.clocked and game.clock_state.paused_at < 0
                               and not self.f.clock.vote_kind),
                 "status": self.f.settings.status_text()}
 
@@ -237,7 +238,7 @@ class TurnFlow(Flow):
         game = self.game
         assert game is not None
         pick = list(self.casino_pick)
-        return {"player": game.current.name, "bet": game.options.casino_bet, "jackpot": game.jackpot,
+        return {"player": game.current.name, "bet": game.options.casino_bet, "jackpot": game.casino_state.jackpot,
                 "odds": game.options.casino_jackpot_odds, "pick": pick,
                 "win": game.variant.casino_win(len(pick)) if pick else None}
 
