@@ -107,21 +107,25 @@ def _game_rooted(node: ast.AST) -> bool:
     return isinstance(node, ast.Name) and node.id == "game"
 
 
+def _assigned(node: ast.AST) -> list[ast.AST]:
+    """What an assignment, an augmented or annotated one, or a `del` writes, a tuple or list of targets spread."""
+    targets: list[ast.AST] = []
+    if isinstance(node, (ast.Assign, ast.Delete)):
+        targets = list(node.targets)
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        targets = [node.target]
+    return [t for target in targets for t in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target])]
+
+
 def _outside_core_uses(tree: ast.AST) -> list[tuple[int, str]]:
     found = []
     for node in ast.walk(tree):
         if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
                 and _game_rooted(node.value)):
             found.append((node.lineno, f"uses game.{node.attr}"))
-        targets: list[ast.AST] = []
-        if isinstance(node, (ast.Assign, ast.Delete)):
-            targets = list(node.targets)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
-        for target in targets:
-            for t in target.elts if isinstance(target, ast.Tuple) else [target]:
-                if isinstance(t, (ast.Attribute, ast.Subscript)) and _game_rooted(t.value):
-                    found.append((node.lineno, "writes " + ast.unparse(t)))
+        for t in _assigned(node):
+            if isinstance(t, (ast.Attribute, ast.Subscript)) and _game_rooted(t.value):
+                found.append((node.lineno, "writes " + ast.unparse(t)))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             receiver = node.func.value
             if (node.func.attr in MUTATORS and isinstance(receiver, (ast.Attribute, ast.Subscript))
@@ -393,17 +397,11 @@ def _record_writes(tree: ast.AST, returners: set[str]) -> list[tuple[int, str]]:
             return records.is_one(node)
 
         for node in ast.walk(scope):
-            targets: list[ast.AST] = []
-            if isinstance(node, (ast.Assign, ast.Delete)):
-                targets = list(node.targets)
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-                targets = [node.target]
-            for target in targets:
-                for t in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
-                    if isinstance(t, ast.Attribute) and records.is_one(t.value):
-                        seen.add((node.lineno, "writes " + ast.unparse(t)))
-                    elif isinstance(t, ast.Subscript) and held(t.value):
-                        seen.add((node.lineno, "writes " + ast.unparse(t)))
+            for t in _assigned(node):
+                if isinstance(t, ast.Attribute) and records.is_one(t.value):
+                    seen.add((node.lineno, "writes " + ast.unparse(t)))
+                elif isinstance(t, ast.Subscript) and held(t.value):
+                    seen.add((node.lineno, "writes " + ast.unparse(t)))
             if isinstance(node, ast.Call):
                 func = node.func
                 if isinstance(func, ast.Attribute) and func.attr in MUTATORS and held(func.value):
