@@ -30,6 +30,7 @@ class RandomMoveState(State):
         Field("last_random_target", start=-1),  # where the last one sent a player (any player's); -1 = none yet
     )
 
+
 def check_draw(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "draw")
     d = game.decision

@@ -34,6 +34,7 @@ class CasinoState(State):
         Field("jackpot", start=lambda game: game.options.casino_jackpot_start),
     )
 
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class NoCasino(Mechanic):
     """No casino space on the board."""

@@ -38,6 +38,7 @@ class ClockState(State):
         Field("paused_total", start=0.0),  # seconds spent paused so far
     )
 
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class NoClock(Mechanic):
     """No game clock."""

@@ -26,6 +26,7 @@ class DoublesState(State):
         Field("extra_roll", start=False),  # a double was rolled: end_turn keeps the turn (`after_move`)
     )
 
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Doubles(Mechanic):
     """classic: a double rolls again at once."""

@@ -38,6 +38,7 @@ class MortgageState(State):
         Field("mortgage_round", FLAT, start=lambda game: [0] * game.n_spaces),
     )
 
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Mortgage(Mechanic):
     """classic: the bank's loan at interest."""

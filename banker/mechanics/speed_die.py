@@ -36,6 +36,7 @@ class SpeedDieState(State):
         Field("mr_monopoly", start=False),  # the speed die's Mr. Monopoly move is still to come
     )
 
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class NoSpeedDie(Mechanic):
     """No speed die: the ruleset's dice, their sum, a double when they all match."""

@@ -38,6 +38,7 @@ class TradeState(State):
         Field("turn_trades", start=0),  # trades made in this turn (brands: `trades_per_turn`)
     )
 
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Trade(Mechanic):
     """open: any two players, whenever the board is free or one of them owes."""
