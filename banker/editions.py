@@ -19,7 +19,6 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING
 
 from banker.mechanics.base import Mechanic, mypyc_attr
 from banker.options import Options
