@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole suite against the installed package, as the Pi installs it: scripts/_venv.sh builds the app's
 # wheel from a clean copy of the sources (the engine compiled by mypyc, as deploy/install.sh builds it) and
-# installs it into .venv-test with the test tools; then the type check, then every test against that install
+# installs it into .venv-test with the test tools; then the type check and the linter, then every test against that install
 # (tests/conftest.py and the venv's import check fail the run if banker, ui or hardware come from the
 # checkout, in the suite or in any process it starts), then the engine's tests once more on the pure-Python
 # engine the installer falls back to without a C compiler.
@@ -17,6 +17,8 @@ source "$(dirname "$0")/_venv.sh" "[test]"
 cd "$ROOT"
 echo "== mypy"
 "$VENV/bin/python" -m mypy
+echo "== ruff"
+"$VENV/bin/python" -m ruff check banker ui hardware tests benchmarks
 export BANKER_TEST_INSTALLED=1
 pure=${BANKER_TEST_PURE:-$([ $# -eq 0 ] && echo 1 || echo 0)}
 echo "== pytest: the installed app ($(basename "$BANKER_WHEEL"))"
