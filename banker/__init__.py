@@ -3,8 +3,7 @@
 Nothing here imports Kivy, pyserial, gpiozero, ``ui`` or ``hardware``.
 """
 
-from banker.errors import (ActionError, BankerError, IllegalAction, InvalidAction, RulesetError,
-                           SetupError)
+from banker.errors import ActionError, BankerError, IllegalAction, InvalidAction, RulesetError, SetupError
 from banker.game import Game
 from banker.ruleset import Ruleset, builtin_names, load_ruleset
 

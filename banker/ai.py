@@ -239,7 +239,7 @@ def _manage(game: Game, p: int, rng: random.Random) -> dict[str, Any] | None:
 def _trade_offer(game: Game, p: int) -> dict[str, Any] | None:
     player = game.players[p]
     by_move = game.trades_left_in_move() is not None  # biznes: trades counted by the move
-    for group, members in game.group_members.items():
+    for members in game.group_members.values():
         mine = [j for j in members if game.owner[j] == p]
         theirs = [j for j in members if game.owner[j] not in (p, -1)]
         if by_move:

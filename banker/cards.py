@@ -8,7 +8,8 @@ the target), and the check refuses a card that is not in the deck the game waits
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from banker.errors import IllegalAction, InvalidAction
 from banker.model import BANK, decision
@@ -31,7 +32,7 @@ class RandomMoveState(State):
     )
 
 
-def check_draw(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_draw(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "draw")
     d = game.decision
     if d is None or d.kind != "draw":
@@ -61,7 +62,7 @@ def check_draw(game: "Game", p: int, a: Mapping[str, Any]) -> None:
                             problem="only a random-move card that moves the player takes a target")
 
 
-def do_draw(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_draw(game: Game, p: int, a: Mapping[str, Any]) -> None:
     card = game.ruleset.card_by_id[a["card"]]
     player = game.players[p]
     deck = game.decks[card.deck]
@@ -77,11 +78,11 @@ def do_draw(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     EFFECTS[card.effect](game, p, card, a)
 
 
-def _jail_free(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
+def _jail_free(game: Game, p: int, card: Card, a: Mapping[str, Any]) -> None:
     game.keep_jail_card(p, card.id)
 
 
-def _money(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
+def _money(game: Game, p: int, card: Card, a: Mapping[str, Any]) -> None:
     if card.amount >= 0:
         game.transfer(BANK, p, card.amount, "card", {"card": card.id})
         player = game.players[p]
@@ -91,7 +92,7 @@ def _money(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
         game.charge(p, BANK, -card.amount, "card", {"card": card.id}, pot=True)
 
 
-def _collect_each(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
+def _collect_each(game: Game, p: int, card: Card, a: Mapping[str, Any]) -> None:
     for q in game.players:
         if q.index != p and not q.bankrupt:
             if card.amount >= 0:
@@ -100,7 +101,7 @@ def _collect_each(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> Non
                 game.charge(p, q.index, -card.amount, "card", {"card": card.id})
 
 
-def _repairs(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
+def _repairs(game: Game, p: int, card: Card, a: Mapping[str, Any]) -> None:
     houses = hotels = 0
     for i in game.ruleset.property_indices:
         if game.owner[i] == p and game.level[i]:
@@ -112,15 +113,15 @@ def _repairs(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
     game.charge(p, BANK, amount, "card", {"card": card.id}, pot=True)
 
 
-def _go_to_jail(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
+def _go_to_jail(game: Game, p: int, card: Card, a: Mapping[str, Any]) -> None:
     game.send_to_jail(game.players[p])
 
 
-def _advance(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
+def _advance(game: Game, p: int, card: Card, a: Mapping[str, Any]) -> None:
     game.move_to(game.players[p], card.to)
 
 
-def _destroy_building(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
+def _destroy_building(game: Game, p: int, card: Card, a: Mapping[str, Any]) -> None:
     built = [i for i in game.ruleset.property_indices if game.owner[i] == p and game.level[i]]
     if not built:
         return
@@ -132,18 +133,18 @@ def _destroy_building(game: "Game", p: int, card: Card, a: Mapping[str, Any]) ->
     game.emit("building_destroyed", {"player": game.players[p].name, "space": game.space_name(i)})
 
 
-def _random_move(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
+def _random_move(game: Game, p: int, card: Card, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     target = game.space_index(a["target"])
     game.note_random_move(target)
     game.move_straight_to(player, target)  # landing straight on the start pays; passing it does not
 
 
-def _back(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
+def _back(game: Game, p: int, card: Card, a: Mapping[str, Any]) -> None:
     game.move_back(game.players[p], card.steps)  # landing on GO counts; passing it backwards does not
 
 
-def _nearest(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
+def _nearest(game: Game, p: int, card: Card, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     n = game.n_spaces
     target = next((player.position + k) % n for k in range(1, n + 1)
@@ -163,7 +164,7 @@ def _nearest(game: "Game", p: int, card: Card, a: Mapping[str, Any]) -> None:
 
 
 # effect -> what it does to the drawer (the ruleset loader accepts exactly these effects).
-EFFECTS: dict[str, Callable[["Game", int, Card, Mapping[str, Any]], None]] = {
+EFFECTS: dict[str, Callable[[Game, int, Card, Mapping[str, Any]], None]] = {
     "jail_free": _jail_free,
     "money": _money,
     "collect_each": _collect_each,

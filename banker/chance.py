@@ -9,7 +9,8 @@ gets recorded, so an exported script never depends on this generator.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from banker.game import Game
 from banker.mechanics.casino import jackpot_won

@@ -28,11 +28,12 @@ import json
 import os
 import re
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from banker.errors import ActionError, RulesetError, SetupError
-from banker.game_setup import game_options
 from banker.game import Game
+from banker.game_setup import game_options
 from banker.limits import MAX_INT
 from banker.options import DECLARED, HOUSE_RULES, OptionError
 from banker.outside import escape_text, whole_number
@@ -301,14 +302,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _replay_into(journal: "Journal", path: str, on_action: Any = None) -> tuple["ReplayResult", int | None]:
+def _replay_into(journal: Journal, path: str, on_action: Any = None) -> tuple[ReplayResult, int | None]:
     """Replay a game script into the journal as a new game, committing each action as it goes.
 
     Returns the replay's result and the new game's id (None when the header was refused and no game was made).
     """
     from banker.script import replay_file
 
-    made: list["JournaledGame"] = []
+    made: list[JournaledGame] = []
 
     def begin(header: Header, ruleset: Ruleset) -> JournaledGame:
         live = journal.start(header, ruleset)

@@ -19,16 +19,28 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import tomli_w
 
 from banker.errors import RulesetError
 from banker.outside import escape_text, valid_text
-from banker.ruleset import (EDITION_SUFFIX, MAX_FILE_BYTES, Ruleset, check_edition_name, edition_from_data,
-                            edition_name_problem, editions_dir, load_edition, parse_text, read_file, ruleset_from_data)
+from banker.ruleset import (
+    EDITION_SUFFIX,
+    MAX_FILE_BYTES,
+    Ruleset,
+    check_edition_name,
+    edition_from_data,
+    edition_name_problem,
+    editions_dir,
+    load_edition,
+    parse_text,
+    read_file,
+    ruleset_from_data,
+)
 
 _log = logging.getLogger(__name__)
 

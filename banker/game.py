@@ -16,7 +16,8 @@ check; ``legal_actions()`` lists what passes it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from banker import limits, state
 from banker.errors import IllegalAction, InvalidAction
@@ -41,7 +42,7 @@ class Game(Kernel):
     # Lookups
 
 
-    def new_like(self) -> "Game":
+    def new_like(self) -> Game:
         """A fresh game with the same ruleset, players, options, setup and deck order, before any action."""
         players, options, setup, deck_order = self._init_args
         return Game(self.ruleset, players, options, setup, deck_order)

@@ -7,7 +7,8 @@ repeated name, a ruleset whose lots lack rents, and a `setup` position the rules
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from banker import limits, outside
 from banker.errors import InvalidAction, SetupError
@@ -61,7 +62,7 @@ def hotel_houses(ruleset: Ruleset, opts: Options) -> int:
     return houses
 
 
-def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
+def apply_setup(game: Game, setup: Mapping[str, Any]) -> None:
     """Put a game just made into the position a script's header `setup` describes (docs/game-script.md),
     refusing with SetupError what the rules could not have led to."""
     if not isinstance(setup, Mapping):
@@ -154,7 +155,7 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
             raise SetupError("setup.rule", problem=f"{name} has no owner but has buildings or a mortgage")
         if game.mortgaged[i] and game.level[i]:
             raise SetupError("setup.rule", problem=f"{name} is mortgaged and has buildings")
-    for group, members in game.group_members.items():
+    for members in game.group_members.values():
         levels = [game.level[i] for i in members]
         if max(levels) == 0:
             continue
@@ -171,7 +172,7 @@ def apply_setup(game: "Game", setup: Mapping[str, Any]) -> None:
             f"more buildings on the board than the bank holds ({game.options.houses} houses, "
             f"{game.options.hotels} hotels)"))
 
-def _space(game: "Game", key: Any) -> int:
+def _space(game: Game, key: Any) -> int:
     try:
         return game.space_index(key)
     except InvalidAction:

@@ -55,9 +55,10 @@ import tempfile
 import time
 import urllib.parse
 import zlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from banker.chance import SeededChance, complete_action
 from banker.errors import ActionError, BankerError, IllegalAction, RulesetError, SetupError
@@ -130,7 +131,7 @@ def _detail(exc: BaseException | str) -> str:
 
 def _checksum(game_id: int, seq: int, text: str) -> int:
     """CRC-32 of an action row: SQLite checks its pages' structure, not what they hold."""
-    return zlib.crc32(f"{game_id}:{seq}:{text}".encode("utf-8"))
+    return zlib.crc32(f"{game_id}:{seq}:{text}".encode())
 
 
 def _row_checksum(game_id: int, fields: tuple[Any, ...]) -> int:
@@ -142,7 +143,7 @@ def _text_checksum(text: str) -> int:
 
 
 def _summary_checksum(game_id: int, count: int, digest: str, crc: int, text: str) -> int:
-    return zlib.crc32(f"{game_id}:{count}:{digest}:{crc}:{text}".encode("utf-8"))
+    return zlib.crc32(f"{game_id}:{count}:{digest}:{crc}:{text}".encode())
 
 
 def _summary_text(game: Game) -> str:
@@ -151,12 +152,12 @@ def _summary_text(game: Game) -> str:
 
 def _chain_start(game_id: int) -> str:
     """The running hash of a game with no actions yet."""
-    return hashlib.sha256(f"board-banker game {game_id}".encode("utf-8")).hexdigest()
+    return hashlib.sha256(f"board-banker game {game_id}".encode()).hexdigest()
 
 
 def _chain(previous: str, seq: int, version: int, text: str) -> str:
     """The running hash after one more action row: h_k = SHA-256(h_k-1, row k)."""
-    return hashlib.sha256(f"{previous}\n{seq}:{version}:{text}".encode("utf-8")).hexdigest()
+    return hashlib.sha256(f"{previous}\n{seq}:{version}:{text}".encode()).hexdigest()
 
 
 def cut_short(path: Path) -> str | None:
@@ -233,7 +234,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _guarded(method: F) -> F:
     """SQLite finding damage mid-way becomes the same one-sentence JournalError."""
     @functools.wraps(method)
-    def wrapper(self: "Journal", *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: Journal, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a flipped byte can break UTF-8 too
@@ -511,13 +512,13 @@ class Journal:
                 else:
                     self.db.execute("ROLLBACK")
 
-    def _transaction(self) -> "Journal._Tx":
+    def _transaction(self) -> Journal._Tx:
         return Journal._Tx(self.db)
 
     class _Batch(_Tx):
         """`Journal.batch`: one transaction, whose rows all carry the time it began (they were written at once)."""
 
-        def __init__(self, journal: "Journal") -> None:
+        def __init__(self, journal: Journal) -> None:
             super().__init__(journal.db)
             self.journal = journal
 
@@ -529,7 +530,7 @@ class Journal:
             self.journal._batch_time = None
             super().__exit__(kind, value, tb)
 
-    def batch(self) -> "Journal._Tx":
+    def batch(self) -> Journal._Tx:
         """One transaction around many writes (`banker import`): all of them are kept, or none, and every row
         written in it carries the one time it began (a game imported at once has no span of play)."""
         return Journal._Batch(self)
@@ -549,7 +550,7 @@ class Journal:
             self._copy.cleanup()
             self._copy = None
 
-    def __enter__(self) -> "Journal":
+    def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -607,7 +608,7 @@ class Journal:
         self._append_rows(self.db, game_id, seq, actions, status, summary)
 
     def append_later(self, game_id: int, seq: int, action: Mapping[str, Any],
-                     status: str | None = None, summary: str | None = None) -> "concurrent.futures.Future[None]":
+                     status: str | None = None, summary: str | None = None) -> concurrent.futures.Future[None]:
         """Commit one action row as `append` does, but on a thread of the journal's own, through a connection
         of its own to the same file, and return at once: the future's `result()` is None once the row is on
         disk, or raises the JournalError `append` would have raised (nothing saved).
@@ -770,7 +771,7 @@ class Journal:
                             "was not loaded; restore a backup.")
 
     @_guarded
-    def load(self, game_id: int) -> "JournaledGame":
+    def load(self, game_id: int) -> JournaledGame:
         """Rebuild a game's state by replaying its rows: the way to resume."""
         header = self.header(game_id)
         row = self._game_row(game_id)
@@ -795,7 +796,7 @@ class Journal:
 
     @_guarded
     def start(self, header: Header, ruleset: Ruleset | None = None,
-              meta: Mapping[str, Any] | None = None) -> "JournaledGame":
+              meta: Mapping[str, Any] | None = None) -> JournaledGame:
         """Record a new game from a header and return it ready to play."""
         if ruleset is None:
             ruleset = _ruleset_for(header)
@@ -983,8 +984,8 @@ class Journal:
 class Commit:
     """An action applied in memory whose row is being committed (`JournaledGame.apply_later`)."""
 
-    def __init__(self, live: "JournaledGame", before: int, status: str | None,
-                 pending: "concurrent.futures.Future[None]") -> None:
+    def __init__(self, live: JournaledGame, before: int, status: str | None,
+                 pending: concurrent.futures.Future[None]) -> None:
         self.live, self.before, self.status, self.pending = live, before, status, pending
 
     def wait(self) -> None:
@@ -1036,7 +1037,7 @@ class JournaledGame:
             self.status = status
         return events
 
-    def apply_later(self, action: Mapping[str, Any]) -> tuple[list[Event], "Commit"]:
+    def apply_later(self, action: Mapping[str, Any]) -> tuple[list[Event], Commit]:
         """Apply one action and start its commit beside the caller (`Journal.append_later`): what happened, and
         the commit to wait for (`Commit.wait`) before anything of it is shown or the next action is applied.
 

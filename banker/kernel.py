@@ -32,13 +32,14 @@ And the guards the verbs share, which raise `IllegalAction` / `InvalidAction` an
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, cast
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from banker import game_setup
 from banker.cards import RandomMoveState
 from banker.errors import IllegalAction, InvalidAction, SetupError
-from banker.messages import decision_owed
-from banker.mechanics import Mechanics, choose as choose_mechanics
+from banker.mechanics import Mechanics
+from banker.mechanics import choose as choose_mechanics
 from banker.mechanics.building import BuildingState
 from banker.mechanics.casino import CasinoState
 from banker.mechanics.clock import ClockState
@@ -46,6 +47,7 @@ from banker.mechanics.doubles import DoublesState
 from banker.mechanics.mortgage import MortgageState
 from banker.mechanics.speed_die import SpeedDieState
 from banker.mechanics.trade import TradeState
+from banker.messages import decision_owed
 from banker.model import BANK, NO_PARAMS, POT, Auction, Debt, Decision, Outcome, Player, debt, decision
 from banker.options import Options
 from banker.ruleset import Ruleset
@@ -1089,7 +1091,7 @@ class Kernel:
             for i, name in fields:
                 setattr(part, name, values[i])
 
-    def take_state_of(self, other: "Kernel") -> None:
+    def take_state_of(self, other: Kernel) -> None:
         """Make the state `other`'s (a game of the same ruleset, players and setup), sharing its values, the
         families' state objects among them (`other` is a fresh game, dropped afterwards)."""
         for name in STATE:

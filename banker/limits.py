@@ -21,7 +21,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Final, Mapping
+from collections.abc import Mapping
+from typing import Any, Final
 
 from banker.errors import InvalidAction
 from banker.outside import control_character, valid_text

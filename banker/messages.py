@@ -19,7 +19,8 @@ Two conventions the catalogues share:
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 
 class Plural(NamedTuple):

@@ -20,8 +20,9 @@ docs/rulesets.md's tables (tests/test_options.py checks them against the declara
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Final, Mapping
+from typing import Any, Final
 
 __all__ = ["DECLARED", "HOUSE_RULES", "HouseRule", "MAX_WHOLE_NUMBER", "Need", "OPTION_DEFAULTS", "OPTION_RANGES",
            "Option", "OptionError", "Options", "Value", "options_from", "shown"]

@@ -23,7 +23,8 @@ import os
 import re
 import stat
 import unicodedata
-from typing import Callable, Final
+from collections.abc import Callable
+from typing import Final
 
 # ----------------------------------------------------------------------
 # Outside text
@@ -179,8 +180,8 @@ def scan_document(text: str, *, toml: bool, max_depth: int, max_digits: int,
     config file; an ordinary file is passed by a quick look without the character-by-character walk.
     """
     if (text.count("[") + text.count("{") <= max_depth
-            and not re.search(r"[0-9](?:_?[0-9]){%d}" % max_digits, text)
-            and not (toml and re.search(r"\.(?:[^.\n]*\.){%d}" % (max_key_parts - 1), text))):
+            and not re.search(rf"[0-9](?:_?[0-9]){{{max_digits}}}", text)
+            and not (toml and re.search(rf"\.(?:[^.\n]*\.){{{max_key_parts - 1}}}", text))):
         return None
     depth = 0
     digits = 0

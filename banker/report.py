@@ -14,7 +14,8 @@ kind of what was owed (rent paid out of a debt is `rent`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from banker.model import BANK, POT
 
@@ -33,7 +34,7 @@ def kind_of(code: str, params: dict[str, Any]) -> str:
     return code
 
 
-def _turns_of_actions(game: "Game") -> list[int]:
+def _turns_of_actions(game: Game) -> list[int]:
     """For each action in effect, the turn (1 for the first) it was taken in: the game played again."""
     fresh = game.new_like()
     fresh.unobserved(watched=False)
@@ -44,7 +45,7 @@ def _turns_of_actions(game: "Game") -> list[int]:
     return turns
 
 
-def ranks(game: "Game") -> dict[int, int]:
+def ranks(game: Game) -> dict[int, int]:
     """Each player's rank, 1 the best, tied players sharing one (and the next rank skipping as many): the
     winners first, then the players still in by net worth, then the bankrupt, the last to go bankrupt first."""
     winners = set(game.outcome.winners) if game.outcome is not None else set()
@@ -62,7 +63,7 @@ def ranks(game: "Game") -> dict[int, int]:
     return {p: ordered.index(key) + 1 for p, key in keys.items()}
 
 
-def _clock_minutes(game: "Game") -> float | None:
+def _clock_minutes(game: Game) -> float | None:
     """The game's own clock in minutes, where it keeps one (a timed game, brands' economy), else None."""
     if game.variant.clocked or game.options.time_limit:
         return round(game.economy_minutes(), 1)
@@ -79,7 +80,7 @@ def _minutes(clock: float | None, times: tuple[float, float] | None) -> float | 
     return round((times[1] - times[0]) / 60, 1)
 
 
-def game_report(game: "Game", game_id: int, status: str, times: tuple[float, float] | None = None,
+def game_report(game: Game, game_id: int, status: str, times: tuple[float, float] | None = None,
                 with_turns: bool = True) -> dict[str, Any]:
     """The report of one game (the JSON `banker report` prints; docs/game-script.md, "Reports").
 
@@ -139,13 +140,13 @@ def game_report(game: "Game", game_id: int, status: str, times: tuple[float, flo
     }
 
 
-def journal_report(journal: "Journal", game_id: int) -> dict[str, Any]:
+def journal_report(journal: Journal, game_id: int) -> dict[str, Any]:
     """`game_report` of a journaled game (JournalError when it does not load)."""
     live = journal.load(game_id)
     return game_report(live.game, game_id, journal.status(game_id), journal.action_times(game_id))
 
 
-def game_summary(game: "Game") -> dict[str, Any]:
+def game_summary(game: Game) -> dict[str, Any]:
     """What the family's history (`family_stats`) needs of a game: stored by the journal in the transaction of
     the action that ends it. A game marked finished without an end (abandoned) is `{"ended": false}`."""
     if game.outcome is None:
@@ -162,7 +163,7 @@ def _key(name: str) -> str:
     return name.strip().casefold()
 
 
-def family_stats(journal: "Journal") -> dict[str, Any]:
+def family_stats(journal: Journal) -> dict[str, Any]:
     """The family's history over the journal's finished games (`banker stats`; docs/game-script.md, "Reports").
 
     A finished game is one ended by the rules or by `banker finish` (its status `finished` and its state
@@ -172,7 +173,7 @@ def family_stats(journal: "Journal") -> dict[str, Any]:
     return tally(journal.summaries())
 
 
-def tally(summaries: Iterable["GameSummary"]) -> dict[str, Any]:
+def tally(summaries: Iterable[GameSummary]) -> dict[str, Any]:
     """`family_stats` of the games' summaries (`Journal.summaries`, `Journal.summary`), in the order of their ids."""
     games = 0
     rulesets: dict[str, int] = {}

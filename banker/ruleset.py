@@ -15,19 +15,26 @@ import math
 import os
 import re
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from banker.errors import RulesetError
 from banker import outside
-from banker.outside import valid_text
-from banker.mechanics import Mechanics, choose as choose_mechanics, families as mechanic_families
-from banker.options import DECLARED, Options, OptionError, Value, options_from, shown as _shown
+from banker.errors import RulesetError
+from banker.mechanics import Mechanics
+from banker.mechanics import choose as choose_mechanics
+from banker.mechanics import families as mechanic_families
+from banker.options import DECLARED, OptionError, Options, Value, options_from
+
 # Views of the options' declarations (banker/options.py), where they were before it.
-from banker.options import (HOUSE_RULES as HOUSE_RULES, MAX_WHOLE_NUMBER as MAX_WHOLE_NUMBER,
-                            OPTION_DEFAULTS as OPTION_DEFAULTS, OPTION_RANGES as OPTION_RANGES)
+from banker.options import HOUSE_RULES as HOUSE_RULES
+from banker.options import MAX_WHOLE_NUMBER as MAX_WHOLE_NUMBER
+from banker.options import OPTION_DEFAULTS as OPTION_DEFAULTS
+from banker.options import OPTION_RANGES as OPTION_RANGES
+from banker.options import shown as _shown
+from banker.outside import valid_text
 from banker.variant import Variant
 
 FORMAT = 1

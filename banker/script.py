@@ -8,9 +8,10 @@ starting with ``#`` are skipped; line numbers count every line of the file.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from banker.chance import SeededChance, complete_action
 from banker.errors import ActionError, BankerError, RulesetError, SetupError

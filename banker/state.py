@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from banker.game import Game
 
 
-def describe(game: "Game") -> dict[str, Any]:
+def describe(game: Game) -> dict[str, Any]:
     """The state exactly as `banker replay --json` prints it (docs/game-script.md)."""
     players = []
     for q in game.players:
@@ -82,7 +82,7 @@ def describe(game: "Game") -> dict[str, Any]:
         state["clock"] = {"minutes": round(game.economy_minutes(), 2), "paused": game.clock_state.paused_at >= 0,
                           "salary": game.salary_paid(), "rent_tax_percent": game.rent_tax_percent()}
         if game.options.turn_seconds:
-            for entry, q in zip(players, game.players):
+            for entry, q in zip(players, game.players, strict=True):
                 entry["skipped_turns"] = game.clock_state.skipped[q.index]
     if game.outcome is not None:
         state["end_reason"] = game.outcome.reason

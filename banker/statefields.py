@@ -24,8 +24,9 @@ How a piece of state is copied (`Field.copy`), so that a copy shares nothing tha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Final
+from typing import Any, ClassVar, Final
 
 SHARED: Final = "shared"
 FLAT: Final = "flat"

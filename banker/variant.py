@@ -48,7 +48,7 @@ class Variant:
     clocked: bool  # the game runs on the game clock (brands' economy or turn timer)
 
     @staticmethod
-    def of(rules: "Mechanics") -> "Variant":
+    def of(rules: Mechanics) -> Variant:
         """The facts of a game with these mechanics (a game's `rules`)."""
         casino = rules.casino
         return Variant(
@@ -62,7 +62,7 @@ class Variant:
             casino_wins=(casino.win(1), casino.win(2), casino.win(3)), clocked=rules.clock.present())
 
     @staticmethod
-    def of_ruleset(ruleset: "Ruleset") -> "Variant":
+    def of_ruleset(ruleset: Ruleset) -> Variant:
         """The facts of a game of this ruleset with its default options (what the app shows before a game)."""
         return Variant.of(ruleset.rules())
 

@@ -9,7 +9,8 @@ fail by the rules; banker/verbtable.py lists them. A ruleset's own ways live in 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from banker import limits
 from banker.errors import IllegalAction, InvalidAction
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from banker.game import Game
 
 
-def check_deal(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_deal(game: Game, p: int, a: Mapping[str, Any]) -> None:
     if not game.deal_owed:
         raise IllegalAction("rule.no_deal")
     deeds = a.get("deeds")
@@ -29,7 +30,7 @@ def check_deal(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     _parse_deeds(game, deeds)
 
 
-def _parse_deeds(game: "Game", deeds: Any) -> dict[int, list[int]]:
+def _parse_deeds(game: Game, deeds: Any) -> dict[int, list[int]]:
     if not isinstance(deeds, Mapping):
         raise InvalidAction("action.bad_field", field="deeds", problem="must map players to lists of spaces")
     want = game.options.deal_deeds
@@ -64,7 +65,7 @@ def _parse_deeds(game: "Game", deeds: Any) -> dict[int, list[int]]:
     return result
 
 
-def do_deal(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_deal(game: Game, p: int, a: Mapping[str, Any]) -> None:
     for q, spaces in _parse_deeds(game, a["deeds"]).items():
         for i in spaces:
             game.give_deed(i, q)
@@ -74,7 +75,7 @@ def do_deal(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.emit("dealt", {})
 
 
-def _nothing_to_buy(game: "Game", p: int) -> IllegalAction:
+def _nothing_to_buy(game: Game, p: int) -> IllegalAction:
     """The refusal of `buy` or `decline` with no property to buy: naming the house rule where the player stands,
     unlapped, on a property nobody owns (`buy_after_first_lap`)."""
     player = game.players[p]
@@ -84,7 +85,7 @@ def _nothing_to_buy(game: "Game", p: int) -> IllegalAction:
     return IllegalAction("rule.nothing_to_buy", player=player.name)
 
 
-def check_buy(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_buy(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "buy")
     d = game.decision
     if d is None or d.kind != "buy":
@@ -97,21 +98,21 @@ def check_buy(game: "Game", p: int, a: Mapping[str, Any]) -> None:
                             price=game.prices[d.space], cash=player.cash)
 
 
-def do_buy(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_buy(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.decision.space  # type: ignore[union-attr]
     game.pay_bank(p, game.prices[i], "buy", game.space_params[i])
     game.give_deed(i, p)
     game.set_decision(None)
 
 
-def check_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_decline(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "decline")
     d = game.decision
     if d is None or d.kind != "buy":
         raise _nothing_to_buy(game, p)
 
 
-def do_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_decline(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.decision.space  # type: ignore[union-attr]
     game.set_decision(None)
     game.emit("declined", {"player": game.players[p].name, "space": game.space_name(i)})
@@ -119,7 +120,7 @@ def do_decline(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         auctions.start_property_auction(game, i, decliner=p)
 
 
-def check_tax(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_tax(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "tax")
     d = game.decision
     if d is None or d.kind != "tax":
@@ -128,14 +129,14 @@ def check_tax(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise InvalidAction("action.bad_field", field="choice", problem='must be "flat" or "percent"')
 
 
-def do_tax(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_tax(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.decision.space  # type: ignore[union-attr]
     game.set_decision(None)
     amount = game.income_tax(p, a["choice"])
     game.charge(p, BANK, amount, "tax", {"space": game.space_name(i), "choice": a["choice"]}, pot=True)
 
 
-def check_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_pay_fine(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "pay_fine")
     player = game.players[p]
     _jail_exit_window(game, player, "pay_fine")
@@ -144,7 +145,7 @@ def check_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise IllegalAction("rule.cannot_afford_fine", player=player.name, fine=fine, cash=player.cash)
 
 
-def _jail_exit_window(game: "Game", player: Player, verb: str) -> None:
+def _jail_exit_window(game: Game, player: Player, verb: str) -> None:
     if not player.in_jail:
         raise IllegalAction("rule.not_in_jail", player=player.name)
     game.refuse_blocked(verb, player.index)
@@ -152,7 +153,7 @@ def _jail_exit_window(game: "Game", player: Player, verb: str) -> None:
         raise IllegalAction("rule.jail_before_roll", player=player.name)
 
 
-def do_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_pay_fine(game: Game, p: int, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     fine = game.options.jail_fine
     target = POT if game.options.free_parking_pot else BANK
@@ -160,7 +161,7 @@ def do_pay_fine(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.leave_jail(player, "fine")
 
 
-def check_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_use_card(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "use_card")
     player = game.players[p]
     _jail_exit_window(game, player, "use_card")
@@ -168,25 +169,25 @@ def check_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise IllegalAction("rule.no_jail_card", player=player.name)
 
 
-def do_use_card(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_use_card(game: Game, p: int, a: Mapping[str, Any]) -> None:
     player = game.players[p]
     game.return_card(game.take_jail_card(p))
     game.leave_jail(player, "card")
 
 
-def check_end_turn(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_end_turn(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "end_turn")
     game.refuse_blocked("end_turn", p)
     if game.roll_owed:
         raise IllegalAction("rule.roll_owed", player=game.players[p].name)
 
 
-def do_end_turn(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_end_turn(game: Game, p: int, a: Mapping[str, Any]) -> None:
     if not game.rules.doubles.end_move(game, p):  # doubles = "after_move": the extra roll comes now
         game.next_turn()
 
 
-def check_adjust(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_adjust(game: Game, p: int, a: Mapping[str, Any]) -> None:
     cash = a.get("cash", 0)
     if isinstance(cash, bool) or not isinstance(cash, int):
         raise InvalidAction("action.bad_field", field="cash", problem="must be a whole number (a change, + or -)")
@@ -202,7 +203,7 @@ def check_adjust(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise IllegalAction("rule.adjust_bound", player=player.name, cash=player.cash, change=cash, most=limits.MAX_INT)
 
 
-def do_adjust(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_adjust(game: Game, p: int, a: Mapping[str, Any]) -> None:
     cash = int(a.get("cash", 0))
     reason = a.get("reason", "")
     if cash > 0:
@@ -214,11 +215,11 @@ def do_adjust(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.emit("adjusted", {"player": game.players[p].name, "cash": cash, "reason": reason})
 
 
-def check_end_game(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_end_game(game: Game, p: int, a: Mapping[str, Any]) -> None:
     return None
 
 
-def do_end_game(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_end_game(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.end("ended", game.richest())
 
 
@@ -226,7 +227,7 @@ def do_end_game(game: "Game", p: int, a: Mapping[str, Any]) -> None:
 # roll: the dice, then jail, doubles and the move. What a speed die adds (its face, the triple, the bus,
 # Mr. Monopoly) is the speed die family's (banker/mechanics/speed_die.py): this verb only calls its hooks.
 
-def parse_dice(game: "Game", a: Mapping[str, Any]) -> tuple[int, ...]:
+def parse_dice(game: Game, a: Mapping[str, Any]) -> tuple[int, ...]:
     """The action's dice, as many as the roll takes (`Game.dice_count`), each 1 to 6."""
     dice = a.get("dice")
     if dice is None:
@@ -238,7 +239,7 @@ def parse_dice(game: "Game", a: Mapping[str, Any]) -> tuple[int, ...]:
     return tuple(dice)
 
 
-def check_roll(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_roll(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "roll")
     parse_dice(game, a)
     d = game.decision
@@ -251,7 +252,7 @@ def check_roll(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise IllegalAction("rule.no_roll_owed", player=game.current.name)
 
 
-def do_roll(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_roll(game: Game, p: int, a: Mapping[str, Any]) -> None:
     dice = a["dice"]
     player = game.players[p]
     game.count_roll(player, dice)

@@ -18,8 +18,9 @@ that every verb has both and that each function lives in one row only.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from banker import cards, verbs
 from banker.mechanics import auction, bankruptcy, building, casino, clock, debt, mortgage, speed_die, trade

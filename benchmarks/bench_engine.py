@@ -61,9 +61,10 @@ import subprocess
 import sys
 import tempfile
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any, Callable
+from typing import IO, Any
 
 MODES = (("fast", False), ("checked", True))
 DROP_LIMIT = 0.05  # issue 16: a median may not drop by more than 5%

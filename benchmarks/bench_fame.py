@@ -51,7 +51,7 @@ def child(journal: Path, opens: int, out: Path) -> int:
     """The app on `journal`: the first frame, the history's reading, and the pages opened by touch."""
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "tests" / "ui"))
-    import e2e_kit  # noqa: F401  (Kivy set up offscreen, as the end-to-end tests run the app)
+    import e2e_kit
     from kivy.clock import Clock
     from kivy.core.window import Window
 

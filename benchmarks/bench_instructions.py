@@ -85,7 +85,7 @@ def measure(roots: list[Path], rules: list[str], games: int, checked: bool) -> l
             counted = list(pool.map(lambda job: count(job[0], job[1], job[2], checked, work), jobs))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    runs = dict(zip(jobs, counted))
+    runs = dict(zip(jobs, counted, strict=True))
     results = []
     for root in roots:
         for name in rules:

@@ -15,7 +15,8 @@ import json
 import statistics
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hardware.emulate import LineReaderEmulator
 from hardware.line import LineProtocol

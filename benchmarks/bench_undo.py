@@ -28,10 +28,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from banker.game import Game  # noqa: E402
-from banker.ruleset import load_ruleset  # noqa: E402
-from banker.script import replay_text, script_lines  # noqa: E402
-from banker.simulate import play_game  # noqa: E402
+from banker.game import Game
+from banker.ruleset import load_ruleset
+from banker.script import replay_text, script_lines
+from banker.simulate import play_game
 
 
 def long_script(rules: str, actions: int) -> list[str]:

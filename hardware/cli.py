@@ -26,8 +26,8 @@ import threading
 from typing import Any
 
 from banker.outside import seconds, whole_number
-from hardware.config import MAX_DICE, RETAP_RANGE, Pin, pin_problem
 from hardware import kinds
+from hardware.config import MAX_DICE, RETAP_RANGE, Pin, pin_problem
 from hardware.events import CardTapped, ConfigError, DiceRolled, HardwareError, ReaderStatus
 
 

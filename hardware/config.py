@@ -49,12 +49,25 @@ import ipaddress
 import os
 import re
 import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal, Mapping, Sequence, TypeAlias, cast
+from typing import Any, Final, Literal, TypeAlias, cast
 
-from banker.outside import (CONTROLS_AND_FORMAT, DEEP, LONG_KEY, LONG_NUMBER, FileTooLarge, NotRegularFile, NotText,
-                            control_character, escape_text, file_kind, read_text_file, scan_document)
+from banker.outside import (
+    CONTROLS_AND_FORMAT,
+    DEEP,
+    LONG_KEY,
+    LONG_NUMBER,
+    FileTooLarge,
+    NotRegularFile,
+    NotText,
+    control_character,
+    escape_text,
+    file_kind,
+    read_text_file,
+    scan_document,
+)
 from hardware import kinds
 from hardware.events import ConfigError
 

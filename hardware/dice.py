@@ -53,9 +53,10 @@ import random
 import secrets
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from gpiozero import Button, Buzzer, LEDBoard, LEDCharDisplay, LEDMultiCharDisplay
 from gpiozero.exc import GPIOZeroError
@@ -183,7 +184,7 @@ def _face_writer(display: Any) -> Callable[[tuple[int, ...]], None]:
             states: list[bool] = []
             for slot in range(slots):
                 states.extend(PIP_LAYOUTS[per_die][faces[slot]] if slot < len(faces) else (False,) * per_die)
-            for led, state in zip(leds, states):
+            for led, state in zip(leds, states, strict=True):
                 led.value = state
 
         return show_pips

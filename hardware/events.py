@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 UID_BYTES = (4, 7, 10)
 """The lengths of an ISO 14443 UID (single, double and triple size): a reader reporting another is not read."""
 

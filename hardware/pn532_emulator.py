@@ -30,9 +30,21 @@ import time
 
 from hardware.emulate import PtyDevice
 from hardware.events import UID_BYTES
-from hardware.pn532 import (ACK_FRAME, ERROR_FRAME, GET_FIRMWARE_VERSION, HOST_TO_PN532, IN_LIST_PASSIVE_TARGET,
-                            PN532_TO_HOST, RF_CONFIGURATION, RF_ITEM_MAX_RETRIES, SAM_CONFIGURATION,
-                            FrameParser, InformationFrame, Nack, build_frame)
+from hardware.pn532 import (
+    ACK_FRAME,
+    ERROR_FRAME,
+    GET_FIRMWARE_VERSION,
+    HOST_TO_PN532,
+    IN_LIST_PASSIVE_TARGET,
+    PN532_TO_HOST,
+    RF_CONFIGURATION,
+    RF_ITEM_MAX_RETRIES,
+    SAM_CONFIGURATION,
+    FrameParser,
+    InformationFrame,
+    Nack,
+    build_frame,
+)
 
 _HEX = re.compile(r"^(?:[0-9A-Fa-f]{2})+$")
 

@@ -150,7 +150,7 @@ class RC522Protocol(CardProtocol):
         self.resting: dict[bytes, int] = {}
 
     @classmethod
-    def from_config(cls, reader: ReaderConfig) -> "RC522Protocol":
+    def from_config(cls, reader: ReaderConfig) -> RC522Protocol:
         """The protocol for a `hardware.config.ReaderConfig` (its reset_pin)."""
         return cls(reader.baudrate, reset_pin=reader.reset_pin)
 

@@ -37,11 +37,55 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hardware.rc522 import (  # the chip's registers, commands and bits, as the driver names them
-    COMMAND, COM_IRQ, DIV_IRQ, ERROR, STATUS1, FIFO_DATA, FIFO_LEVEL, WATER_LEVEL, CONTROL, BIT_FRAMING, COLL,
-    MODE, TX_MODE, RX_MODE, TX_CONTROL, CRC_RESULT_H, CRC_RESULT_L, MOD_WIDTH, RF_CFG, T_MODE, VERSION, IDLE, MEM,
-    GENERATE_RANDOM_ID, CALC_CRC, TRANSMIT, NO_CMD_CHANGE, RECEIVE, TRANSCEIVE, MF_AUTHENT, SOFT_RESET, TX_IRQ,
-    RX_IRQ, IDLE_IRQ, ERR_IRQ, TIMER_IRQ, CRC_IRQ, TEMP_ERR, BUFFER_OVFL, COLL_ERR, PARITY_ERR, PROTOCOL_ERR, REQA,
-    WUPA, HLTA, CASCADE_TAG, SEL_LEVELS, ANTICOLL_NVB, SELECT_NVB,
+    ANTICOLL_NVB,
+    BIT_FRAMING,
+    BUFFER_OVFL,
+    CALC_CRC,
+    CASCADE_TAG,
+    COLL,
+    COLL_ERR,
+    COM_IRQ,
+    COMMAND,
+    CONTROL,
+    CRC_IRQ,
+    CRC_RESULT_H,
+    CRC_RESULT_L,
+    DIV_IRQ,
+    ERR_IRQ,
+    ERROR,
+    FIFO_DATA,
+    FIFO_LEVEL,
+    GENERATE_RANDOM_ID,
+    HLTA,
+    IDLE,
+    IDLE_IRQ,
+    MEM,
+    MF_AUTHENT,
+    MOD_WIDTH,
+    MODE,
+    NO_CMD_CHANGE,
+    PARITY_ERR,
+    PROTOCOL_ERR,
+    RECEIVE,
+    REQA,
+    RF_CFG,
+    RX_IRQ,
+    RX_MODE,
+    SEL_LEVELS,
+    SELECT_NVB,
+    SOFT_RESET,
+    STATUS1,
+    T_MODE,
+    TEMP_ERR,
+    TIMER_IRQ,
+    TRANSCEIVE,
+    TRANSMIT,
+    TX_CONTROL,
+    TX_IRQ,
+    TX_MODE,
+    VERSION,
+    WATER_LEVEL,
+    WUPA,
 )
 
 # Register values after a reset (datasheet, section 9.3); the others are 0x00.
@@ -160,7 +204,7 @@ class MFRC522:
 
     # -- the SPI side ---------------------------------------------------------------------------------
 
-    def spidev(self) -> "FakeSpiDev":
+    def spidev(self) -> FakeSpiDev:
         """A new fake SPI device on this chip: what `RC522Protocol(spi=chip.spidev)` opens."""
         return FakeSpiDev(self)
 

@@ -22,7 +22,8 @@ import errno
 import logging
 import termios
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import serial
 
@@ -50,7 +51,7 @@ class CardProtocol(abc.ABC):
         SerialException, or ValueError for a bad URL) when it cannot be opened now."""
         return open_serial(url, self.baudrate)
 
-    def start(self, port: Any) -> None:
+    def start(self, port: Any) -> None:  # noqa: B027 (a hook: most devices need no greeting)
         """Greet the device after the port opened (raise ProtocolError or SerialException if it won't talk)."""
 
     @abc.abstractmethod
@@ -112,7 +113,7 @@ class CardReader:
         self._thread: threading.Thread | None = None
         self._port: Any = None
 
-    def start(self) -> "CardReader":
+    def start(self) -> CardReader:
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name=f"card reader {self.url}", daemon=True)
             self._thread.start()
@@ -130,7 +131,7 @@ class CardReader:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
 
-    def __enter__(self) -> "CardReader":
+    def __enter__(self) -> CardReader:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:

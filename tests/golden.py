@@ -27,10 +27,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # randomplay, beside this file
 
-from banker.game import Game  # noqa: E402
-from banker.ruleset import builtin_names, load_ruleset  # noqa: E402
-from banker.simulate import play_game  # noqa: E402
-from randomplay import play_random_game  # noqa: E402
+from banker.game import Game
+from banker.ruleset import builtin_names, load_ruleset
+from banker.simulate import play_game
+from randomplay import play_random_game
 
 TRACES = Path(__file__).resolve().parent / "golden" / "traces.json"
 AI_GAMES = 50

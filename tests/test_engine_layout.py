@@ -324,7 +324,7 @@ class _Records:
         if isinstance(target, ast.Name):
             sets = (self.one, self.many, self.games)
             before = [target.id in kind for kind in sets]
-            for flag, kind in zip((one, many, game), sets):
+            for flag, kind in zip((one, many, game), sets, strict=True):
                 if flag:
                     kind.add(target.id)
             return before != [target.id in kind for kind in sets]
@@ -344,7 +344,7 @@ class _Records:
                 and len(target.elts) == 2:
             return self.bind_iteration(target.elts[1], iterable.args[0])
         if call == "zip" and isinstance(target, (ast.Tuple, ast.List)):
-            return any([self.bind_iteration(t, a) for t, a in zip(target.elts, iterable.args)])
+            return any([self.bind_iteration(t, a) for t, a in zip(target.elts, iterable.args, strict=False)])
         if self.is_many(iterable):
             return self.bind(target, True, False)
         return False
@@ -368,7 +368,7 @@ class _Records:
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                     for target in targets:
                         if isinstance(target, (ast.Tuple, ast.List)) and isinstance(node.value, (ast.Tuple, ast.List)):
-                            for t, v in zip(target.elts, node.value.elts):
+                            for t, v in zip(target.elts, node.value.elts, strict=False):
                                 changed |= self.bind_value(t, v)
                         else:
                             changed |= self.bind_value(target, node.value)
@@ -391,7 +391,7 @@ def _record_writes(tree: ast.AST, returners: set[str]) -> list[tuple[int, str]]:
         records = _Records(returners)
         records.grow(scope)
 
-        def held(node: ast.AST) -> bool:  # a record, or a record's list (`p.debts`, `a.bidders`)
+        def held(node: ast.AST, records: _Records = records) -> bool:  # a record, or a record's list (`p.debts`, `a.bidders`)
             if isinstance(node, ast.Attribute):
                 return records.is_one(node.value)
             return records.is_one(node)
@@ -510,7 +510,7 @@ def test_a_write_planted_in_a_real_module_is_found() -> None:
 
 def _fields(record: object) -> tuple[str, ...]:
     """A record's fields: its slots, or in the compiled build mypyc's list of its attributes (no `__slots__`)."""
-    fields: tuple[str, ...] = getattr(type(record), "__slots__", None) or getattr(type(record), "__mypyc_attrs__")
+    fields: tuple[str, ...] = getattr(type(record), "__slots__", None) or type(record).__mypyc_attrs__
     assert {"cash", "position", "bidders", "high_bid"} & set(fields)
     return fields
 

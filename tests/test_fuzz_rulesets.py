@@ -27,19 +27,18 @@ import subprocess
 import sys
 import tomllib
 import traceback
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
-
-from fuzzkit import Hang, time_limit
 
 from banker.cli import main
 from banker.errors import RulesetError
 from banker.mechanics import families
-from banker.ruleset import (MAX_FILE_BYTES, MAX_NESTING, MAX_WHOLE_NUMBER, OPTION_DEFAULTS, OPTION_RANGES,
-                            load_ruleset)
+from banker.ruleset import MAX_FILE_BYTES, MAX_NESTING, MAX_WHOLE_NUMBER, OPTION_DEFAULTS, OPTION_RANGES, load_ruleset
+from fuzzkit import Hang, time_limit
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "fuzz" / "rulesets"
@@ -139,7 +138,7 @@ def test_every_class_refused_with_its_own_reason_by_every_command(tmp_path: Path
     for k, (path, fragment) in enumerate(cases):
         script = tmp_path / f"script-{k}.jsonl"
         script.write_text(json.dumps({"rules": path, "players": ["Ann", "Ben"], "seed": 1}) + '\n{"do": "roll"}\n')
-        for c, (argv, prefix) in enumerate(commands):
+        for argv, prefix in commands:
             status, out = in_process(argv(path, script))
             check_refusal(subprocess.CompletedProcess(argv(path, script), status, "", out),
                           prefix.format(path=path), fragment)

@@ -25,9 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from fuzzkit import time_limit
-
 from banker.cli import main
+from fuzzkit import time_limit
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "fuzz" / "scripts"

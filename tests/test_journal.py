@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -304,10 +305,21 @@ def long_script(tmp_path: Path) -> tuple[Path, list[dict]]:
     return script, actions
 
 
+def _read_acks(proc: subprocess.Popen[str], acked: list[int], target: int, reached: threading.Event) -> None:
+    """Collect the sequence numbers `banker replay --progress` says are committed; `reached` is set once
+    there are `target` of them, or the process has ended."""
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if line.startswith("committed "):
+            acked.append(int(line.split()[1]))
+            if len(acked) >= target:
+                reached.set()
+    reached.set()
+
+
 def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) -> None:
     import random
     import signal
-    import threading
 
     script, actions = long_script(tmp_path)
     rng = random.Random(11)
@@ -321,16 +333,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
         target = rng.randint(0, len(actions))  # kill after about this many acknowledgements
         reached = threading.Event()
 
-        def read() -> None:
-            assert proc.stderr is not None
-            for line in proc.stderr:
-                if line.startswith("committed "):
-                    acked.append(int(line.split()[1]))
-                    if len(acked) >= target:
-                        reached.set()
-            reached.set()
-
-        reader = threading.Thread(target=read, daemon=True)
+        reader = threading.Thread(target=_read_acks, args=(proc, acked, target, reached), daemon=True)
         reader.start()
         reached.wait(timeout=120)
         os.kill(proc.pid, signal.SIGKILL)

@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -125,9 +126,9 @@ def test_the_cli_knows_a_variant_registered_before_it_runs(no_extra: Path, tmp_p
     script = tmp_path / "game.jsonl"
     script.write_text(json.dumps({"rules": str(no_extra), "players": ["Ann", "Ben"]}) + "\n"
                       + json.dumps({"do": "roll", "dice": [3, 3]}) + "\n", "utf-8")
-    code = ("import sys; sys.path.insert(0, %r); import test_mechanics as t; from banker import mechanics;"
-            "mechanics.register('doubles', 'no_extra', t.NoExtraRoll); from banker.cli import main;"
-            "sys.exit(main(['replay', '--json', %r]))" % (str(ROOT / "tests"), str(script)))
+    code = (f"import sys; sys.path.insert(0, {str(ROOT / 'tests')!r}); import test_mechanics as t;"
+            "from banker import mechanics; mechanics.register('doubles', 'no_extra', t.NoExtraRoll);"
+            f"from banker.cli import main; sys.exit(main(['replay', '--json', {str(script)!r}]))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert run.returncode == 0, run.stderr
     state = json.loads(run.stdout)

@@ -14,12 +14,20 @@ import pytest
 
 from banker import limits
 from banker.cli import main
+from banker.errors import RulesetError, SetupError
 from banker.game import Game
 from banker.mechanics.building import Visit
 from banker.mechanics.mortgage import NoMortgages
-from banker.options import (DECLARED, HOUSE_RULES, MAX_WHOLE_NUMBER, OPTION_DEFAULTS, OPTION_RANGES, OptionError,
-                            Options, options_from)
-from banker.errors import RulesetError, SetupError
+from banker.options import (
+    DECLARED,
+    HOUSE_RULES,
+    MAX_WHOLE_NUMBER,
+    OPTION_DEFAULTS,
+    OPTION_RANGES,
+    OptionError,
+    Options,
+    options_from,
+)
 from banker.ruleset import load_ruleset, offered_house_rules, option_problem, ruleset_from_data
 from banker.variant import Variant
 from variantkit import registered
@@ -252,7 +260,7 @@ def test_the_options_table_holds_every_option_with_its_default() -> None:
         names = re.findall(r"`(\w+)`", cells[0])
         values = [_value(v.strip()) for v in cells[1].split(", ")]
         assert len(names) == len(values), cells
-        documented.update(zip(names, values))
+        documented.update(zip(names, values, strict=True))
     assert documented == OPTION_DEFAULTS
     assert all(type(documented[name]) is type(default) for name, default in OPTION_DEFAULTS.items())
 

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from banker.outside import (CONTROLS_AND_FORMAT, NotRegularFile, NotText, control_character, file_kind,
-                            read_text_file)
+from banker.outside import CONTROLS_AND_FORMAT, NotRegularFile, NotText, control_character, file_kind, read_text_file
 from banker.script import replay_file
 
 

@@ -7,11 +7,11 @@ See randomplay.py for the invariants.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import random
 
 from banker.ruleset import load_ruleset
 from randomplay import play_random_game, random_house_rules

@@ -33,6 +33,6 @@ def test_banker_imports_nothing_impure() -> None:
 
 def test_importing_the_engine_loads_no_hardware_or_ui() -> None:
     code = ("import sys, banker, banker.game, banker.script, banker.simulate, banker.cli; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (FORBIDDEN,))
+            f"print(sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

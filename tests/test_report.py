@@ -17,7 +17,7 @@ import pytest
 from banker.journal import Journal, _summary_checksum
 from banker.report import family_stats, journal_report
 from banker.ruleset import builtin_names, load_ruleset
-from banker.script import Header, script_lines
+from banker.script import Header
 from banker.simulate import play_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 
 from banker.errors import RulesetError
-from banker.ruleset import HOUSE_RULES, builtin_names, load_ruleset, offered_house_rules, option_problem, ruleset_from_data
+from banker.ruleset import (
+    HOUSE_RULES,
+    builtin_names,
+    load_ruleset,
+    offered_house_rules,
+    option_problem,
+    ruleset_from_data,
+)
 from banker.script import replay_text
 from banker.variant import Variant
 
@@ -354,7 +361,7 @@ def test_brands_board(name: str) -> None:
     assert [(s.index, s.name, s.amount_option, r.options.value(s.amount_option)) for s in r.spaces if s.kind == "tax"] == [
         (4, "Income Tax", "income_tax_flat", 2000), (38, "Luxury Tax", "luxury_tax", 1000)]
     # The example prices: the classic board's numbers times ten.
-    for mine, theirs in zip(r.spaces, classic.spaces):
+    for mine, theirs in zip(r.spaces, classic.spaces, strict=True):
         if mine.is_property:
             assert mine.kind == theirs.kind
             assert (mine.price, mine.mortgage, mine.building_cost) == (

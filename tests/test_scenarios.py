@@ -124,7 +124,7 @@ def _same(expected: Any, actual: Any) -> bool:
     if isinstance(expected, dict):
         return expected.keys() == actual.keys() and all(_same(v, actual[k]) for k, v in expected.items())
     if isinstance(expected, list):
-        return len(expected) == len(actual) and all(_same(e, a) for e, a in zip(expected, actual))
+        return len(expected) == len(actual) and all(_same(e, a) for e, a in zip(expected, actual, strict=True))
     return bool(expected == actual)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -122,7 +123,7 @@ def _mutables(value: Any, found: dict[int, Any]) -> dict[int, Any]:
             _mutables(k, found)
             _mutables(v, found)
     elif isinstance(value, (Player, Auction)):  # their fields: the slots, or in the compiled build mypyc's list
-        for name in getattr(type(value), "__slots__", None) or getattr(type(value), "__mypyc_attrs__"):
+        for name in getattr(type(value), "__slots__", None) or type(value).__mypyc_attrs__:
             _mutables(getattr(value, name), found)
     elif isinstance(value, State):
         for f in value.FIELDS:

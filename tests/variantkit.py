@@ -4,9 +4,9 @@ and the ruleset file that names it, for one test), and an auction variant where 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from banker import mechanics
 from banker.errors import IllegalAction

@@ -21,11 +21,24 @@ tests/test_mechanics.py does). docs/engine.md walks through it. A family's verbs
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from banker.mechanics import (auction, bankruptcy, building, casino, clock, debt, deck, doubles, mortgage, speed_die,
-                              teams, trade)
+from banker.mechanics import (
+    auction,
+    bankruptcy,
+    building,
+    casino,
+    clock,
+    debt,
+    deck,
+    doubles,
+    mortgage,
+    speed_die,
+    teams,
+    trade,
+)
 from banker.mechanics.base import Mechanic
 from banker.options import Options
 

@@ -17,7 +17,8 @@ the game and always run in turn order (`auction_changed`); their bids follow the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
@@ -36,7 +37,7 @@ class Open(Mechanic):
         """Whether the bidders bid in turn order (`Auction.next_bidder` is whose bid it is)."""
         return False
 
-    def start_property(self, game: "Game", i: int, decliner: int) -> None:
+    def start_property(self, game: Game, i: int, decliner: int) -> None:
         """The bank opens its auction of space i (`decliner` declined it, or -1)."""
         auction = Auction(space=i, kind="property", bidders=bidders_from_current(game))
         game.set_auction(auction)
@@ -48,34 +49,34 @@ class Open(Mechanic):
         """Whether the high bidder may `pass` (leave the auction)."""
         return False
 
-    def check_bidder(self, game: "Game", p: int, auction: Auction) -> None:
+    def check_bidder(self, game: Game, p: int, auction: Auction) -> None:
         """Raises IllegalAction when player p, still in and not the high bidder, may not bid now."""
 
     def default_bid(self, auction: Auction) -> int | None:
         """The amount of a bid that names none (None: a bid must name its amount)."""
         return None
 
-    def check_amount(self, game: "Game", p: int, auction: Auction, amount: int) -> None:
+    def check_amount(self, game: Game, p: int, auction: Auction, amount: int) -> None:
         """Raises IllegalAction when player p may not bid `amount` (checked before the least bid and the
         bidder's cash)."""
 
-    def bid_made(self, game: "Game", auction: Auction, p: int, amount: int) -> None:
+    def bid_made(self, game: Game, auction: Auction, p: int, amount: int) -> None:
         """Player p is the high bidder at `amount` now: set the next least bid and end the auction if it is
         over."""
         game.set_least_bid(amount + 1)
         auction_maybe_over(game)
 
-    def bidder_left(self, game: "Game", auction: Auction, p: int) -> None:
+    def bidder_left(self, game: Game, auction: Auction, p: int) -> None:
         """Player p has left the auction (passed, or went bankrupt): end the auction if it is over."""
         auction_maybe_over(game)
 
-    def check_close(self, game: "Game", auction: Auction) -> None:
+    def check_close(self, game: Game, auction: Auction) -> None:
         """Raises IllegalAction when `close_auction` may not end the auction now."""
 
-    def closing(self, game: "Game", auction: Auction) -> None:
+    def closing(self, game: Game, auction: Auction) -> None:
         """`close_auction` ends the auction (before it is settled)."""
 
-    def owed(self, game: "Game", auction: Auction) -> list[dict[str, Any]]:
+    def owed(self, game: Game, auction: Auction) -> list[dict[str, Any]]:
         """Who the auction waits for, as in the state's `owed`."""
         out: list[dict[str, Any]] = []
         for b in auction.bidders:
@@ -89,7 +90,7 @@ class Open(Mechanic):
         step (a family setting); False where the rules set the step (`least_bid` is then the bid to offer)."""
         return True
 
-    def least_bid(self, game: "Game", auction: Auction, p: int) -> int:
+    def least_bid(self, game: Game, auction: Auction, p: int) -> int:
         """The least amount player p may bid in the running auction (their cash and their turn aside)."""
         return auction.min_bid
 
@@ -110,7 +111,7 @@ class InTurn(Open):
         """Whether the player who declined the property takes part in its auction."""
         return False
 
-    def start_property(self, game: "Game", i: int, decliner: int) -> None:
+    def start_property(self, game: Game, i: int, decliner: int) -> None:
         """The auction opens at `auction_start_percent` of the price, the current player bidding first."""
         bidders = bidders_from_current(game)
         if not self.decliner_bids() and decliner >= 0:
@@ -124,7 +125,7 @@ class InTurn(Open):
     def high_bidder_may_pass(self) -> bool:
         return True
 
-    def check_bidder(self, game: "Game", p: int, auction: Auction) -> None:
+    def check_bidder(self, game: Game, p: int, auction: Auction) -> None:
         """Only the player whose bid it is may bid."""
         if p != auction.next_bidder:
             raise IllegalAction("rule.not_next_bidder", player=game.players[p].name,
@@ -133,28 +134,28 @@ class InTurn(Open):
     def default_bid(self, auction: Auction) -> int | None:
         return auction.min_bid
 
-    def bid_made(self, game: "Game", auction: Auction, p: int, amount: int) -> None:
+    def bid_made(self, game: Game, auction: Auction, p: int, amount: int) -> None:
         """The next bid is a step more, from the next player round the table."""
         game.set_least_bid(amount + self.step, bidder_after(game, auction, p))
         auction_changed(game)
 
-    def bidder_left(self, game: "Game", auction: Auction, p: int) -> None:
+    def bidder_left(self, game: Game, auction: Auction, p: int) -> None:
         """If it was p's bid, it is the next player's."""
         if auction.next_bidder == p:
             game.give_bid_to(bidder_after(game, auction, p))
         auction_changed(game)
 
-    def check_close(self, game: "Game", auction: Auction) -> None:
+    def check_close(self, game: Game, auction: Auction) -> None:
         """Only an auction nobody bid in may be closed (cancelled)."""
         if auction.high_bidder >= 0:
             raise IllegalAction("rule.close_after_bid", bidder=game.players[auction.high_bidder].name,
                                 amount=auction.high_bid)
 
-    def closing(self, game: "Game", auction: Auction) -> None:
+    def closing(self, game: Game, auction: Auction) -> None:
         if auction.high_bidder < 0:
             game.emit("auction_cancelled", {"space": game.space_name(auction.space)})
 
-    def owed(self, game: "Game", auction: Auction) -> list[dict[str, Any]]:
+    def owed(self, game: Game, auction: Auction) -> list[dict[str, Any]]:
         """The player whose bid it is, and the bank's close while nobody has bid."""
         out: list[dict[str, Any]] = []
         if auction.next_bidder >= 0:
@@ -175,7 +176,7 @@ class Stepped(InTurn):
     def decliner_bids(self) -> bool:
         return True
 
-    def check_amount(self, game: "Game", p: int, auction: Auction, amount: int) -> None:
+    def check_amount(self, game: Game, p: int, auction: Auction, amount: int) -> None:
         """The only bid is the next step."""
         if amount != auction.min_bid:
             raise IllegalAction("rule.bid_exact", player=game.players[p].name, amount=amount, bid=auction.min_bid,
@@ -186,7 +187,7 @@ class Stepped(InTurn):
 # Helpers
 
 
-def bidders_from_current(game: "Game") -> tuple[int, ...]:
+def bidders_from_current(game: Game) -> tuple[int, ...]:
     """The players who may bid (still in and, with `buy_after_first_lap`, lapped), round the table from the
     player whose turn it is."""
     n = len(game.players)
@@ -194,12 +195,12 @@ def bidders_from_current(game: "Game") -> tuple[int, ...]:
     return tuple([q for q in order if game.may_bid(q)])
 
 
-def start_property_auction(game: "Game", i: int, decliner: int = -1) -> None:
+def start_property_auction(game: Game, i: int, decliner: int = -1) -> None:
     """The bank auctions space i (after `decliner` declined it, or a bankruptcy or a lapsed mortgage)."""
     game.rules.auction.start_property(game, i, decliner)
 
 
-def _auction_for(game: "Game", p: int, high_code: str) -> Auction:
+def _auction_for(game: Game, p: int, high_code: str) -> Auction:
     """The running auction, if player p may still bid or pass in it."""
     auction = game.auction
     name = game.players[p].name
@@ -215,7 +216,7 @@ def _auction_for(game: "Game", p: int, high_code: str) -> Auction:
     return auction
 
 
-def bidder_after(game: "Game", auction: Auction, p: int) -> int:
+def bidder_after(game: Game, auction: Auction, p: int) -> int:
     """The next player round the table after p who is still in and not the high bidder (-1: none)."""
     return _after(len(game.players), auction.bidders, auction.high_bidder, p)
 
@@ -228,7 +229,7 @@ def _after(n: int, bidders: tuple[int, ...], high: int, p: int) -> int:
     return -1
 
 
-def auction_changed(game: "Game") -> None:
+def auction_changed(game: Game) -> None:
     """Auctions in turn order: pass whoever cannot make the next bid, then end the auction if it is over."""
     auction = game.auction
     assert auction is not None
@@ -253,7 +254,7 @@ def auction_changed(game: "Game") -> None:
     auction_maybe_over(game)
 
 
-def auction_maybe_over(game: "Game") -> None:
+def auction_maybe_over(game: Game) -> None:
     """End the auction when nobody but the high bidder is left in it."""
     auction = game.auction
     assert auction is not None
@@ -262,7 +263,7 @@ def auction_maybe_over(game: "Game") -> None:
         finish_auction(game)
 
 
-def leave_auction(game: "Game", p: int) -> None:
+def leave_auction(game: Game, p: int) -> None:
     """Player p leaves the running auction, if they are in it (they went bankrupt)."""
     auction = game.auction
     if auction is not None and p in auction.bidders:
@@ -270,7 +271,7 @@ def leave_auction(game: "Game", p: int) -> None:
         game.rules.auction.bidder_left(game, auction, p)
 
 
-def finish_auction(game: "Game") -> None:
+def finish_auction(game: Game) -> None:
     """Settle the auction (the high bidder pays and takes what was sold), then start the next queued one."""
     auction = game.auction
     assert auction is not None
@@ -306,7 +307,7 @@ def finish_auction(game: "Game") -> None:
         start_property_auction(game, game.next_queued_auction())
 
 
-def _building_bidders(game: "Game", kind: str) -> tuple[int, ...]:
+def _building_bidders(game: Game, kind: str) -> tuple[int, ...]:
     """The players, round the table from the current one, who could build a `kind` now (cash aside)."""
     result = []
     for q in bidders_from_current(game):
@@ -321,7 +322,7 @@ def _building_bidders(game: "Game", kind: str) -> tuple[int, ...]:
 # The verbs
 
 
-def check_bid(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_bid(game: Game, p: int, a: Mapping[str, Any]) -> None:
     auction = _auction_for(game, p, "rule.already_high")
     player = game.players[p]
     name = player.name
@@ -343,7 +344,7 @@ def check_bid(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise IllegalAction("rule.bid_over_cash", player=name, amount=amount, cash=player.cash)
 
 
-def do_bid(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_bid(game: Game, p: int, a: Mapping[str, Any]) -> None:
     auction = game.auction
     assert auction is not None
     given = a.get("amount")
@@ -353,11 +354,11 @@ def do_bid(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.rules.auction.bid_made(game, auction, p, amount)
 
 
-def check_pass(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_pass(game: Game, p: int, a: Mapping[str, Any]) -> None:
     _auction_for(game, p, "rule.high_bidder_cannot_pass")
 
 
-def do_pass(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_pass(game: Game, p: int, a: Mapping[str, Any]) -> None:
     auction = game.auction
     assert auction is not None
     game.drop_bidder(p)
@@ -365,21 +366,21 @@ def do_pass(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.rules.auction.bidder_left(game, auction, p)
 
 
-def check_close_auction(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_close_auction(game: Game, p: int, a: Mapping[str, Any]) -> None:
     auction = game.auction
     if auction is None:
         raise IllegalAction("rule.no_auction", player=game.players[p].name)
     game.rules.auction.check_close(game, auction)
 
 
-def do_close_auction(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_close_auction(game: Game, p: int, a: Mapping[str, Any]) -> None:
     auction = game.auction
     assert auction is not None
     game.rules.auction.closing(game, auction)
     finish_auction(game)
 
 
-def check_building_auction(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_building_auction(game: Game, p: int, a: Mapping[str, Any]) -> None:
     if not game.variant.building_auctions:
         raise IllegalAction("rule.no_building_auctions", rules=game.ruleset.name)
     kind = a.get("kind")
@@ -395,7 +396,7 @@ def check_building_auction(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise IllegalAction("rule.no_building_shortage", kind=kind)
 
 
-def do_building_auction(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_building_auction(game: Game, p: int, a: Mapping[str, Any]) -> None:
     kind = str(a["kind"])
     bidders = _building_bidders(game, kind)
     cheapest = min(game.ruleset.spaces[i].building_cost for i in game.ruleset.property_indices

@@ -13,11 +13,12 @@ The verb `concede` (a player going bankrupt, or the turn timer's bankruptcy) is 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from banker.errors import IllegalAction
 from banker.mechanics.auction import leave_auction, start_property_auction
 from banker.mechanics.base import Mechanic, mypyc_attr
-from banker.errors import IllegalAction
 from banker.model import BANK
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 class Bankruptcy(Mechanic):
     """classic: everything to a player creditor; the bank auctions what it takes."""
 
-    def hand_over(self, game: "Game", p: int, creditor: int, owned: list[int]) -> list[int]:
+    def hand_over(self, game: Game, p: int, creditor: int, owned: list[int]) -> list[int]:
         """Player p's money, properties `owned` and jail cards go to `creditor` (a player, or BANK); returns
         the properties the bank puts up for auction."""
         player = game.players[p]
@@ -60,7 +61,7 @@ class Bankruptcy(Mechanic):
 class FieldsFree(Bankruptcy):
     """fields_free (biznes): the fields back to the bank unowned, the money to the creditor."""
 
-    def hand_over(self, game: "Game", p: int, creditor: int, owned: list[int]) -> list[int]:
+    def hand_over(self, game: Game, p: int, creditor: int, owned: list[int]) -> list[int]:
         player = game.players[p]
         game.transfer(p, creditor, player.cash, "bankruptcy", {})
         for i in owned:
@@ -75,7 +76,7 @@ class FieldsFree(Bankruptcy):
 class ByCreditor(Bankruptcy):
     """by_creditor (brands): to the bank, the properties go back unowned, without an auction."""
 
-    def hand_over(self, game: "Game", p: int, creditor: int, owned: list[int]) -> list[int]:
+    def hand_over(self, game: Game, p: int, creditor: int, owned: list[int]) -> list[int]:
         if creditor >= 0:
             return super().hand_over(game, p, creditor, owned)
         player = game.players[p]
@@ -93,7 +94,7 @@ class ByCreditor(Bankruptcy):
         return []
 
 
-def check_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_concede(game: Game, p: int, a: Mapping[str, Any]) -> None:
     """`concede`: refused to the high bidder and the seller of the auction in progress."""
     auction = game.auction
     if auction is not None and auction.high_bidder == p:
@@ -103,7 +104,7 @@ def check_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
                             space=game.space_name(auction.space))
 
 
-def do_concede(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_concede(game: Game, p: int, a: Mapping[str, Any]) -> None:
     """Player p goes bankrupt: everything to their first creditor (`hand_over`), then the game goes on or ends."""
     player = game.players[p]
     creditor = player.debts[0].creditor if player.debts else BANK

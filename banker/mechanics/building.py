@@ -14,7 +14,8 @@ The verbs `build`, `sell` and `sell_all` are this module's (banker/verbtable.py 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from banker.errors import IllegalAction
 from banker.mechanics.base import Mechanic, mypyc_attr
@@ -70,7 +71,7 @@ class Even(Mechanic):
         """Whether a group's buildings may be sold at once (`sell_all`)."""
         return True
 
-    def check_build(self, game: "Game", p: int, i: int) -> None:
+    def check_build(self, game: Game, p: int, i: int) -> None:
         """Raises when player p may not add a building to lot i now."""
         won = any(q == p for q, _ in game.build_owed)
         if not won:  # the winner of a building auction builds what they won at once
@@ -85,7 +86,7 @@ class Even(Mechanic):
                 raise IllegalAction("rule.build_kind", player=game.players[p].name,
                                     space=game.space_name(i), kind=owed_kind)
 
-    def check_sell(self, game: "Game", p: int) -> None:
+    def check_sell(self, game: Game, p: int) -> None:
         """Raises when player p may not sell a building now for this rule's own reasons (the board's are
         checked by `check_sell`)."""
 
@@ -113,7 +114,7 @@ class Visit(Even):
     def sells_whole_groups(self) -> bool:
         return False
 
-    def check_build(self, game: "Game", p: int, i: int) -> None:
+    def check_build(self, game: Game, p: int, i: int) -> None:
         """The player whose move it is, after the roll, on the lot under the token."""
         name = game.players[p].name
         game.may_manage(p, "build", raising=False)
@@ -130,7 +131,7 @@ class Visit(Even):
         if problem is not None:
             raise problem
 
-    def check_sell(self, game: "Game", p: int) -> None:
+    def check_sell(self, game: Game, p: int) -> None:
         """Only in one's own move, or in debt."""
         if p != game.turn and not game.players[p].debts:
             raise IllegalAction("rule.not_your_move", player=game.players[p].name, verb="sell",
@@ -157,7 +158,7 @@ class TurnStart(Even):
     def building_auctions(self) -> bool:
         return False
 
-    def check_build(self, game: "Game", p: int, i: int) -> None:
+    def check_build(self, game: Game, p: int, i: int) -> None:
         """The player whose turn it is, before rolling, once per group a turn."""
         name = game.players[p].name
         game.may_manage(p, "build", raising=False)
@@ -178,7 +179,7 @@ class TurnStart(Even):
 # What the verbs share
 
 
-def build_problem(game: "Game", p: int, i: int, kind: str | None, ignore_cash: bool = False) -> IllegalAction | None:
+def build_problem(game: Game, p: int, i: int, kind: str | None, ignore_cash: bool = False) -> IllegalAction | None:
     """Why player p cannot add a building to lot i now (None when they can)."""
     name = game.players[p].name
     space = game.ruleset.spaces[i]
@@ -221,12 +222,12 @@ def build_problem(game: "Game", p: int, i: int, kind: str | None, ignore_cash: b
     return None
 
 
-def reserved(game: "Game", kind: str, p: int) -> int:
+def reserved(game: Game, kind: str, p: int) -> int:
     """Buildings won at auction by others and not yet built: not for sale."""
     return sum(1 for q, k in game.build_owed if k == kind and q != p)
 
 
-def owed_build(game: "Game", p: int, kind: str) -> bool:
+def owed_build(game: Game, p: int, kind: str) -> bool:
     """Whether player p won a building of this kind at auction and has yet to build it."""
     return (p, kind) in game.build_owed
 
@@ -235,12 +236,12 @@ def owed_build(game: "Game", p: int, kind: str) -> bool:
 # The verbs
 
 
-def check_build(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_build(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_arg(a, "build")
     game.rules.building.check_build(game, p, i)
 
 
-def do_build(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_build(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
     space = game.ruleset.spaces[i]
     game.count_build(space.group)
@@ -254,7 +255,7 @@ def do_build(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.emit("built", {"player": game.players[p].name, "space": space.name, "kind": kind})
 
 
-def check_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_sell(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_arg(a, "sell")
     game.may_manage(p, "sell", raising=True)
     game.rules.building.check_sell(game, p)
@@ -275,7 +276,7 @@ def check_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
                             player=name, space=space.name, need=game.hotel_houses, left=game.bank_houses)
 
 
-def do_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_sell(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
     space = game.ruleset.spaces[i]
     kind = "hotel" if game.level[i] == game.hotel_level else "house"
@@ -285,7 +286,7 @@ def do_sell(game: "Game", p: int, a: Mapping[str, Any]) -> None:
                                 "kind": kind})
 
 
-def check_sell_all(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_sell_all(game: Game, p: int, a: Mapping[str, Any]) -> None:
     if not game.rules.building.sells_whole_groups():
         raise IllegalAction("rule.no_sell_all", rules=game.ruleset.name)
     i = game.space_arg(a, "sell_all")
@@ -298,7 +299,7 @@ def check_sell_all(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise IllegalAction("rule.no_building", player=name, space=space.name)
 
 
-def do_sell_all(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_sell_all(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
     space = game.ruleset.spaces[i]
     total = 0

@@ -14,7 +14,8 @@ and the app's controller) live here; the jackpot itself is game state (`Game.jac
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
@@ -47,7 +48,7 @@ class NoCasino(Mechanic):
         """What a hit pays on a bet on `count` numbers: no casino, no bet."""
         return 0
 
-    def choices(self, game: "Game", d: Decision, player: str) -> list[dict[str, Any]]:
+    def choices(self, game: Game, d: Decision, player: str) -> list[dict[str, Any]]:
         """The actions that settle decision `d` when it is the casino's, for `legal_actions`: without a
         casino space the game never asks for one."""
         return []
@@ -69,7 +70,7 @@ class Casino(NoCasino):
         """What a hit pays on a bet on `count` numbers (1 to 3)."""
         return self.bet * self.payout // count
 
-    def choices(self, game: "Game", d: Decision, player: str) -> list[dict[str, Any]]:
+    def choices(self, game: Game, d: Decision, player: str) -> list[dict[str, Any]]:
         """Declining the casino, and a bet on one number if the player may bet, for `legal_actions`."""
         if d.kind != "casino":
             return []
@@ -94,7 +95,7 @@ def _casino_numbers(a: Mapping[str, Any]) -> list[int] | None:
     return list(numbers)
 
 
-def check_casino(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_casino(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "casino")
     player = game.players[p]
     d = game.decision
@@ -122,7 +123,7 @@ def check_casino(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise InvalidAction("action.bad_field", field="jackpot", problem="true or false")
 
 
-def do_casino(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_casino(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.set_decision(None)
     name = game.players[p].name
     numbers = _casino_numbers(a)

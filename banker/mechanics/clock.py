@@ -11,7 +11,8 @@ Chosen from the options, not from a ruleset's ``[mechanics]`` table:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from banker.errors import IllegalAction
 from banker.mechanics.bankruptcy import do_concede
@@ -47,11 +48,11 @@ class NoClock(Mechanic):
         """Whether the game runs on the clock."""
         return False
 
-    def salary_paid(self, game: "Game") -> bool:
+    def salary_paid(self, game: Game) -> bool:
         """Whether passing the start still pays a salary."""
         return True
 
-    def rent_tax_percent(self, game: "Game") -> int:
+    def rent_tax_percent(self, game: Game) -> int:
         """The tax on collected rent now, in percent."""
         return 0
 
@@ -63,11 +64,11 @@ class Clocked(NoClock):
     def present(self) -> bool:
         return True
 
-    def salary_paid(self, game: "Game") -> bool:
+    def salary_paid(self, game: Game) -> bool:
         stop = game.options.salary_stop_minutes
         return not stop or game.economy_minutes() < stop
 
-    def rent_tax_percent(self, game: "Game") -> int:
+    def rent_tax_percent(self, game: Game) -> int:
         """0 before `rent_tax_start_minutes`; then `rent_tax_start_percent`, rising by `rent_tax_step_percent`
         every `rent_tax_step_minutes`, up to `rent_tax_max_percent`."""
         o = game.options
@@ -87,14 +88,14 @@ def clocked(options: Options) -> bool:
     return bool(options.salary_stop_minutes or options.rent_tax_start_minutes or options.turn_seconds)
 
 
-def check_timeout(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_timeout(game: Game, p: int, a: Mapping[str, Any]) -> None:
     if not game.options.turn_seconds:
         raise IllegalAction("rule.no_turn_timer", rules=game.ruleset.name)
     if game.clock_state.turn_skipped:
         raise IllegalAction("rule.already_timed_out", player=game.current.name)
 
 
-def do_timeout(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_timeout(game: Game, p: int, a: Mapping[str, Any]) -> None:
     """The turn timer ran out: a skipped turn for the current player; too many in a row is bankruptcy."""
     cur = game.turn
     skipped = game.skip_turn()
@@ -103,24 +104,24 @@ def do_timeout(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         do_concede(game, cur, {})
 
 
-def check_pause(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_pause(game: Game, p: int, a: Mapping[str, Any]) -> None:
     if not game.variant.clocked:
         raise IllegalAction("rule.no_clock", rules=game.ruleset.name)
     if game.clock_state.paused_at >= 0:
         raise IllegalAction("rule.paused")
 
 
-def do_pause(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_pause(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.pause()
     game.emit("paused", {})
 
 
-def check_resume(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_resume(game: Game, p: int, a: Mapping[str, Any]) -> None:
     if game.clock_state.paused_at < 0:
         raise IllegalAction("rule.not_paused")
 
 
-def do_resume(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_resume(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.resume()
     game.emit("resumed", {})
 

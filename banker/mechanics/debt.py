@@ -14,7 +14,8 @@ and the mortgage family (brands-showdown: a mortgage sent to the bank's auction 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.auction import auction_changed
@@ -33,15 +34,15 @@ class Whole(Mechanic):
         """Whether a debtor raises money by own auctions and sales (to the bank, to a player)."""
         return False
 
-    def debtor_verbs(self, game: "Game", p: int) -> list[str]:
+    def debtor_verbs(self, game: Game, p: int) -> list[str]:
         """The verbs debtor p is waited for with (the state's `owed`); none: debtor p is not listed."""
         verbs = [v for v in ("sell", "sell_all", "mortgage") if game.has_any(p, v)]
         return verbs + ["trade", "concede"]
 
-    def add_candidates(self, game: "Game", q: Player, candidates: list[dict[str, Any]]) -> None:
+    def add_candidates(self, game: Game, q: Player, candidates: list[dict[str, Any]]) -> None:
         """Add the actions of player q's that `legal_actions` tries beyond the verbs on a space."""
 
-    def describe(self, game: "Game", state: dict[str, Any]) -> None:
+    def describe(self, game: Game, state: dict[str, Any]) -> None:
         """Add what this rule keeps to the game's state (docs/game-script.md)."""
 
 
@@ -52,7 +53,7 @@ class SellOff(Whole):
     def raises_by_selling(self) -> bool:
         return True
 
-    def debtor_verbs(self, game: "Game", p: int) -> list[str]:
+    def debtor_verbs(self, game: Game, p: int) -> list[str]:
         verbs = [v for v in ("sell", "auction_own", "sell_to_bank") if game.has_any(p, v)]
         if _can_sell_to_player(game, p):
             verbs.append("sell_to_player")
@@ -60,7 +61,7 @@ class SellOff(Whole):
             verbs.append("concede")  # not while their own auction runs
         return verbs
 
-    def add_candidates(self, game: "Game", q: Player, candidates: list[dict[str, Any]]) -> None:
+    def add_candidates(self, game: Game, q: Player, candidates: list[dict[str, Any]]) -> None:
         if q.debts:
             for i in game.ruleset.property_indices:
                 if game.owner[i] == q.index:
@@ -69,23 +70,23 @@ class SellOff(Whole):
                             candidates.append({"do": "sell_to_player", "player": q.name, "space": i,
                                                "to": r.name, "price": bank_price(game, i)})
 
-    def describe(self, game: "Game", state: dict[str, Any]) -> None:
-        for entry, q in zip(state["players"], game.players):
+    def describe(self, game: Game, state: dict[str, Any]) -> None:
+        for entry, q in zip(state["players"], game.players, strict=True):
             entry["debt_auctioned"] = list(q.debt_auctioned)
 
 
-def bank_price(game: "Game", i: int) -> int:
+def bank_price(game: Game, i: int) -> int:
     """What the bank pays for property i: half its price plus half the cost of its buildings."""
     return game.prices[i] // 2 + game.buildings_sale_value(i)
 
 
-def _unbuilt(game: "Game", i: int) -> bool:
+def _unbuilt(game: Game, i: int) -> bool:
     """No building on any lot of space i's group (logistics and utilities always qualify)."""
     group = game.groups[i]
     return group is None or not any(game.level[j] for j in game.group_members[group])
 
 
-def sellable(game: "Game", p: int, i: int, verb: str) -> None:
+def sellable(game: Game, p: int, i: int, verb: str) -> None:
     """Raises IllegalAction unless player p owns property i and no auction runs (for `verb`)."""
     name = game.players[p].name
     if not game.is_property[i]:
@@ -96,7 +97,7 @@ def sellable(game: "Game", p: int, i: int, verb: str) -> None:
         raise IllegalAction("rule.blocked_auction", verb=verb, player=name)
 
 
-def own_auction_reserves(game: "Game", p: int, i: int) -> tuple[int, int]:
+def own_auction_reserves(game: Game, p: int, i: int) -> tuple[int, int]:
     """The lowest and highest opening bid player p may set for an auction of space i."""
     low = bank_price(game, i)
     richest = max((q.cash for q in game.players if q.index != p and not q.bankrupt and not q.debts),
@@ -104,7 +105,7 @@ def own_auction_reserves(game: "Game", p: int, i: int) -> tuple[int, int]:
     return low, max(low, low + (richest - low) // game.auction_step * game.auction_step)
 
 
-def check_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_auction_own(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_arg(a, "auction_own")
     player = game.players[p]
     name = player.name
@@ -139,7 +140,7 @@ def check_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
                             low=low, high=high, step=game.auction_step)
 
 
-def do_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_auction_own(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
     player = game.players[p]
     if game.rules.mortgage.do_own_auction(game, p, i):
@@ -158,7 +159,7 @@ def do_auction_own(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     auction_changed(game)
 
 
-def check_sell_to_bank(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_sell_to_bank(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_arg(a, "sell_to_bank")
     player = game.players[p]
     if not game.rules.debt.raises_by_selling():
@@ -170,7 +171,7 @@ def check_sell_to_bank(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise IllegalAction("rule.bank_sale_needs_auction", player=player.name, space=game.space_name(i))
 
 
-def _holding_stuck(game: "Game", i: int) -> bool:
+def _holding_stuck(game: Game, i: int) -> bool:
     """The holding exception: i's branch has a holding that cannot break up (too few offices in the pool)."""
     group = game.groups[i]
     if group is None or game.kinds[i] != "lot":
@@ -179,7 +180,7 @@ def _holding_stuck(game: "Game", i: int) -> bool:
             and game.bank_houses < game.hotel_houses)
 
 
-def do_sell_to_bank(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_sell_to_bank(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
     price = bank_price(game, i)
     game.return_buildings(i)
@@ -189,7 +190,7 @@ def do_sell_to_bank(game: "Game", p: int, a: Mapping[str, Any]) -> None:
                                "amount": price})
 
 
-def check_sell_to_player(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_sell_to_player(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_arg(a, "sell_to_player")
     player = game.players[p]
     if not game.rules.debt.raises_by_selling():
@@ -218,7 +219,7 @@ def check_sell_to_player(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise IllegalAction("rule.trade_cash", player=buyer.name, amount=price, cash=buyer.cash)
 
 
-def do_sell_to_player(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_sell_to_player(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
     buyer = game.player_index(a["to"])
     price = int(a["price"])
@@ -228,7 +229,7 @@ def do_sell_to_player(game: "Game", p: int, a: Mapping[str, Any]) -> None:
                                  "space": game.space_name(i), "amount": price})
 
 
-def _can_sell_to_player(game: "Game", p: int) -> bool:
+def _can_sell_to_player(game: Game, p: int) -> bool:
     """Whether debtor p could sell some property to some rival at the bank's price now."""
     for i in game.ruleset.property_indices:
         if game.owner[i] == p:

@@ -25,7 +25,7 @@ class Deck(Mechanic):
         """Whether the cards come in a random order (the chance filler then draws any card of the deck)."""
         return False
 
-    def after_draw(self, game: "Game", cards: list[str], card: "Card") -> None:
+    def after_draw(self, game: Game, cards: list[str], card: Card) -> None:
         """`card` has been taken out of `cards` (its deck): put back what the rule puts back."""
         if card.effect != "jail_free":
             cards.append(card.id)
@@ -38,7 +38,7 @@ class Reshuffle(Deck):
     def shuffled(self) -> bool:
         return True
 
-    def after_draw(self, game: "Game", cards: list[str], card: "Card") -> None:
+    def after_draw(self, game: Game, cards: list[str], card: Card) -> None:
         if not cards:  # used up: every card not held by a player goes back into the deck
             held = {c for q in game.players for c in q.jail_cards} | {card.id}
             cards.extend(c for c in game.ruleset.deck_cards[card.deck] if c not in held)

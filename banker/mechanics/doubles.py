@@ -35,11 +35,11 @@ class Doubles(Mechanic):
         super().__init__(options)
         self.to_jail = options.doubles_to_jail  # this many doubles in a row: straight to jail
 
-    def rolled_double(self, game: "Game") -> None:
+    def rolled_double(self, game: Game) -> None:
         """A double that does not send the player to jail (`game.doubles` counts it already)."""
         game.owe_roll()
 
-    def end_move(self, game: "Game", p: int) -> bool:
+    def end_move(self, game: Game, p: int) -> bool:
         """`end_turn` by player p: True when the turn goes on (the double's extra roll), else it passes."""
         return False
 
@@ -52,10 +52,10 @@ class Doubles(Mechanic):
 class AfterMove(Doubles):
     """after_move (biznes): the double's extra roll comes when the move is ended."""
 
-    def rolled_double(self, game: "Game") -> None:
+    def rolled_double(self, game: Game) -> None:
         game.owe_roll_after_move()
 
-    def end_move(self, game: "Game", p: int) -> bool:
+    def end_move(self, game: Game, p: int) -> bool:
         if not game.start_extra_roll():
             return False
         game.emit("extra_roll", {"player": game.players[p].name})

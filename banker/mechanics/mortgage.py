@@ -14,7 +14,8 @@ The verbs `mortgage`, `unmortgage` and `keep_mortgage` are this module's (banker
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics import debt
@@ -47,7 +48,7 @@ class Mortgage(Mechanic):
         """Whether properties may be mortgaged at all."""
         return True
 
-    def unmortgage_cost(self, game: "Game", i: int) -> int:
+    def unmortgage_cost(self, game: Game, i: int) -> int:
         """What lifting the mortgage of space i costs now."""
         return game.mortgage_value(i) + game.interest(i)
 
@@ -55,19 +56,19 @@ class Mortgage(Mechanic):
         """Whether a mortgaged property's new owner must lift the mortgage or pay the interest and keep it."""
         return True
 
-    def turn_passed(self, game: "Game") -> None:
+    def turn_passed(self, game: Game) -> None:
         """A new turn has begun (game.round counts the rounds)."""
 
-    def check_own_auction(self, game: "Game", p: int, i: int, a: Mapping[str, Any]) -> bool:
+    def check_own_auction(self, game: Game, p: int, i: int, a: Mapping[str, Any]) -> bool:
         """`auction_own` of space i by player p: True when this rule decides it (raising if refused), False
         when the ordinary own auction's rules apply."""
         return False
 
-    def do_own_auction(self, game: "Game", p: int, i: int) -> bool:
+    def do_own_auction(self, game: Game, p: int, i: int) -> bool:
         """Carry out `auction_own` when this rule decided it (`check_own_auction`); True if it did."""
         return False
 
-    def describe(self, game: "Game", state: dict[str, Any]) -> None:
+    def describe(self, game: Game, state: dict[str, Any]) -> None:
         """Add what this rule keeps to the game's state (docs/game-script.md)."""
 
 
@@ -89,13 +90,13 @@ class Expiring(Mortgage):
         self.rounds = options.mortgage_rounds
         self.auction_now = options.mortgage_auction_now
 
-    def unmortgage_cost(self, game: "Game", i: int) -> int:
+    def unmortgage_cost(self, game: Game, i: int) -> int:
         return game.prices[i] * self.lift_percent // 100  # 60%: the mortgage value plus 10% of the price
 
     def decision_on_transfer(self) -> bool:
         return False  # it keeps its mortgage and its clock
 
-    def turn_passed(self, game: "Game") -> None:
+    def turn_passed(self, game: Game) -> None:
         """A mortgage not lifted within `mortgage_rounds` rounds is lost to a bank auction."""
         for i in game.ruleset.property_indices:
             if game.mortgaged[i] and game.round - game.mortgage_state.mortgage_round[i] >= self.rounds:
@@ -104,7 +105,7 @@ class Expiring(Mortgage):
         if game.auction is None and game.auction_queue:
             start_property_auction(game, game.next_queued_auction())
 
-    def check_own_auction(self, game: "Game", p: int, i: int, a: Mapping[str, Any]) -> bool:
+    def check_own_auction(self, game: Game, p: int, i: int, a: Mapping[str, Any]) -> bool:
         """brands-showdown: the owner sends their mortgaged property to the bank's auction now."""
         name = game.players[p].name
         if not self.auction_now:
@@ -121,21 +122,21 @@ class Expiring(Mortgage):
                 game.refuse_blocked("auction_own", p)
         return True
 
-    def do_own_auction(self, game: "Game", p: int, i: int) -> bool:
+    def do_own_auction(self, game: Game, p: int, i: int) -> bool:
         """The mortgage lapses now: the bank auctions the property to everyone, the owner too."""
         self._lapse(game, i)
         start_property_auction(game, i)
         return True
 
     @staticmethod
-    def _lapse(game: "Game", i: int) -> None:
+    def _lapse(game: Game, i: int) -> None:
         """Space i's mortgage is lost: the property goes back to the bank, unowned and unmortgaged."""
         owner = game.owner[i]
         game.set_mortgaged(i, False)
         game.give_deed(i, -1)
         game.emit("mortgage_lapsed", {"player": game.players[owner].name, "space": game.space_name(i)})
 
-    def describe(self, game: "Game", state: dict[str, Any]) -> None:
+    def describe(self, game: Game, state: dict[str, Any]) -> None:
         state["round"] = game.round
         for i in game.ruleset.property_indices:
             if game.mortgaged[i]:
@@ -147,13 +148,13 @@ class Expiring(Mortgage):
 # The verbs
 
 
-def _require_mortgages(game: "Game") -> None:
+def _require_mortgages(game: Game) -> None:
     """Raises when the ruleset has no mortgages (biznes)."""
     if not game.rules.mortgage.allowed():  # biznes: none
         raise IllegalAction("rule.no_mortgages", rules=game.ruleset.name)
 
 
-def check_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_mortgage(game: Game, p: int, a: Mapping[str, Any]) -> None:
     _require_mortgages(game)
     i = game.space_arg(a, "mortgage")
     game.may_manage(p, "mortgage", raising=True)
@@ -170,13 +171,13 @@ def check_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
                                     other=game.space_name(j))
 
 
-def do_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_mortgage(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
     game.mortgaged_now(i)
     game.transfer(BANK, p, game.mortgage_value(i), "mortgage", game.space_params[i])
 
 
-def check_unmortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_unmortgage(game: Game, p: int, a: Mapping[str, Any]) -> None:
     _require_mortgages(game)
     i = game.space_arg(a, "unmortgage")
     player = game.players[p]
@@ -195,14 +196,14 @@ def check_unmortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
                             price=cost, cash=player.cash)
 
 
-def do_unmortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_unmortgage(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
     game.mortgage_decided(p, i)
     game.set_mortgaged(i, False)
     game.pay_bank(p, game.unmortgage_cost(i), "unmortgage", game.space_params[i])
 
 
-def check_keep_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_keep_mortgage(game: Game, p: int, a: Mapping[str, Any]) -> None:
     _require_mortgages(game)
     i = game.space_arg(a, "keep_mortgage")
     if (p, i) not in game.mortgage_owed:
@@ -210,7 +211,7 @@ def check_keep_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
                             space=game.space_name(i))
 
 
-def do_keep_mortgage(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_keep_mortgage(game: Game, p: int, a: Mapping[str, Any]) -> None:
     i = game.space_index(a["space"])
     game.mortgage_decided(p, i)
     game.charge(p, BANK, game.interest(i), "keep_mortgage", game.space_params[i])

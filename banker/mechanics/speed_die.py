@@ -16,7 +16,8 @@ answers for the classic dice; `SpeedDie` overrides each hook.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from banker.errors import IllegalAction
 from banker.mechanics.base import Mechanic, mypyc_attr
@@ -41,30 +42,30 @@ class SpeedDieState(State):
 class NoSpeedDie(Mechanic):
     """No speed die: the ruleset's dice, their sum, a double when they all match."""
 
-    def active(self, game: "Game") -> bool:
+    def active(self, game: Game) -> bool:
         """Whether the speed die is rolled in the current round."""
         return False
 
-    def dice_count(self, game: "Game") -> int:
+    def dice_count(self, game: Game) -> int:
         """How many dice the next roll takes."""
         return game.ruleset.dice
 
-    def read(self, game: "Game", player: Player, dice: Sequence[int]) -> tuple[int, bool]:
+    def read(self, game: Game, player: Player, dice: Sequence[int]) -> tuple[int, bool]:
         """What a roll (not a card's roll for rent) says: the steps the dice move `player`, and whether it is
         a double."""
         total = dice[0] + dice[1] if len(dice) == 2 else sum(dice)
         return total, len(dice) == 2 and dice[0] == dice[1] or len(dice) > 2 and len(set(dice)) == 1
 
-    def move(self, game: "Game", player: Player, dice: Sequence[int], steps: int) -> None:
+    def move(self, game: Game, player: Player, dice: Sequence[int], steps: int) -> None:
         """Move the roller after the dice (jail and doubles are settled, and neither kept them in place)."""
         game.move_forward(player, steps)
 
-    def choices(self, game: "Game", d: Decision, player: str) -> list[dict[str, Any]]:
+    def choices(self, game: Game, d: Decision, player: str) -> list[dict[str, Any]]:
         """The actions that settle decision `d` when it is this family's (the bus, the jump), for
         `legal_actions`: without a speed die the game never asks for one."""
         return []
 
-    def after_action(self, game: "Game") -> None:
+    def after_action(self, game: Game) -> None:
         """What is still due once an action is settled (`game.speed_die_state.mr_monopoly` is set): nothing
         without the die."""
         return None
@@ -75,16 +76,16 @@ class SpeedDie(NoSpeedDie):
     """The speed die, from round `speed_die_round` on: the third die, 1 to 3 more steps, 4 and 5 Mr. Monopoly,
     6 the bus; a triple (the white dice and a 1 to 3 alike) is no double but a jump."""
 
-    def active(self, game: "Game") -> bool:
+    def active(self, game: Game) -> bool:
         return game.round + 1 >= game.options.speed_die_round  # the table may set its own round (a game option)
 
-    def dice_count(self, game: "Game") -> int:
+    def dice_count(self, game: Game) -> int:
         d = game.decision
         if self.active(game) and not (d is not None and d.kind == "card_roll"):
             return game.ruleset.dice + 1  # a card's roll for rent takes the ruleset's dice only
         return game.ruleset.dice
 
-    def read(self, game: "Game", player: Player, dice: Sequence[int]) -> tuple[int, bool]:
+    def read(self, game: Game, player: Player, dice: Sequence[int]) -> tuple[int, bool]:
         if not self.active(game):
             return super().read(game, player, dice)
         speed = dice[2]  # the white dice move; the speed die's face is `move`'s
@@ -92,7 +93,7 @@ class SpeedDie(NoSpeedDie):
             return dice[0] + dice[1], dice[0] == dice[1]
         return dice[0] + dice[1], dice[0] == dice[1] and not (speed <= 3 and speed == dice[0])  # a triple is no double
 
-    def move(self, game: "Game", player: Player, dice: Sequence[int], steps: int) -> None:
+    def move(self, game: Game, player: Player, dice: Sequence[int], steps: int) -> None:
         if not self.active(game):
             game.move_forward(player, steps)
             return
@@ -112,7 +113,7 @@ class SpeedDie(NoSpeedDie):
             steps += speed
         game.move_forward(player, steps)
 
-    def choices(self, game: "Game", d: Decision, player: str) -> list[dict[str, Any]]:
+    def choices(self, game: Game, d: Decision, player: str) -> list[dict[str, Any]]:
         """The bus's steps (either die or their sum) and the jump's spaces, for `legal_actions`."""
         if d.kind == "bus":
             return [{"do": "bus", "player": player, "steps": k} for k in sorted({d.dice[0], d.dice[1], sum(d.dice)})]
@@ -120,7 +121,7 @@ class SpeedDie(NoSpeedDie):
             return [{"do": "jump", "player": player, "space": i} for i in range(game.n_spaces)]
         return []
 
-    def after_action(self, game: "Game") -> None:
+    def after_action(self, game: Game) -> None:
         """Mr. Monopoly's move, once nothing else is owed and the player is still free to move."""
         if (game.decision is None and game.auction is None and not game.debtors and game.outcome is None
                 and not game.current.in_jail and not game.current.bankrupt):
@@ -131,7 +132,7 @@ class SpeedDie(NoSpeedDie):
                         game.settle(q)
 
 
-def check_bus(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_bus(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "bus")
     d = game.decision
     if d is None or d.kind != "bus":
@@ -142,12 +143,12 @@ def check_bus(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         raise IllegalAction("rule.bus_steps", steps=steps, a=a_, b=b_, both=a_ + b_)
 
 
-def do_bus(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_bus(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.set_decision(None)
     game.move_forward(game.players[p], int(a["steps"]))
 
 
-def check_jump(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_jump(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.require_current(p, "jump")
     d = game.decision
     if d is None or d.kind != "jump":
@@ -155,7 +156,7 @@ def check_jump(game: "Game", p: int, a: Mapping[str, Any]) -> None:
     game.space_index(game.space_arg(a, "jump"))
 
 
-def do_jump(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_jump(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.set_decision(None)
     player = game.players[p]
     target = game.space_index(a["space"])
@@ -167,7 +168,7 @@ def do_jump(game: "Game", p: int, a: Mapping[str, Any]) -> None:
         game.move_forward(player, (target - player.position) % game.n_spaces)
 
 
-def mr_monopoly_move(game: "Game") -> None:
+def mr_monopoly_move(game: Game) -> None:
     """Mr. Monopoly: on to the nearest unowned property ahead, else the nearest an opponent owns."""
     game.set_mr_monopoly(False)
     player = game.current

@@ -10,7 +10,8 @@ Chosen from the options, not from a ruleset's ``[mechanics]`` table:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from banker.errors import SetupError
 from banker.mechanics.base import Mechanic, mypyc_attr
@@ -27,7 +28,7 @@ class NoTeams(Mechanic):
         """Whether the game is played in teams."""
         return False
 
-    def check_setup(self, ruleset: "Ruleset", names: Sequence[str]) -> None:
+    def check_setup(self, ruleset: Ruleset, names: Sequence[str]) -> None:
         """Refuse a game the teams cannot be made from (raises SetupError)."""
 
     def allies(self, p: int, q: int) -> bool:
@@ -42,7 +43,7 @@ class Teams(NoTeams):
     def present(self) -> bool:
         return True
 
-    def check_setup(self, ruleset: "Ruleset", names: Sequence[str]) -> None:
+    def check_setup(self, ruleset: Ruleset, names: Sequence[str]) -> None:
         if len(names) != 4:
             raise SetupError("setup.player_count", count=len(names), least=4, most=4, rules=ruleset.name)
 

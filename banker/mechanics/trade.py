@@ -14,7 +14,8 @@ every variant; `Trade.check` adds the variant's when, how often and in what form
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from banker.errors import IllegalAction, InvalidAction
 from banker.mechanics.base import Mechanic, mypyc_attr
@@ -43,13 +44,13 @@ class TradeState(State):
 class Trade(Mechanic):
     """open: any two players, whenever the board is free or one of them owes."""
 
-    def check(self, game: "Game", giver: int, taker: int, give: Side, get: Side) -> None:
+    def check(self, game: Game, giver: int, taker: int, give: Side, get: Side) -> None:
         """Raises IllegalAction when `giver` and `taker` may not trade these sides now (what each side holds
         is checked by the game)."""
         if not (game.players[giver].debts or game.players[taker].debts) and not game.free_window():
             game.refuse_blocked("trade", giver)
 
-    def traded(self, game: "Game") -> None:
+    def traded(self, game: Game) -> None:
         """A trade was made (the game counts the turn's trades)."""
 
     def own_auctions(self) -> bool:
@@ -73,7 +74,7 @@ class OncePerMove(Trade):
         super().__init__(options)
         self.per_move = options.trades_per_move
 
-    def check(self, game: "Game", giver: int, taker: int, give: Side, get: Side) -> None:
+    def check(self, game: Game, giver: int, taker: int, give: Side, get: Side) -> None:
         """trade = "once_per_move": the mover and a rival, after the roll, once per move, in two forms."""
         cur = game.turn
         name = game.current.name
@@ -105,7 +106,7 @@ class OncePerMove(Trade):
         else:
             raise IllegalAction("rule.trade_form", player=name)
 
-    def traded(self, game: "Game") -> None:
+    def traded(self, game: Game) -> None:
         game.count_trade_in_move()
 
     def own_auctions(self) -> bool:
@@ -124,7 +125,7 @@ class Balanced(Trade):
         self.per_turn = options.trades_per_turn
         self.balance = options.trade_balance
 
-    def check(self, game: "Game", giver: int, taker: int, give: Side, get: Side) -> None:
+    def check(self, game: Game, giver: int, taker: int, give: Side, get: Side) -> None:
         """trade = "balanced" (brands): in the trader's own turn, a few a turn, no lopsided deals."""
         name = game.players[giver].name
         if game.turn not in (giver, taker):
@@ -162,7 +163,7 @@ class Balanced(Trade):
 # The verb
 
 
-def _parse_side(game: "Game", value: Any, where: str) -> Side:
+def _parse_side(game: Game, value: Any, where: str) -> Side:
     """A side of a trade as the action gives it (`give` or `get`): cash, the spaces' indices, jail cards."""
     if value is None:
         return 0, [], 0
@@ -185,7 +186,7 @@ def _parse_side(game: "Game", value: Any, where: str) -> Side:
     return cash, idx, cards
 
 
-def _trade_parties(game: "Game", a: Mapping[str, Any]) -> tuple[int, int]:
+def _trade_parties(game: Game, a: Mapping[str, Any]) -> tuple[int, int]:
     """The giver (`from`) and the taker (`to`) of a trade."""
     if "from" not in a or "to" not in a:
         raise InvalidAction("action.bad_field", field="from/to", problem="a trade names both players")
@@ -194,7 +195,7 @@ def _trade_parties(game: "Game", a: Mapping[str, Any]) -> tuple[int, int]:
     return giver, taker
 
 
-def check_trade(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def check_trade(game: Game, p: int, a: Mapping[str, Any]) -> None:
     giver, taker = _trade_parties(game, a)
     g, t = game.players[giver], game.players[taker]
     if giver == taker:
@@ -220,7 +221,7 @@ def check_trade(game: "Game", p: int, a: Mapping[str, Any]) -> None:
                 raise IllegalAction("rule.trade_buildings", space=game.space_name(i))
 
 
-def do_trade(game: "Game", p: int, a: Mapping[str, Any]) -> None:
+def do_trade(game: Game, p: int, a: Mapping[str, Any]) -> None:
     game.count_trade()
     game.rules.trade.traded(game)
     giver, taker = _trade_parties(game, a)
