@@ -2,7 +2,7 @@
 
 `EditorService` lists the rulesets an edition can start from, hands out a ruleset's data, and saves,
 downloads and uploads editions through banker/editions.py, whose `save_edition` is the loader
-`banker rules FILE` uses: what is saved passes the same validation. ui/web.py serves it to the phone
+`banker rules FILE` uses: what is saved passes the same validation. ui/phoneserver/editing.py serves it to the phone
 that claimed the editing session (its routes run these calls in the loop's executor: saving syncs files).
 
 Everything that comes from the phone is bounded before the engine sees it: the body (MAX_EDIT_BODY), the

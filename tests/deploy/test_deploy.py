@@ -146,15 +146,15 @@ def test_unit_settings() -> None:
 
 
 def test_the_unit_leaves_files_for_the_app_beside_a_full_phone_server() -> None:
-    from ui import web
+    from ui.phoneserver import gate
 
     limits = [line.partition("=")[2] for line in (DEPLOY / "board-banker.service").read_text().splitlines()
               if line.startswith("LimitNOFILE=")]
     assert len(limits) == 1 and limits[0].isdigit()
     addresses = 4  # listened on: the Pi's Wi-Fi and Ethernet, IPv4 and IPv6
-    batches = 2 * web.ACCEPT_BATCH * addresses  # accepted, not yet admitted; closed for room, not yet released
+    batches = 2 * gate.ACCEPT_BATCH * addresses  # accepted, not yet admitted; closed for room, not yet released
     app_files = 1024  # the journal, the readers, Kivy, the GPU: what a process gets by default
-    assert int(limits[0]) >= web.MAX_CONNECTIONS + web.MAX_LINGERING + batches + app_files
+    assert int(limits[0]) >= gate.MAX_CONNECTIONS + gate.MAX_LINGERING + batches + app_files
 
 
 def test_udev_rule_names_every_reader_chip() -> None:

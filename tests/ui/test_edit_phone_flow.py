@@ -15,9 +15,10 @@ import pytest
 from controllerkit import make, start
 from test_web import Clock
 from ui.flows.editions import PHONE_PAGE, EditionsFlow, editor_parts
+from ui.phoneserver.editing import EDIT_IDLE
 from ui.tokens import is_typed_token
 from ui.tour_editions import EditorPhone as Phone
-from ui.web import EDIT_IDLE, PhoneServer
+from ui.web import PhoneServer
 from ui.where import Where
 
 EDITIONS = "ui.flows.editions:EditionsFlow"

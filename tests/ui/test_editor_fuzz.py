@@ -28,10 +28,11 @@ import pytest
 import tomli_w
 
 from banker.ruleset import load_ruleset
-from ui import web
 from ui.editor import EditorService
 from ui.i18n import Translator
-from ui.web import EDIT_COOKIE, PhoneServer
+from ui.phoneserver import editing
+from ui.phoneserver.editing import EDIT_COOKIE
+from ui.web import PhoneServer
 
 from test_editor_web import LABELS, claim, folder_files
 
@@ -222,7 +223,7 @@ def test_fuzzed_requests_crash_nothing_and_only_a_200_write_changes_files(
                 except (aiohttp.ClientOSError, aiohttp.ServerDisconnectedError):
                     status = 0  # the server closed while a refused body was still being sent
                 assert status < 500, where
-                writes = sent["method"] == "POST" and sent["path"].split("?")[0] in web.EDIT_POSTS
+                writes = sent["method"] == "POST" and sent["path"].split("?")[0] in editing.EDIT_POSTS
                 if folder_files() != before:
                     assert status == 200 and writes, where
                 key = (sent["path"].split("?")[0] if writes else "other", status)

@@ -247,8 +247,8 @@ def test_the_servers_csp_allows_exactly_the_pages_inline_code() -> None:
     import base64
     import hashlib
 
-    from ui.web import _load_page
-    body, csp = _load_page(str(PAGE))
+    from ui.phoneserver.base import load_page
+    body, csp = load_page(str(PAGE))
     text = body.decode("utf-8")
     for tag in ("script", "style"):
         code = re.search(rf"<{tag}>(.*?)</{tag}>", text, re.S).group(1)  # type: ignore[union-attr]

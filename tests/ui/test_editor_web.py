@@ -24,10 +24,12 @@ from multidict import CIMultiDictProxy
 
 from banker.editions import list_editions
 from banker.ruleset import editions_dir, load_ruleset, ruleset_from_data
-from ui import editor, web
+from ui import editor
 from ui.editor import EditorService
 from ui.i18n import Translator
-from ui.web import EDIT_COOKIE, PhoneServer
+from ui.phoneserver import base, editing
+from ui.phoneserver.editing import EDIT_COOKIE
+from ui.web import PhoneServer
 
 from test_web import Clock  # the injected clock of the phone server's tests
 
@@ -125,7 +127,7 @@ def make(data_home: Path, page_file: Path) -> Iterator[Callable[..., PhoneServer
     """A started server with an editor offered at CODE (unless offer=False), the page from `page_file`."""
     servers: list[PhoneServer] = []
 
-    def factory(offer: bool = True, language: str = "pl", idle: float = web.EDIT_IDLE, **kw: Any) -> PhoneServer:
+    def factory(offer: bool = True, language: str = "pl", idle: float = editing.EDIT_IDLE, **kw: Any) -> PhoneServer:
         kw.setdefault("rate_limit", 10_000)
         server = PhoneServer(["127.0.0.1"], 0, **kw)
         server.EDITOR_PAGE_FILE = str(page_file)
@@ -154,8 +156,8 @@ def sha(code: str) -> str:
 
 
 def test_the_bounds_agree() -> None:
-    assert web.MAX_EDIT_BODY == editor.MAX_EDIT_BODY == 256 * 1024
-    assert web.EDIT_IDLE == 15 * 60
+    assert editing.MAX_EDIT_BODY == editor.MAX_EDIT_BODY == 256 * 1024
+    assert editing.EDIT_IDLE == 15 * 60
 
 
 def test_the_first_phone_claims_the_session_and_a_second_claim_is_410(make: Callable[..., PhoneServer]) -> None:
@@ -170,7 +172,7 @@ def test_the_first_phone_claims_the_session_and_a_second_claim_is_410(make: Call
     assert back.status == 303 and back.headers["Location"] == "/edit" and "Set-Cookie" not in back.headers
     assert call(server, "GET", f"/e/{CODE}", cookie="x" * 43).status == 410  # a made-up cookie is nobody's
     assert call(server, "GET", "/e/someothercode").status == 404
-    assert call(server, "GET", "/e/someothercode").text == web.NOT_FOUND
+    assert call(server, "GET", "/e/someothercode").text == base.NOT_FOUND
     page = call(server, "GET", "/edit", cookie=cookie)
     assert page.status == 200 and page.text == PAGE
 
@@ -440,7 +442,7 @@ def test_a_save_of_the_wrong_content_type_is_415(make: Callable[..., PhoneServer
 def test_a_body_too_large_is_413(make: Callable[..., PhoneServer]) -> None:
     server = make()
     cookie = claim(server)
-    huge = b'{"data": "' + b"a" * web.MAX_EDIT_BODY + b'"}'
+    huge = b'{"data": "' + b"a" * editing.MAX_EDIT_BODY + b'"}'
     assert call(server, "POST", "/edit/api/save", cookie=cookie, body=huge,
                 content_type="application/json").status == 413
 

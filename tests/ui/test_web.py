@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import pytest
 
-from ui import web
+from ui.phoneserver import base, gate, live
 from ui.web import PhoneServer
 
 TOKEN = "k3J9xQ2v7Lm4Tz8bR1cW5yN0pA6sD2fG"  # a token as the app made them before ui/tokens.py (secrets.token_urlsafe): still served
@@ -142,7 +142,7 @@ def assert_says_nothing(reply: Reply) -> None:
     assert reply.status == 404
     for word in ("Ann", "Ben", "Classic", "Baltic", "1440", TOKEN):
         assert word not in reply.text
-    assert reply.text == web.NOT_FOUND
+    assert reply.text == base.NOT_FOUND
 
 
 # ---------------------------------------------------------------------- page, state, events
@@ -354,7 +354,7 @@ def test_stop_ends_open_streams_and_is_idempotent() -> None:
 
 def test_a_client_may_hold_only_a_few_streams(make: Callable[..., PhoneServer],
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(web, "MAX_STREAMS_PER_CLIENT", 2)
+    monkeypatch.setattr(live, "MAX_STREAMS_PER_CLIENT", 2)
     server = make()
     server.publish(TOKEN, sample())
     streams = [Events(server, f"/g/{TOKEN}/events") for _ in range(2)]
@@ -735,7 +735,7 @@ def test_a_flood_that_keeps_reopening_leaves_the_phones_and_the_app_working(
     # Past the caps, the server's files: what the kernel had queued, accepted before room was made.
     # The server's files: its connections, those refused and lingering, one batch of accepts not yet
     # admitted and one of connections closed to make room not yet released; and the family's own few.
-    assert most["fds"] <= server.max_connections + web.MAX_LINGERING + 2 * web.ACCEPT_BATCH + 24
+    assert most["fds"] <= server.max_connections + gate.MAX_LINGERING + 2 * gate.ACCEPT_BATCH + 24
     assert done["closed"] > 300, done  # the flood was closed to make room, again and again
     assert done["stalled"] == 0, done  # and never waited for the listen queue
     _settle(server, 0)
@@ -786,7 +786,7 @@ def test_at_the_total_cap_room_is_made_oldest_first_and_busy_connections_are_kep
     for stream in streams:
         assert stream.next_state()["turn"] == "Ann"
     _settle(server, 6)
-    time.sleep(web.NEW_GRACE)  # past the time a new connection has to send its request
+    time.sleep(gate.NEW_GRACE)  # past the time a new connection has to send its request
     phones = []
     # Each newcomer is a phone with the token, answered and kept alive: it closes, in this order,
     for k, victim in enumerate([nosy.sock, idle, half, kept.sock]):  # the never answered ones, then the kept one
@@ -824,7 +824,7 @@ def test_at_an_address_cap_room_is_made_among_that_address_only(make: Callable[.
     newer, status = _kept_alive(server, "127.0.0.1", f"/g/{TOKEN}/state")  # a fourth: the kept-alive one goes
     assert status == 200 and _closed_within(kept.sock, 1.0)
     assert not _closed_within(new, 0.0)
-    time.sleep(web.NEW_GRACE)  # `new` has sent nothing in its time
+    time.sleep(gate.NEW_GRACE)  # `new` has sent nothing in its time
     newest, status = _kept_alive(server, "127.0.0.1", f"/g/{TOKEN}")  # a fifth: now `new` goes first
     assert status == 200 and _closed_within(new, 1.0)
     assert not _closed_within(elsewhere, 0.1)  # another address's idle connection is not its to close
@@ -897,7 +897,7 @@ def test_a_refused_body_is_not_waited_for(make: Callable[..., PhoneServer]) -> N
     while chunk := sock.recv(4096):
         data += chunk
     assert data.startswith(b"HTTP/1.1 405 ")
-    assert time.monotonic() - started < web.LINGER + 1.0
+    assert time.monotonic() - started < gate.LINGER + 1.0
 
 
 @pytest.mark.parametrize("request_bytes", [
@@ -938,7 +938,7 @@ def test_a_malformed_request_logs_one_short_line_without_the_token(
 def test_refusals_are_logged_without_paths_and_at_most_a_burst_a_window(
         caplog: pytest.LogCaptureFixture) -> None:
     clock = Clock()
-    refused = web._RefusalLog(clock, burst=3, window=60)
+    refused = base.RefusalLog(clock, burst=3, window=60)
     caplog.set_level(logging.WARNING, logger="ui.web")
     for _ in range(10):
         refused("192.168.1.7", "an unknown page, game or link, answered 404")
