@@ -22,9 +22,9 @@ from ui.entry import Confirm
 class Navigator:
     def __init__(self, flows: Any) -> None:
         self.f: Any = flows  # ui/flows/__init__.py's Flows (which makes this)
-        self.page = "table"  # the page the family chose while a game runs
-        self.settings_return = "home"  # the page the settings' Back returns to
-        self.check_return = "settings"  # the page a hardware check's Back returns to
+        self.page = pages.TABLE_PAGE  # the page the family chose while a game runs
+        self.settings_return = pages.HOME_PAGE  # the page the settings' Back returns to
+        self.check_return = pages.SETTINGS_PAGE  # the page a hardware check's Back returns to
         self.confirm = Confirm()  # the destructive button armed for its second touch (ui/flows/banker.py)
 
     def screen_name(self) -> str:
@@ -53,20 +53,20 @@ class Navigator:
         page = pages.PAGES.get(self.page)
         if page is None or mode not in page.modes:
             if mode == pages.TABLE:
-                self.page = "table"  # a page of another mode: the game has started (or was resumed)
+                self.page = pages.TABLE_PAGE  # a page of another mode: the game has started (or was resumed)
             return pages.home_page(mode)
         game = self.f.session.game
         if mode == pages.TABLE and game is not None and game.auction is not None and not page.over_auction:
-            return "auction"
+            return pages.AUCTION_PAGE
         return page.name
 
     def go(self, page: str) -> None:
-        if page == "banker" and self.f.banker.is_locked():
+        if page == pages.BANKER_PAGE and self.f.banker.is_locked():
             self.f.pad.ask_pin("unlock")  # the PIN pad first; its OK opens the menu
             return
         self.confirm.disarm()  # an armed button does not stay armed on another page
         checks = pages.checks()
-        if page == "settings" and self.page not in checks:  # (back from a check: the settings' Back stays)
+        if page == pages.SETTINGS_PAGE and self.page not in checks:  # (back from a check: the settings' Back stays)
             self.settings_return = self.page
         if page in checks and self.page not in checks:
             self.check_return = self.page
@@ -77,7 +77,7 @@ class Navigator:
         self.f.session.changed()
 
     def back_from_settings(self) -> None:
-        self.go(self.settings_return if self.f.mode == pages.TABLE else "table")
+        self.go(self.settings_return if self.f.mode == pages.TABLE else pages.TABLE_PAGE)
 
     def back_from_check(self) -> None:
         """A hardware check's Back: where it was opened from (the settings, or the start screen's note)."""

@@ -2,7 +2,8 @@
 
 The navigator (ui/navigator.py) reads this list to decide which page shows, and ui/screens/__init__.py
 reads it to make the screens; neither keeps a list of its own. A new screen is its screen module, its flow
-(ui/flows/, or an existing one) and one `Page` here (docs/app.md, "A new screen", walks through one).
+(ui/flows/, or an existing one) and one `Page` here, registered as the constant of its name (`TALLY_PAGE` for
+"tally") that the rest of ui/ goes to it by (docs/app.md, "A new screen", walks through one).
 No Kivy here: a page names its screen class by "module:Class", imported only by the app.
 """
 
@@ -49,7 +50,7 @@ def unregister(name: str) -> None:
 
 def home_page(mode: str) -> str:
     """The page each mode shows unless the family chose another that may show then."""
-    return {HOME: "home", SETUP: "setup", OVER: "over"}.get(mode, "table")
+    return {HOME: HOME_PAGE, SETUP: SETUP_PAGE, OVER: OVER_PAGE}.get(mode, TABLE_PAGE)
 
 
 def place_of(name: str) -> str:
@@ -71,46 +72,57 @@ def checks() -> dict[str, str]:
     return {p.name: p.check for p in PAGES.values() if p.check is not None}
 
 
-for _page in (
-    Page("home", "ui.screens.home:HomeScreen", "home", modes=(HOME,)),
-    Page("setup", "ui.screens.setup:SetupScreen", "setup", modes=(SETUP,)),
-    Page("inprogress", "ui.screens.inprogress:InProgressScreen", "progress", modes=(SETUP,)),
-    Page("keyboard", "ui.screens.keyboard:KeyboardScreen", "names", modes=(SETUP,)),
-    Page("houserules", "ui.screens.houserules:HouseRulesScreen", "setup", modes=(SETUP,)),
-    Page("table", "ui.screens.table:TableScreen", "turn"),
-    Page("auction", "ui.screens.auction:AuctionScreen", "auction", place="table"),
-    Page("deeds", "ui.screens.deeds:DeedsScreen", "deeds", over_auction=True, bar="deeds"),
-    Page("trade", "ui.screens.trade:TradeScreen", "trade", bar="ui.nav.trade"),
-    Page("log", "ui.screens.log:LogScreen", "home", bar="ui.nav.log"),
-    Page("rules", "ui.screens.rules:RulesScreen", "home", bar="ui.nav.rules"),
-    Page("banker", "ui.screens.banker:BankerScreen", "banker", over_auction=True, bar="ui.nav.banker"),
-    Page("replace", "ui.screens.replace:ReplaceCardScreen", "banker"),
-    Page("over", "ui.screens.over:GameOverScreen", "home", modes=(OVER,)),
-    Page("report", "ui.screens.report:ReportScreen", "ui.flows.report:ReportFlow", modes=(OVER,)),
-    Page("fame", "ui.screens.report:FameScreen", "ui.flows.report:ReportFlow", modes=(HOME,)),
-    Page("past_report", "ui.screens.report:ReportScreen", "ui.flows.report:ReportFlow", modes=(HOME,)),
-    Page("settings", "ui.screens.settings:SettingsScreen", "settings", modes=(HOME, SETUP, TABLE),
-         over_auction=True),
-    Page("cards", "ui.screens.cards:CardPickScreen", "turn", place="table"),
-    Page("dice", "ui.screens.dice:DiceEntryScreen", "turn", place="table"),
-    Page("ownauction", "ui.screens.ownauction:OwnAuctionScreen", "auction", place="table"),
-    Page("casino", "ui.screens.casino:CasinoScreen", "turn", place="table"),
-    Page("jump", "ui.screens.jump:JumpScreen", "turn", place="table"),
-    Page("phones", "ui.screens.phones:PhonesScreen", "phones"),
-    Page("digits", "ui.screens.digits:DigitsScreen", "pad", modes=(SETUP, TABLE, OVER), over_auction=True),
-    Page("editions", "ui.screens.editions:EditionsScreen", "ui.flows.editions:EditionsFlow", modes=(HOME,)),
-    # The editions' keyboard and phone pages are the editions page's own steps: what a rename or a phone's save
-    # did ("Renamed: ...") is said on the editions page they return to.
-    Page("edition_keyboard", "ui.screens.keyboard:EditionKeyboardScreen", "ui.flows.editions:EditionsFlow",
-         modes=(HOME,), place="editions"),
-    Page("edition_phone", "ui.screens.editions:EditionPhoneScreen", "ui.flows.editions:EditionsFlow",
-         modes=(HOME,), place="editions"),
-    Page("check_reader", "ui.screens.check:ReaderCheckScreen", "settings", modes=(HOME, SETUP, TABLE),
-         over_auction=True, check="reader"),
-    Page("check_dice", "ui.screens.check:DiceCheckScreen", "settings", modes=(HOME, SETUP, TABLE),
-         over_auction=True, check="dice"),
-):
-    register(_page)
+# Each page's name is a constant declared with its entry, NAME_PAGE for "name": the rest of ui/ names a page by its
+# constant only, never by a string (tests/ui/test_page_names.py), so that a misspelt page is a NameError and a
+# renamed one is renamed everywhere. (HOME, SETUP, TABLE and OVER above are the modes, not pages.)
+HOME_PAGE = register(Page("home", "ui.screens.home:HomeScreen", "home", modes=(HOME,))).name
+SETUP_PAGE = register(Page("setup", "ui.screens.setup:SetupScreen", "setup", modes=(SETUP,))).name
+INPROGRESS_PAGE = register(Page("inprogress", "ui.screens.inprogress:InProgressScreen", "progress",
+                                modes=(SETUP,))).name
+KEYBOARD_PAGE = register(Page("keyboard", "ui.screens.keyboard:KeyboardScreen", "names", modes=(SETUP,))).name
+HOUSERULES_PAGE = register(Page("houserules", "ui.screens.houserules:HouseRulesScreen", "setup", modes=(SETUP,))).name
+TABLE_PAGE = register(Page("table", "ui.screens.table:TableScreen", "turn")).name
+AUCTION_PAGE = register(Page("auction", "ui.screens.auction:AuctionScreen", "auction", place=TABLE_PAGE)).name
+DEEDS_PAGE = register(Page("deeds", "ui.screens.deeds:DeedsScreen", "deeds", over_auction=True, bar="deeds")).name
+TRADE_PAGE = register(Page("trade", "ui.screens.trade:TradeScreen", "trade", bar="ui.nav.trade")).name
+LOG_PAGE = register(Page("log", "ui.screens.log:LogScreen", "home", bar="ui.nav.log")).name
+RULES_PAGE = register(Page("rules", "ui.screens.rules:RulesScreen", "home", bar="ui.nav.rules")).name
+BANKER_PAGE = register(Page("banker", "ui.screens.banker:BankerScreen", "banker", over_auction=True,
+                            bar="ui.nav.banker")).name
+REPLACE_PAGE = register(Page("replace", "ui.screens.replace:ReplaceCardScreen", "banker")).name
+OVER_PAGE = register(Page("over", "ui.screens.over:GameOverScreen", "home", modes=(OVER,))).name
+REPORT_PAGE = register(Page("report", "ui.screens.report:ReportScreen", "ui.flows.report:ReportFlow",
+                            modes=(OVER,))).name
+FAME_PAGE = register(Page("fame", "ui.screens.report:FameScreen", "ui.flows.report:ReportFlow", modes=(HOME,))).name
+PAST_REPORT_PAGE = register(Page("past_report", "ui.screens.report:ReportScreen", "ui.flows.report:ReportFlow",
+                                 modes=(HOME,))).name
+SETTINGS_PAGE = register(Page("settings", "ui.screens.settings:SettingsScreen", "settings", modes=(HOME, SETUP, TABLE),
+                              over_auction=True)).name
+CARDS_PAGE = register(Page("cards", "ui.screens.cards:CardPickScreen", "turn", place=TABLE_PAGE)).name
+DICE_PAGE = register(Page("dice", "ui.screens.dice:DiceEntryScreen", "turn", place=TABLE_PAGE)).name
+OWNAUCTION_PAGE = register(Page("ownauction", "ui.screens.ownauction:OwnAuctionScreen", "auction",
+                                place=TABLE_PAGE)).name
+CASINO_PAGE = register(Page("casino", "ui.screens.casino:CasinoScreen", "turn", place=TABLE_PAGE)).name
+JUMP_PAGE = register(Page("jump", "ui.screens.jump:JumpScreen", "turn", place=TABLE_PAGE)).name
+PHONES_PAGE = register(Page("phones", "ui.screens.phones:PhonesScreen", "phones")).name
+DIGITS_PAGE = register(Page("digits", "ui.screens.digits:DigitsScreen", "pad", modes=(SETUP, TABLE, OVER),
+                            over_auction=True)).name
+EDITIONS_PAGE = register(Page("editions", "ui.screens.editions:EditionsScreen", "ui.flows.editions:EditionsFlow",
+                              modes=(HOME,))).name
+# The editions' keyboard and phone pages are the editions page's own steps: what a rename or a phone's save did
+# ("Renamed: ...") is said on the editions page they return to.
+EDITION_KEYBOARD_PAGE = register(Page("edition_keyboard", "ui.screens.keyboard:EditionKeyboardScreen",
+                                      "ui.flows.editions:EditionsFlow", modes=(HOME,), place=EDITIONS_PAGE)).name
+EDITION_PHONE_PAGE = register(Page("edition_phone", "ui.screens.editions:EditionPhoneScreen",
+                                   "ui.flows.editions:EditionsFlow", modes=(HOME,), place=EDITIONS_PAGE)).name
+CHECK_READER_PAGE = register(Page("check_reader", "ui.screens.check:ReaderCheckScreen", "settings",
+                                  modes=(HOME, SETUP, TABLE), over_auction=True, check="reader")).name
+CHECK_DICE_PAGE = register(Page("check_dice", "ui.screens.check:DiceCheckScreen", "settings",
+                                modes=(HOME, SETUP, TABLE), over_auction=True, check="dice")).name
 
-__all__ = ["ANY", "HOME", "OVER", "PAGES", "Page", "SETUP", "TABLE", "bar_pages", "checks", "home_page", "place_of", "register",
-           "unregister"]
+__all__ = ["ANY", "AUCTION_PAGE", "BANKER_PAGE", "CARDS_PAGE", "CASINO_PAGE", "CHECK_DICE_PAGE", "CHECK_READER_PAGE",
+           "DEEDS_PAGE", "DICE_PAGE", "DIGITS_PAGE", "EDITIONS_PAGE", "EDITION_KEYBOARD_PAGE", "EDITION_PHONE_PAGE",
+           "FAME_PAGE", "HOME", "HOME_PAGE", "HOUSERULES_PAGE", "INPROGRESS_PAGE", "JUMP_PAGE", "KEYBOARD_PAGE",
+           "LOG_PAGE", "OVER", "OVER_PAGE", "OWNAUCTION_PAGE", "PAGES", "PAST_REPORT_PAGE", "PHONES_PAGE", "Page",
+           "REPLACE_PAGE", "REPORT_PAGE", "RULES_PAGE", "SETTINGS_PAGE", "SETUP", "SETUP_PAGE", "TABLE", "TABLE_PAGE",
+           "TRADE_PAGE", "bar_pages", "checks", "home_page", "place_of", "register", "unregister"]
