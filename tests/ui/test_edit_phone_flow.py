@@ -14,7 +14,8 @@ import pytest
 
 from controllerkit import make, start
 from test_web import Clock
-from ui.flows.editions import PHONE_PAGE, EditionsFlow, editor_parts
+from ui.flows.editions import EditionsFlow, editor_parts
+from ui.pages import EDITION_PHONE_PAGE
 from ui.phoneserver.editing import EDIT_IDLE
 from ui.tokens import is_typed_token
 from ui.tour_editions import EditorPhone as Phone
@@ -81,7 +82,7 @@ def test_edit_on_a_phone_offers_a_fresh_code_as_a_link(tmp_path: Path, data_home
     c, flow, languages = app(tmp_path, web)
     c.settings.set_language("pl")
     flow.edit_on_phone()
-    assert c.nav.screen_name() == PHONE_PAGE
+    assert c.nav.screen_name() == EDITION_PHONE_PAGE
     view = flow.phone_view()
     base = f"http://127.0.0.1:{web.port}/e/"
     assert view == {"server": True, "link": view["link"], "state": "waiting", "saved": []}
@@ -106,7 +107,7 @@ def test_new_code_ends_the_old_one(tmp_path: Path, data_home: Path, web: Server)
     assert flow.phone_view()["state"] == "editing" and flow.phone_view()["saved"] == ["Our Street"]
     flow.new_code()
     second = flow.phone_view()["link"]
-    assert second != first and c.nav.page == PHONE_PAGE
+    assert second != first and c.nav.page == EDITION_PHONE_PAGE
     assert flow.phone_view() == {"server": True, "link": second, "state": "waiting", "saved": []}
     assert phone.request("GET", "/edit")[0] == 403  # the old session ended with its code
     assert Phone(first).open() == 404 and Phone(second).open() == 303
@@ -158,7 +159,7 @@ def test_leaving_the_page_any_way_closes_the_editor(tmp_path: Path, data_home: P
     polls = web.polls
     c.tick()
     assert web.polls == polls  # nothing polled once closed
-    c.nav.go(PHONE_PAGE)  # not through "Edit on a phone": the page gives way to the editions
+    c.nav.go(EDITION_PHONE_PAGE)  # not through "Edit on a phone": the page gives way to the editions
     if c.mode == "home":
         assert c.nav.screen_name() == "editions"
     assert languages == ["en"] and web.editor_status()["state"] == "ended"  # opened once, and no more
@@ -183,7 +184,7 @@ def test_without_a_phone_server_the_page_says_why_and_what_to_do(tmp_path: Path,
     there: switched off in the config file read, or the port taken."""
     c, flow, languages = app(tmp_path, None)
     flow.edit_on_phone()
-    assert c.nav.screen_name() == PHONE_PAGE
+    assert c.nav.screen_name() == EDITION_PHONE_PAGE
     assert flow.phone_view() == {"server": False, "off": c.session.tr("ui.where.phones_starting")}
     assert languages == []  # no editor opened
     flow.new_code()
@@ -205,7 +206,7 @@ def test_the_editor_is_not_offered_during_a_game(tmp_path: Path, data_home: Path
     start(c)
     flow.edit_on_phone()
     assert languages == [] and not flow.on_phone and web.editor_status() == {"state": "ended", "saved": []}
-    c.nav.go(PHONE_PAGE)
+    c.nav.go(EDITION_PHONE_PAGE)
     assert c.nav.screen_name() == "table"
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from ui import view
 from ui.flows.base import Flow
+from ui.pages import OWNAUCTION_PAGE, TABLE_PAGE
 
 
 class AuctionFlow(Flow):
@@ -20,12 +21,12 @@ class AuctionFlow(Flow):
         self.own: dict[str, Any] | None = None  # an own-property auction being planned: player, space, seq, reserve
 
     def leave(self, page: str) -> str | None:
-        if page != "ownauction":
+        if page != OWNAUCTION_PAGE:
             return None
         game, plan = self.game, self.own
         if game is None or game.auction is not None or plan is None or plan["seq"] != game.seq:
             self.own = None  # the auction has started, or came and went, or something else happened meanwhile
-            return "table"
+            return TABLE_PAGE
         return None
 
     def bidders(self) -> list[str]:
@@ -74,7 +75,7 @@ class AuctionFlow(Flow):
         game = self.game
         assert game is not None
         self.own = {"player": player, "space": space, "seq": game.seq}
-        self.f.nav.go("ownauction")
+        self.f.nav.go(OWNAUCTION_PAGE)
 
     def own_plan(self) -> dict[str, Any]:
         """The auction being planned, its opening bid kept within what the rules allow."""

@@ -23,7 +23,7 @@ PIN_WAIT_MOST = 15 * 60  # ... up to this
 # The banker's buttons that ask for a confirming second touch (BankerFlow.destructive).
 DESTRUCTIVE = ("undo", "end", "abandon", "power_off")
 # The pages the menu stays unlocked on once opened (settings, a lost card, the digit pad, the checks).
-UNLOCKED_ON = ("settings", "replace", "digits")
+UNLOCKED_ON = (pages.SETTINGS_PAGE, pages.REPLACE_PAGE, pages.DIGITS_PAGE)
 
 
 class BankerFlow(Flow):
@@ -38,9 +38,9 @@ class BankerFlow(Flow):
     def going_to(self, page: str) -> None:
         """The family goes to `page`: the menu stays unlocked only on its own pages, and leaving the lost card's
         screen drops a half-done replacement."""
-        if page != "banker":
+        if page != pages.BANKER_PAGE:
             self.unlocked = self.unlocked and (page in UNLOCKED_ON or page in pages.checks())
-        if page != "replace":
+        if page != pages.REPLACE_PAGE:
             self.replacing = None
 
     # ------------------------------------------------------------------ the PIN
@@ -94,7 +94,7 @@ class BankerFlow(Flow):
             pad = self.f.pad
             if pad.entry is not None and pad.entry.purpose == "unlock":
                 pad.entry = None
-                self.f.nav.go("banker")
+                self.f.nav.go(pages.BANKER_PAGE)
                 return True
         elif not waiting:
             self.s.notify(msg("ui.banker.wrong_pin"), "error", "error")
@@ -159,13 +159,13 @@ class BankerFlow(Flow):
             self.changed()
             return
         self.unlocked = False
-        self.f.nav.page = "table"
+        self.f.nav.page = pages.TABLE_PAGE
         self.changed()
 
     def abandon(self) -> None:
         """Stop this game without a winner; it stays in the journal, finished."""
         self.unlocked = False
-        self.f.nav.page = "table"
+        self.f.nav.page = pages.TABLE_PAGE
         s = self.s
         if s.live is not None:
             s.journal.set_status(s.live.id, "finished")
@@ -184,7 +184,7 @@ class BankerFlow(Flow):
             self.changed()
             return
         self.unlocked = False
-        self.f.nav.page = "table"
+        self.f.nav.page = pages.TABLE_PAGE
         self.undo(1)
 
     # ------------------------------------------------------------------ a lost card

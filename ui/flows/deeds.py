@@ -8,7 +8,7 @@ from typing import Any
 from ui import view
 from ui.view import buildings_text, deeds_key, pool_text
 from ui.flows.base import Flow
-from ui.pages import Page
+from ui.pages import DEEDS_PAGE, Page
 
 # What a deed's row offers, in this order, where the ruleset has the verb (lots take all, others the last four).
 DEED_VERBS = ("build", "sell", "sell_all", "mortgage", "unmortgage", "auction_own", "sell_to_bank")
@@ -24,7 +24,7 @@ class DeedsFlow(Flow):
 
     def show(self, player: str) -> None:
         self.of = player
-        self.f.nav.go("deeds")
+        self.f.nav.go(DEEDS_PAGE)
 
     def player(self) -> str:
         """Whose deeds the deeds screen shows: the one chosen, or the player whose turn it is."""

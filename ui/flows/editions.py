@@ -27,12 +27,11 @@ from ui.editor_page import editor_labels, translated_refusal
 from ui.flows.base import Flow
 from ui.i18n import Msg, msg
 from ui.keys import NameEditor, keyboard_rows
-from ui.pages import HOME
+from ui.pages import EDITION_KEYBOARD_PAGE, EDITION_PHONE_PAGE, EDITIONS_PAGE, HOME
 from ui.tokens import typed_token
 
 TITLE_MAX = 40  # characters of an edition's title typed on the keyboard
 NAME_MARKS = "abcdefghijklmnopqrstuvwxyz0123456789-"  # what an edition's name may hold (banker/editions.py)
-PHONE_PAGE = "edition_phone"
 
 
 def editor_parts(tr: Any) -> tuple[dict[str, str], Any]:
@@ -78,10 +77,10 @@ class EditionsFlow(Flow):
         self.s.listeners.append(self._heard)
 
     def leave(self, page: str) -> str | None:
-        if page == "edition_keyboard" and self.editor is None:
-            return "editions"
-        if page == PHONE_PAGE and not self.on_phone:
-            return "editions"
+        if page == EDITION_KEYBOARD_PAGE and self.editor is None:
+            return EDITIONS_PAGE
+        if page == EDITION_PHONE_PAGE and not self.on_phone:
+            return EDITIONS_PAGE
         return None
 
     def opened(self, fresh: bool) -> None:
@@ -106,7 +105,7 @@ class EditionsFlow(Flow):
         self.f.nav.confirm.disarm()
         self.renaming, self.part, self.title = name, "title", edition.title
         self.editor = NameEditor(index=0, text=edition.title[:TITLE_MAX], limit=TITLE_MAX)
-        self.f.nav.go("edition_keyboard")
+        self.f.nav.go(EDITION_KEYBOARD_PAGE)
 
     def press(self, key: str) -> None:
         if self.editor is not None:
@@ -164,7 +163,7 @@ class EditionsFlow(Flow):
     def cancel(self) -> None:
         """Back to the editions; the edition stays as it was."""
         self.editor, self.renaming = None, None
-        self.f.nav.go("editions")
+        self.f.nav.go(EDITIONS_PAGE)
 
     # ------------------------------------------------------------------ delete
 
@@ -190,7 +189,7 @@ class EditionsFlow(Flow):
         if self.f.mode != HOME:
             return
         self.f.nav.confirm.disarm()
-        self.f.nav.go(PHONE_PAGE)
+        self.f.nav.go(EDITION_PHONE_PAGE)
         self.on_phone = True
         self._offer()
         self.changed()
@@ -204,7 +203,7 @@ class EditionsFlow(Flow):
     def phone_done(self) -> None:
         """Done (and the page's Back): the editor closes, back to the editions."""
         self.close_phone()
-        self.f.nav.go("editions")
+        self.f.nav.go(EDITIONS_PAGE)
 
     def close_phone(self) -> None:
         """The editor closed on the phone server (a phone editing is stopped; what it saved stays)."""
@@ -255,7 +254,7 @@ class EditionsFlow(Flow):
         return {"state": str(status["state"]), "saved": [str(title) for title in status["saved"]]}
 
     def _on_page(self) -> bool:
-        return bool(self.f.nav.page == PHONE_PAGE and self.f.mode == HOME)
+        return bool(self.f.nav.page == EDITION_PHONE_PAGE and self.f.mode == HOME)
 
     def _heard(self) -> None:
         """After every change: the phone page left any way (another page, a game begun) closes the editor."""
@@ -292,4 +291,4 @@ def _folder_key() -> tuple[tuple[str, int, int], ...] | None:
         return None
 
 
-__all__ = ["EditionsFlow", "NAME_MARKS", "PHONE_PAGE", "TITLE_MAX", "broken_reason", "delete_key", "editor_parts"]
+__all__ = ["EditionsFlow", "NAME_MARKS", "TITLE_MAX", "broken_reason", "delete_key", "editor_parts"]

@@ -7,6 +7,7 @@ from typing import Any
 
 from ui.flows.base import Flow
 from ui.keys import NameEditor, free_presets, keyboard_rows, name_problem
+from ui.pages import KEYBOARD_PAGE, SETUP_PAGE
 
 
 class NamesFlow(Flow):
@@ -15,7 +16,7 @@ class NamesFlow(Flow):
         self.editor: NameEditor | None = None  # the player's name being typed on the keyboard page
 
     def leave(self, page: str) -> str | None:
-        return None if self.editing() else "setup"
+        return None if self.editing() else SETUP_PAGE
 
     def presets(self) -> list[str]:
         """The ready names in the family's language that no player has yet."""
@@ -43,7 +44,7 @@ class NamesFlow(Flow):
         assert d is not None
         name = d.players[k].name
         self.editor = NameEditor(index=k, text=name, fresh=name in free_presets(self.s.tr, []))
-        self.f.nav.go("keyboard")
+        self.f.nav.go(KEYBOARD_PAGE)
 
     def others(self) -> list[str]:
         """The names of the players other than the one being named."""
@@ -76,7 +77,7 @@ class NamesFlow(Flow):
     def cancel(self) -> None:
         """Back to the setup screen; the name stays as it was."""
         self.editor = None
-        self.f.nav.go("setup")
+        self.f.nav.go(SETUP_PAGE)
 
     def view(self) -> dict[str, Any]:
         """The keyboard page: whose name is typed (their number and colour), the name so far, the keys in the

@@ -14,6 +14,7 @@ from ui import view
 from ui.entry import PIN_LEAST, PIN_MOST, Entry
 from ui.flows.base import Flow
 from ui.flows.banker import PIN_FREE_TRIES
+from ui.pages import BANKER_PAGE, DIGITS_PAGE, OWNAUCTION_PAGE, SETUP_PAGE, TABLE_PAGE, TRADE_PAGE
 
 
 class PadFlow(Flow):
@@ -23,7 +24,7 @@ class PadFlow(Flow):
 
     def leave(self, page: str) -> str | None:
         if self._gone():
-            back = self.entry.back if self.entry is not None else "table"
+            back = self.entry.back if self.entry is not None else TABLE_PAGE
             self.entry = None
             return back
         return None
@@ -50,13 +51,13 @@ class PadFlow(Flow):
     def ask_pin(self, purpose: str = "unlock") -> None:
         """The PIN pad: for the banker's menu ("unlock": its OK opens the menu, Cancel goes back) or for
         the game-over screen's Undo ("undo_pin": its OK arms Undo for the confirming touch)."""
-        back = "table" if purpose == "undo_pin" else self.f.nav.page
+        back = TABLE_PAGE if purpose == "undo_pin" else self.f.nav.page
         self._open(Entry(purpose, back=back, mode=self.f.mode))
 
     def correction(self, player: str) -> None:
         """The banker's correction of `player`'s cash: an amount to add or take away, the new balance shown
         before OK."""
-        self._open(Entry("correction", back="banker", mode="table", signed=True, base=self._cash(player),
+        self._open(Entry("correction", back=BANKER_PAGE, mode="table", signed=True, base=self._cash(player),
                          subject={"player": player}))
 
     def trade_cash(self, side: str) -> None:
@@ -64,20 +65,20 @@ class PadFlow(Flow):
         offer = self.f.trade.current()
         player = offer["from" if side == "give" else "to"]
         now = int(offer[side]["cash"])
-        self._open(Entry("trade_cash", back="trade", mode="table", digits=str(now) if now else "", fresh=True,
+        self._open(Entry("trade_cash", back=TRADE_PAGE, mode="table", digits=str(now) if now else "", fresh=True,
                          most=self._cash(player), subject={"side": side, "player": player}))
 
     def reserve(self) -> None:
         """An own-property auction's opening bid, within the bounds and steps the rules allow."""
         plan = self.f.auction.own_plan()
         info = self.f.auction.own_view(plan["player"], plan["space"])
-        self._open(Entry("reserve", back="ownauction", mode="table", digits=str(plan["reserve"]), fresh=True,
+        self._open(Entry("reserve", back=OWNAUCTION_PAGE, mode="table", digits=str(plan["reserve"]), fresh=True,
                          least=info["low"], most=info["high"], step=info["step"],
                          subject={"player": plan["player"], "space": info["space"]}, seq=plan["seq"]))
 
     def new_pin(self) -> None:
         """The new game's banker PIN (PIN_LEAST to PIN_MOST digits, or none at all)."""
-        self._open(Entry("new_pin", back="setup", mode="setup"))
+        self._open(Entry("new_pin", back=SETUP_PAGE, mode="setup"))
 
     # ------------------------------------------------------------------ its keys
 
@@ -105,7 +106,7 @@ class PadFlow(Flow):
                 return
             banker.unlocked = True
             if e.purpose == "unlock":
-                self._close("banker")
+                self._close(BANKER_PAGE)
                 return
             self.entry = None
             self.f.nav.page = e.back  # back to the game-over screen ...
@@ -124,16 +125,16 @@ class PadFlow(Flow):
 
     def cancel(self) -> None:
         """Cancel: back where it came from, nothing changed."""
-        self._close(self.entry.back if self.entry is not None else "table")
+        self._close(self.entry.back if self.entry is not None else TABLE_PAGE)
 
     def tick(self) -> None:
         """Every second while the PIN pad shows a wait: redraw it counting down."""
-        if self.f.nav.page == "digits":
+        if self.f.nav.page == DIGITS_PAGE:
             self.changed()
 
     def _open(self, entry: Entry) -> None:
         self.entry = entry
-        self.f.nav.go("digits")
+        self.f.nav.go(DIGITS_PAGE)
 
     def _close(self, page: str) -> None:
         self.entry = None

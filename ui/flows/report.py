@@ -15,7 +15,7 @@ from banker.journal import JournalError
 from banker.report import game_report
 from ui.flows.base import Flow
 from ui.i18n import winners_msg
-from ui.pages import HOME, OVER, home_page
+from ui.pages import FAME_PAGE, HOME, OVER, OVER_PAGE, PAST_REPORT_PAGE, REPORT_PAGE, home_page
 
 if TYPE_CHECKING:
     from ui.session import Session
@@ -218,20 +218,20 @@ class ReportFlow(Flow):
             self.changed()
             return
         self.past, self._past = game_id, (game_id, made, colours)
-        self.f.nav.go("past_report")
+        self.f.nav.go(PAST_REPORT_PAGE)
 
     def back_from_report(self) -> None:
         """The report's Back: to the hall of fame for a past game, else to the game-over screen."""
-        self.f.nav.go("fame" if self.f.mode == HOME else "over")
+        self.f.nav.go(FAME_PAGE if self.f.mode == HOME else OVER_PAGE)
 
     def open_report(self) -> None:
-        self.f.nav.go("report")
+        self.f.nav.go(REPORT_PAGE)
 
     def open_fame(self) -> None:
         """The hall of fame: the history as the app keeps it (ui/history.py: the summaries read beside the app,
         then only the games changed since looked at), so that it opens as fast as any page."""
         self._stats = None
-        self.f.nav.go("fame")
+        self.f.nav.go(FAME_PAGE)
 
     def stats(self) -> dict[str, Any] | None:
         """The family's history now, or None while the app is still reading it (the page says so, and is drawn
@@ -254,14 +254,14 @@ class ReportFlow(Flow):
     def history_in(self) -> None:
         """The app's first reading of the history is in (ui/history.py): a hall of fame that said it was
         counting is drawn again; no other screen is touched."""
-        if self.f.nav.page == "fame" and self._stats is None:
+        if self.f.nav.page == FAME_PAGE and self._stats is None:
             self.changed()
 
     def leave(self, page: str) -> str | None:
         """Once the table has moved on (a new game from the hall of fame, the game-over screen closed), the page
         of that moment: the family does not come back to this one unasked."""
         mode = self.f.mode
-        if (page, mode) in (("fame", HOME), ("report", OVER)) or (page, mode) == ("past_report", HOME) \
+        if (page, mode) in ((FAME_PAGE, HOME), (REPORT_PAGE, OVER)) or (page, mode) == (PAST_REPORT_PAGE, HOME) \
                 and self._past is not None:
             return None
         return home_page(mode)

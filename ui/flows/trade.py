@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ui.flows.base import Flow
+from ui.pages import TRADE_PAGE
 
 
 def empty_side() -> dict[str, Any]:
@@ -27,7 +28,7 @@ class TradeFlow(Flow):
         if game is not None and self.offer.get("from") != player:
             others = [p.name for p in game.players if not p.bankrupt and p.name != player]
             self.offer = {"from": player, "to": others[0], "give": empty_side(), "get": empty_side()}
-        self.f.nav.go("trade")
+        self.f.nav.go(TRADE_PAGE)
 
     def current(self) -> dict[str, Any]:
         """The trade draft, between two players still in (a fresh one if a side has gone bankrupt)."""

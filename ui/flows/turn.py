@@ -19,7 +19,7 @@ PROMPTS = {"buy": "ui.prompt.buy", "draw": "ui.prompt.draw", "tax_flat": "ui.pro
            "jump": "ui.prompt.jump", "pay_fine": "ui.prompt.jail", "use_card": "ui.prompt.jail",
            "roll": "ui.prompt.roll", "build_here": "ui.prompt.build_here", "end_turn": "ui.prompt.end_turn"}
 # The pages of a choice the turn owes, each left once that choice is made: page -> the engine's decision kind.
-CHOICE_PAGES = {"cards": "draw", "casino": "casino", "jump": "jump"}
+CHOICE_PAGES = {pages.CARDS_PAGE: "draw", pages.CASINO_PAGE: "casino", pages.JUMP_PAGE: "jump"}
 
 
 class TurnFlow(Flow):
@@ -36,7 +36,7 @@ class TurnFlow(Flow):
         kind = CHOICE_PAGES.get(page)
         game = self.game
         if kind is not None and (game is None or game.decision is None or game.decision.kind != kind):
-            return "table"
+            return pages.TABLE_PAGE
         return None
 
     # ------------------------------------------------------------------ the dice
@@ -85,7 +85,7 @@ class TurnFlow(Flow):
         """Move by the real dice entered, once every die has a value."""
         if self.dice_missing():
             return
-        self.f.nav.page = "table"
+        self.f.nav.page = pages.TABLE_PAGE
         self.roll(tuple(self.entered_dice))
 
     # ------------------------------------------------------------------ the turn's buttons and cards
@@ -96,9 +96,9 @@ class TurnFlow(Flow):
             self.roll()
         elif button["id"] == "enter_dice":
             self.entered_dice = []
-            self.f.nav.go("dice")
+            self.f.nav.go(pages.DICE_PAGE)
         elif button["id"] == "draw" and self.s.settings.physical_decks:
-            self.f.nav.go("cards")
+            self.f.nav.go(pages.CARDS_PAGE)
         elif "page" in button["action"]:
             self.f.nav.go(button["action"]["page"])
         else:
@@ -112,7 +112,7 @@ class TurnFlow(Flow):
 
     def pick_card(self, card_id: str) -> None:
         """Physical decks: the card the player drew."""
-        self.f.nav.page = "table"
+        self.f.nav.page = pages.TABLE_PAGE
         self.draw(card_id)
 
     def casino_toggle(self, number: int) -> None:
@@ -153,13 +153,13 @@ class TurnFlow(Flow):
                 tr("ui.btn.tax_percent", percent=game.options.income_tax_percent,
                    amount=game.income_tax(cur.index, "percent")))
         if "casino" in verbs:
-            add("casino", {"page": "casino"}, tr("ui.btn.casino", bet=game.options.casino_bet))
+            add("casino", {"page": pages.CASINO_PAGE}, tr("ui.btn.casino", bet=game.options.casino_bet))
             add("casino_no", {"do": "casino"}, tr("ui.btn.casino_no"), "secondary")
         if "bus" in verbs and d is not None:
             for steps in sorted({d.dice[0], d.dice[1], sum(d.dice)}):
                 add(f"bus {steps}", {"do": "bus", "steps": steps}, tr("ui.btn.bus", steps=steps))
         if "jump" in verbs:
-            add("jump", {"page": "jump"}, tr("ui.btn.jump"))
+            add("jump", {"page": pages.JUMP_PAGE}, tr("ui.btn.jump"))
         if "roll" in verbs:
             if cur.in_jail and game.roll_owed and d is None:
                 if "pay_fine" in verbs:
