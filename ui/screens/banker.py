@@ -11,6 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
+from ui.pages import PHONES_PAGE, REPLACE_PAGE, SETTINGS_PAGE, TABLE_PAGE
 from ui.screens.base import BaseScreen, grid
 from ui.widgets import BigButton, Text
 
@@ -66,7 +67,7 @@ def _inside(widget: Widget, pos: tuple[float, float]) -> bool:
 class BankerScreen(Confirming):
     def build(self, root: BoxLayout) -> None:
         self.start_confirming()
-        self.header(root, self.tr("ui.banker.title"), lambda: self.f.nav.go("table"))
+        self.header(root, self.tr("ui.banker.title"), lambda: self.f.nav.go(TABLE_PAGE))
         if self.f.banker.is_locked():  # the PIN pad shows instead; this is only for a moment
             root.add_widget(Widget())
             return
@@ -75,7 +76,7 @@ class BankerScreen(Confirming):
         tall: dict[str, Any] = {"size": theme.FONT_SMALL, "height": theme.TARGET_LARGE}
         for key, label, kind in DESTRUCTIVE:
             menu.add_widget(self.confirm_button(key, label, kind, lambda k=key: self.f.banker.destructive(k), **tall))
-        menu.add_widget(BigButton(self.tr("ui.banker.replace_card"), lambda: self.f.nav.go("replace"), "secondary",
+        menu.add_widget(BigButton(self.tr("ui.banker.replace_card"), lambda: self.f.nav.go(REPLACE_PAGE), "secondary",
                                   **tall))
         if b["cards"]:  # with on-screen buttons nothing waits for a card: no stand-in to offer
             on = b["stand_ins"]
@@ -84,10 +85,10 @@ class BankerScreen(Confirming):
                                   "primary" if on else "secondary", **tall)
             stand_ins.role = "stand-ins"
             menu.add_widget(stand_ins)
-        menu.add_widget(BigButton(self.tr("ui.settings"), lambda: self.f.nav.go("settings"), "secondary", **tall))
+        menu.add_widget(BigButton(self.tr("ui.settings"), lambda: self.f.nav.go(SETTINGS_PAGE), "secondary", **tall))
         # Without the phone server the button says so, greyed, and still opens the phones page: why, and what to do.
         phones = BigButton(self.tr("ui.phones.button" if b["phones"] else "ui.phones.button_off"),
-                           lambda: self.f.nav.go("phones"), "primary" if b["phones"] else "secondary", **tall)
+                           lambda: self.f.nav.go(PHONES_PAGE), "primary" if b["phones"] else "secondary", **tall)
         phones.role = "phones"
         menu.add_widget(phones)
         menu.add_widget(self.confirm_button("power_off", "ui.banker.power_off", "danger",

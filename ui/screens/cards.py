@@ -8,6 +8,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
+from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, list_column, listing
 from ui.widgets import BigButton
 
@@ -30,7 +31,7 @@ class CardChoice(BigButton):
 
 class CardPickScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        self.header(root, self.tr("ui.cards.which"), lambda: self.f.nav.go("table"))
+        self.header(root, self.tr("ui.cards.which"), lambda: self.f.nav.go(TABLE_PAGE))
         sv = self.box("list", listing)
         body = self.box("rows", list_column)
         for card in self.f.turn.card_choices():

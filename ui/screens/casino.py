@@ -7,6 +7,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
+from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, row
 from ui.widgets import BigButton, Text
 
@@ -16,7 +17,7 @@ class CasinoScreen(BaseScreen):
         k = self.f.turn.casino()
         bet, pick = k["bet"], k["pick"]
         self.header(root, self.tr("ui.casino.title", player=k["player"], jackpot=k["jackpot"]),
-                    lambda: self.f.nav.go("table"))
+                    lambda: self.f.nav.go(TABLE_PAGE))
         self.pending_banner(root)
         betting = self.f.paying.view() is not None  # the bet waits for the player's card: the banner asks
         if not betting:

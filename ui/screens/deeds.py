@@ -7,6 +7,7 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
+from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, grid, list_column, listing, row
 from ui.widgets import BigButton, Panel, Stripe, Text, colour
 
@@ -17,7 +18,7 @@ class DeedsScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         who = self.f.deeds.player()
         bar = row(theme.TARGET_MEDIUM)
-        bar.add_widget(BigButton(self.tr("ui.back"), lambda: self.f.nav.go("table"), "secondary", size_hint_x=None,
+        bar.add_widget(BigButton(self.tr("ui.back"), lambda: self.f.nav.go(TABLE_PAGE), "secondary", size_hint_x=None,
                                  width=theme.WIDTH_BACK, height=theme.TARGET_MEDIUM))
         bar.add_widget(Text(self.tr("ui.deeds.title", player=who), theme.FONT_TITLE, bold=True,
                             height=theme.TARGET_MEDIUM))

@@ -7,13 +7,14 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
+from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, row
 from ui.widgets import BigButton, Text
 
 
 class DiceEntryScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        self.header(root, self.tr("ui.dice.enter"), lambda: self.f.nav.go("table"))
+        self.header(root, self.tr("ui.dice.enter"), lambda: self.f.nav.go(TABLE_PAGE))
         chosen = self.f.turn.entered_dice
         for k in range(self.f.turn.dice_count()):
             line = row(theme.ROW_DIE)

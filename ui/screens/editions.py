@@ -14,6 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme
+from ui.pages import SETTINGS_PAGE
 from ui.screens.banker import Confirming
 from ui.screens.base import BaseScreen, auto_height, list_column, listing, row
 from ui.widgets import BigButton, QRCode, Text
@@ -26,7 +27,7 @@ class EditionsScreen(Confirming):
         self.start_confirming()
         flow = self.f.of(EDITIONS)
         v = flow.view()
-        self.header(root, self.tr("ui.editions.title"), lambda: self.f.nav.go("settings"))
+        self.header(root, self.tr("ui.editions.title"), lambda: self.f.nav.go(SETTINGS_PAGE))
         phone = BigButton(self.tr("ui.editions.phone"), flow.edit_on_phone, "primary", size=theme.FONT_SMALL,
                           size_hint_x=None, width=theme.WIDTH_EDITION_ACTION, height=theme.TARGET_MEDIUM)
         phone.role = "edit on a phone"

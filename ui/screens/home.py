@@ -7,6 +7,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
+from ui.pages import CHECK_READER_PAGE, SETTINGS_PAGE
 from ui.screens.base import BaseScreen, column, row
 from ui.widgets import BigButton, Text
 
@@ -19,7 +20,7 @@ class HomeScreen(BaseScreen):
             note = row()
             note.add_widget(Text(self.tr("ui.home.reader_silent"), theme.FONT_BIG, bold=True, color=theme.WARNING,
                                  height=theme.TARGET))
-            check = BigButton(self.tr("ui.settings.check_reader"), lambda: self.f.nav.go("check_reader"), "accent",
+            check = BigButton(self.tr("ui.settings.check_reader"), lambda: self.f.nav.go(CHECK_READER_PAGE), "accent",
                               size=theme.FONT_BODY, size_hint_x=0.45)
             check.role = "check_reader"
             note.add_widget(check)
@@ -36,7 +37,7 @@ class HomeScreen(BaseScreen):
         more = row(theme.TARGET)
         more.add_widget(BigButton(self.tr("ui.fame.open"), getattr(self.f.of("ui.flows.report:ReportFlow"), "open_fame"),
                                   "accent", size=theme.FONT_BIG))
-        more.add_widget(BigButton(self.tr("ui.settings"), lambda: self.f.nav.go("settings"), "secondary",
+        more.add_widget(BigButton(self.tr("ui.settings"), lambda: self.f.nav.go(SETTINGS_PAGE), "secondary",
                                   size=theme.FONT_BIG))
         box.add_widget(more)
         root.add_widget(box)

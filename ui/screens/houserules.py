@@ -10,6 +10,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
+from ui.pages import SETUP_PAGE
 from ui.screens.base import BaseScreen, auto_height, list_column, listing, rewind, row
 from ui.widgets import BigButton, Text
 
@@ -20,7 +21,7 @@ class HouseRulesScreen(BaseScreen):
 
     def build(self, root: BoxLayout) -> None:
         h = self.f.setup.house()
-        self.header(root, self.tr("ui.house.title", rules=h["rules"]), lambda: self.f.nav.go("setup"))
+        self.header(root, self.tr("ui.house.title", rules=h["rules"]), lambda: self.f.nav.go(SETUP_PAGE))
         sv = self.box("list", listing)  # kept: scrolled where the finger left it
         body = self.box("rows", lambda: list_column(spacing=theme.GAP_WIDE))
         for r in h["rows"]:

@@ -8,6 +8,7 @@ from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
+from ui.pages import SETUP_PAGE
 from ui.screens.base import BaseScreen, fit_font, list_column, listing, rewind, row
 from ui.widgets import BigButton, Stripe, Text
 
@@ -37,7 +38,7 @@ class InProgressScreen(BaseScreen):
         rewind(self)
 
     def build(self, root: BoxLayout) -> None:
-        self.header(root, self.tr("ui.progress.title"), lambda: self.f.nav.go("setup"))
+        self.header(root, self.tr("ui.progress.title"), lambda: self.f.nav.go(SETUP_PAGE))
         self.f.progress.entered()  # every player named on the setup screen gets today's cash and position
         g = self.f.progress.view()
         sv = self.box("list", listing)  # kept: a touch far down the list leaves it where it was

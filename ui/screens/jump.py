@@ -8,6 +8,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from ui import theme, view
+from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, grid, listing, rewind
 from ui.widgets import BigButton
 
@@ -24,7 +25,7 @@ class JumpScreen(BaseScreen):
         rewind(self)
 
     def build(self, root: BoxLayout) -> None:
-        self.header(root, self.tr("ui.jump.title", player=self.f.turn.player()), lambda: self.f.nav.go("table"))
+        self.header(root, self.tr("ui.jump.title", player=self.f.turn.player()), lambda: self.f.nav.go(TABLE_PAGE))
         sv = self.box("list", listing)  # kept: scrolled where the finger left it
         board = self.box("spaces", spaces_grid)
         for s in self.f.turn.jump_spaces():

@@ -5,13 +5,14 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
+from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, list_column, listing
 from ui.widgets import Text
 
 
 class LogScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        self.header(root, self.tr("ui.log.title"), lambda: self.f.nav.go("table"))
+        self.header(root, self.tr("ui.log.title"), lambda: self.f.nav.go(TABLE_PAGE))
         sv = self.box("list", listing)  # kept: scrolled where the finger left it
         body = self.box("rows", list_column)
         for line in self.f.home.log():

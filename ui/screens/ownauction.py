@@ -7,6 +7,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
+from ui.pages import DEEDS_PAGE
 from ui.screens.base import BaseScreen
 from ui.widgets import BigButton, Text
 
@@ -16,7 +17,7 @@ class OwnAuctionScreen(BaseScreen):
         plan = self.f.auction.own_plan()
         info = self.f.auction.own_view(plan["player"], plan["space"])
         self.header(root, self.tr("ui.own.title", space=info["space"], player=plan["player"]),
-                    lambda: self.f.nav.go("deeds"))
+                    lambda: self.f.nav.go(DEEDS_PAGE))
         self.pending_banner(root)
         opening = Text(self.tr("ui.own.reserve", amount=plan["reserve"]), theme.FONT_FIGURE, bold=True,
                        color=theme.ACCENT, halign="center")

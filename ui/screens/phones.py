@@ -7,13 +7,14 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
+from ui.pages import BANKER_PAGE
 from ui.screens.base import BaseScreen
 from ui.widgets import BigButton, QRCode, Text
 
 
 class PhonesScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        self.header(root, self.tr("ui.phones.title"), lambda: self.f.nav.go("banker"))
+        self.header(root, self.tr("ui.phones.title"), lambda: self.f.nav.go(BANKER_PAGE))
         phones = self.f.phones.view()
         link = phones["link"]
         if link is None:  # no server, or no game: why, and what to do

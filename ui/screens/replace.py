@@ -7,6 +7,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
+from ui.pages import BANKER_PAGE
 from ui.screens.base import BaseScreen, grid
 from ui.widgets import BigButton, Text
 
@@ -16,7 +17,7 @@ ONE_COLUMN = 4  # players listed one under another; more go in two columns
 class ReplaceCardScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         b = self.f.banker.view()
-        self.header(root, self.tr("ui.banker.replace_card"), lambda: self.f.nav.go("banker"))
+        self.header(root, self.tr("ui.banker.replace_card"), lambda: self.f.nav.go(BANKER_PAGE))
         if b["replacing"]:
             root.add_widget(Text(self.tr("ui.replace.tap", player=b["replacing"]), theme.FONT_TITLE, bold=True,
                                  color=theme.ACCENT))

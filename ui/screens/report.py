@@ -13,6 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
 from ui.chart import MoneyBars
+from ui.pages import HOME_PAGE
 from ui.screens.base import BaseScreen, list_column, listing, row
 from ui.widgets import BigButton, Chip, Text
 
@@ -58,7 +59,7 @@ class FameScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         flow: Any = self.f.of(FLOW)
         v = flow.fame_view()
-        self.header(root, v["title"], lambda: self.f.nav.go("home"))
+        self.header(root, v["title"], lambda: self.f.nav.go(HOME_PAGE))
         sv = self.box("list", listing)
         body = self.box("rows", lambda: list_column(spacing=theme.GAP_WIDE))
         body.add_widget(Text(v["games"], theme.FONT_PROMPT if v["empty"] else theme.FONT_LARGE, bold=True))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
+from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, list_column, listing
 from ui.widgets import Text
 
@@ -13,7 +14,7 @@ from ui.widgets import Text
 class RulesScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         r = self.f.home.house_rules()
-        self.header(root, self.tr("ui.house.title", rules=r["rules"]), lambda: self.f.nav.go("table"))
+        self.header(root, self.tr("ui.house.title", rules=r["rules"]), lambda: self.f.nav.go(TABLE_PAGE))
         sv = self.box("list", listing)  # kept: scrolled where the finger left it
         body = self.box("rows", lambda: list_column(spacing=theme.GAP_WIDE))
         for line in r["lines"]:

@@ -9,6 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
+from ui.pages import CHECK_DICE_PAGE, CHECK_READER_PAGE, EDITIONS_PAGE
 from ui.screens.base import BaseScreen, fit_font, row
 from ui.widgets import BigButton, Text
 
@@ -35,9 +36,9 @@ class SettingsScreen(BaseScreen):
                 line.add_widget(button)
             root.add_widget(line)
         checks = row()
-        shown = (("check_reader", "ui.settings.check_reader"), ("check_dice", "ui.settings.check_dice"))
+        shown = ((CHECK_READER_PAGE, "ui.settings.check_reader"), (CHECK_DICE_PAGE, "ui.settings.check_dice"))
         if s["editions"]:  # between games only: absent while a game is going
-            shown += (("editions", "ui.settings.editions"),)
+            shown += ((EDITIONS_PAGE, "ui.settings.editions"),)
         for page, key in shown:
             button = BigButton(self.tr(key), lambda page=page: self.f.nav.go(page), "secondary", height=theme.TARGET)
             button.role = page

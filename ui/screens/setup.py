@@ -16,6 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
 from ui.flows.setup import TIME_LIMIT_STEP
+from ui.pages import HOUSERULES_PAGE, INPROGRESS_PAGE
 from ui.screens.base import BaseScreen, auto_height, fit_font, grid, list_column, listing, rewind, row
 from ui.widgets import BigButton, Text, colour
 
@@ -61,7 +62,7 @@ class SetupScreen(BaseScreen):
                         size_hint_x=0.8)
         add.disabled = not s["can_add"]  # as many as the ruleset takes: no more (the button stays, greyed)
         bottom.add_widget(add)
-        bottom.add_widget(BigButton(self.tr("ui.setup.in_progress"), lambda: self.f.nav.go("inprogress"),
+        bottom.add_widget(BigButton(self.tr("ui.setup.in_progress"), lambda: self.f.nav.go(INPROGRESS_PAGE),
                                     "secondary", size=theme.FONT_SMALL))
         bottom.add_widget(BigButton(self.tr("ui.setup.start"), self.f.setup.start, "primary", size=theme.FONT_LARGE))
         root.add_widget(bottom)
@@ -130,7 +131,7 @@ class SetupScreen(BaseScreen):
         """The house rules: the button to their page and the ones chosen, in words; brands' own table; a timed
         game's length."""
         side = self.box("rules side", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.4))
-        rules = BigButton(self.tr("ui.setup.house_rules"), lambda: self.f.nav.go("houserules"), "secondary",
+        rules = BigButton(self.tr("ui.setup.house_rules"), lambda: self.f.nav.go(HOUSERULES_PAGE), "secondary",
                           size=theme.FONT_BODY, height=theme.SETUP_ROW)
         rules.role = "house rules"  # opens the house rules page
         side.add_widget(rules)

@@ -10,6 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
+from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, column, list_column, listing, row
 from ui.widgets import BigButton, Panel, Text
 
@@ -58,7 +59,7 @@ class TradeScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         t = self.f.trade.view()
         agreeing = self.f.paying.view() is not None  # both are asked to tap: the offer is shown, not edited
-        self.header(root, self.tr("ui.trade.title"), lambda: self.f.nav.go("table"))
+        self.header(root, self.tr("ui.trade.title"), lambda: self.f.nav.go(TABLE_PAGE))
         self.pending_banner(root)
         sides = self.box("sides", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_WIDE))
         for s in t["sides"]:
