@@ -39,6 +39,7 @@ from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
 from ui import theme
+from ui.pages import AUCTION_PAGE, TABLE_PAGE
 
 REFERENCE_HEIGHT = 480
 """The window height the theme's minimums are written for (the official 7-inch panel)."""
@@ -57,8 +58,8 @@ FIGURE_ROLES: dict[str, str] = {
 """The roles a screen gives the figures that matter, for `figures_too_small`."""
 
 SCREEN_FIGURES: dict[str, tuple[str, ...]] = {
-    "table": ("turn", "cash"),  # the turn screen: whose turn, and the current player's cash
-    "auction": ("bid",),  # an auction: the high bid (or the opening bid)
+    TABLE_PAGE: ("turn", "cash"),  # the turn screen: whose turn, and the current player's cash
+    AUCTION_PAGE: ("bid",),  # an auction: the high bid (or the opening bid)
 }
 """The figures each screen (by its name in the app's ScreenManager) must show, marked with their role."""
 

@@ -53,6 +53,26 @@ from banker.ruleset import editions_dir
 from banker.version import format_version_line, installed_version
 from ui.app import BankerApp
 from ui.flows.settings import READER_QUIET_SECONDS
+from ui.pages import (
+    BANKER_PAGE,
+    CASINO_PAGE,
+    CHECK_DICE_PAGE,
+    CHECK_READER_PAGE,
+    DEEDS_PAGE,
+    DICE_PAGE,
+    EDITIONS_PAGE,
+    HOUSERULES_PAGE,
+    INPROGRESS_PAGE,
+    LOG_PAGE,
+    OVER_PAGE,
+    PHONES_PAGE,
+    REPLACE_PAGE,
+    RULES_PAGE,
+    SETTINGS_PAGE,
+    SETUP_PAGE,
+    TABLE_PAGE,
+    TRADE_PAGE,
+)
 from ui.tour_editions import phone_saves, write_editions
 from ui.where import Where
 
@@ -119,10 +139,10 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                        "18": {"owner": "Ann", "houses": 1}, "19": {"owner": "Ann", "houses": 1},
                        "5": {"owner": "Ben"}, "15": {"owner": "Ben"}, "39": {"owner": "Ben", "mortgaged": True}},
         }
-        f.nav.go("inprogress")
+        f.nav.go(INPROGRESS_PAGE)
 
     def start() -> None:
-        f.nav.go("table")
+        f.nav.go(TABLE_PAGE)
         f.setup.start()
 
     def tap(name: str) -> Callable[[], None]:
@@ -179,7 +199,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                        "5": {"owner": "Ann", "houses": 1}, "25": {"owner": "Ann"}, "15": {"owner": "Cy"},
                        "12": {"owner": "Cy"}},
         }
-        f.nav.go("table")
+        f.nav.go(TABLE_PAGE)
         f.setup.start()
 
     def brands_start() -> None:
@@ -188,7 +208,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         f.setup.draft.setup = {"players": {"Ann": {"position": 16}, "Cy": {"position": 5}},
                          "spaces": {"1": {"owner": "Cy", "houses": 2}, "3": {"owner": "Cy", "houses": 2},
                                     "6": {"owner": "Ann", "mortgaged": True}}}
-        f.nav.go("table")
+        f.nav.go(TABLE_PAGE)
         f.setup.start()
 
     def no_game() -> None:
@@ -213,7 +233,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                 f.setup.set_player(k, name=name)
                 f.setup.register(k)
                 f.taps.card_tapped(CARDS[name])
-            f.nav.go("setup")
+            f.nav.go(SETUP_PAGE)
         return run
 
     def going(cash: dict[str, int], positions: dict[str, int], spaces: dict[int, dict[str, Any]]) -> Callable[[], None]:
@@ -224,7 +244,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                 "players": {name: {"cash": cash[name], "position": positions.get(name, 0)} for name in cash},
                 "spaces": {str(i): space for i, space in spaces.items()},
             }
-            f.nav.go("inprogress")
+            f.nav.go(INPROGRESS_PAGE)
         return run
 
     def taps(*names: str) -> Callable[[], None]:
@@ -239,18 +259,18 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
             return {"cash": 0, "spaces": [], "jail_cards": 0, **items}
 
         def run() -> None:
-            f.nav.go("table")
+            f.nav.go(TABLE_PAGE)
             f.trade.offer.update({"from": offer["from"], "to": offer["to"], "give": side(offer["give"]),
                               "get": side(offer["get"])})
-            f.nav.go("trade")
+            f.nav.go(TRADE_PAGE)
         return run
 
     def agreed(offer: dict[str, Any]) -> Callable[[], None]:
         """Both players tap to agree to the trade on the screen."""
-        return steps_then(press("trade", **offer), tap(offer["from"]), tap(offer["to"]), lambda: f.nav.go("table"))
+        return steps_then(press("trade", **offer), tap(offer["from"]), tap(offer["to"]), lambda: f.nav.go(TABLE_PAGE))
 
     def over() -> Callable[[], None]:
-        return steps_then(lambda: f.nav.go("table"), f.banker.end_game)
+        return steps_then(lambda: f.nav.go(TABLE_PAGE), f.banker.end_game)
 
     report: Any = f.of("ui.flows.report:ReportFlow")  # the game's report and the hall of fame
 
@@ -262,7 +282,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     def taken_up() -> None:
         """New game on the start screen: the draft put aside comes back as it was."""
         f.setup.new_game()
-        f.nav.go("setup")
+        f.nav.go(SETUP_PAGE)
 
     def ready_names() -> None:
         """Every player with a ready name, by no typing: the last game's two first players each given one on
@@ -286,7 +306,8 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     # page saying what to do, New game's refusal said once in its hint, a past game's report from the hall of fame.
     messages = {
         "rent": [("msg-long-with-roll", press("buy"))],  # refused (Ann's already) under the roll that brought Ben there
-        "deeds": [("msg-deeds-refusal", steps_then(lambda: f.nav.go("deeds"), lambda: f.deeds.act("Ann", "build", 3)))],
+        "deeds": [("msg-deeds-refusal", steps_then(lambda: f.nav.go(DEEDS_PAGE),
+                                                   lambda: f.deeds.act("Ann", "build", 3)))],
         "banker": [("msg-banker-menu-clean", lambda: None)],  # the deeds page's refusal left behind with it
         "dice": [("touch-move-no-die", steps_then(lambda: f.turn.press({"id": "enter_dice", "action": {}}),
                                                   f.turn.dice_entered))],
@@ -319,11 +340,11 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("classic8-auction-scrolled", lambda: None),
         ("classic8-deeds", steps_then(press("close_auction"), lambda: f.deeds.show("Ann"))),
         ("classic8-trade", trade_screen(classic_deal)),
-        ("classic8-banker-corrections", steps_then(agreed(classic_deal), lambda: f.nav.go("banker"))),
+        ("classic8-banker-corrections", steps_then(agreed(classic_deal), lambda: f.nav.go(BANKER_PAGE))),
         ("classic8-banker-corrections-scrolled", lambda: None),
         ("classic8-correction", lambda: f.banker.correct("Hania")),
-        ("classic8-debt", steps_then(f.pad.cancel, lambda: f.nav.go("table"), press("end_turn"), roll(2, 3))),
-        ("classic8-log", lambda: f.nav.go("log")),
+        ("classic8-debt", steps_then(f.pad.cancel, lambda: f.nav.go(TABLE_PAGE), press("end_turn"), roll(2, 3))),
+        ("classic8-log", lambda: f.nav.go(LOG_PAGE)),
         ("classic8-game-over", over()),
         ("classic8-report", report.open_report),
         ("classic8-report-scrolled", lambda: None),
@@ -349,8 +370,8 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("biznes6-auction-scrolled", lambda: None),
         ("biznes6-auction-passes", passes("Ann", "Cy", "Dorota")),
         ("biznes6-trade", steps_then(passes("Eve"), trade_screen(biznes_deal))),
-        ("biznes6-banker-corrections", steps_then(agreed(biznes_deal), lambda: f.nav.go("banker"))),
-        ("biznes6-debt", steps_then(lambda: f.nav.go("table"), press("end_turn"), roll(2, 3))),
+        ("biznes6-banker-corrections", steps_then(agreed(biznes_deal), lambda: f.nav.go(BANKER_PAGE))),
+        ("biznes6-debt", steps_then(lambda: f.nav.go(TABLE_PAGE), press("end_turn"), roll(2, 3))),
         ("biznes6-deeds", lambda: f.deeds.show("Ben")),
         ("biznes6-game-over", over()),
         ("biznes6-report", report.open_report),
@@ -385,7 +406,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     def reader_not_answering() -> None:
         no_game()
         f.setup.cancel()
-        f.nav.go("table")  # the start screen
+        f.nav.go(TABLE_PAGE)  # the start screen
         f.settings.place(Where(pi=True, hardware=True, config="/etc/board-banker/config.toml"))
         f.settings.hardware_config("/etc/board-banker/config.toml", reader_kind="pn532", reader_port="/dev/serial0",
                           dice_pin="17")
@@ -394,23 +415,23 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         later(READER_QUIET_SECONDS)
 
     def check(page: str) -> Callable[[], None]:
-        return steps_then(lambda: f.nav.go("settings"), lambda: f.nav.go(page))
+        return steps_then(lambda: f.nav.go(SETTINGS_PAGE), lambda: f.nav.go(page))
 
     hardware = [
         ("home-reader-not-answering", steps_then(no_editions, reader_not_answering)),
-        ("check-reader-nothing-comes", lambda: f.nav.go("check_reader")),  # the note's own button
+        ("check-reader-nothing-comes", lambda: f.nav.go(CHECK_READER_PAGE)),  # the note's own button
         ("check-reader-card", steps_then(lambda: f.settings.reader_status(True, "ready"), f.nav.back_from_check,
                                          table_of(CARDS_THREE, "classic"), lambda: f.setup.register(0),
-                                         check("check_reader"), tap("Ben"))),
-        ("check-dice-pressed", steps_then(f.nav.back_from_check, check("check_dice"), lambda: f.turn.dice_pressed((2, 4)),
-                                          lambda: f.turn.dice_pressed((3, 5)))),
+                                         check(CHECK_READER_PAGE), tap("Ben"))),
+        ("check-dice-pressed", steps_then(f.nav.back_from_check, check(CHECK_DICE_PAGE),
+                                          lambda: f.turn.dice_pressed((2, 4)), lambda: f.turn.dice_pressed((3, 5)))),
     ]
 
     # The new game's draft (issue 54): the setup screen after a trip to Settings by the start screen (its three
     # players, house rules and PIN as they were), and New game after the first game, with its players.
     def draft_kept() -> list[tuple[str, Callable[[], Any]]]:
-        return [("draft-kept-after-settings", steps_then(aside, lambda: f.nav.go("settings"), f.nav.back_from_settings,
-                                                         taken_up))]
+        return [("draft-kept-after-settings", steps_then(aside, lambda: f.nav.go(SETTINGS_PAGE),
+                                                         f.nav.back_from_settings, taken_up))]
 
     def draft_last_players() -> list[tuple[str, Callable[[], Any]]]:
         return [("draft-last-players", steps_then(f.home.close_game, taken_up))]
@@ -435,7 +456,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         phones_kept[:] = [f.phones.web, f.phones.base]
         f.phones.connect(None, "", f.phones.phone_state)  # as if never started: [web] enabled = false
         f.phones.off_because("disabled", 8080)
-        f.nav.go("banker")
+        f.nav.go(BANKER_PAGE)
 
     def phones_back() -> None:
         f.phones.connect(phones_kept[0], phones_kept[1], f.phones.phone_state)
@@ -445,14 +466,14 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         f.settings.place(Where(pi=True, hardware=False, config="/etc/board-banker/config.toml"))
 
     where = [
-        ("where-reader-check-no-reader", steps_then(f.nav.back_from_check, on_a_computer, check("check_reader"))),
-        ("where-dice-check-computer", steps_then(f.nav.back_from_check, check("check_dice"))),
+        ("where-reader-check-no-reader", steps_then(f.nav.back_from_check, on_a_computer, check(CHECK_READER_PAGE))),
+        ("where-dice-check-computer", steps_then(f.nav.back_from_check, check(CHECK_DICE_PAGE))),
         ("where-phones-button-off", steps_then(f.nav.back_from_check, f.nav.back_from_settings, phones_off_in_config)),
-        ("where-phones-off-in-config", lambda: f.nav.go("phones")),
+        ("where-phones-off-in-config", lambda: f.nav.go(PHONES_PAGE)),
         ("where-phones-port-taken", lambda: f.phones.off_because("port_in_use", 8080)),
         # Started with --no-hardware on a Pi: the reader's check says the flag is why, and how to start without it.
-        ("where-reader-check-no-hardware", steps_then(phones_back, lambda: f.nav.go("table"), no_hardware_on_a_pi,
-                                                      check("check_reader"))),
+        ("where-reader-check-no-hardware", steps_then(phones_back, lambda: f.nav.go(TABLE_PAGE), no_hardware_on_a_pi,
+                                                      check(CHECK_READER_PAGE))),
     ]
 
     trade = {"from": "Ann", "to": "Ben", "give": {"cash": 250}, "get": {"spaces": [5]}}
@@ -464,8 +485,8 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         # page empty, then two editions and a broken file (ui/tour_editions.py, in the tour's own scratch
         # $XDG_DATA_HOME), a Delete armed, a rename's name on the keyboard, the new-game screen offering them
         # (one chosen: its title would be markup, were markup on). Then classic again, and no editions.
-        ("settings-between-games", steps_then(language(base), f.names.cancel, aside, lambda: f.nav.go("settings"))),
-        ("editions-empty", lambda: f.nav.go("editions")),
+        ("settings-between-games", steps_then(language(base), f.names.cancel, aside, lambda: f.nav.go(SETTINGS_PAGE))),
+        ("editions-empty", lambda: f.nav.go(EDITIONS_PAGE)),
         ("editions", write_editions),
         ("editions-delete-armed", lambda: editions.delete("ours")),
         ("editions-rename-name", steps_then(lambda: editions.rename("seaside"), editions.done)),
@@ -483,10 +504,10 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("setup-russkij", f.names.cancel),
         ("keyboard-name-taken", steps_then(typing(base, 2, "a", "n", "n"))),
         ("setup-game-in-progress", steps_then(f.names.cancel, in_progress)),
-        ("setup-pin", steps_then(lambda: f.nav.go("setup"), f.pad.new_pin, keys("1", "2"))),
+        ("setup-pin", steps_then(lambda: f.nav.go(SETUP_PAGE), f.pad.new_pin, keys("1", "2"))),
         # The house rules page: the Free Parking jackpot with the bank's seed, a bonus for landing on GO, two
         # ones' bonus (none of them changes what the tour's rolls do below).
-        ("setup-house-rules", steps_then(f.pad.cancel, lambda: f.nav.go("houserules"),
+        ("setup-house-rules", steps_then(f.pad.cancel, lambda: f.nav.go(HOUSERULES_PAGE),
                                          lambda: f.setup.toggle_house_rule("free_parking_pot"),
                                          lambda: f.setup.step_house_rule("free_parking_seed", 1),
                                          lambda: f.setup.step_house_rule("free_parking_seed", 1),
@@ -497,9 +518,9 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         # again after the shot: the tour's game buys as it goes).
         ("setup-game-in-progress-laps", steps_then(lambda: f.setup.toggle_house_rule("buy_after_first_lap"),
                                                    lambda: f.progress.toggle_lapped("Ann"),
-                                                   lambda: f.nav.go("inprogress"))),
+                                                   lambda: f.nav.go(INPROGRESS_PAGE))),
         ("setup-house-rules-chosen", steps_then(lambda: f.setup.toggle_house_rule("buy_after_first_lap"),
-                                                lambda: f.nav.go("setup"))),
+                                                lambda: f.nav.go(SETUP_PAGE))),
         *draft_kept(),
         # The hall of fame before the tour's first game, still empty: the start screen's button (the new game's
         # draft is put aside meanwhile, and taken up again as it was).
@@ -517,33 +538,33 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("trade", lambda: (f.trade.offer.update({"from": "Ann", "to": "Ben",
                                              "give": {"cash": 250, "spaces": [], "jail_cards": 0},
                                              "get": {"cash": 0, "spaces": [5], "jail_cards": 0}}),
-                           f.nav.go("trade"))),
+                           f.nav.go(TRADE_PAGE))),
         ("trade-both-tap", press("trade", **trade)),
-        ("debt", steps_then(tap("Ann"), tap("Ben"), lambda: f.nav.go("table"), roll(1, 2), press("end_turn"),
+        ("debt", steps_then(tap("Ann"), tap("Ben"), lambda: f.nav.go(TABLE_PAGE), roll(1, 2), press("end_turn"),
                             roll(1, 2), press("end_turn"), roll(2, 3))),
-        ("log", lambda: f.nav.go("log")),
-        ("house-rules-in-force", lambda: f.nav.go("rules")),
+        ("log", lambda: f.nav.go(LOG_PAGE)),
+        ("house-rules-in-force", lambda: f.nav.go(RULES_PAGE)),
         *messages["deeds"],
-        ("banker-pin", steps_then(lambda: f.nav.go("banker"), keys("1", "2"))),
+        ("banker-pin", steps_then(lambda: f.nav.go(BANKER_PAGE), keys("1", "2"))),
         ("banker-pin-wrong", keys("3", "5", "ok")),
         ("banker-pin-wait", keys(*"1111", "ok", *"1111", "ok", *"1111", "ok", *"1111", "ok")),
         ("banker-menu", steps_then(lambda: later(31), lambda: f.banker.unlock("1234"))),
         *messages["banker"],
         ("banker-touch-again", lambda: f.banker.destructive("abandon")),
         ("banker-correction", steps_then(f.banker.other_touch, lambda: f.banker.correct("Ann"), keys("5", "0", "-"))),
-        ("phones-table-code", steps_then(f.pad.cancel, start_web, lambda: f.nav.go("phones"))),
+        ("phones-table-code", steps_then(f.pad.cancel, start_web, lambda: f.nav.go(PHONES_PAGE))),
         ("phones-move-code", f.phones.show_move),
-        ("phones-player-code", steps_then(f.phones.hide_move, lambda: f.nav.go("table"), tap("Ben"))),
-        ("replace-lost-card", lambda: (f.nav.go("replace"), f.banker.replace_card("Ben"))),
-        ("settings", lambda: f.nav.go("settings")),
-        ("table-polski", steps_then(language("pl"), lambda: f.nav.go("table"))),
+        ("phones-player-code", steps_then(f.phones.hide_move, lambda: f.nav.go(TABLE_PAGE), tap("Ben"))),
+        ("replace-lost-card", lambda: (f.nav.go(REPLACE_PAGE), f.banker.replace_card("Ben"))),
+        ("settings", lambda: f.nav.go(SETTINGS_PAGE)),
+        ("table-polski", steps_then(language("pl"), lambda: f.nav.go(TABLE_PAGE))),
         ("table-cestina", language("cs")),
         ("table-russkij", language("ru")),
-        ("dice-entry", steps_then(language(base), lambda: f.nav.go("dice"))),
+        ("dice-entry", steps_then(language(base), lambda: f.nav.go(DICE_PAGE))),
         *messages["dice"],
-        ("game-over-chart", steps_then(lambda: f.nav.go("table"), f.banker.end_game)),
+        ("game-over-chart", steps_then(lambda: f.nav.go(TABLE_PAGE), f.banker.end_game)),
         ("game-report", report.open_report),  # the three players' money in and out on its chart
-        ("game-over-undo-pin", steps_then(lambda: f.nav.go("over"), f.banker.undo_end)),
+        ("game-over-undo-pin", steps_then(lambda: f.nav.go(OVER_PAGE), f.banker.undo_end)),
         # A biznes game (rulebook 000): one branch office per visit, stepped and own-property auctions.
         *draft_last_players(),
         ("biznes-setup", steps_then(setup, lambda: f.setup.choose_rules("biznes"))),
@@ -560,16 +581,16 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("biznes-debt", steps_then(tap("Ben"), press("pass", player="Ann"), press("end_turn"), roll(1, 2))),
         ("biznes-deeds", lambda: f.deeds.show("Cy")),
         # A brands-fast game (rulebook 001) with the speed die from the start: the casino, the bus, a pause.
-        ("brands-setup", steps_then(lambda: f.nav.go("table"), f.banker.end_game, f.home.close_game, setup,
+        ("brands-setup", steps_then(lambda: f.nav.go(TABLE_PAGE), f.banker.end_game, f.home.close_game, setup,
                                     lambda: f.setup.choose_rules("brands-fast"))),
-        ("brands-custom-table", lambda: f.nav.go("setup")),
-        ("brands-house-rules", steps_then(lambda: f.nav.go("houserules"),
+        ("brands-custom-table", lambda: f.nav.go(SETUP_PAGE)),
+        ("brands-house-rules", steps_then(lambda: f.nav.go(HOUSERULES_PAGE),
                                           lambda: f.setup.step_house_rule("start_cash", -1),
                                           lambda: f.setup.toggle_house_rule("snake_eyes_bonus"))),
-        ("brands-casino", steps_then(brands_start, roll(1, 2, 1), lambda: f.nav.go("casino"),
+        ("brands-casino", steps_then(brands_start, roll(1, 2, 1), lambda: f.nav.go(CASINO_PAGE),
                                      lambda: f.turn.casino_toggle(2), lambda: f.turn.casino_toggle(5))),
         ("brands-casino-tap", lambda: f.paying.request({"do": "casino", "numbers": [2, 5], "die": 5})),
-        ("brands-casino-result", steps_then(tap("Ann"), lambda: f.nav.go("table"))),
+        ("brands-casino-result", steps_then(tap("Ann"), lambda: f.nav.go(TABLE_PAGE))),
         ("brands-bus", steps_then(press("end_turn"), roll(3, 3, 6))),
         ("brands-pause-vote", steps_then(press("bus", steps=6), press("buy"), tap("Ben"),
                                          f.clock.ask_pause,
@@ -577,8 +598,8 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("brands-paused", steps_then(tap("Ben"), tap("Cy"))),
         # No typing at all: every player has a ready name (the last game's players given theirs from the keyboard's
         # ready names), and the keyboard offers the others.
-        ("setup-ready-names", steps_then(lambda: f.nav.go("table"), f.banker.end_game, f.home.close_game, language(chosen or "pl"),
-                                         f.setup.new_game, ready_names)),
+        ("setup-ready-names", steps_then(lambda: f.nav.go(TABLE_PAGE), f.banker.end_game, f.home.close_game,
+                                         language(chosen or "pl"), f.setup.new_game, ready_names)),
         *messages["setup"],
         ("keyboard-ready-names", lambda: f.names.edit(3)),
         *jackpot,
@@ -586,7 +607,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         # "Edit on a phone" between games, on the tour's phone server (started for the phones' QR codes): the
         # code waiting for a phone, then a phone (ui/tour_editions.py's requests, as the editor page makes them)
         # has saved a copy of classic as "Our Street", and the editions list shows it once Done.
-        ("edition-phone-waiting", steps_then(lambda: f.nav.go("settings"), lambda: f.nav.go("editions"),
+        ("edition-phone-waiting", steps_then(lambda: f.nav.go(SETTINGS_PAGE), lambda: f.nav.go(EDITIONS_PAGE),
                                              editions.edit_on_phone)),
         ("edition-phone-editing", steps_then(lambda: phone_saves(editions.phone_view()["link"], "our-street",
                                                                  "Our Street"), editions.tick)),
@@ -633,7 +654,7 @@ def words_shots(app: BankerApp, base: str) -> list[tuple[str, Callable[[], Any]]
                 f.taps.card_tapped(CARDS[name])
 
     def start() -> None:
-        f.nav.go("table")
+        f.nav.go(TABLE_PAGE)
         f.setup.start()
 
     def buttons(on: bool) -> None:
@@ -643,18 +664,18 @@ def words_shots(app: BankerApp, base: str) -> list[tuple[str, Callable[[], Any]]
              "get": {"cash": 100, "spaces": [], "jail_cards": 0}}
     return [
         ("words-just-visiting", lambda: (fresh(["Ann", "Ben"], True), start(), f.turn.roll((4, 6)))),
-        ("words-tie", lambda: (f.nav.go("table"), f.banker.end_game())),
+        ("words-tie", lambda: (f.nav.go(TABLE_PAGE), f.banker.end_game())),
         ("words-go-bonus", lambda: (fresh(["Ann", "Ben"], True), f.setup.toggle_house_rule("start_landing_bonus"),
                                     setattr(f.setup.draft, "setup", {"players": {"Ann": {"position": 36}}}), start(),
                                     f.turn.roll((1, 3)))),  # exactly on GO: the bonus names it as the board does
-        ("buttons-setup", lambda: (buttons(True), fresh(["Ann", "Ben"], False), f.nav.go("setup"))),
-        ("buttons-settings-switch", lambda: (start(), f.nav.go("settings"))),
-        ("buttons-auction", lambda: (f.nav.go("table"), f.turn.roll((1, 2)), f.paying.request({"do": "decline"}))),
+        ("buttons-setup", lambda: (buttons(True), fresh(["Ann", "Ben"], False), f.nav.go(SETUP_PAGE))),
+        ("buttons-settings-switch", lambda: (start(), f.nav.go(SETTINGS_PAGE))),
+        ("buttons-auction", lambda: (f.nav.go(TABLE_PAGE), f.turn.roll((1, 2)), f.paying.request({"do": "decline"}))),
         ("buttons-trade", lambda: (f.auction.bid_button("Ann"), f.paying.request({"do": "close_auction"}),
-                                   f.nav.go("table"), f.trade.offer.update(offer), f.nav.go("trade"))),
-        ("buttons-banker-menu", lambda: (f.nav.go("table"), f.nav.go("banker"))),
-        ("buttons-home", lambda: (f.nav.go("table"), f.banker.end_game(), f.home.close_game())),
-        ("words-cards-again", lambda: (buttons(False), f.nav.go("settings"))),
+                                   f.nav.go(TABLE_PAGE), f.trade.offer.update(offer), f.nav.go(TRADE_PAGE))),
+        ("buttons-banker-menu", lambda: (f.nav.go(TABLE_PAGE), f.nav.go(BANKER_PAGE))),
+        ("buttons-home", lambda: (f.nav.go(TABLE_PAGE), f.banker.end_game(), f.home.close_game())),
+        ("words-cards-again", lambda: (buttons(False), f.nav.go(SETTINGS_PAGE))),
     ]
 
 
@@ -814,7 +835,7 @@ def layout_findings(app: BankerApp) -> list[str]:
 
     size = (int(Window.width), int(Window.height))
     screen = app.manager.current
-    debt_panel = screen == "table" and bool(app.flows.deeds.debts())
+    debt_panel = screen == TABLE_PAGE and bool(app.flows.deeds.debts())
     required = layout.required_figures(screen, debt_panel)
     found: list[str] = []
     roots = list(reversed(Window.children))  # the screens, then anything drawn over them
