@@ -7,7 +7,7 @@ entered, for what, the digits so far, the bounds and step it must keep, a correc
 balance it changes; the digit pad's flow holds one while the pad shows (`PadFlow.entry`,
 ui/flows/pad.py) and does what OK means (`PadFlow.ok`).
 
-    entry = Entry("correction", back="banker", mode="table", signed=True, base=1500, subject={"player": "Ann"})
+    entry = Entry("correction", back=BANKER_PAGE, mode="table", signed=True, base=1500, subject={"player": "Ann"})
     for key in ("5", "0"):
         entry.press(key)
     entry.change(), entry.result()  # (50, 1550): the new balance is shown before OK
