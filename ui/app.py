@@ -19,8 +19,9 @@ import gc
 import logging
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.base import ExceptionHandler, ExceptionManager
@@ -37,6 +38,15 @@ from ui.i18n import msg
 from ui.screens import BaseScreen, screens
 from ui.session import Session
 from ui.settings import Settings, settings_path
+from ui.widgets import create_trigger, schedule_once
+
+if TYPE_CHECKING:
+    from hardware.config import WebConfig
+    from hardware.dice import DiceButton
+    from hardware.reader import CardReader
+    from ui.motion import MotionLayer
+    from ui.voice import Voice
+    from ui.web import PhoneServer
 
 log = logging.getLogger(__name__)
 IDLE = 0.25  # seconds after a redraw with nothing happening: time for idle work (loading the next sound)
@@ -76,13 +86,13 @@ class KeepRunning(ExceptionHandler):
     the family sees one line and can go on (or undo).
     """
 
-    def __init__(self, app: "BankerApp") -> None:
+    def __init__(self, app: BankerApp) -> None:
         self.app = app
         self.last = -1.0
 
     def handle_exception(self, exc: BaseException) -> int:
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-            return ExceptionManager.RAISE
+            return int(ExceptionManager.RAISE)
         log.exception("unexpected error in the app", exc_info=exc)
         try:
             self.app.session.settle()  # a commit in flight is on disk before any frame that may show its action
@@ -91,13 +101,13 @@ class KeepRunning(ExceptionHandler):
         now, before = time.monotonic(), self.last
         self.last = now
         if now - before < AGAIN:
-            return ExceptionManager.PASS  # failing again at once (a screen that cannot draw): no redraw loop
+            return int(ExceptionManager.PASS)  # failing again at once (a screen that cannot draw): no redraw loop
         try:
             self.app.session.notify(msg("ui.oops"), "error", "error")
             self.app.session.changed()
         except Exception:
             log.exception("could not report the error")
-        return ExceptionManager.PASS
+        return int(ExceptionManager.PASS)
 
 
 class BankerApp(App):
@@ -124,8 +134,8 @@ class BankerApp(App):
         self.flows = Flows(self.session)  # what the family does, and which page shows (flows.nav)
         self.flows.setup.keep_in(DraftFile(draft_path(self.settings_file)))  # a new game's draft, beside the settings
         self.session.defer_commits = True  # each action's commit beside the redraw; the frame waits for it
-        self.voice: Any = None
-        self.motion: Any = None  # the money in motion (ui/motion.py), laid over the window once the app starts
+        self.voice: Voice | None = None
+        self.motion: MotionLayer | None = None  # the money in motion (ui/motion.py), over the window once started
         self.use_motion = motion
         if voice:  # (the tour photographs in silence)
             from ui.voice import EspeakSpeaker, Voice, kivy_player
@@ -134,15 +144,15 @@ class BankerApp(App):
             self.voice = Voice(self.session, speaker)
             self.session.moment_listeners.append(self.voice.tell)
             self.flows.settings.voice_status = self.voice.status
-        self.reader: Any = None
-        self.web: Any = None
-        self.dice_button: Any = None
+        self.reader: CardReader | None = None
+        self.web: PhoneServer | None = None
+        self.dice_button: DiceButton | None = None
         self._sounds: dict[str, Any] = {}
         self._sounds_to_load: list[str] = []  # loaded one at a time at idle moments (sounds.py makes the files)
         self._sounds_prepared = False
         self.flip_callbacks: list[Callable[[], None]] = []
-        self._redraw = Clock.create_trigger(self.redraw, 0)
-        self._collect_after_frame = Clock.create_trigger(self._collect_garbage, 0)
+        self._redraw = create_trigger(self.redraw, 0)
+        self._collect_after_frame = create_trigger(self._collect_garbage, 0)
         self.last_redraw = self.last_collect = time.monotonic()
         self.garbage = False  # a redraw has left the old widgets to collect
         self.collect_at_frames = True  # a full collection after each redraw's frame (the tour turns it off)
@@ -179,7 +189,10 @@ class BankerApp(App):
         if self.session.settings.sounds:
             self.flip_callbacks.append(self.prepare_sounds)  # after the first frame too
         # The hall of fame's summaries (an older journal's filled in first), read beside the app: never a stall.
+        from ui.flows.report import ReportFlow
+
         report = self.flows.of("ui.flows.report:ReportFlow")
+        assert isinstance(report, ReportFlow)
         self.flip_callbacks.append(lambda: self.session.history.start(on_main_thread(report.history_in)))
         self.redraw()
         return self.manager
@@ -191,10 +204,10 @@ class BankerApp(App):
             def sound(name: str) -> None:
                 if self.session.settings.sounds:
                     self.play_sound(name)
-            self.motion = MotionLayer(self.session, lambda: self.manager.current_screen, play_sound=sound)
-            Window.add_widget(self.motion)  # above the screens (the root is in the window by now), taking no touch
-            self.session.moment_listeners.append(self.motion.tell)
-            self.manager.bind(current=lambda *_: self.motion.screen_shown())  # houses built off the board pop on it
+            motion = self.motion = MotionLayer(self.session, lambda: self.manager.current_screen, play_sound=sound)
+            Window.add_widget(motion)  # above the screens (the root is in the window by now), taking no touch
+            self.session.moment_listeners.append(motion.tell)
+            self.manager.bind(current=lambda *_: motion.screen_shown())  # houses built off the board pop on it
 
     def _collect_garbage(self, dt: float = 0) -> None:
         """A full collection, unless a redraw is waiting (a tap has come in): then after its frame."""
@@ -252,14 +265,14 @@ class BankerApp(App):
     def _publish_soon(self, publish: Callable[[], None]) -> None:
         """The phones' state is made after the frame that shows the change (a tap's screen comes first: the
         state took 1-8 ms), or PUBLISH_LATEST later if no frame comes."""
-        latest = Clock.schedule_once(lambda dt: publish(), PUBLISH_LATEST)
+        latest = schedule_once(lambda dt: publish(), PUBLISH_LATEST)
 
         def after_frame() -> None:
             latest.cancel()
             Clock.schedule_once(lambda dt: publish(), 0)
         self.flip_callbacks.append(after_frame)
 
-    def start_web(self, web: Any) -> None:
+    def start_web(self, web: WebConfig) -> None:
         """The phone page's server ([web] in the config), started with the app and stopped with it."""
         if not web.enabled:
             self.flows.phones.off_because("disabled", web.port)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.graphics import Color, Mesh, SmoothEllipse, SmoothLine
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -31,6 +30,7 @@ from kivy.uix.widget import Widget
 from kivy.utils import get_color_from_hex
 
 from ui import theme
+from ui.widgets import create_trigger, texture_size
 
 # ---------------------------------------------------------------------- proportions (of the board's side)
 
@@ -191,7 +191,7 @@ class BoardView(Widget):
         self.pot_box: Box | None = None  # that corner's box, where the jackpot's payments fly (ui/motion.py)
         self.pot_corner: int | None = None  # the Free Parking corner's index
         self.draws = 0
-        self._trigger = Clock.create_trigger(self.draw, -1)  # at most once a frame, before it is drawn
+        self._trigger = create_trigger(self.draw, -1)  # at most once a frame, before it is drawn
         self.bind(pos=self._trigger, size=self._trigger)
         self.draw()
 
@@ -217,12 +217,12 @@ class BoardView(Widget):
         self.boxes = boxes
         depth = side * CORNER * BAND
         sides = [s for *_, s in placed]
-        parts = [band_and_body(box, s, depth) for box, s in zip(boxes, sides)]
+        parts = [band_and_body(box, s, depth) for box, s in zip(boxes, sides, strict=True)]
         fine = max(1.0, side * MARK_LINE)
         line = max(1.0, side * OWNER_LINE)
         paint = Paint()
         dim = [theme.BG[0], theme.BG[1], theme.BG[2], MORTGAGE_DIM]
-        for sp, box, (band, body), s in zip(spaces, boxes, parts, sides):
+        for sp, box, (band, body), s in zip(spaces, boxes, parts, sides, strict=True):  # a box a space (`layout`)
             x, y, w, h = box
             paint.rect(CELLS, theme.SECONDARY, x, y, w, h)
             lot = sp["kind"] == "lot"
@@ -272,7 +272,7 @@ class BoardView(Widget):
             label.text = text
         label.texture_update()
         x, y, w, h = boxes[corner]
-        tw, th = label.texture_size
+        tw, th = texture_size(label)
         width = max(w, tw)
         left = min(max(x + (w - width) / 2, self.x), self.right - width)  # inside the board
         label.size = (width, min(h, th))

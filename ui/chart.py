@@ -13,7 +13,8 @@ round each point falls in (1 for the first); `number`: how an amount is written 
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from kivy.graphics import Color, Rectangle, RoundedRectangle
 from kivy.graphics import SmoothLine as Line
@@ -22,6 +23,7 @@ from kivy.uix.widget import Widget
 from kivy.utils import get_color_from_hex
 
 from ui import theme
+from ui.widgets import texture_size
 
 TICKS_MOST = 6  # amounts labelled up the side, at most
 
@@ -76,7 +78,7 @@ class Chart(Widget):
         """A tick's label, as big as its text (not yet on the chart)."""
         label = Label(text=text, font_size=theme.FONT_SMALL, color=theme.MUTED, size_hint=(None, None))
         label.texture_update()
-        label.size = label.texture_size
+        label.size = texture_size(label)
         label.role = "chart tick"
         return label
 
@@ -93,10 +95,10 @@ class Chart(Widget):
         room = self.height - 2 * m - 2 * line_height
         amounts = amount_ticks(values, min(TICKS_MOST, max(1, int(room // (2 * line_height)))))
         side = [self._label(self.number(a)) for a in amounts]
-        left = self.x + m + max(label.width for label in side) + theme.GAP_WIDE
-        right = self.right - m
-        bottom = self.y + m + line_height + theme.GAP
-        top = self.top - m - line_height / 2
+        left: float = self.x + m + max(label.width for label in side) + theme.GAP_WIDE
+        right: float = self.right - m
+        bottom: float = self.y + m + line_height + theme.GAP
+        top: float = self.top - m - line_height / 2
         low, high = amounts[0], amounts[-1]
 
         def y_of(v: float) -> float:
@@ -132,11 +134,11 @@ class Chart(Widget):
                 for k, v in enumerate(points):
                     coords += [x_of(k), y_of(v)]
                 Line(points=coords, width=theme.CHART_LINE)
-        for a, label in zip(amounts, side):
+        for a, label in zip(amounts, side, strict=True):
             label.pos = (left - theme.GAP_WIDE - label.width, y_of(a) - label.height / 2)
             self.add_widget(label)
         last_right = -math.inf
-        for (k, _r), label in list(zip(starts, along))[::every]:
+        for (k, _r), label in list(zip(starts, along, strict=True))[::every]:
             x = min(max(x_of(k) - label.width / 2, left), self.right - m - label.width)
             if x < last_right + theme.GAP_WIDE:  # squeezed against the last one at the end: left out
                 continue
@@ -154,7 +156,7 @@ PAID_EDGE, PAID_FILL = 0.9, 0.2  # money paid: a bar of theme.MUTED's edge this 
 def shade(colour: list[float], strength: float, under: list[float] | None = None) -> list[float]:
     """`colour` laid over `under` (the chart's panel) at `strength`: an opaque colour, paler as it weakens."""
     base = theme.PANEL if under is None else under
-    return [c * strength + b * (1 - strength) for c, b in zip(colour[:3], base[:3])] + [1.0]
+    return [c * strength + b * (1 - strength) for c, b in zip(colour[:3], base[:3], strict=True)] + [1.0]
 
 
 def bar_scale(most_paid: int, most_received: int, room: float) -> float:
@@ -176,6 +178,8 @@ class MoneyBars(Widget):
 
     Its height follows from its width (the legend wraps): it sets its own."""
 
+    height: float  # Kivy's property (Any to mypy), typed: the widget reads and sets it itself (`_draw`)
+
     def __init__(self, data: dict[str, Any], **kw: Any) -> None:
         kw.setdefault("size_hint_y", None)
         super().__init__(**kw)
@@ -187,7 +191,7 @@ class MoneyBars(Widget):
         label = Label(text=text, font_size=theme.FONT_SMALL if size is None else size, bold=bold,
                       color=theme.MUTED if color is None else color, size_hint=(None, None))
         label.texture_update()
-        label.size = label.texture_size
+        label.size = texture_size(label)
         label.role = role
         return label
 
@@ -212,13 +216,13 @@ class MoneyBars(Widget):
         line_h = max([paid_head.height] + [w.height for w in words])
         swatch = line_h * 0.7
         x, legend_rows = 0.0, 0
-        for k, word in enumerate(words):
+        for word in words:
             need = swatch + gap + word.width
             if x > 0 and x + need > self.width - 2 * m:
                 x, legend_rows = 0.0, legend_rows + 1
             lines_of_legend.append((legend_rows, x, word))
             x += need + 2 * wide
-        height = 2 * m + line_h + gap + len(players) * row_h + gap + (legend_rows + 1) * line_h
+        height: float = 2 * m + line_h + gap + len(players) * row_h + gap + (legend_rows + 1) * line_h
         if abs(self.height - height) > 0.5:
             self.height = height  # drawn again at this height
             return
@@ -230,7 +234,7 @@ class MoneyBars(Widget):
         most_received = max((sum(a for _k, a in p["received"]) for p in players), default=0)
         # One scale for every bar, the totals at the bars' ends and "paid" and "received" over the axis in the room.
         room = right - left - 2 * (widest + gap)
-        for _ in range(3):  # the headings' room taken from the bars' where they are wider than a bar and its total
+        for _try in range(3):  # the headings' room taken from the bars' where they are wider than a bar and its total
             scale = bar_scale(most_paid, most_received, room)
             left_of_axis = max(most_paid * scale + gap + widest, paid_head.width + gap)
             right_of_axis = max(most_received * scale + gap + widest, received_head.width + gap)
@@ -254,7 +258,8 @@ class MoneyBars(Widget):
                 Color(*colour)  # the player's chip, as in the lines under the chart
                 RoundedRectangle(pos=(self.x + m, mid - chip_h / 2), size=(chip_w, chip_h), radius=[theme.RADIUS_CHIP])
                 x0 = axis
-                for (_kind, amount), strength in zip(p["received"], SHADES):
+                # a shade for each kind received (ui/flows/report.py's CHART_KINDS, and the rest)
+                for (_kind, amount), strength in zip(p["received"], SHADES, strict=True):
                     if amount <= 0:
                         continue
                     Color(*shade(colour, strength))

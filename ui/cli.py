@@ -20,8 +20,16 @@ from typing import Any
 
 from banker.outside import whole_number
 from ui.i18n import LANGUAGES
-from ui.panel import (DENSITY_VARIABLE, MAX_SIDE, PanelPlan, configured_display, density_set_by_user, parse_size,
-                      plan_panel, window_density)
+from ui.panel import (
+    DENSITY_VARIABLE,
+    MAX_SIDE,
+    PanelPlan,
+    configured_display,
+    density_set_by_user,
+    parse_size,
+    plan_panel,
+    window_density,
+)
 
 log = logging.getLogger(__name__)
 

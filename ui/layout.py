@@ -31,7 +31,8 @@ made before the window segfaults. Nothing here imports kivy.core.window.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.behaviors import ButtonBehavior

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from kivy.animation import Animation
-from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Rectangle
 from kivy.properties import NumericProperty
 from kivy.uix.label import Label
@@ -39,6 +39,7 @@ from ui import theme
 from ui.board import BoardView, rgba
 from ui.i18n import winners_msg
 from ui.moments import EVENT, MONEY, UNDONE, Moment
+from ui.widgets import Scheduled, schedule_once, texture_size, window_point
 
 if TYPE_CHECKING:
     from ui.session import Session
@@ -79,7 +80,7 @@ class FlyingAmount(Label):
                  bow: float, **kw: Any) -> None:
         super().__init__(size_hint=(None, None), **kw)
         self.texture_update()
-        self.size = self.texture_size
+        self.size = texture_size(self)
         self.start, self.end = start, end
         (x0, y0), (x1, y1) = start, end
         mx, my = (x0 + x1) / 2, (y0 + y1) / 2
@@ -119,13 +120,13 @@ class Piece(Widget):
 class MotionLayer(Widget):
     """Over the whole window; animates the moments it hears; takes no touches."""
 
-    def __init__(self, session: "Session", screen: Callable[[], Widget | None],
+    def __init__(self, session: Session, screen: Callable[[], Widget | None],
                  play_sound: Callable[[str], None] | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.c = session
         self.screen = screen  # the screen showing now
         self.play_sound = play_sound or (lambda name: None)
-        self.waiting: list[Any] = []  # scheduled starts not yet run (Clock events)
+        self.waiting: list[Scheduled] = []  # scheduled starts not yet run
         self.flying: list[Widget] = []
         self.started = 0  # what has set off since the start (tests and the tour count on it)
         self.unseen: list[Any] = []  # the spaces built on while the board was not on screen, to pop when it is
@@ -210,7 +211,7 @@ class MotionLayer(Widget):
         next turn (the app's redraw is a Clock trigger), so the frame of the turn that handled the tap still
         shows the old figures: the new ones are in the second frame from the moment."""
         flips = self.flips
-        event: Any = None
+        event: Scheduled | None = None
 
         def run(dt: float) -> None:
             nonlocal event
@@ -218,11 +219,11 @@ class MotionLayer(Widget):
                 self.waiting.remove(event)
             if self.flips < flips + 2:  # not on screen yet: ask for a frame and wait as long again
                 self.canvas.ask_update()
-                event = Clock.schedule_once(run, delay)
+                event = schedule_once(run, delay)
                 self.waiting.append(event)
                 return
             fn(*args)
-        event = Clock.schedule_once(run, delay)
+        event = schedule_once(run, delay)
         self.waiting.append(event)
 
     def _add(self, widget: Widget, animation: Animation) -> None:
@@ -259,19 +260,19 @@ class MotionLayer(Widget):
             board = self.board_view()
             if board is not None and board.pot_box is not None:
                 x, y, w, h = board.pot_box
-                return board.to_window(x + w / 2, y + h / 2)
-            w = self._find("pot")
-            if w is not None and w.width > 0:
-                return w.to_window(w.center_x, w.center_y)
+                return window_point(board, x + w / 2, y + h / 2)
+            line = self._find("pot")
+            if line is not None and line.width > 0:
+                return window_point(line, line.center_x, line.center_y)
         if who not in ("bank", "pot"):
-            w = self._find(f"purse {who}")
-            if w is not None and w.width > 0:
-                x, y = w.to_window(w.center_x, w.center_y)
+            purse = self._find(f"purse {who}")
+            if purse is not None and purse.width > 0:
+                x, y = window_point(purse, purse.center_x, purse.center_y)
                 if 0 <= x <= self.width and 0 <= y <= self.height:  # not scrolled out of sight
                     return x, y
         board = self.board_view()
         if board is not None:
-            return board.to_window(board.center_x, board.center_y)
+            return window_point(board, board.center_x, board.center_y)
         return self.center_x, self.center_y
 
     def _space_box(self, space: Any) -> tuple[BoardView, tuple[float, float, float, float]] | None:
@@ -283,7 +284,7 @@ class MotionLayer(Widget):
         if index is None or not 0 <= index < len(board.boxes):
             return None
         x, y, w, h = board.boxes[index]
-        wx, wy = board.to_window(x, y)
+        wx, wy = window_point(board, x, y)
         return board, (wx, wy, w, h)
 
     # ---- what moves
@@ -291,7 +292,7 @@ class MotionLayer(Widget):
     def _fly(self, params: dict[str, Any]) -> None:
         payer, payee, amount = params.get("payer"), params.get("payee"), int(params["amount"])
         start, end = self._centre_of(payer), self._centre_of(payee)
-        colour = rgba(self.c.colour(payer)) if payer not in ("bank", "pot") else list(theme.ACCENT)
+        colour = rgba(self.c.colour(str(payer))) if payer not in ("bank", "pot") else list(theme.ACCENT)
         label = FlyingAmount(start, end, (self.center_x, self.center_y), min(self.width, self.height) * BOW,
                              text=self.c.tr.money(amount), font_size=theme.FONT_FLYING, bold=True,
                              color=theme.ACCENT, outline_width=theme.FLYING_OUTLINE, outline_color=colour[:3])
@@ -332,7 +333,7 @@ class MotionLayer(Widget):
                      size_hint=(None, None), halign="center", valign="middle")
         name.text_size = (self.width * 0.9, None)
         name.texture_update()
-        name.size = (self.width * 0.9, name.texture_size[1])
+        name.size = (self.width * 0.9, texture_size(name)[1])
         name.center = (self.center_x, self.height * 0.55)
         name.font_size = theme.FONT_WINNER * 0.6
         pulse = _animation(font_size=theme.FONT_WINNER, duration=0.35, transition="out_back")

@@ -38,12 +38,13 @@ import json
 import math
 import os
 import re
-import sys
 import shutil
+import sys
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
@@ -52,6 +53,8 @@ from kivy.core.window import Window
 from banker.ruleset import editions_dir
 from banker.version import format_version_line, installed_version
 from ui.app import BankerApp
+from ui.flows.editions import EditionsFlow
+from ui.flows.report import ReportFlow
 from ui.flows.settings import READER_QUIET_SECONDS
 from ui.pages import (
     BANKER_PAGE,
@@ -100,6 +103,14 @@ COLLECT_EVERY = 10
 """The tour collects garbage itself every so many shots, not after each frame as the app does: its tables of
 eight leave about 300,000 objects alive, and a full collection after each shot (80-180 ms) made a quarter of
 a tour's time (a tour at 800x480: 20.5 s, collected every 10 shots 16.3 s, and 45 MB more at its largest)."""
+
+
+def steps_then(*fns: Callable[[], object]) -> Callable[[], None]:
+    """One step of the tour that does each of `fns`, in order."""
+    def run() -> None:
+        for fn in fns:
+            fn()
+    return run
 
 
 def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Callable[[], Any]]]:
@@ -154,12 +165,6 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     def roll(*dice: int) -> Callable[[], None]:
         return lambda: f.turn.roll(tuple(dice))
 
-    def steps_then(*fns: Callable[[], Any]) -> Callable[[], None]:
-        def run() -> None:
-            for fn in fns:
-                fn()
-        return run
-
     def language(code: str) -> Callable[[], None]:
         return lambda: f.settings.set_language(code)
 
@@ -182,7 +187,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     def later(seconds: float) -> None:
         """The clock moves on (the wait after too many wrong PINs is over)."""
         now = s.clock
-        s.clock = lambda: now() + seconds  # type: ignore[method-assign]
+        s.clock = lambda: now() + seconds
 
     def start_web() -> None:
         """A real phone server on this machine only, for the QR screens."""
@@ -272,7 +277,8 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
     def over() -> Callable[[], None]:
         return steps_then(lambda: f.nav.go(TABLE_PAGE), f.banker.end_game)
 
-    report: Any = f.of("ui.flows.report:ReportFlow")  # the game's report and the hall of fame
+    report = f.of("ui.flows.report:ReportFlow")  # the game's report and the hall of fame
+    assert isinstance(report, ReportFlow)
 
     def aside() -> None:
         """Back to the start screen: the new game's draft is put aside as it is (the hall of fame is the start
@@ -294,6 +300,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         players(4)
 
     editions = f.of("ui.flows.editions:EditionsFlow")
+    assert isinstance(editions, EditionsFlow)
 
     def phone_server_off() -> None:
         f.settings.place(Where(pi=True, hardware=True, config="/etc/board-banker/config.toml"))
@@ -304,7 +311,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
 
     # Issue 54 (points 4 and 10): each message only where it was raised, a long one never hiding the roll, the dice
     # page saying what to do, New game's refusal said once in its hint, a past game's report from the hall of fame.
-    messages = {
+    messages: dict[str, list[tuple[str, Callable[[], object]]]] = {
         "rent": [("msg-long-with-roll", press("buy"))],  # refused (Ann's already) under the roll that brought Ben there
         "deeds": [("msg-deeds-refusal", steps_then(lambda: f.nav.go(DEEDS_PAGE),
                                                    lambda: f.deeds.act("Ann", "build", 3)))],
@@ -535,10 +542,10 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("auction", steps_then(press("end_turn"), roll(3, 4), press("decline"))),
         ("auction-bids", steps_then(tap("Ann"), tap("Ben"), tap("Ann"))),
         ("deeds-and-buildings", steps_then(press("close_auction"), press("end_turn"), lambda: f.deeds.show("Ann"))),
-        ("trade", lambda: (f.trade.offer.update({"from": "Ann", "to": "Ben",
-                                             "give": {"cash": 250, "spaces": [], "jail_cards": 0},
-                                             "get": {"cash": 0, "spaces": [5], "jail_cards": 0}}),
-                           f.nav.go(TRADE_PAGE))),
+        ("trade", steps_then(lambda: f.trade.offer.update({"from": "Ann", "to": "Ben",
+                                                           "give": {"cash": 250, "spaces": [], "jail_cards": 0},
+                                                           "get": {"cash": 0, "spaces": [5], "jail_cards": 0}}),
+                             lambda: f.nav.go(TRADE_PAGE))),
         ("trade-both-tap", press("trade", **trade)),
         ("debt", steps_then(tap("Ann"), tap("Ben"), lambda: f.nav.go(TABLE_PAGE), roll(1, 2), press("end_turn"),
                             roll(1, 2), press("end_turn"), roll(2, 3))),
@@ -555,7 +562,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("phones-table-code", steps_then(f.pad.cancel, start_web, lambda: f.nav.go(PHONES_PAGE))),
         ("phones-move-code", f.phones.show_move),
         ("phones-player-code", steps_then(f.phones.hide_move, lambda: f.nav.go(TABLE_PAGE), tap("Ben"))),
-        ("replace-lost-card", lambda: (f.nav.go(REPLACE_PAGE), f.banker.replace_card("Ben"))),
+        ("replace-lost-card", steps_then(lambda: f.nav.go(REPLACE_PAGE), lambda: f.banker.replace_card("Ben"))),
         ("settings", lambda: f.nav.go(SETTINGS_PAGE)),
         ("table-polski", steps_then(language("pl"), lambda: f.nav.go(TABLE_PAGE))),
         ("table-cestina", language("cs")),
@@ -663,19 +670,26 @@ def words_shots(app: BankerApp, base: str) -> list[tuple[str, Callable[[], Any]]
     offer = {"from": "Ann", "to": "Ben", "give": {"cash": 0, "spaces": [3], "jail_cards": 0},  # the lot she won
              "get": {"cash": 100, "spaces": [], "jail_cards": 0}}
     return [
-        ("words-just-visiting", lambda: (fresh(["Ann", "Ben"], True), start(), f.turn.roll((4, 6)))),
-        ("words-tie", lambda: (f.nav.go(TABLE_PAGE), f.banker.end_game())),
-        ("words-go-bonus", lambda: (fresh(["Ann", "Ben"], True), f.setup.toggle_house_rule("start_landing_bonus"),
-                                    setattr(f.setup.draft, "setup", {"players": {"Ann": {"position": 36}}}), start(),
-                                    f.turn.roll((1, 3)))),  # exactly on GO: the bonus names it as the board does
-        ("buttons-setup", lambda: (buttons(True), fresh(["Ann", "Ben"], False), f.nav.go(SETUP_PAGE))),
-        ("buttons-settings-switch", lambda: (start(), f.nav.go(SETTINGS_PAGE))),
-        ("buttons-auction", lambda: (f.nav.go(TABLE_PAGE), f.turn.roll((1, 2)), f.paying.request({"do": "decline"}))),
-        ("buttons-trade", lambda: (f.auction.bid_button("Ann"), f.paying.request({"do": "close_auction"}),
-                                   f.nav.go(TABLE_PAGE), f.trade.offer.update(offer), f.nav.go(TRADE_PAGE))),
-        ("buttons-banker-menu", lambda: (f.nav.go(TABLE_PAGE), f.nav.go(BANKER_PAGE))),
-        ("buttons-home", lambda: (f.nav.go(TABLE_PAGE), f.banker.end_game(), f.home.close_game())),
-        ("words-cards-again", lambda: (buttons(False), f.nav.go(SETTINGS_PAGE))),
+        ("words-just-visiting", steps_then(lambda: fresh(["Ann", "Ben"], True), start, lambda: f.turn.roll((4, 6)))),
+        ("words-tie", steps_then(lambda: f.nav.go(TABLE_PAGE), lambda: f.banker.end_game())),
+        ("words-go-bonus", steps_then(lambda: fresh(["Ann", "Ben"], True),
+                                      lambda: f.setup.toggle_house_rule("start_landing_bonus"),
+                                      lambda: setattr(f.setup.draft, "setup", {"players": {"Ann": {"position": 36}}}),
+                                      start,
+                                      lambda: f.turn.roll((1, 3)))),  # lands on GO: the bonus names it as the board does
+        ("buttons-setup", steps_then(lambda: buttons(True), lambda: fresh(["Ann", "Ben"], False),
+                                     lambda: f.nav.go(SETUP_PAGE))),
+        ("buttons-settings-switch", steps_then(start, lambda: f.nav.go(SETTINGS_PAGE))),
+        ("buttons-auction", steps_then(lambda: f.nav.go(TABLE_PAGE), lambda: f.turn.roll((1, 2)),
+                                       lambda: f.paying.request({"do": "decline"}))),
+        ("buttons-trade", steps_then(lambda: f.auction.bid_button("Ann"),
+                                     lambda: f.paying.request({"do": "close_auction"}),
+                                     lambda: f.nav.go(TABLE_PAGE), lambda: f.trade.offer.update(offer),
+                                     lambda: f.nav.go(TRADE_PAGE))),
+        ("buttons-banker-menu", steps_then(lambda: f.nav.go(TABLE_PAGE), lambda: f.nav.go(BANKER_PAGE))),
+        ("buttons-home", steps_then(lambda: f.nav.go(TABLE_PAGE), lambda: f.banker.end_game(),
+                                    lambda: f.home.close_game())),
+        ("words-cards-again", steps_then(lambda: buttons(False), lambda: f.nav.go(SETTINGS_PAGE))),
     ]
 
 
@@ -823,7 +837,7 @@ class _AppErrors(ExceptionHandler):
 
     def handle_exception(self, exc: BaseException) -> int:
         self.seen.append("".join(traceback.format_exception(exc)).strip())
-        return ExceptionManager.RAISE  # no say: KeepRunning's PASS still keeps the app running
+        return int(ExceptionManager.RAISE)  # no say: KeepRunning's PASS still keeps the app running
 
 
 def layout_findings(app: BankerApp) -> list[str]:

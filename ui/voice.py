@@ -31,9 +31,10 @@ import shutil
 import subprocess
 import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ui.i18n import Msg, card_msg, winners_msg
 from ui.moments import EVENT, MONEY, UNDONE, Moment
@@ -116,7 +117,7 @@ def _plain(n: Any) -> str:
     return str(int(n)) if isinstance(n, (int, float)) and not isinstance(n, bool) else str(n)
 
 
-def phrases(c: "Session", moments: list[Moment]) -> list[Phrase]:
+def phrases(c: Session, moments: list[Moment]) -> list[Phrase]:
     """What is worth saying of one action's moments, in the order they happened."""
     found: list[Phrase] = []
     for m in moments:
@@ -145,15 +146,15 @@ def phrases(c: "Session", moments: list[Moment]) -> list[Phrase]:
             params = {"payer": payer, "payee": payee, "sum": _plain(amount)}
             if isinstance(p.get("space"), str):
                 params["space"] = p["space"]
-            key = MONEY_KEYS.get(m.code)
-            if key is None or (m.code == "rent" and payee in ("bank", "pot")):
-                key = ("ui.voice.pays_bank" if payee == "bank" else "ui.voice.pays_pot" if payee == "pot"
-                       else "ui.voice.gets_bank" if payer in ("bank", "pot") else "ui.voice.pays")
-            found.append(Phrase(PAYMENT, key, params, m.seq))
+            money_key = MONEY_KEYS.get(m.code)
+            if money_key is None or (m.code == "rent" and payee in ("bank", "pot")):
+                money_key = ("ui.voice.pays_bank" if payee == "bank" else "ui.voice.pays_pot" if payee == "pot"
+                             else "ui.voice.gets_bank" if payer in ("bank", "pot") else "ui.voice.pays")
+            found.append(Phrase(PAYMENT, money_key, params, m.seq))
     return found
 
 
-def _card_text(c: "Session", params: dict[str, Any]) -> Msg | str:
+def _card_text(c: Session, params: dict[str, Any]) -> Msg | str:
     game = c.game
     card_id, text = params.get("card"), params.get("text", "")
     if game is not None and card_id is not None:
@@ -163,7 +164,7 @@ def _card_text(c: "Session", params: dict[str, Any]) -> Msg | str:
     return str(text)
 
 
-def say(c: "Session", waiting: Waiting) -> str:
+def say(c: Session, waiting: Waiting) -> str:
     """The words of one waiting thing in the table's language: the phrase, or the summary of several."""
     if len(waiting.phrases) == 1:
         p = waiting.phrases[0]
@@ -218,7 +219,7 @@ class Speaker(Protocol):
 class Voice:
     """The session's moment listener that speaks: one phrase at a time from a short queue."""
 
-    def __init__(self, c: "Session", speaker: Speaker) -> None:
+    def __init__(self, c: Session, speaker: Speaker) -> None:
         self.c = c
         self.speaker = speaker
         self.queue = SpeechQueue()
@@ -343,7 +344,7 @@ def kivy_player(path: Path, done: Callable[[], None]) -> bool:
     sound = SoundLoader.load(str(path))
     if sound is None or not sound.length:  # SDL opened no audio device: the sound is empty
         return False
-    called = []
+    called: list[bool] = []
 
     def once(*_: Any) -> None:
         if called:

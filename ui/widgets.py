@@ -1,13 +1,22 @@
-"""Small building blocks with the app's look: big, high-contrast, readable across the table.
+"""Small building blocks with the app's look: big, high-contrast, readable across the table; and the app's
+typed edge over Kivy.
 
 Every colour and size comes from ui/theme.py; a font size given to `Text` or `BigButton` is already in
 pixels (a `theme.FONT_*`).
+
+Kivy has no type hints: to mypy its classes, and whatever they return, are Any. The values the app takes out
+of Kivy and keeps or hands on go through the small typed functions below (the Clock's events, a label's
+texture size, a text's width, a point in window coordinates), so that no Any spreads from Kivy into the rest
+of ui/ (docs/app.md, "Kivy and the type checker").
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, Protocol
 
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Rectangle
 from kivy.graphics import SmoothRoundedRectangle as RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
@@ -17,6 +26,66 @@ from kivy.uix.widget import Widget
 from kivy.utils import get_color_from_hex
 
 from ui import theme
+
+# ---------------------------------------------------------------------- the typed edge over Kivy
+
+
+class Action(Protocol):
+    """What a button does: called with nothing. A Protocol rather than `Callable[[], object]`: mypy cannot infer
+    a lambda that binds a loop's value as a default (`lambda n=name: f.deeds.show(n)`) against a Callable of no
+    parameters (python/mypy#15459), and against this it can, and checks the lambda's body."""
+
+    def __call__(self) -> object: ...
+
+
+class Scheduled(Protocol):
+    """A call Kivy's Clock is to make (its ClockEvent): `cancel` calls it off."""
+
+    def cancel(self) -> None: ...
+
+
+class Trigger(Scheduled, Protocol):
+    """A call Kivy's Clock makes at most once a frame however often it is asked for (`create_trigger`): calling
+    the trigger asks for it."""
+
+    @property
+    def is_triggered(self) -> bool: ...
+
+    def __call__(self, *_: object) -> None: ...
+
+
+def schedule_once(fn: Callable[[float], object], delay: float = 0) -> Scheduled:
+    """`fn(dt)` once, `delay` seconds from now (0: at the loop's next turn), on Kivy's main thread."""
+    event: Scheduled = Clock.schedule_once(fn, delay)
+    return event
+
+
+def create_trigger(fn: Callable[..., object], delay: float = 0) -> Trigger:
+    """A trigger of `fn`: called once, `delay` seconds after it is first asked for (-1: before the next frame)."""
+    trigger: Trigger = Clock.create_trigger(fn, delay)
+    return trigger
+
+
+def texture_size(label: Label) -> tuple[float, float]:
+    """The size of `label`'s text as Kivy last drew it (`texture_update` draws it now)."""
+    width, height = label.texture_size
+    return float(width), float(height)
+
+
+def text_width(text: str, size: float, bold: bool = True) -> float:
+    """How wide `text` is on one line at font size `size`, measured without a widget."""
+    width = CoreLabel(text=text, font_size=size, bold=bold).get_extents(text)[0]
+    return float(width)
+
+
+def window_point(widget: Widget, x: float, y: float) -> tuple[float, float]:
+    """The point (x, y), given as `widget`'s own position is (its parent's frame), in window coordinates: where
+    a touch lands, where the money in motion flies."""
+    wx, wy = widget.to_window(x, y)
+    return float(wx), float(wy)
+
+
+# ---------------------------------------------------------------------- the building blocks
 
 
 def colour(hex_code: str) -> list[float]:
@@ -39,14 +108,14 @@ class Text(Label):
         self.text_size = (self.width, None)
 
     def _grow(self, *_: Any) -> None:
-        self.height = max(self.texture_size[1], self.font_size * 0.2, self._asked)
+        self.height = max(texture_size(self)[1], self.font_size * 0.2, self._asked)
 
 
 class BigButton(Button):
     """A big touch target (theme.TARGET tall unless told), bold text that says what it does. `action` is what
     a touch does; a kept button (ui/screens/base.py's `button`) is given a new one in place."""
 
-    def __init__(self, text: str, on_press: Callable[[], Any] | None = None, kind: str = "primary",
+    def __init__(self, text: str, on_press: Action | None = None, kind: str = "primary",
                  size: float | None = None, **kw: Any) -> None:
         kw.setdefault("size_hint_y", None)
         kw.setdefault("height", theme.TARGET)
@@ -184,7 +253,7 @@ def snug(label: Text) -> Text:
     label.text_size = (None, None)
 
     def fit(*_: Any) -> None:
-        label.width = label.texture_size[0] + label.padding[0] + label.padding[2]
+        label.width = texture_size(label)[0] + label.padding[0] + label.padding[2]
     label.bind(texture_size=fit)
     label.texture_update()  # its width now, not Kivy's first 100 px
     fit()

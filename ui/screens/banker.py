@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
 from ui.pages import PHONES_PAGE, REPLACE_PAGE, SETTINGS_PAGE, TABLE_PAGE
 from ui.screens.base import BaseScreen, grid
-from ui.widgets import BigButton, Text
+from ui.widgets import Action, BigButton, Scheduled, Text, schedule_once, window_point
 
 # The menu's buttons that ask for a second touch: (key, label, colour).
 DESTRUCTIVE = (("undo", "ui.banker.undo", "secondary"), ("end", "ui.banker.end", "accent"),
@@ -26,9 +25,9 @@ class Confirming(BaseScreen):
     button is redrawn disarmed when its time is up (the navigator's `confirm`)."""
 
     _armable: dict[str, Widget]
-    _lapse: Any = None
+    _lapse: Scheduled | None = None
 
-    def confirm_button(self, key: str, label: str, kind: str, press: Any, armed_label: str | None = None,
+    def confirm_button(self, key: str, label: str, kind: str, press: Action, armed_label: str | None = None,
                        **kw: Any) -> BigButton:
         """The button `key`: its own words and colour, or "Touch again to ..." (`armed_label`, by default
         ui.confirm.<key>) in red while armed."""
@@ -47,7 +46,7 @@ class Confirming(BaseScreen):
             self._lapse = None
         left = self.f.nav.confirm.left()
         if left is not None:
-            self._lapse = Clock.schedule_once(lambda dt: self.f.banker.confirm_lapse(), left + 0.05)
+            self._lapse = schedule_once(lambda dt: self.f.banker.confirm_lapse(), left + 0.05)
 
     def on_touch_down(self, touch: Any) -> bool:
         armed = self.f.banker.armed()
@@ -60,8 +59,8 @@ class Confirming(BaseScreen):
 
 def _inside(widget: Widget, pos: tuple[float, float]) -> bool:
     """Whether a touch at `pos` (window coordinates) lands on `widget`."""
-    x, y = widget.to_window(widget.x, widget.y)
-    return x <= pos[0] <= x + widget.width and y <= pos[1] <= y + widget.height
+    x, y = window_point(widget, widget.x, widget.y)
+    return bool(x <= pos[0] <= x + widget.width and y <= pos[1] <= y + widget.height)  # (a widget's size: Any)
 
 
 class BankerScreen(Confirming):

@@ -3,9 +3,9 @@ is unchanged, the title bar, the notices and the banner that waits for card taps
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
@@ -14,7 +14,7 @@ from kivy.uix.widget import Widget
 
 from ui import theme, view
 from ui.flows import Flows
-from ui.widgets import BigButton, Panel, Text
+from ui.widgets import Action, BigButton, Panel, Text, text_width
 
 
 def column(**kw: Any) -> GridLayout:
@@ -52,7 +52,7 @@ def fit_font(label: Any, sizes: list[float], inset: float = 0) -> None:
     def fit(*_: Any) -> None:
         room = label.width - inset
         for size in sizes:
-            if CoreLabel(text=label.text, font_size=size, bold=label.bold).get_extents(label.text)[0] <= room:
+            if text_width(label.text, size, label.bold) <= room:
                 label.font_size = size
                 return
         label.font_size = sizes[-1]
@@ -69,7 +69,7 @@ def listing() -> ScrollView:
                       always_overscroll=False)  # a list shorter than its view stays at the top, wherever scrolled
 
 
-def rewind(screen: "BaseScreen") -> None:
+def rewind(screen: BaseScreen) -> None:
     """Every list the screen keeps back at its top: a new visit (a new game's setup) starts there."""
     for _data, widget in getattr(screen, "_parts", {}).values():
         if isinstance(widget, ScrollView):
@@ -93,13 +93,13 @@ class Plan:
         self.widget = widget
         self.children: list[Widget] = []
 
-    def add_widget(self, child: "Widget | Plan") -> None:
+    def add_widget(self, child: Widget | Plan) -> None:
         self.children.append(child.widget if isinstance(child, Plan) else child)
 
     def settle(self) -> None:
         """Give the container its planned children, in order, touching only those that changed."""
         box, want = self.widget, self.children
-        if len(box.children) == len(want) and all(a is b for a, b in zip(reversed(box.children), want)):
+        if len(box.children) == len(want) and all(a is b for a, b in zip(reversed(box.children), want, strict=True)):
             return
         keep = {id(w) for w in want}
         for child in list(box.children):
@@ -129,7 +129,7 @@ class BaseScreen(Screen):
         self._used: dict[str, tuple[Any, Widget]] = {}
         self._plans: list[Plan] = []
         root = self.box("root", lambda: BoxLayout(orientation="vertical", padding=theme.PAD, spacing=theme.GAP))
-        self.build(root)  # type: ignore[arg-type]  # a plan takes add_widget as the box would
+        self.build(root)  # the root box's plan: it takes add_widget as the box would
         for plan in self._plans:
             plan.settle()
         # Boxes, and texts and buttons changed in place (`box`, `words`, `button`), that this refresh did not show
@@ -144,7 +144,7 @@ class BaseScreen(Screen):
         if root.widget.parent is None:
             self.add_widget(root.widget)
 
-    def box(self, key: str, make: Callable[[], Widget]) -> "Plan":
+    def box(self, key: str, make: Callable[[], Widget]) -> Plan:
         """A container of the screen's layout, kept from the last refresh (else a new one), as a plan of
         what it is to hold: its children are set once the screen is built, and only where they changed.
 
@@ -186,7 +186,7 @@ class BaseScreen(Screen):
         self._used[key] = (WORDS, widget)
         return widget
 
-    def button(self, key: str, text: str, action: Callable[[], Any], kind: str, size: float, height: float
+    def button(self, key: str, text: str, action: Action, kind: str, size: float, height: float
                ) -> BigButton:
         """A BigButton kept from the last refresh with its words, colour, font, height and what it does changed in
         place, like `words`: a turn's buttons change with every tap (Buy and Decline, then End turn), and making
@@ -215,7 +215,7 @@ class BaseScreen(Screen):
     def tr(self, key: str, **params: Any) -> str:
         return self.s.tr(key, **params)
 
-    def header(self, root: BoxLayout, text: str, back: Callable[[], Any] | None = None,
+    def header(self, root: BoxLayout, text: str, back: Action | None = None,
                aside: Widget | None = None) -> None:
         """The title bar: Back (when there is somewhere to go back to), the title, and `aside` after it (the
         settings' About line)."""

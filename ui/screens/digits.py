@@ -4,9 +4,6 @@ large the language's way (ui/entry.py holds what is being entered, ui/flows/pad.
 
 from __future__ import annotations
 
-from typing import Any
-
-from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
@@ -14,13 +11,13 @@ from kivy.uix.widget import Widget
 from ui import theme, view
 from ui.entry import CLEAR, ERASE, KEYS, MINUS, PLUS
 from ui.screens.base import BaseScreen, auto_height, row
-from ui.widgets import BigButton, Panel, Text
+from ui.widgets import BigButton, Panel, Scheduled, Text, schedule_once
 
 LINE_COLOURS = {"error": theme.DANGER, "money": theme.ACCENT}
 
 
 class DigitsScreen(BaseScreen):
-    _timer: Any = None
+    _timer: Scheduled | None = None
 
     def build(self, root: BoxLayout) -> None:
         if self._timer is not None:
@@ -31,7 +28,7 @@ class DigitsScreen(BaseScreen):
             return
         d = self.f.pad.view()
         if d["wait"] is not None:  # the wait after too many wrong PINs counts down on screen
-            self._timer = Clock.schedule_once(lambda dt: self.f.pad.tick(), 1)
+            self._timer = schedule_once(lambda dt: self.f.pad.tick(), 1)
         self.header(root, d["title"])
         body = BoxLayout(orientation="horizontal", spacing=theme.GAP_PANEL)
         left = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.44)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
 from ui.pages import SETUP_PAGE
 from ui.screens.base import BaseScreen, fit_font, list_column, listing, rewind, row
-from ui.widgets import BigButton, Stripe, Text
+from ui.widgets import BigButton, Stripe, Text, text_width
 
 HOTEL = 5  # the level after four houses
 SHARES = {"cash": 1.2, "position": 1.3}  # of a player's row beside the names and the -/+ buttons: a space's
@@ -20,8 +19,8 @@ SHARES = {"cash": 1.2, "position": 1.3}  # of a player's row beside the names an
 def name_width(names: list[str]) -> float:
     """The names' column: as wide as the widest name in the names' font, between theme.WIDTH_PROGRESS_NAME and
     theme.WIDTH_PROGRESS_NAME_MOST (past that, a smaller font: fit_font)."""
-    widest = max((CoreLabel(text=n, font_size=theme.FONT_BIG, bold=True).get_extents(n)[0] for n in names), default=0)
-    return max(theme.WIDTH_PROGRESS_NAME, min(widest + theme.GAP, theme.WIDTH_PROGRESS_NAME_MOST))
+    widest = max((text_width(n, theme.FONT_BIG) for n in names), default=0.0)
+    return float(max(theme.WIDTH_PROGRESS_NAME, min(widest + theme.GAP, theme.WIDTH_PROGRESS_NAME_MOST)))
 
 
 def fit_height(line: BoxLayout, texts: list[Text], least: float) -> None:
