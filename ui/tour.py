@@ -207,6 +207,12 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         f.nav.go(TABLE_PAGE)
         f.setup.start()
 
+    def reserve(amount: int) -> None:
+        """The own-property auction just planned (`start_own`) gets its reserve."""
+        own = f.auction.own
+        assert own is not None
+        own.update(reserve=amount)
+
     def brands_start() -> None:
         assert f.setup.draft is not None
         f.setup.set_option("speed_die_round", 1)
@@ -578,7 +584,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("biznes-build-here", steps_then(biznes_start, roll(1, 2))),
         ("biznes-own-auction-setup", steps_then(press("build", space=3), tap("Ann"),
                                                 lambda: f.auction.start_own("Ann", 25),
-                                                lambda: f.auction.own.update(reserve=120))),  # type: ignore[union-attr]
+                                                lambda: reserve(120))),
         ("biznes-own-auction-pad", steps_then(f.pad.reserve, keys("1", "2", "5"))),
         ("biznes-own-auction-timer", steps_then(press("auction_own", player="Ann", space=25, reserve=120),
                                                 tap("Ann"))),

@@ -55,7 +55,7 @@ class Trigger(Scheduled, Protocol):
 
 
 def schedule_once(fn: Callable[[float], object], delay: float = 0) -> Scheduled:
-    """`fn(dt)` once, `delay` seconds from now (0: at the loop's next turn), on Kivy's main thread."""
+    """`fn(dt)` once, `delay` seconds from now (0: at the next frame), on Kivy's main thread."""
     event: Scheduled = Clock.schedule_once(fn, delay)
     return event
 
