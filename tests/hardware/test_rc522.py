@@ -226,6 +226,32 @@ def test_a_resting_card_is_no_tap_after_a_reconnect(chip: MFRC522) -> None:
         handle.close()
 
 
+def test_a_card_arriving_between_reqa_and_wupa_is_a_tap(chip: MFRC522) -> None:
+    """Right after a card was read, a poll that finds nothing with REQA asks with WUPA whether it rests still; a
+    card put down in between hears only the WUPA, which selects and halts it, so no REQA finds it later. It used
+    to be taken for the resting one and never tapped (the contract's slow rc522 found it: on a module the REQA
+    with no card waits out the chip's 25 ms timer, a window for the next player's card)."""
+    proto = protocol(chip)
+    proto.interval = 0
+    handle = proto.open(URL)
+    try:
+        chip.cards.append(card(UID4))
+        assert [uid for uid, _ in proto.poll(handle)] == [UID4]
+        chip.cards.clear()  # lifted
+        late = card(UID7)
+
+        def arrive(frame: bytes) -> None:
+            if frame == bytes([WUPA]):
+                chip.cards.append(late)  # comes after the REQA: hears the WUPA first
+                chip.on_frame = None
+
+        chip.on_frame = arrive
+        assert [uid for _ in range(8) for uid, _ in proto.poll(handle)] == [UID7]
+        assert late.state == "HALT" and chip.on_frame is None
+    finally:
+        handle.close()
+
+
 def test_the_module_stopping_mid_poll_is_a_protocol_error(chip: MFRC522) -> None:
     proto = protocol(chip)
     handle = proto.open(URL)
