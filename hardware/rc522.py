@@ -12,11 +12,13 @@ there), 100 % ASK modulation, CRC preset 0x6363, and the antenna on.
 (CL1 0x93, CL2 0x95, CL3 0x97): the UID CLn with its BCC checked, SELECT with CRC_A from the chip's CRC
 coprocessor, the SAK's CRC checked by the coprocessor too, SAK bit 2 saying that the UID goes on at the
 next level. A whole UID is then halted (HLTA): it answers only WUPA from then on, so a card resting on the
-reader is one tap, and taken away and put back (its power lost) it answers REQA again. A CRC or BCC
-mismatch, a collision (CollErr: two cards answering together), a parity or protocol error, a timeout, an
-answer of the wrong length: this poll reads nothing, and the next one starts again; the driver never
-guesses a bit. VersionReg is read at every poll, so a module that stops answering is a ProtocolError and
-the reader loop reconnects (with a new hard reset).
+reader is one tap, and taken away and put back (its power lost) it answers REQA again. While a card read
+lately may still be resting, a poll that finds nothing new with REQA looks for it with WUPA; a card WUPA
+finds that is not one read lately came in between (after the REQA) and is a tap, since, halted now, no REQA
+will find it. A CRC or BCC mismatch, a collision (CollErr: two cards answering together), a parity or
+protocol error, a timeout, an answer of the wrong length: this poll reads nothing, and the next one starts
+again; the driver never guesses a bit. VersionReg is read at every poll, so a module that stops answering is
+a ProtocolError and the reader loop reconnects (with a new hard reset).
 """
 
 from __future__ import annotations
@@ -228,7 +230,14 @@ class RC522Protocol(CardProtocol):
                 return []  # the card that was resting, awake again (the field was off: a reconnect)
             return [(uid.hex().upper(), at)]
         # Nothing new: is a card read lately still there (halted, it answers only WUPA)?
-        self._age(self._read_card(port, WUPA) if self.resting else None)
+        still = self._read_card(port, WUPA) if self.resting else None
+        arrived = still is not None and still not in self.resting
+        self._age(still)
+        if still is not None and arrived:
+            # Not one read lately: a card that came after this poll's REQA, woken by the WUPA (and halted by it,
+            # so no REQA will find it again): a tap.
+            self.resting[still] = 0
+            return [(still.hex().upper(), time.monotonic())]
         time.sleep(self.interval)
         return []
 

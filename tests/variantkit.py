@@ -1,6 +1,6 @@
 """Mechanics registered from outside the engine, as docs/engine.md's walk-through does: `registered` (a variant
 and the ruleset file that names it, for one test), and an auction variant where bids rise by exactly 50
-(`Fifty`), shared by tests/test_variant.py and tests/ui/test_controller.py."""
+(`Fifty`), shared by tests/test_variant.py and tests/ui/test_flows.py."""
 
 from __future__ import annotations
 

@@ -13,9 +13,22 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware.config import (EXAMPLE_CONFIG, HEADER_GPIO, BuzzerConfig, DiceConfig, DiceDisplayConfig,
-                             HardwareConfig, ReaderConfig, ScreenConfig, bcm_number, find_config, pin_problem,
-                             load_config, parse_config, user_config_path)
+from hardware.config import (
+    EXAMPLE_CONFIG,
+    HEADER_GPIO,
+    BuzzerConfig,
+    DiceConfig,
+    DiceDisplayConfig,
+    HardwareConfig,
+    ReaderConfig,
+    ScreenConfig,
+    bcm_number,
+    find_config,
+    load_config,
+    parse_config,
+    pin_problem,
+    user_config_path,
+)
 from hardware.events import ConfigError, HardwareError
 from hardware.kinds import NAMES
 

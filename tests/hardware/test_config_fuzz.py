@@ -26,19 +26,39 @@ import random
 import re
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
-from fuzzkit import Hang, time_limit
-
 from banker.outside import CONTROLS_AND_FORMAT, control_character
-from hardware.config import (DEBOUNCE_RANGE, DENSITY_RANGE, DISPLAY_KINDS, EXAMPLE_CONFIG, GPIO_COUNT, MAX_BAUDRATE,
-                             MAX_DICE, MAX_DIGITS, MAX_LISTEN, MAX_NESTING, MAX_PROBLEMS, MAX_TEXT_CHARS,
-                             PIPS_PER_DIE, PROTOCOLS, RC522, RETAP_RANGE, ROTATIONS, SPI0_PINS, TOUCH_SCREENS,
-                             HardwareConfig, bcm_number, load_config)
+from fuzzkit import Hang, time_limit
 from hardware import config as config_module
+from hardware.config import (
+    DEBOUNCE_RANGE,
+    DENSITY_RANGE,
+    DISPLAY_KINDS,
+    EXAMPLE_CONFIG,
+    GPIO_COUNT,
+    MAX_BAUDRATE,
+    MAX_DICE,
+    MAX_DIGITS,
+    MAX_LISTEN,
+    MAX_NESTING,
+    MAX_PROBLEMS,
+    MAX_TEXT_CHARS,
+    PIPS_PER_DIE,
+    PROTOCOLS,
+    RC522,
+    RETAP_RANGE,
+    ROTATIONS,
+    SPI0_PINS,
+    TOUCH_SCREENS,
+    HardwareConfig,
+    bcm_number,
+    load_config,
+)
 from hardware.events import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,7 +200,7 @@ def odd_value(rng: random.Random, depth: int = 0) -> Any:
         return good[:k] + rng.choice(CONTROLS) + good[k:]
     if kind == 6:
         return rng.choice([datetime.date(1979, 5, 27), datetime.time(7, 32),
-                           datetime.datetime(1979, 5, 27, 7, 32, tzinfo=datetime.timezone.utc)])
+                           datetime.datetime(1979, 5, 27, 7, 32, tzinfo=datetime.UTC)])
     if kind in (7, 8):
         return rng.choice(list(rng.choice(list(KNOWN.values())).values()))[0] if rng.random() < 0.5 else \
             rng.choice(rng.choice(list(rng.choice(list(KNOWN.values())).values())))

@@ -1,9 +1,15 @@
 """The `pcsc` kind (hardware/pcsc.py) against the real pcscd and Debian's virtual reader driver (vsmartcard-vpcd),
-with virtual cards (hardware/pcsc_emulator.py) put on the reader and taken away.
+with virtual cards (hardware/pcsc_emulator.py) put on the reader and taken away, through what is the PC/SC
+reader's own: GET DATA's replies, the reader chosen by its name, what vpcd cannot play (a reader unplugged while
+watched, a card swapped between two waits, a card resting while the link to pcscd is lost), `banker hw cards`
+and `banker hw emulate` across a pcscd restart, and a seeded fuzzer of faulty cards. What every kind does (a tap,
+a resting card, an unplug, garbage, a slow reader, the close) is test_reader_contract.py's, run over this kind
+too.
 
-The tests start their own pcscd, in the foreground, and stop it at the end; a pcscd that was already running
-(or a socket systemd holds for one) is never touched: the file is skipped instead. vpcd listens on one fixed
-port and pcscd has one socket, so every test here runs on one xdist worker, one at a time.
+The tests start their own pcscd (conftest.py, readerkit.py's `Pcscd`), in the foreground, and stop it at the
+end; a pcscd that was already running (or a socket systemd holds for one) is never touched: the tests that need
+pcscd are skipped instead. vpcd listens on one fixed port and pcscd has one socket, so every test here runs on
+one xdist worker, one at a time.
 """
 
 from __future__ import annotations
@@ -11,9 +17,7 @@ from __future__ import annotations
 import os
 import queue
 import random
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -24,18 +28,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from collector import Collector
+from readerkit import PCSC_WAIT, Pcscd
+
 from hardware.pcsc import PcscProtocol, choose_reader, uid_from_reply
 from hardware.pcsc_emulator import READER, Fault, PcscEmulator, VirtualCard
 
 pytestmark = pytest.mark.xdist_group("pcsc")
 
 ROOT = Path(__file__).resolve().parents[2]
-SOCKET = Path("/run/pcscd/pcscd.comm")
-VPCD = Path("/usr/lib/pcsc/drivers/serial/libifdvpcd.so")
-PCSCD = shutil.which("pcscd") or shutil.which("pcscd", path="/usr/sbin")  # /usr/sbin: not on a user's PATH
-WAIT = 20.0  # seconds: the most any wait may take under load; they normally end within a second
+WAIT = PCSC_WAIT
 
 
 # ----------------------------------------------------------------------
@@ -90,110 +92,6 @@ def test_the_emulator_refuses_a_link() -> None:
 # The real pcscd with vpcd
 
 
-def socket_answers(path: Path) -> bool:
-    """Whether something accepts connections on pcscd's socket (a pcscd, or systemd holding it for one)."""
-    if not path.exists():
-        return False
-    with socket.socket(socket.AF_UNIX) as probe:
-        try:
-            probe.connect(str(path))
-        except OSError:
-            return False
-    return True
-
-
-def pcscd_processes() -> list[int]:
-    """The pids of the pcscd processes running (zombies aside), whoever started them."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "pcscd" \
-                    and (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
-                found.append(int(entry.name))
-        except OSError:  # gone while looking
-            continue
-    return found
-
-
-def pcscd_options() -> list[str]:
-    """pcsc-lite 2.0.1 and newer (Debian 13's 2.3) ask polkit about every client and refuse it when no polkit
-    daemon answers (a chroot, a container); our own pcscd is this test's alone, so polkit is off where it can be.
-    Debian 12's 1.9.9 has no such option and lets root's clients in without polkit."""
-    # The option's name in pcscd's own table of long options (its --help text has varied between versions).
-    return ["--disable-polkit"] if b"disable-polkit" in Path(str(PCSCD)).read_bytes() else []
-
-
-class Pcscd:
-    """Our own pcscd in the foreground; stop() and start() it to play pcscd stopped and restarted."""
-
-    def __init__(self, log: Path) -> None:
-        self.log = log
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with open(self.log, "ab") as out:
-            self.process = subprocess.Popen([str(PCSCD), "--foreground", "--error", *pcscd_options()],
-                                            stdout=out, stderr=out)
-        deadline = time.monotonic() + WAIT
-        while READER not in self.readers():
-            if self.process.poll() is not None:
-                raise RuntimeError(f"pcscd exited with {self.process.returncode}: {self.log.read_text()[-2000:]}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"pcscd never listed {READER}: {self.log.read_text()[-2000:]}")
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(WAIT)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(WAIT)
-        self.process = None
-
-    @staticmethod
-    def readers() -> list[str]:
-        from smartcard import scard
-
-        hresult, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
-        if hresult != scard.SCARD_S_SUCCESS:
-            return []
-        try:
-            hresult, readers = scard.SCardListReaders(context, [])
-            return list(readers) if hresult == scard.SCARD_S_SUCCESS else []
-        finally:
-            scard.SCardReleaseContext(context)
-
-
-@pytest.fixture(scope="session")
-def pcscd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pcscd]:
-    if PCSCD is None or not VPCD.exists():
-        pytest.skip("pcscd or vsmartcard-vpcd is not installed (scripts/_venv.sh '[test]' installs both)")
-    pytest.importorskip("smartcard", reason="pyscard is not installed (the [test] extra has it)")
-    if socket_answers(SOCKET) or pcscd_processes():
-        pytest.skip(f"a pcscd is already running ({SOCKET} answers, or a pcscd process is there): "
-                    "these tests never touch it")
-    if os.geteuid() != 0:
-        pytest.skip(f"pcscd makes its socket {SOCKET} and reads the readers as root only")
-    daemon = Pcscd(tmp_path_factory.mktemp("pcscd") / "pcscd.log")
-    daemon.start()
-    try:
-        yield daemon
-    finally:
-        daemon.stop()
-
-
-@pytest.fixture
-def running(pcscd: Pcscd) -> Iterator[Pcscd]:
-    """pcscd up at the start of the test (a test that stopped it leaves it running again)."""
-    if pcscd.process is None:
-        pcscd.start()
-    yield pcscd
-    if pcscd.process is None:
-        pcscd.start()
-
-
 @pytest.fixture
 def cards(running: Pcscd) -> Iterator[PcscEmulator]:
     with PcscEmulator() as emulator:
@@ -220,63 +118,6 @@ def tap(emulator: PcscEmulator, uid: str, fault: Fault = Fault.NONE) -> VirtualC
     assert card.answered.wait(WAIT), f"nobody asked {uid} for its UID"
     emulator.remove()
     return card
-
-
-def test_each_tap_is_one_tap_with_its_uid(cards: PcscEmulator) -> None:
-    uids = ["04A32B1C", "04112233445566", "0102030405060708090A", "04A32B1C"]
-    with reading() as collector:
-        for count, uid in enumerate(uids, 1):
-            tap(cards, uid)
-            assert collector.wait(lambda: len(collector.taps) >= count, WAIT)
-        assert collector.uids() == uids
-        assert {t.reader for t in collector.taps} == {READER}
-        assert collector.words() == ["connected"]
-
-
-def test_a_card_resting_for_seconds_is_one_tap(cards: PcscEmulator) -> None:
-    with reading() as collector:
-        card = cards.place("04A32B1C")
-        assert collector.wait(lambda: len(collector.taps) == 1, WAIT)
-        assert not card.gone.wait(3.0)  # it rests: pcscd keeps asking for its ATR, nobody reads it again
-        cards.remove()
-        tap(cards, "CAFEF00D")
-        assert collector.wait(lambda: len(collector.taps) == 2, WAIT)
-        assert collector.uids() == ["04A32B1C", "CAFEF00D"]
-
-
-@pytest.mark.parametrize("fault", [f for f in Fault if f is not Fault.NONE])
-def test_a_card_answering_wrongly_is_no_tap_and_the_next_card_reads(cards: PcscEmulator, fault: Fault) -> None:
-    with reading() as collector:
-        tap(cards, "DEADBEEF", fault)
-        tap(cards, "04A32B1C")
-        assert collector.wait(lambda: len(collector.taps) >= 1, WAIT)
-        assert collector.uids() == ["04A32B1C"]
-        assert collector.words() == ["connected"]
-
-
-def test_pcscd_stopped_and_started_again(running: Pcscd, cards: PcscEmulator) -> None:
-    with reading() as collector:
-        running.stop()
-        assert collector.wait(lambda: collector.words() == ["connected", "disconnected"], WAIT)
-        assert "pcscd" in collector.statuses[-1].detail or "gone" in collector.statuses[-1].detail
-        running.start()
-        assert collector.wait(lambda: collector.words() == ["connected", "disconnected", "connected"], WAIT)
-        tap(cards, "04A32B1C")
-        assert collector.wait(lambda: collector.uids() == ["04A32B1C"], WAIT)
-
-
-def test_pcscd_started_after_the_reader(running: Pcscd, cards: PcscEmulator) -> None:
-    running.stop()
-    from hardware.reader import CardReader
-
-    collector = Collector()
-    with CardReader(READER, PcscProtocol(), collector.on_tap, collector.on_status, retap_window=0):
-        assert collector.wait(lambda: collector.words() == ["disconnected"], WAIT)
-        assert "pcscd is not running" in collector.statuses[0].detail
-        running.start()
-        assert collector.wait(lambda: collector.words() == ["disconnected", "connected"], WAIT)
-        tap(cards, "04A32B1C")
-        assert collector.wait(lambda: collector.uids() == ["04A32B1C"], WAIT)
 
 
 def test_an_empty_url_is_the_first_reader(cards: PcscEmulator) -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from banker.ruleset import load_ruleset
-import controllerkit
-from controllerkit import make, start
+import flowkit
+from flowkit import make, start
 from ui import view
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,7 +84,7 @@ def test_the_board_follows_the_game(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("rules", RULESETS)
 def test_every_ruleset_has_one_entry_per_space(tmp_path: Path, rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(controllerkit.CARDS, "Dee", "04DD0001")
+    monkeypatch.setitem(flowkit.CARDS, "Dee", "04DD0001")
     ruleset = load_ruleset(rules)
     count = max(ruleset.players_min, min(3, ruleset.players_max))
     names = NAMES[count]

@@ -17,7 +17,7 @@ import pytest
 from banker.editions import save_edition
 from banker.options import options_from
 from banker.ruleset import builtin_names, load_ruleset, ruleset_from_data
-from controllerkit import make, start, texts
+from flowkit import make, start, texts
 from ui.i18n import LANGUAGES, Msg, Translator, card_msg
 from ui.moments import EVENT, Moment
 from ui.voice import phrases, say, Waiting

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from controllerkit import make, start
+from flowkit import make, start
 from ui import view
 from ui.chart import amount_ticks, bar_scale, nice_step, round_starts, shade
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from controllerkit import CARDS, make, start
+from flowkit import CARDS, make, start
 from banker.editions import save_edition
 from banker.ruleset import editions_dir
 from ui import drafts, pages

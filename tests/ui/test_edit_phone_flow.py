@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from controllerkit import make, start
+from flowkit import make, start
 from test_web import Clock
 from ui.flows.editions import EditionsFlow, editor_parts
 from ui.pages import EDITION_PHONE_PAGE

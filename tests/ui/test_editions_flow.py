@@ -11,7 +11,7 @@ import pytest
 
 from banker.editions import list_editions
 from banker.ruleset import editions_dir
-from controllerkit import Clock, make, start, texts
+from flowkit import Clock, make, start, texts
 from ui.flows.editions import EditionsFlow
 from ui.i18n import Translator
 from ui.keys import BACKSPACE, CLEAR, SPACE

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controllerkit import CARDS, Clock, make, start
+from flowkit import CARDS, Clock, make, start
 from ui import view
 from ui.flows import Flows
 from ui.flows.settings import READER_QUIET_SECONDS

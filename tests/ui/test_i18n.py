@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 
 from banker.messages import MESSAGES, Plural, render
 from banker.ruleset import CURRENCIES, builtin_names, load_ruleset
-from controllerkit import CARDS, make, start, texts
+from flowkit import CARDS, make, start, texts
 import i18n_tool  # scripts/i18n_tool.py (pyproject.toml's pythonpath)
 from ui import i18n
 from ui.i18n import Msg, Translator, msg
@@ -288,7 +288,7 @@ def test_every_currency_a_ruleset_may_name_has_a_symbol_in_every_language() -> N
             assert shown != Translator(language).money(1000) and Translator(language).number(1000) in shown
 
 
-# ---------------------------------------------------------------------- the controller: notices and currency
+# ---------------------------------------------------------------------- the flows: notices and currency
 
 
 def test_notices_re_render_after_a_language_switch(tmp_path: Path) -> None:

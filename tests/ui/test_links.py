@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from controllerkit import FakeWeb, make, start
+from flowkit import FakeWeb, make, start
 from ui.flows.editions import EditionsFlow
 from ui.phone import phone_state
 from ui.tokens import ALPHABET, BITS, LOOK_ALIKES, TOKEN_LENGTH, is_typed_token, typed_token

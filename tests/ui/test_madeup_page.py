@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from controllerkit import make, start
+from flowkit import make, start
 from ui import pages
 from ui.flows.base import Flow
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from controllerkit import Clock, make, start
+from flowkit import Clock, make, start
 from ui import pages
 from ui.flows import Flows
 

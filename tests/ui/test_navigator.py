@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from controllerkit import CARDS, Clock, make, start
+from flowkit import CARDS, Clock, make, start
 from ui.flows import Flows
 from ui.flows.banker import PIN_FREE_TRIES, PIN_WAIT_FIRST
 from banker.ruleset import load_ruleset

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import controllerkit
-from controllerkit import CARDS
+import flowkit
+from flowkit import CARDS
 from ui import phone, view
 from ui.flows import Flows
 from ui.phone import phone_state
@@ -26,12 +26,12 @@ SETUP = {"players": {"Ann": {"position": 2}},
 
 
 def make(tmp_path: Path) -> Flows:
-    return controllerkit.make(tmp_path, taps=False)
+    return flowkit.make(tmp_path, taps=False)
 
 
 def start(c: Flows, names: tuple[str, ...] = ("Ann", "Ben"), rules: str = "classic", pin: str = PIN,
           setup: dict | None = None) -> None:
-    controllerkit.start(c, names, rules, pin, setup)
+    flowkit.start(c, names, rules, pin, setup)
 
 
 def played(tmp_path: Path) -> Flows:

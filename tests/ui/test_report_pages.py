@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-import controllerkit
+import flowkit
 from banker.report import family_stats
 from ui.flows import Flows
 from ui.flows.report import ReportFlow, fame_view, money_view, report_view
@@ -28,7 +28,7 @@ def report_flow(c: Flows) -> ReportFlow:
 
 def played(c: Flows) -> None:
     """Ann lands on Reading (25 to Ben), Ben on Baltic with a house (20 to Ann), then the banker ends it."""
-    controllerkit.start(c, setup=SETUP)
+    flowkit.start(c, setup=SETUP)
     c.turn.roll()
     c.paying.request({"do": "end_turn"})
     c.turn.roll()
@@ -37,7 +37,7 @@ def played(c: Flows) -> None:
 
 
 def test_a_finished_games_report_in_plain_words(tmp_path: Path) -> None:
-    c = controllerkit.make(tmp_path, taps=False)
+    c = flowkit.make(tmp_path, taps=False)
     played(c)
     assert c.mode == "over"
     v = report_flow(c).report_view()
@@ -57,7 +57,7 @@ def test_a_finished_games_report_in_plain_words(tmp_path: Path) -> None:
 
 
 def test_the_report_in_polish(tmp_path: Path) -> None:
-    c = controllerkit.make(tmp_path, taps=False)
+    c = flowkit.make(tmp_path, taps=False)
     played(c)
     c.settings.set_language("pl")
     v = report_flow(c).report_view()
@@ -84,8 +84,8 @@ def player(name: str, rank: int, **kw: Any) -> dict[str, Any]:
 def test_the_lines_from_the_engines_report(tmp_path: Path) -> None:
     """Rent with the street that brought the most of it, the biggest kinds in and out besides rent, the
     turning point the largest payment of all (to the bank, in the bank's words), minutes when known."""
-    c = controllerkit.make(tmp_path, taps=False)
-    controllerkit.start(c)
+    c = flowkit.make(tmp_path, taps=False)
+    flowkit.start(c)
     s = c.session
     ann = player("Ann", 1, cash_end=3210, net_worth=4410,
                  received={"rent": 2340, "salary": 1600, "trade": 100},
@@ -116,7 +116,7 @@ def test_the_lines_from_the_engines_report(tmp_path: Path) -> None:
 
 def finish(c: Flows, names: tuple[str, ...]) -> None:
     """Ann buys Baltic Avenue, each other player lands on it (4 rent to Ann), then the banker ends the game."""
-    controllerkit.start(c, names)
+    flowkit.start(c, names)
     c.turn.roll()
     c.paying.request({"do": "buy"})
     for _ in names[1:]:
@@ -127,10 +127,10 @@ def finish(c: Flows, names: tuple[str, ...]) -> None:
 
 
 def test_the_hall_of_fame_over_two_finished_games_and_one_going(tmp_path: Path) -> None:
-    c = controllerkit.make(tmp_path, taps=False)
+    c = flowkit.make(tmp_path, taps=False)
     finish(c, ("Ann", "Ben"))  # Ann wins both
     finish(c, ("Ann", "Ben", "Cy"))
-    controllerkit.start(c, ("Cy", "Ben"))  # going: not counted
+    flowkit.start(c, ("Cy", "Ben"))  # going: not counted
     c.turn.roll()
     c.paying.request({"do": "buy"})
     c.banker.end_game()
@@ -154,7 +154,7 @@ def test_the_hall_of_fame_over_two_finished_games_and_one_going(tmp_path: Path) 
 
 
 def test_an_empty_history_says_so_kindly(tmp_path: Path) -> None:
-    c = controllerkit.make(tmp_path, taps=False)
+    c = flowkit.make(tmp_path, taps=False)
     flow = report_flow(c)
     flow.open_fame()
     assert c.nav.screen_name() == "fame"
@@ -166,7 +166,7 @@ def test_an_empty_history_says_so_kindly(tmp_path: Path) -> None:
 
 
 def test_the_pages_are_reached_from_the_game_over_and_the_start_screens(tmp_path: Path) -> None:
-    c = controllerkit.make(tmp_path, taps=False)
+    c = flowkit.make(tmp_path, taps=False)
     flow = report_flow(c)
     flow.open_report()
     assert c.nav.screen_name() == "home"  # no game over: the report is not a page of the start screen
@@ -185,7 +185,7 @@ def test_the_pages_are_reached_from_the_game_over_and_the_start_screens(tmp_path
 
 
 def test_the_pages_do_not_come_back_once_the_table_has_moved_on(tmp_path: Path) -> None:
-    c = controllerkit.make(tmp_path, taps=False)
+    c = flowkit.make(tmp_path, taps=False)
     flow = report_flow(c)
     flow.open_fame()
     c.setup.new_game()
@@ -204,7 +204,7 @@ def test_the_pages_do_not_come_back_once_the_table_has_moved_on(tmp_path: Path) 
 def test_the_charts_money_in_and_out_is_the_reports(tmp_path: Path) -> None:
     """The report page's chart (ui/chart.py's MoneyBars) draws what the engine's report says: per player, in rank
     order, rent, salary and the rest received (adding up to all received), and all paid; with the legend's words."""
-    c = controllerkit.make(tmp_path, taps=False)
+    c = flowkit.make(tmp_path, taps=False)
     played(c)
     flow = report_flow(c)
     v = flow.money_view()
@@ -236,7 +236,7 @@ def test_the_hall_of_fame_says_it_is_counting_until_the_history_is_in(tmp_path: 
     of fame opens at once and says so; once they are in, the next drawing shows them."""
     from ui.history import History
 
-    c = controllerkit.make(tmp_path, taps=False)
+    c = flowkit.make(tmp_path, taps=False)
     played(c)
     c.home.close_game()
     monkeypatch.setattr(History, "reading", property(lambda self: True))

@@ -14,7 +14,7 @@ import pytest
 
 from banker.journal import Journal, JournalError
 from banker.script import Header
-from controllerkit import make, start, texts
+from flowkit import make, start, texts
 
 
 def deferred(tmp_path: Path) -> Any:

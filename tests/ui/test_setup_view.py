@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controllerkit import make
+from flowkit import make
 from ui import view
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controllerkit import CARDS, make, start
+from flowkit import CARDS, make, start
 from ui import view
 from ui.board import middle
 

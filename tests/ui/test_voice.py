@@ -15,7 +15,7 @@ from typing import Callable
 
 import pytest
 
-from controllerkit import CARDS, make, start
+from flowkit import CARDS, make, start
 from ui import view
 from ui.flows import Flows
 from ui.i18n import Translator

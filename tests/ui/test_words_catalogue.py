@@ -16,7 +16,7 @@ import pytest
 from banker.report import game_report
 from banker.ruleset import load_ruleset
 from banker.simulate import play_game
-from controllerkit import make, start
+from flowkit import make, start
 import i18n_tool  # scripts/i18n_tool.py (pyproject.toml's pythonpath)
 from ui.flows import Flows
 from ui.flows.settings import CHOICES, SETTING_ROWS
@@ -177,7 +177,7 @@ def test_by_mode_picks_the_twin_with_buttons_only(tmp_path: Path) -> None:
 
 def auction(c: Flows) -> dict[str, Any]:
     """A classic game's auction of Baltic Avenue, declined by Ann: the auction's view."""
-    c.turn.roll()  # controllerkit's dice: 1 + 2, Baltic Avenue
+    c.turn.roll()  # flowkit's dice: 1 + 2, Baltic Avenue
     c.paying.request({"do": "decline"})
     view = c.auction.view()
     assert view is not None

@@ -1,6 +1,6 @@
 """The flows on a session (the app without a window) on a scratch journal, and a game started on it by card taps.
 
-Shared by tests/ui/test_controller.py and tests/ui/test_phone_state.py.
+Shared by tests/ui/test_flows.py and tests/ui/test_phone_state.py.
 """
 
 from __future__ import annotations

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from banker.model import Decision
-from controllerkit import CARDS, Clock, FakeWeb, make, start, texts
+from flowkit import CARDS, Clock, FakeWeb, make, start, texts
 from ui.flows import Flows
 from ui.phone import phone_state
 from ui.settings import Settings
@@ -339,8 +337,6 @@ def test_voice_levels_outside_the_three_steps_fall_back(tmp_path: Path) -> None:
 
 
 def test_the_settings_screen_steps_the_voice_levels_round_and_says_why_it_is_silent(tmp_path: Path) -> None:
-    from ui import view
-
     c = make(tmp_path)
 
     def button(key: str) -> dict[str, object]:
