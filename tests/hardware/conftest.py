@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+
 from readerkit import Pcscd, pcscd_missing
 
 

@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from collector import WAIT
 from gpiozero.pins.mock import MockFactory
 
+from collector import WAIT
 from hardware import kinds
 from hardware.emulate import LineReaderEmulator
 from hardware.hid import MAX_GAP
@@ -420,8 +420,8 @@ class HidKit(RepeatingKit):
         """Random keys (a stray key in every run a terminator ends), a number too long, one too short, one with
         a wrong terminator, one left unterminated; then a pause no reader leaves."""
         from evdev import ecodes
-        from fake_input import report
 
+        from fake_input import report
         from hardware.hid import MAX_CHARS, TERMINATORS
 
         keys = [*range(1, 128), ecodes.KEY_ENTER, ecodes.KEY_TAB]

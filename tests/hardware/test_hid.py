@@ -23,13 +23,13 @@ from typing import Any
 
 import evdev
 import pytest
-from collector import Collector
 from evdev import ecodes
-from fake_input import MEDIA_KEYS, FakeInput, FakeReader, event, keystrokes, report
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hardware.hid as hid
+from collector import Collector
+from fake_input import MEDIA_KEYS, FakeInput, FakeReader, event, keystrokes, report
 from hardware import kinds
 from hardware.hid import MAX_CHARS, MAX_GAP, MIN_CHARS, HidPort, HidProtocol, KeyFramer, open_input_device
 from hardware.reader import CardReader

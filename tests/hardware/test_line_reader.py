@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from collector import Collector
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from collector import Collector
 from hardware.emulate import LineReaderEmulator
 from hardware.events import CardTapped
 from hardware.line import MAX_LINE, LineFramer, LineProtocol, parse_uid_line

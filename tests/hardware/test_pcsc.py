@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from collector import Collector
-from readerkit import PCSC_WAIT, Pcscd
 
+from collector import Collector
 from hardware.pcsc import PcscProtocol, choose_reader, uid_from_reply
 from hardware.pcsc_emulator import READER, Fault, PcscEmulator, VirtualCard
+from readerkit import PCSC_WAIT, Pcscd
 
 pytestmark = pytest.mark.xdist_group("pcsc")
 

@@ -12,10 +12,10 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from collector import WAIT, Collector
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from collector import WAIT, Collector
 from hardware.emulate import PtyDevice
 from hardware.events import ProtocolError
 from hardware.pn532 import (

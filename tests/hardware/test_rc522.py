@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from collector import WAIT, Collector
 from gpiozero.pins.mock import MockFactory
 
+from collector import WAIT, Collector
 from hardware import kinds
 from hardware.config import ReaderConfig
 from hardware.events import ProtocolError

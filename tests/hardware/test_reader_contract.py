@@ -26,12 +26,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from collector import Collector
-from readerkit import KITS, SLOW_MODES, Kit, make_kit
 
+from collector import Collector
 from hardware import kinds
 from hardware.events import READER_PROBLEMS
 from hardware.reader import CardReader
+from readerkit import KITS, SLOW_MODES, Kit, make_kit
 
 REPLUG = 2.0  # seconds from a replug to "connected": the reader tries again at least every 0.5 s
 

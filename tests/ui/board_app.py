@@ -23,19 +23,19 @@ from pathlib import Path
 from typing import Any
 
 from e2e_kit import Step, play  # sets Kivy up first
-from kivy.core.image import Image as CoreImage  # noqa: E402
-from kivy.core.window import Window  # noqa: E402
-from kivy.graphics import Color, Rectangle  # noqa: E402
-from kivy.graphics.opengl import glFinish  # noqa: E402
-from kivy.uix.widget import Widget  # noqa: E402
-from kivy.utils import get_color_from_hex  # noqa: E402
+from kivy.core.image import Image as CoreImage
+from kivy.core.window import Window
+from kivy.graphics import Color, Rectangle
+from kivy.graphics.opengl import glFinish
+from kivy.uix.widget import Widget
+from kivy.utils import get_color_from_hex
 
-from banker.journal import Journal  # noqa: E402
-from banker.script import Header  # noqa: E402
-from ui import theme, view  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
-from banker.ruleset import builtin_names, load_ruleset  # noqa: E402
-from ui.board import BoardView, band_and_body, layout  # noqa: E402
+from banker.journal import Journal
+from banker.ruleset import builtin_names, load_ruleset
+from banker.script import Header
+from ui import theme, view
+from ui.app import BankerApp
+from ui.board import BoardView, band_and_body, layout
 
 COLOURS = {"Ann": "#E53935", "Ben": "#1E88E5", "Cy": "#00ACC1"}
 SETUP = {
@@ -55,7 +55,7 @@ frames = {"count": 0}
 
 
 def near(a: list[float], b: list[float]) -> bool:
-    return all(abs(x - y) <= TOLERANCE for x, y in zip(a[:3], b[:3]))
+    return all(abs(x - y) <= TOLERANCE for x, y in zip(a[:3], b[:3], strict=True))
 
 
 class Shot:
@@ -117,7 +117,6 @@ def main(work: Path) -> int:
     def photographed() -> bool:
         if frames["count"] < seen["frame"] + 1:
             return False
-        board: BoardView = seen["board"]
         path = Window.screenshot(name=str(work / "board.png"))
         assert path, "no screenshot"
         seen["shot"] = Shot(path)
@@ -261,7 +260,7 @@ def main(work: Path) -> int:
 
     def jailed_behind_the_bars() -> bool:
         data = view.board(c.session)
-        for t, jailed in zip(data["tokens"], (True, False, True)):
+        for t, jailed in zip(data["tokens"], (True, False, True), strict=False):
             t["position"], t["in_jail"] = 10, jailed
         board = BoardView(data, size_hint=(None, None), size=PLACE[2:])
         x, y, w, h = board.boxes[10]

@@ -27,14 +27,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 WORK = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(".")
 os.environ["XDG_DATA_HOME"] = str(WORK / "data")  # the family's editions: the test's own
 
-from e2e_kit import (Cards, Step, by_role, labels, passed, play, run_app, texts, touch,  # noqa: E402  (sets Kivy up first)
-                     touch_role)
+from e2e_kit import Cards, Step, by_role, labels, passed, play, run_app, texts, touch, touch_role  # noqa: E402  (sets Kivy up first)
 
 from ui.app import BankerApp  # noqa: E402
 from ui.drafts import draft_path  # noqa: E402

@@ -12,22 +12,21 @@ Exits 0 when every check passed; otherwise prints the failing step.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from e2e_kit import (Step, button, decode_qr, enter, labels, press_button, run_app, seen, texts, touch,  # noqa: E402
-                     touch_role)
+from e2e_kit import Step, button, decode_qr, enter, labels, press_button, run_app, seen, texts, touch, touch_role
+from kivy.clock import Clock
 
-from kivy.clock import Clock  # noqa: E402
-
-from banker.journal import Journal  # noqa: E402
-from banker.version import version_line  # noqa: E402
-from banker.model import Decision  # noqa: E402
-from hardware.emulate import LineReaderEmulator  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
-from ui.i18n import winners_msg  # noqa: E402
+from banker.journal import Journal
+from banker.model import Decision
+from banker.version import version_line
+from hardware.emulate import LineReaderEmulator
+from ui.app import BankerApp
+from ui.i18n import winners_msg
 
 ANN, BEN = "04A32B1C", "04B7771A2C5E80"
 
@@ -40,7 +39,8 @@ def type_names(app: BankerApp, names: tuple[str, ...] = ("Ann", "Ben")) -> list[
         steps.append((f"player {k + 1}'s name", lambda k=k: touch_role(app, f"name {k}")))
         steps.append((f"clear name {k + 1}", lambda: touch_role(app, "key clear")))
         for n, letter in enumerate(name):
-            steps.append((f"name {k + 1}: {name[:n + 1]}", lambda ch=letter.lower(): touch_role(app, f"key {ch}")))
+            ch = letter.lower()
+            steps.append((f"name {k + 1}: {name[:n + 1]}", lambda ch=ch: touch_role(app, f"key {ch}")))
         steps.append((f"name {k + 1} done", lambda: touch_role(app, "done")))
     names_now = lambda: [p.name for p in app.flows.setup.draft.players] if app.flows.setup.draft else []  # noqa: E731
     steps.append(("the names typed", lambda: names_now()[:len(names)] == list(names)))

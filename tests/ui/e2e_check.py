@@ -20,23 +20,23 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from e2e_kit import Cards, Step, play, press_button, run_app, seen, texts, touch, touch_role, widgets  # noqa: E402
+from e2e_kit import Cards, Step, play, press_button, run_app, seen, texts, touch, touch_role, widgets
+from kivy.clock import Clock
+from kivy.uix.button import Button
+from kivy.uix.label import Label
 
-from kivy.clock import Clock  # noqa: E402
-from kivy.uix.button import Button  # noqa: E402
-from kivy.uix.label import Label  # noqa: E402
-
-from hardware.emulate import LineReaderEmulator  # noqa: E402
-from hardware.line import SETTLE  # noqa: E402
-from ui import theme, view  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
-from ui.flows.settings import READER_QUIET_SECONDS  # noqa: E402
-from ui.i18n import LANGUAGES  # noqa: E402
+from hardware.emulate import LineReaderEmulator
+from hardware.line import SETTLE
+from ui import theme
+from ui.app import BankerApp
+from ui.flows.settings import READER_QUIET_SECONDS
+from ui.i18n import LANGUAGES
 
 ANN, BEN = "04A32B1C", "04B7771A2C5E80"
 

@@ -37,18 +37,17 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from e2e_kit import (Cards, Step, by_role, enter, labels, press, run_app, seen, texts, touch,  # noqa: E402
-                     touch_role, widgets)
+from e2e_kit import Cards, Step, by_role, enter, labels, press, run_app, seen, texts, touch, touch_role, widgets
+from kivy.uix.label import Label
 
-from kivy.uix.label import Label  # noqa: E402
-
-from banker.journal import Journal  # noqa: E402
-from banker.report import ranks  # noqa: E402
+from banker.journal import Journal
+from banker.report import ranks
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan")
 CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cat": "04C0FFEE", "Dan": "04D15EA5"}

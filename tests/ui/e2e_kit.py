@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 os.environ["KIVY_NO_ARGS"] = "1"
 os.environ["KIVY_NO_FILELOG"] = "1"
@@ -23,7 +24,7 @@ if not os.environ.get("E2E_DEBUG"):
 os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="e2e-kivy-")
 os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
 
-from kivy.config import Config  # noqa: E402
+from kivy.config import Config
 
 _width, _height = os.environ.get("E2E_SIZE", "800x480").split("x")  # a script may ask for another panel
 Config.set("graphics", "width", _width)

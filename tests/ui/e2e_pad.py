@@ -14,18 +14,29 @@ through the PIN pad; a trade's cash; the stand-ins switch; a new game's PIN. Exi
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from e2e_kit import Step, UnitTestTouch, button, play, by_role, seen, texts, touch, touch_role, widgets  # sets Kivy up first
-from kivy.uix.button import Button  # noqa: E402
-from kivy.uix.label import Label  # noqa: E402
+from e2e_kit import (  # sets Kivy up first
+    Step,
+    UnitTestTouch,
+    button,
+    by_role,
+    play,
+    seen,
+    texts,
+    touch,
+    touch_role,
+    widgets,
+)
+from kivy.uix.button import Button
+from kivy.uix.label import Label
 
-from banker.journal import Journal  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
+from banker.journal import Journal
+from ui.app import BankerApp
 from ui.flows import Flows
 from ui.flows.banker import PIN_FREE_TRIES
-from ui.settings import Settings  # noqa: E402
+from ui.settings import Settings
 
 PIN = "2468"
 CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80"}

@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from e2e_kit import Step, by_role, decode_qr, run_app, texts, touch, touch_role  # noqa: E402
+from e2e_kit import Step, by_role, decode_qr, run_app, texts, touch, touch_role
 
-from banker.editions import list_editions  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
-from ui.flows.editions import broken_reason  # noqa: E402
-from ui.i18n import Msg, card_msg  # noqa: E402
-from ui.settings import Settings  # noqa: E402
+from banker.editions import list_editions
+from ui.app import BankerApp
+from ui.flows.editions import broken_reason
+from ui.i18n import Msg, card_msg
+from ui.settings import Settings
 
 LANE, PRICE = "Our Lane", 260  # what the phone makes of Illinois Avenue (space 24; classic: 240)
 PHONE_SECONDS = 120  # the longest step: the phone's whole part, Chromium started

@@ -15,16 +15,15 @@ Exits 0 when every check passed; otherwise prints the failing step.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from e2e_kit import Step, by_role, play_touch_only, texts, touch, touch_role  # noqa: E402  (sets Kivy up first)
+from e2e_kit import Step, by_role, play_touch_only, texts, touch, touch_role
 
-from banker.editions import list_editions  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
-from ui.flows.editions import broken_reason  # noqa: E402
-from ui.tour_editions import HOSTILE, write_editions  # noqa: E402
-
+from banker.editions import list_editions
+from ui.app import BankerApp
+from ui.flows.editions import broken_reason
+from ui.tour_editions import HOSTILE, write_editions
 
 # The new title typed on each language's own keys (the name after it on a-z, in every language).
 BEACH = {"en": "beach", "pl": "plaża", "cs": "pláž", "ru": "пляж"}

@@ -43,7 +43,7 @@ def main() -> None:
         sock.settimeout(1.0)
         try:
             sock.connect(("127.0.0.1", port))
-        except socket.timeout:
+        except TimeoutError:
             stalled += 1
             sock.settimeout(None)
             sock.connect(("127.0.0.1", port))

@@ -14,14 +14,15 @@ Exits 0 when every check passed; otherwise prints the failing step.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from e2e_kit import Step, by_role, play, texts, touch, touch_role  # noqa: E402  (sets Kivy up first)
+from e2e_kit import Step, by_role, play, texts, touch, touch_role
 
-from banker.journal import Journal  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
-from ui.settings import Settings  # noqa: E402
+from banker.journal import Journal
+from ui.app import BankerApp
+from ui.settings import Settings
 
 # What the family touches on the house rules page, per ruleset, and the game's options it must give.
 TOUCHES = {

@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from e2e_kit import Step, button, by_role, passed, play, texts, touch, touch_role  # sets Kivy up first
+from e2e_kit import Step, by_role, passed, play, texts, touch, touch_role  # sets Kivy up first
 
-from ui.app import BankerApp  # noqa: E402
-from ui.motion import FlyingAmount  # noqa: E402
-from ui.settings import Settings  # noqa: E402
+from ui.app import BankerApp
+from ui.motion import FlyingAmount
+from ui.settings import Settings
 
 NEAR = 0.06  # how far (a share of the window's diagonal) a flight's end may be from the corner's centre
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ui.panel import panel_density, parse_size
 

@@ -12,10 +12,11 @@ With -v it prints what each case found. Prints "N cases passed" and exits 0, els
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import e2e_kit  # noqa: F401  (sets Kivy up first: offscreen 800x480)
-from kivy.base import EventLoop  # noqa: E402
+from kivy.base import EventLoop
 
 EventLoop.ensure_window()  # the window before any texture: measuring a text makes one
 

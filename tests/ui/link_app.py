@@ -24,14 +24,15 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from e2e_kit import Step, passed, run_app, texts, touch  # sets Kivy up first
 
-from banker.journal import Journal  # noqa: E402
-from banker.script import Header  # noqa: E402
-from ui.settings import Settings  # noqa: E402
+from banker.journal import Journal
+from banker.script import Header
+from ui.settings import Settings
 
 OLD_TOKEN = "FlPLT0k3J9xQ2v7Lm4Tz1I"  # made before (secrets.token_urlsafe(16)): every look-alike in it
 LOOK_ALIKES = set("0O1lIo")

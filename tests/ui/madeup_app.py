@@ -22,17 +22,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from e2e_kit import Step, by_role, play, touch  # noqa: E402  (sets Kivy up first)
-from kivy.uix.boxlayout import BoxLayout  # noqa: E402
+from e2e_kit import Step, by_role, play, touch
+from kivy.uix.boxlayout import BoxLayout
 
-from banker.journal import Journal  # noqa: E402
-from banker.script import Header  # noqa: E402
-from ui import pages, theme  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
-from ui.flows.base import Flow  # noqa: E402
-from ui.screens.base import BaseScreen  # noqa: E402
-from ui.settings import Settings  # noqa: E402
-from ui.widgets import BigButton, Text  # noqa: E402
+from banker.journal import Journal
+from banker.script import Header
+from ui import pages, theme
+from ui.app import BankerApp
+from ui.flows.base import Flow
+from ui.screens.base import BaseScreen
+from ui.settings import Settings
+from ui.widgets import BigButton, Text
 
 
 class TallyFlow(Flow):

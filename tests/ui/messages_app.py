@@ -26,23 +26,23 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from e2e_kit import Step, by_role, passed, play, texts, touch, touch_role, widgets  # noqa: E402  (sets Kivy up first)
+from e2e_kit import Step, by_role, passed, play, texts, touch, touch_role, widgets
+from kivy.core.window import Window
+from kivy.tests.common import UnitTestTouch
+from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 
-from kivy.core.window import Window  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
-from kivy.uix.label import Label  # noqa: E402
-from kivy.uix.scrollview import ScrollView  # noqa: E402
-
-from banker.chance import complete_action  # noqa: E402
-from banker.journal import Journal  # noqa: E402
-from banker.script import Header  # noqa: E402
-from ui import theme  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
-from ui.i18n import Translator, card_msg, winners_msg  # noqa: E402
-from ui.settings import Settings  # noqa: E402
+from banker.chance import complete_action
+from banker.journal import Journal
+from banker.script import Header
+from ui import theme
+from ui.app import BankerApp
+from ui.i18n import Translator, card_msg, winners_msg
+from ui.settings import Settings
 
 CHANCE_DICE = (3, 4)  # classic's first Chance, space 7
 

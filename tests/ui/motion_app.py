@@ -30,20 +30,21 @@ from __future__ import annotations
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from e2e_kit import Cards, Step, button, by_role, run_app, texts, touch, touch_role  # sets Kivy up first
-from kivy.core.image import Image as CoreImage  # noqa: E402
-from kivy.core.window import Window  # noqa: E402
-from kivy.uix.label import Label  # noqa: E402
-from kivy.utils import get_color_from_hex  # noqa: E402
+from kivy.core.image import Image as CoreImage
+from kivy.core.window import Window
+from kivy.uix.label import Label
+from kivy.utils import get_color_from_hex
 
-from banker.journal import Journal  # noqa: E402
-from banker.script import Header  # noqa: E402
-from ui import motion, theme, view  # noqa: E402
-from ui.chart import Chart  # noqa: E402
-from ui.settings import Settings  # noqa: E402
+from banker.journal import Journal
+from banker.script import Header
+from ui import motion, theme
+from ui.chart import Chart
+from ui.settings import Settings
 
 ANN, BEN = "04A1B2C3D4E5F6", "04FFEEDDCCBBAA"
 COLOURS = {"Ann": "#E53935", "Ben": "#1E88E5"}
@@ -163,7 +164,7 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
         assert math.hypot(path[-1][1][0] - x1, path[-1][1][1] - y1) <= NEAR * diagonal, \
             f"the rent ended at {path[-1][1]}, not Ben's cash at {(x1, y1)}"
         progress = [p[3] for p in path]
-        assert all(b >= a for a, b in zip(progress, progress[1:])), "the rent went back on its way"
+        assert all(b >= a for a, b in zip(progress, progress[1:], strict=False)), "the rent went back on its way"
         length = math.hypot(x1 - x0, y1 - y0) or 1.0
         out = max(abs((x - x0) * (y1 - y0) - (y - y0) * (x1 - x0)) / length for _, (x, y), _, _ in path)
         # (a bow's top is half as far out as its control point)
@@ -199,7 +200,7 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
         board = app.motion.board_view()
         x, y, w, h = board.boxes[5]
         seen["space 5"] = (*board.to_window(x, y), w, h)
-        assert all(abs(a - b) < 1 for a, b in zip((*flash.pos, *flash.size), seen["space 5"])), \
+        assert all(abs(a - b) < 1 for a, b in zip((*flash.pos, *flash.size), seen["space 5"], strict=True)), \
             f"the glow at {flash.pos} {flash.size} is not on space 5 at {seen['space 5']}"
         return photograph("bought")()
 
@@ -207,7 +208,7 @@ def steps(app: Any, cards: Cards, work: Path) -> list[Step]:
         x, y, w, h = seen["space 5"]
         got = pixel(seen["bought"], x + w / 2, y + h / 2)
         ben = list(get_color_from_hex(COLOURS["Ben"]))[:3]
-        assert all(abs(a - b) < 0.15 for a, b in zip(got, ben)), f"space 5 is {got}, not Ben's colour {ben}"
+        assert all(abs(a - b) < 0.15 for a, b in zip(got, ben, strict=False)), f"space 5 is {got}, not Ben's colour {ben}"
         flying = [w for w in flying_amounts() if w.text == tr.money(200)]
         assert flying, "the price does not fly"
         return True

@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from e2e_kit import Step, play, texts, widgets  # sets Kivy up first
-from kivy.core.window import Window  # noqa: E402
-from kivy.uix.label import Label  # noqa: E402
+from kivy.core.window import Window
+from kivy.uix.label import Label
 
-from banker.journal import Journal  # noqa: E402
-from banker.script import Header  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
-from ui.screens.table import NavBar, TableScreen  # noqa: E402
+from banker.journal import Journal
+from banker.script import Header
+from ui.app import BankerApp
+from ui.screens.table import NavBar, TableScreen
 
 ANN = "04A32B1C"
 drawn: dict[str, Any] = {"labels": 0, "which": []}  # how many texts were drawn, and their words

@@ -15,14 +15,15 @@ Exits 0 when every check passed; otherwise prints the failing step.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from e2e_kit import Step, by_role, play_touch_only, texts, touch, touch_role  # noqa: E402  (sets Kivy up first)
+from e2e_kit import Step, by_role, play_touch_only, texts, touch, touch_role
 
-from banker.journal import Journal  # noqa: E402
-from banker.script import Header  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
+from banker.journal import Journal
+from banker.script import Header
+from ui.app import BankerApp
 
 IMPORTED = [("Ann", "Ben"), ("Cy", "Ann", "Ben"), ("Ann", "Cy")]  # the first player wins each
 BALTIC, BALTIC_PRICE, BALTIC_RENT = "Baltic Avenue", 60, 4  # classic's space 3, reached by a roll of 1 and 2
@@ -70,7 +71,8 @@ def steps(app: BankerApp) -> list[Step]:
             found.append((f"player {k + 1}'s name", lambda k=k: touch_role(app, f"name {k}")))
             found.append((f"clear name {k + 1}", lambda: touch_role(app, "key clear")))
             for n, letter in enumerate(name):
-                found.append((f"{name[:n + 1]}", lambda ch=letter.lower(): touch_role(app, f"key {ch}")))
+                ch = letter.lower()
+                found.append((f"{name[:n + 1]}", lambda ch=ch: touch_role(app, f"key {ch}")))
             found.append((f"name {k + 1} done", lambda: touch_role(app, "done")))
         return found
 

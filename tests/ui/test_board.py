@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from banker.ruleset import load_ruleset
 import flowkit
+from banker.ruleset import load_ruleset
 from flowkit import make, start
 from ui import view
 
@@ -100,7 +100,7 @@ def test_every_ruleset_has_one_entry_per_space(tmp_path: Path, rules: str, monke
     assert game is not None
     b = view.board(c.session)
     assert len(b["spaces"]) == len(ruleset.spaces) == game.n_spaces
-    for s, entry in zip(ruleset.spaces, b["spaces"]):
+    for s, entry in zip(ruleset.spaces, b["spaces"], strict=True):
         assert entry["index"] == s.index and entry["name"] == game.space_name(s.index) and entry["kind"] == s.kind
         assert entry["colour"] == (ruleset.groups[s.group]["color"] if s.group else None)
         owner = game.owner[s.index] if s.is_property else -1

@@ -20,7 +20,7 @@ from banker.ruleset import builtin_names, load_ruleset, ruleset_from_data
 from flowkit import make, start, texts
 from ui.i18n import LANGUAGES, Msg, Translator, card_msg
 from ui.moments import EVENT, Moment
-from ui.voice import phrases, say, Waiting
+from ui.voice import Waiting, phrases, say
 
 SHIPPED = [load_ruleset(name) for name in builtin_names()]
 

@@ -23,7 +23,7 @@ def test_a_step_is_one_two_or_five_times_a_power_of_ten(span: int, most: int, st
                                           ([-50], 1), ([123456], 4), ([0, 1], 6), ([2820, 2020, -10], 5)])
 def test_the_amounts_cover_every_worth_and_zero_in_even_steps(values: list[int], most: int) -> None:
     ticks = amount_ticks(values, most)
-    steps = {b - a for a, b in zip(ticks, ticks[1:])}
+    steps = {b - a for a, b in zip(ticks, ticks[1:], strict=False)}
     assert len(steps) == 1 and steps.pop() > 0
     assert ticks[0] <= min(min(values), 0) and ticks[-1] >= max(values) and 0 in ticks
     assert len(ticks) - 1 <= max(most, 2 if min(values) < 0 else 1)

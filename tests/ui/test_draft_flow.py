@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from flowkit import CARDS, make, start
 from banker.editions import save_edition
 from banker.ruleset import editions_dir
+from flowkit import CARDS, make, start
 from ui import drafts, pages
 from ui.drafts import DraftFile, write_atomically
 from ui.flows import Flows

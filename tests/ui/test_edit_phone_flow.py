@@ -7,13 +7,14 @@ played by plain requests, as the editor page makes them (ui/tour_editions.py's `
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
+from test_web import Clock
 
 from flowkit import make, start
-from test_web import Clock
 from ui.flows.editions import EditionsFlow, editor_parts
 from ui.pages import EDITION_PHONE_PAGE
 from ui.phoneserver.editing import EDIT_IDLE

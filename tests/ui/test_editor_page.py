@@ -25,7 +25,7 @@ from banker.editions import save_edition
 from banker.errors import RulesetError
 from banker.ruleset import builtin_names, load_edition, load_ruleset, ruleset_from_data
 from ui.editor_page import HOUSE_LABELS, MONEY_OPTIONS, editor_labels, refusal_text
-from ui.i18n import LANGUAGES, Translator, catalogue
+from ui.i18n import Translator, catalogue
 
 PAGE = Path(__file__).resolve().parents[2] / "ui" / "editor.html"
 LANGS = ("en", "pl", "cs", "ru")
@@ -180,7 +180,7 @@ def test_refusals_of_the_fields_the_page_edits_in_each_language(language: str, t
     for error, want in cases:
         assert refusal_text(tr, error) == want, (error.key, error.problem)
     if language != "en":  # each in the language, not the engine's English
-        for error, want in cases:
+        for error, _ in cases:
             assert refusal_text(tr, error) != refusal_text(Translator("en"), error), error.problem
 
 
@@ -324,7 +324,7 @@ async def _edit_on_a_phone(page: Any, server: Any, tr: Translator, folder: Path,
         assert await b.js(f"document.querySelector('{field('spaces[24].name')}').value") == "Illinois Avenue"
         assert await b.js(f"document.querySelector('{field('spaces[24].price')}').inputMode") == "numeric"
         # rents one input a level, a house cost, the group's colour swatch; no page wider than the phone
-        assert await b.js(f"document.querySelectorAll('[data-field^=\"spaces[24].rents[\"]').length") == 6
+        assert await b.js("document.querySelectorAll('[data-field^=\"spaces[24].rents[\"]').length") == 6
         assert await b.js(f"document.querySelector('{field('spaces[24].building_cost')}').value") == "150"
         assert await b.js("document.querySelector('section.group[data-group=red] .swatch').style.backgroundColor") == \
             "rgb(237, 27, 36)"

@@ -13,14 +13,15 @@ import json
 import logging
 import socket
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import aiohttp
 import pytest
 from multidict import CIMultiDictProxy
+from test_web import Clock  # the injected clock of the phone server's tests
 
 from banker.editions import list_editions
 from banker.ruleset import editions_dir, load_ruleset, ruleset_from_data
@@ -30,8 +31,6 @@ from ui.i18n import Translator
 from ui.phoneserver import base, editing
 from ui.phoneserver.editing import EDIT_COOKIE
 from ui.web import PhoneServer
-
-from test_web import Clock  # the injected clock of the phone server's tests
 
 CODE = "Qk7vX2mN9pL4sT8wR1cY5b"  # a code as the app made them before ui/tokens.py (secrets.token_urlsafe(16)): still served
 LABELS = {"ended": "Sesja edycji się zakończyła.", "language": "pl", "save": "Zapisz"}

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from flowkit import CARDS, Clock, make, start
-from ui import view
 from ui.flows import Flows
 from ui.flows.settings import READER_QUIET_SECONDS
 from ui.where import Where
@@ -97,7 +96,6 @@ def test_leaving_the_setup_takes_its_refusals_along(tmp_path: Path) -> None:
 
 def test_a_card_tapped_on_the_reader_s_check_registers_nothing_and_shows_whose_it_is(tmp_path: Path) -> None:
     c = make(tmp_path)
-    nav = c.nav
     configured(c)
     c.settings.reader_status(True, "ready")
     c.setup.new_game()
@@ -126,7 +124,6 @@ def test_a_card_tapped_on_the_reader_s_check_registers_nothing_and_shows_whose_i
 
 def test_a_tap_on_the_check_pays_nothing_and_leaves_the_waiting_action_waiting(tmp_path: Path) -> None:
     c = make(tmp_path)
-    nav = c.nav
     start(c)
     c.turn.roll((1, 2))
     c.paying.request({"do": "buy"})
@@ -147,7 +144,6 @@ def test_a_tap_on_the_check_pays_nothing_and_leaves_the_waiting_action_waiting(t
 
 def test_the_dice_button_on_its_check_rolls_nothing(tmp_path: Path) -> None:
     c = make(tmp_path)
-    nav = c.nav
     configured(c)
     c.settings.button_status(True)
     start(c)
@@ -172,7 +168,6 @@ def test_the_dice_button_on_its_check_rolls_nothing(tmp_path: Path) -> None:
 def test_a_check_left_by_the_game_itself_ends(tmp_path: Path) -> None:
     """A check not on the screen any more (the game ended meanwhile) lets taps act again."""
     c = make(tmp_path)
-    nav = c.nav
     start(c)
     c.nav.go("settings")
     c.nav.go("check_reader")
@@ -182,7 +177,6 @@ def test_a_check_left_by_the_game_itself_ends(tmp_path: Path) -> None:
 
 def test_the_check_says_what_to_do_when_nothing_comes(tmp_path: Path) -> None:
     c = make(tmp_path)
-    nav = c.nav
     c.nav.go("check_reader")
     tr = c.session.tr
     assert c.settings.check_view("reader")["hints"] == [tr("ui.where.no_hardware_computer"), tr("ui.check.use_buttons")]
@@ -229,7 +223,7 @@ def test_the_check_speaks_each_language(tmp_path: Path) -> None:
         c.settings.set_language(language)
         v = c.settings.check_view("reader")
         assert v["about"] == word and v["title"] != english["title"]
-        assert all(a != b for a, b in zip(v["hints"], english["hints"]))
+        assert all(a != b for a, b in zip(v["hints"], english["hints"], strict=True))
 
 
 # ---------------------------------------------------------------------- the start screen's note
@@ -289,7 +283,6 @@ def test_a_first_pc_sc_reader_that_never_answers_gets_the_note_too(tmp_path: Pat
 
 def test_the_note_s_button_opens_the_check_and_its_back_returns_home(tmp_path: Path) -> None:
     c = make(tmp_path)
-    nav = c.nav
     c.nav.go("check_reader")
     assert c.nav.screen_name() == "check_reader" and c.settings.check is not None
     c.nav.back_from_check()

@@ -10,12 +10,11 @@ from typing import Any
 import pytest
 from babel import Locale
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po
 
+import i18n_tool  # scripts/i18n_tool.py (pyproject.toml's pythonpath)
 from banker.messages import MESSAGES, Plural, render
 from banker.ruleset import CURRENCIES, builtin_names, load_ruleset
 from flowkit import CARDS, make, start, texts
-import i18n_tool  # scripts/i18n_tool.py (pyproject.toml's pythonpath)
 from ui import i18n
 from ui.i18n import Msg, Translator, msg
 
@@ -177,7 +176,7 @@ def test_every_message_renders_in_every_language_with_the_right_plural_form(lang
     counted = 0
     for key in KEYS:
         param, forms = ALL[language][key] if key in ALL[language] else (None, [own[key]])
-        for n, category in zip(COUNTS, EXPECTED[language]):
+        for n, category in zip(COUNTS, EXPECTED[language], strict=True):
             params = sample_params(key, forms[0], n)
             text = tr.render(Msg(key, params, default=own.get(key)))  # a card's English is the ruleset's own
             assert "{" not in text and "}" not in text and key not in text, (key, text)
@@ -188,7 +187,7 @@ def test_every_message_renders_in_every_language_with_the_right_plural_form(lang
                 form = forms[CATEGORIES[language].index(category)]
                 assert text == tr._fill(form, params, key), (language, key, n, category)
                 counted += 1
-            for name, _, spec in placeholders(forms[0]):
+            for _name, _, spec in placeholders(forms[0]):
                 if spec and "." in spec:  # a counted sub-phrase: its own form for its own count
                     sub_param, sub_forms = ALL[language][spec]
                     sub = sub_forms[CATEGORIES[language].index(category)]

@@ -6,8 +6,24 @@ from __future__ import annotations
 import pytest
 
 from ui.i18n import LANGUAGES, Translator
-from ui.keys import (BACKSPACE, CLEAR, LAYOUTS, LETTERS, NAME_MAX, PRESETS, SHIFT, SPACE, SPECIAL, SYMBOLS,
-                     NameEditor, free_presets, keyboard_rows, layout, letters, name_problem)
+from ui.keys import (
+    BACKSPACE,
+    CLEAR,
+    LAYOUTS,
+    LETTERS,
+    NAME_MAX,
+    PRESETS,
+    SHIFT,
+    SPACE,
+    SPECIAL,
+    SYMBOLS,
+    NameEditor,
+    free_presets,
+    keyboard_rows,
+    layout,
+    letters,
+    name_problem,
+)
 
 ALPHABETS = {
     "en": "abcdefghijklmnopqrstuvwxyz",

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import layout_report
 import pytest
 
-import layout_report
 from ui.i18n import LANGUAGES
 
 PAIRS = [(size, language) for size in layout_report.SIZES for language in LANGUAGES]

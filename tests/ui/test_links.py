@@ -12,7 +12,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 import pytest

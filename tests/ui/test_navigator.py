@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
+from banker.ruleset import load_ruleset
 from flowkit import CARDS, Clock, make, start
+from ui import view
+from ui.entry import CONFIRM_SECONDS
 from ui.flows import Flows
 from ui.flows.banker import PIN_FREE_TRIES, PIN_WAIT_FIRST
-from banker.ruleset import load_ruleset
 from ui.flows.setup import PLAYER_COLOURS, money_step
-from ui.entry import CONFIRM_SECONDS
 from ui.navigator import Navigator
 from ui.pages import PAGES
-from ui import view
 
 
 def navigator(tmp_path: Path, taps: bool = True) -> tuple[Flows, Navigator, list[int]]:
@@ -230,10 +230,9 @@ def test_the_banker_pin_on_the_digit_pad(tmp_path: Path) -> None:
 def test_wrong_pins_back_off_on_the_pad_and_after_a_restart(tmp_path: Path) -> None:
     clock = Clock()
     c = make(tmp_path, clock=clock)
-    nav = c.nav
     start(c, pin="2468")
     c.nav.go("banker")
-    for k in range(PIN_FREE_TRIES):
+    for _ in range(PIN_FREE_TRIES):
         assert c.pad.entry is not None
         for key in "1111":
             c.pad.press(key)

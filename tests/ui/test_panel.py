@@ -11,8 +11,16 @@ from pathlib import Path
 import pytest
 
 from hardware.config import ScreenConfig
-from ui.panel import (DEFAULT_SIZE, PanelPlan, configured_display, density_set_by_user, panel_density, parse_size,
-                      plan_panel, window_density)
+from ui.panel import (
+    DEFAULT_SIZE,
+    PanelPlan,
+    configured_display,
+    density_set_by_user,
+    panel_density,
+    parse_size,
+    plan_panel,
+    window_density,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

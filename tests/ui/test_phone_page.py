@@ -111,7 +111,7 @@ class Browser:
         self.next_id = 0
         self.events: list[dict[str, Any]] = []
 
-    async def __aenter__(self) -> "Browser":
+    async def __aenter__(self) -> Browser:
         assert CHROMIUM is not None
         self.proc = subprocess.Popen(
             [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}", "--remote-debugging-port=0",

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from flowkit import make
-from ui import view
 
 
 def test_add_a_player_stops_at_the_rulesets_most_and_the_x_at_two(tmp_path: Path) -> None:

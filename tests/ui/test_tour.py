@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import layout_report
 import pytest
 
-import layout_report
 from ui.i18n import LANGUAGES, Translator
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from flowkit import CARDS, make, start
-from ui import view
 from ui.board import middle
 
 

@@ -10,17 +10,16 @@ import re
 import shutil
 import subprocess
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
 from flowkit import CARDS, make, start
-from ui import view
 from ui.flows import Flows
 from ui.i18n import Translator
 from ui.moments import EVENT, MONEY, Moment
-from ui.voice import EspeakSpeaker, Voice, phrases, say, Waiting
+from ui.voice import EspeakSpeaker, Voice, Waiting, phrases, say
 
 
 class FakeSpeaker:

@@ -8,15 +8,14 @@ import http.client
 import json
 import logging
 import os
-import resource
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -618,7 +617,7 @@ def _closed_within(sock: socket.socket, seconds: float) -> bool:
                 return True
     except ConnectionError:
         return True
-    except socket.timeout:
+    except TimeoutError:
         return False
     return False
 
@@ -657,11 +656,11 @@ def test_a_flood_that_keeps_reopening_leaves_the_phones_and_the_app_working(
     the token (scanned from the table's QR code) and then stay idle, kept alive. Meanwhile a phone with the token gets its page and its state within a
     second every time, its event stream is kept and follows the game, a card tap is handled and the
     journal commits; the caps are never passed and the open files stay bounded."""
+    from banker.journal import Journal
+    from banker.script import Header
     from hardware.emulate import LineReaderEmulator
     from hardware.line import LineProtocol
     from hardware.reader import CardReader
-    from banker.journal import Journal
-    from banker.script import Header
 
     server = make()
     server.publish(TOKEN, sample())

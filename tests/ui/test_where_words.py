@@ -9,10 +9,20 @@ import errno
 import itertools
 from pathlib import Path
 
-from hardware.events import HardwareError, READER_PROBLEMS
+from hardware.events import READER_PROBLEMS, HardwareError
 from hardware.reader import open_problem
 from ui.i18n import LANGUAGES, Msg, Translator
-from ui.where import DICE_PROBLEMS, PHONES_OFF, Where, dice_problem, dice_words, is_pi, phones_off, phones_problem, reader_words
+from ui.where import (
+    DICE_PROBLEMS,
+    PHONES_OFF,
+    Where,
+    dice_problem,
+    dice_words,
+    is_pi,
+    phones_off,
+    phones_problem,
+    reader_words,
+)
 
 EN = Translator("en")
 PLACES = [Where(pi=pi, hardware=hardware, config=config, config_problem=problem)

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+import i18n_tool  # scripts/i18n_tool.py (pyproject.toml's pythonpath)
 from banker.report import game_report
 from banker.ruleset import load_ruleset
 from banker.simulate import play_game
 from flowkit import make, start
-import i18n_tool  # scripts/i18n_tool.py (pyproject.toml's pythonpath)
 from ui.flows import Flows
 from ui.flows.settings import CHOICES, SETTING_ROWS
 from ui.i18n import Msg, Translator, msg, winners_msg

@@ -29,16 +29,16 @@ import errno
 import os
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from e2e_kit import Step, by_role, decode_qr, free_port, play, texts, touch, touch_role, widgets  # noqa: E402
+from e2e_kit import Step, by_role, decode_qr, free_port, play, texts, touch, touch_role, widgets
+from kivy.core.window import Window
 
-from kivy.core.window import Window  # noqa: E402
-
-from hardware.config import find_config  # noqa: E402
-from ui.app import BankerApp  # noqa: E402
-from ui.settings import Settings  # noqa: E402
+from hardware.config import find_config
+from ui.app import BankerApp
+from ui.settings import Settings
 
 MARKER = "ZQX-RAW-LIBRARY-TEXT"
 """What a failure's own text holds in the `raw` scenario: it must never be on the screen."""
@@ -144,7 +144,6 @@ def no_hardware(app: BankerApp, work: Path) -> list[Step]:
 
 
 def computer(app: BankerApp, work: Path) -> list[Step]:
-    t = tr(app)
     to_create = str(work / "xdg" / "board-banker" / "config.toml")
     return [
         ("no config file here", lambda: find_config() is None and app.flows.settings.hardware is not None),

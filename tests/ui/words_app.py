@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import string
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from e2e_kit import Cards, Step, by_role, labels, passed, play_touch_only, run_app, texts, touch, touch_role  # noqa: E402
+from e2e_kit import Cards, Step, by_role, labels, passed, play_touch_only, run_app, texts, touch, touch_role
 
-from ui import theme  # noqa: E402
-from ui.session import BUTTONS_WORDS, CARDS_ONLY  # noqa: E402
+from ui import theme
+from ui.session import BUTTONS_WORDS, CARDS_ONLY
 
 # The messages that ask for a card: those shown only when cards are used (tests/ui/test_words_catalogue.py
 # keeps the list whole), and the cards' side of every text with an on-screen buttons' twin.
