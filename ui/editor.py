@@ -20,15 +20,27 @@ import json
 import logging
 import threading
 import unicodedata
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from banker import outside
 from banker.editions import list_editions, save_edition
 from banker.errors import RulesetError
-from banker.ruleset import (EDITION_SUFFIX, MAX_DIGITS, MAX_EDITION_NAME, MAX_FILE_BYTES, builtin_names,
-                            edition_name_problem, editions_dir, is_edition_file, load_edition, load_ruleset, parse_text,
-                            ruleset_from_data)
+from banker.ruleset import (
+    EDITION_SUFFIX,
+    MAX_DIGITS,
+    MAX_EDITION_NAME,
+    MAX_FILE_BYTES,
+    builtin_names,
+    edition_name_problem,
+    editions_dir,
+    is_edition_file,
+    load_edition,
+    load_ruleset,
+    parse_text,
+    ruleset_from_data,
+)
 from ui import editor_page
 from ui.i18n import Translator, msg
 
@@ -265,7 +277,7 @@ class EditorService:
     def _message(self, error: RulesetError) -> str:
         try:
             text = editor_page.refusal_text(self.tr, error)
-        except Exception:  # noqa: BLE001 - the page's wording failed: the engine's words still say why
+        except Exception:  # the page's wording failed: the engine's words still say why
             log.exception("refusal_text failed for %s", error.key)
             return error.problem
         return text or error.problem

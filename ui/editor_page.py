@@ -15,6 +15,7 @@ editor's own limits (ui/editor.py); tests/ui/test_editor_page.py makes the engin
 from __future__ import annotations
 
 import re
+
 from banker.errors import RulesetError
 from banker.options import DECLARED
 from banker.ruleset import builtin_names

@@ -23,8 +23,9 @@ the banker's flow.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 PIN_LEAST, PIN_MOST = 4, 8  # digits of a new banker PIN (a game may also have none)
 AMOUNT_DIGITS = 7  # an amount of at most 9,999,999

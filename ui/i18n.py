@@ -30,10 +30,11 @@ import io
 import re
 import string
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from babel import Locale
 from babel.numbers import NumberPattern, format_currency, parse_pattern
@@ -129,7 +130,7 @@ def mo_path(language: str) -> Path:
     return LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(language: str) -> Catalogue | None:
     """The compiled catalogue of a language (None if it has none)."""
     path = mo_path(language)
@@ -139,12 +140,12 @@ def catalogue(language: str) -> Catalogue | None:
         return Catalogue(fp)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _locale(language: str) -> Locale:
     return Locale.parse(language)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _whole_money_pattern(language: str) -> NumberPattern:
     """The locale's currency pattern without fraction digits: board-game money is whole."""
     pattern = _locale(language).currency_formats["standard"].pattern

@@ -14,8 +14,9 @@ can also start with no typing at all, every new player getting a ready name (`PR
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Protocol, TypedDict
 
 from ui.i18n import Translator
 
@@ -77,7 +78,34 @@ def layout(language: str, layer: str = LETTERS, shift: str = "off") -> list[list
 GLYPHS = {BACKSPACE: "\u232b", SHIFT: "\u21e7", "lock": "\u21ea"}  # ⌫ ⇧ ⇪
 
 
-def keyboard_rows(tr: Translator, editor: NameEditor, letters_of: str | None = None) -> list[list[dict[str, Any]]]:
+class KeyView(TypedDict):
+    """A key as the keyboard page draws it (`keyboard_rows`)."""
+
+    id: str
+    label: str
+    width: float
+    glyph: bool
+    on: bool
+
+
+class KeyboardView(TypedDict):
+    """The keyboard page: whose name (or what) is typed and its colour's chip (None: no chip), the text so far,
+    whether it is a ready name about to give way (`fresh`) or at its limit (`full`), the keys, the ready names
+    nobody has, what stops Done in words (None: nothing) and whether Done may finish (ui/flows/names.py's
+    `view`, ui/flows/editions.py's `keyboard`)."""
+
+    title: str
+    colour: str | None
+    text: str
+    fresh: bool
+    full: bool
+    rows: list[list[KeyView]]
+    presets: list[str]
+    problem: str | None
+    can_finish: bool
+
+
+def keyboard_rows(tr: Translator, editor: NameEditor, letters_of: str | None = None) -> list[list[KeyView]]:
     """The keyboard page's keys for the editor's state, in the translator's language (the letters of
     `letters_of`'s layout instead, when given: an edition's name takes a-z alone, and its space key, which
     types a hyphen there, shows one): each key's id (what
@@ -87,7 +115,7 @@ def keyboard_rows(tr: Translator, editor: NameEditor, letters_of: str | None = N
              SYMBOLS: "123"}
     rows = []
     for line in layout(letters_of or tr.language, editor.layer, editor.shift):
-        keys = []
+        keys: list[KeyView] = []
         for k in line:
             if k.id == SHIFT:
                 label, glyph = GLYPHS["lock" if editor.shift == "lock" else SHIFT], True
@@ -195,5 +223,20 @@ class NameEditor:
         return len(self.text) >= self.limit
 
 
-__all__ = ["BACKSPACE", "CLEAR", "Key", "LAYOUTS", "LETTERS", "NAME_MAX", "NameEditor", "PRESETS", "SHIFT",
-           "SPACE", "SPECIAL", "SYMBOLS", "SYMBOL_ROWS", "free_presets", "keyboard_rows", "layout", "letters", "name_problem"]
+class Typist(Protocol):
+    """A flow whose text is typed on the keyboard page (ui/screens/keyboard.py): a player's name
+    (ui/flows/names.py), an edition's title and name (ui/flows/editions.py). `editor` is the text being typed
+    (None: nothing is, and the page gives way), `press` takes a key's id, Done and Cancel end it."""
+
+    editor: NameEditor | None
+
+    def press(self, key: str) -> None: ...
+
+    def done(self) -> None: ...
+
+    def cancel(self) -> None: ...
+
+
+__all__ = ["BACKSPACE", "CLEAR", "Key", "KeyView", "KeyboardView", "LAYOUTS", "LETTERS", "NAME_MAX", "NameEditor",
+           "PRESETS", "SHIFT", "SPACE", "SPECIAL", "SYMBOLS", "SYMBOL_ROWS", "Typist", "free_presets", "keyboard_rows",
+           "layout", "letters", "name_problem"]

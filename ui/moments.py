@@ -13,8 +13,9 @@ so moments of one action share it and an undo back to `seq` n takes back every m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 EVENT = "event"
 MONEY = "money"

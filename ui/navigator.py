@@ -13,15 +13,18 @@ redraw, and the messages of the place left go with it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ui import pages
 from ui.entry import Confirm
 
+if TYPE_CHECKING:
+    from ui.flows import Flows
+
 
 class Navigator:
-    def __init__(self, flows: Any) -> None:
-        self.f: Any = flows  # ui/flows/__init__.py's Flows (which makes this)
+    def __init__(self, flows: Flows) -> None:
+        self.f = flows  # ui/flows/__init__.py's Flows (which makes this)
         self.page = pages.TABLE_PAGE  # the page the family chose while a game runs
         self.settings_return = pages.HOME_PAGE  # the page the settings' Back returns to
         self.check_return = pages.SETTINGS_PAGE  # the page a hardware check's Back returns to

@@ -17,8 +17,8 @@ when `kivy.metrics` is first imported. Nothing here imports Kivy.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from hardware.config import DENSITY_RANGE, ScreenConfig, load_config
 from hardware.events import ConfigError

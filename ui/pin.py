@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 
 def hash_pin(pin: str, salt: bytes | None = None) -> dict[str, Any]:

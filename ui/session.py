@@ -15,16 +15,21 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from banker.errors import ActionError, SetupError
 from banker.game import Game
 from banker.journal import Commit, Journal, JournaledGame, JournalError
+from banker.model import Entry, Event
 from ui.history import History
 from ui.i18n import Msg, Translator, card_msg, msg, winners_msg
 from ui.moments import EVENT, MONEY, UNDONE, Listener, Moment
 from ui.settings import Settings
+
+if TYPE_CHECKING:
+    from ui.flows.base import Flow
 
 log = logging.getLogger(__name__)
 
@@ -120,11 +125,11 @@ class Session:
         self.listeners: list[Callable[[], None]] = []
         self.moment_listeners: list[Listener] = []
         # The flows (ui/flows/base.py's Flow), told of every action and of a game opened or closed.
-        self.flows: list[Any] = []
+        self.flows: list[Flow] = []
         # The app commits each action beside drawing the screen (`defer_commits`: JournaledGame.apply_later), and
         # waits for the commit before the frame shows anything of it (`settle`); tests and tools commit at once.
         self.defer_commits = False
-        self._commit: tuple[Commit, dict[str, Any], list[Any], list[Any]] | None = None
+        self._commit: tuple[Commit, dict[str, Any], list[Event], list[Entry]] | None = None
 
     # ------------------------------------------------------------------ the game
 
@@ -299,7 +304,7 @@ class Session:
         self.notify(msg("ui.banker.undone"), "info", None)
         self.changed()
 
-    def _tell_moments(self, action: dict[str, Any], events: list[Any], entries: list[Any]) -> None:
+    def _tell_moments(self, action: dict[str, Any], events: list[Event], entries: list[Entry]) -> None:
         """Hand the listeners what this action did (or, for an undo, how far the game went back)."""
         if not self.moment_listeners or self.game is None:
             return

@@ -19,7 +19,6 @@ from pathlib import Path
 
 from ui.i18n import LANGUAGES
 
-
 LEVELS = (1, 2, 3)  # the voice's volume and speed: low, normal, high
 
 
@@ -42,7 +41,7 @@ class Settings:
     motion: bool = True  # amounts travel from payer to payee, deeds and buildings flash (ui/motion.py)
 
     @classmethod
-    def load(cls, path: Path | None = None) -> tuple["Settings", list[str]]:
+    def load(cls, path: Path | None = None) -> tuple[Settings, list[str]]:
         """The settings, and the problems found (each names the key); never raises."""
         path = path or settings_path()
         settings = cls()

@@ -13,14 +13,17 @@ The "wrong card" and "unknown card" answers are made here and nowhere else.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ui.i18n import msg
 
+if TYPE_CHECKING:
+    from ui.flows import Flows
+
 
 class TapRouter:
-    def __init__(self, flows: Any) -> None:
-        self.f: Any = flows  # ui/flows/__init__.py's Flows (which makes this)
+    def __init__(self, flows: Flows) -> None:
+        self.f = flows  # ui/flows/__init__.py's Flows (which makes this)
 
     def card_owner(self, uid: str) -> str | None:
         """Whose card this is: a player of the game, or of the new game being set up ("#2" until named)."""

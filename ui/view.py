@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from banker.game import Game
-from banker.report import ranks
 from banker.options import DECLARED, Options
+from banker.report import ranks
 from banker.ruleset import Ruleset, offered_house_rules
 from ui.session import Session
 

@@ -7,7 +7,9 @@ already translated, for its screens). It asks the engine's questions (`game.can`
 
 `Flows` builds them all on one `Session` (ui/session.py: the journaled game, undo, the notices, the
 listeners), with the navigator (ui/navigator.py: which page shows) and the tap router (ui/taps.py: where a
-card tap goes). A flow reaches the others through `self.f` (`self.f.paying.request(...)`).
+card tap goes). A flow reaches the others through `self.f`, typed: `Flows` has an attribute per flow
+(`self.f.paying.request(...)`), and a page's flow of its own (ui/pages.py's "module:Class") is reached by its
+class (`self.f.own(ReportFlow)`), so that the type checker sees every call from one flow to another.
 
 The pages each flow's screens show are listed once, in ui/pages.py; a page names its flow there, so a new
 screen is its screen module, its flow (or an existing one) and one entry in that list.
@@ -16,7 +18,8 @@ screen is its screen module, its flow (or an existing one) and one entry in that
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ui.flows.auction import AuctionFlow
 from ui.flows.banker import BankerFlow
@@ -40,6 +43,8 @@ from ui.taps import TapRouter
 if TYPE_CHECKING:
     from banker.journal import Journal
     from ui.settings import Settings
+
+F = TypeVar("F", bound=Flow)
 
 
 class Flows:
@@ -74,10 +79,10 @@ class Flows:
                               self.turn, self.clock, self.auction, self.trade, self.deeds, self.banker, self.pad])
 
     @classmethod
-    def on(cls, journal: "Journal", settings: "Settings", *, save_settings: Callable[["Settings"], None] | None = None,
+    def on(cls, journal: Journal, settings: Settings, *, save_settings: Callable[[Settings], None] | None = None,
            play_sound: Callable[[str], None] | None = None, clock: Callable[[], float] | None = None,
            roll: Callable[[int], tuple[int, ...]] | None = None,
-           power_off: Callable[[], None] | None = None) -> "Flows":
+           power_off: Callable[[], None] | None = None) -> Flows:
         """The flows on a new session of `journal` (the tests' and the tools' way; the app makes its session
         itself)."""
         kw: dict[str, Any] = {"save_settings": save_settings, "play_sound": play_sound}
@@ -108,7 +113,8 @@ class Flows:
                 tick()
 
     def of(self, name: str) -> Flow:
-        """A flow by its name here ("trade") or, for a flow of its own, the "module:Class" a page names."""
+        """A flow by its name here ("trade") or, for a flow of its own, the "module:Class" a page names (made
+        at its first call, and told of every action from then on)."""
         if ":" not in name:
             flow = getattr(self, name)
             assert isinstance(flow, Flow), name
@@ -116,9 +122,17 @@ class Flows:
         if name not in self._added:
             module, cls = name.split(":")
             made = getattr(importlib.import_module(module), cls)(self)
+            assert isinstance(made, Flow), name
             self._added[name] = made
             self.session.flows.append(made)
         return self._added[name]
+
+    def own(self, kind: type[F]) -> F:
+        """A page's flow of its own by its class (`f.own(ReportFlow)`), typed as that class: the same one
+        `of("ui.flows.report:ReportFlow")` gives the navigator."""
+        made = self.of(f"{kind.__module__}:{kind.__qualname__}")
+        assert isinstance(made, kind), kind
+        return made
 
 
 __all__ = ["Flow", "Flows"]

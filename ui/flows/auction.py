@@ -8,15 +8,18 @@ buttons wait for the bidder's card like any spending.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ui import view
 from ui.flows.base import Flow
 from ui.pages import OWNAUCTION_PAGE, TABLE_PAGE
 
+if TYPE_CHECKING:
+    from ui.flows import Flows
+
 
 class AuctionFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self.own: dict[str, Any] | None = None  # an own-property auction being planned: player, space, seq, reserve
 

@@ -10,12 +10,15 @@ are kept with the game in the journal, so pulling the plug does not reset them. 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ui import pages, view
 from ui.flows.base import Flow
 from ui.i18n import msg
 from ui.pin import check_pin
+
+if TYPE_CHECKING:
+    from ui.flows import Flows
 
 PIN_FREE_TRIES = 5  # wrong banker PINs in a row before each further one makes the next try wait
 PIN_WAIT_FIRST = 30  # seconds of the first wait; each further wrong PIN doubles it ...
@@ -27,7 +30,7 @@ UNLOCKED_ON = (pages.SETTINGS_PAGE, pages.REPLACE_PAGE, pages.DIGITS_PAGE)
 
 
 class BankerFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self.unlocked = False  # the banker's PIN was given (until the family leaves the banker's pages)
         self.replacing: str | None = None  # the player whose lost card the next tap replaces

@@ -9,6 +9,7 @@ from ui.session import Session
 
 if TYPE_CHECKING:
     from banker.game import Game
+    from ui.flows import Flows
     from ui.pages import Page
 
 SYSTEM_RANDOM = secrets.SystemRandom()  # the app's own draws (the casino's jackpot), not the seeded game's
@@ -22,12 +23,12 @@ class Flow:
     one of the flow's pages shows and returns the page to show instead, or None to stay; `bar_key(page)`
     gives the words of a page's button on the turn screen's bottom bar."""
 
-    def __init__(self, flows: Any) -> None:
-        self.f: Any = flows  # ui/flows/__init__.py's Flows (not imported here: the flows would import each other)
+    def __init__(self, flows: Flows) -> None:
+        self.f = flows  # every flow, by name (`self.f.paying`): ui/flows/__init__.py's Flows, which makes this one
         self.s: Session = flows.session
 
     @property
-    def game(self) -> "Game | None":
+    def game(self) -> Game | None:
         return self.s.game
 
     def changed(self) -> None:
@@ -46,7 +47,7 @@ class Flow:
         """Whether this flow's `page` may show now: None, or the page to show instead."""
         return None
 
-    def bar_key(self, page: "Page") -> str:
+    def bar_key(self, page: Page) -> str:
         """The words of `page`'s button on the turn screen's bottom bar (the registry's, unless the flow has
         words of the ruleset's own)."""
         return page.bar or page.name
@@ -67,7 +68,5 @@ def system_power_off() -> None:
     if command is not None:
         subprocess.run([command, "poweroff"], check=False)
 
-
-SYSTEM_RANDOM = secrets.SystemRandom()  # the app's own draws (the casino's jackpot), not the seeded game's
 
 __all__ = ["Flow", "SYSTEM_RANDOM", "secure_roll", "system_power_off"]

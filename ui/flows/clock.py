@@ -8,18 +8,21 @@ restart of the app does not start them again. `tick` is called every second.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from banker.chance import complete_action
 from ui.flows.base import Flow
 from ui.i18n import msg
+
+if TYPE_CHECKING:
+    from ui.flows import Flows
 
 RESUME_COUNTDOWN = 3  # seconds between everyone being back and the game going on
 TIMEOUT_STEPS = 12  # the most defaults a timed-out turn plays for the player (a turn never takes so many)
 
 
 class ClockFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self.alarm_sounded = False
         # The turn, bid and debt timers count from these game-clock moments (seconds).

@@ -3,19 +3,22 @@ the engine would take it now), the debt panel that sends a debtor there, and the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ui import view
-from ui.view import buildings_text, deeds_key, pool_text
 from ui.flows.base import Flow
 from ui.pages import DEEDS_PAGE, Page
+from ui.view import buildings_text, deeds_key, pool_text
+
+if TYPE_CHECKING:
+    from ui.flows import Flows
 
 # What a deed's row offers, in this order, where the ruleset has the verb (lots take all, others the last four).
 DEED_VERBS = ("build", "sell", "sell_all", "mortgage", "unmortgage", "auction_own", "sell_to_bank")
 
 
 class DeedsFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self.of: str | None = None  # whose deeds the deeds screen shows (None: the current player's)
 

@@ -17,7 +17,8 @@ HOME): the Settings button to them is absent while a game is going."""
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from banker.editions import Edition, delete_edition, list_editions, rename_edition
 from banker.errors import RulesetError
@@ -26,9 +27,12 @@ from ui.editor import EditorService
 from ui.editor_page import editor_labels, translated_refusal
 from ui.flows.base import Flow
 from ui.i18n import Msg, msg
-from ui.keys import NameEditor, keyboard_rows
+from ui.keys import KeyboardView, NameEditor, keyboard_rows
 from ui.pages import EDITION_KEYBOARD_PAGE, EDITION_PHONE_PAGE, EDITIONS_PAGE, HOME
 from ui.tokens import typed_token
+
+if TYPE_CHECKING:
+    from ui.flows import Flows
 
 TITLE_MAX = 40  # characters of an edition's title typed on the keyboard
 NAME_MARKS = "abcdefghijklmnopqrstuvwxyz0123456789-"  # what an edition's name may hold (banker/editions.py)
@@ -61,7 +65,7 @@ def delete_key(name: str) -> str:
 
 
 class EditionsFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self.editor: NameEditor | None = None  # the title or the name being typed
         self.renaming: str | None = None  # the edition being renamed, by its name
@@ -270,7 +274,7 @@ class EditionsFlow(Flow):
         return {"editions": [{"name": e.name, "title": e.title, "problem": broken_reason(self.s.tr, e),
                               "armed": armed == delete_key(e.name)} for e in self.editions()]}
 
-    def keyboard(self) -> dict[str, Any]:
+    def keyboard(self) -> KeyboardView:
         """The keyboard page while renaming, as the names' keyboard shows (ui/flows/names.py's `view`)."""
         e, tr = self.editor, self.s.tr
         assert e is not None

@@ -3,15 +3,18 @@ for typing one (ui/keys.py: the layouts, the name being typed)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ui.flows.base import Flow
-from ui.keys import NameEditor, free_presets, keyboard_rows, name_problem
+from ui.keys import KeyboardView, NameEditor, free_presets, keyboard_rows, name_problem
 from ui.pages import KEYBOARD_PAGE, SETUP_PAGE
+
+if TYPE_CHECKING:
+    from ui.flows import Flows
 
 
 class NamesFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self.editor: NameEditor | None = None  # the player's name being typed on the keyboard page
 
@@ -79,7 +82,7 @@ class NamesFlow(Flow):
         self.editor = None
         self.f.nav.go(SETUP_PAGE)
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> KeyboardView:
         """The keyboard page: whose name is typed (their number and colour), the name so far, the keys in the
         family's language (ui/keys.py), the ready names nobody has, and what stops Done (None: nothing)."""
         d, editor, tr = self.f.setup.draft, self.editor, self.s.tr

@@ -8,17 +8,20 @@ goes back where it came from, and goes by itself once its moment has passed (`le
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ui import view
 from ui.entry import PIN_LEAST, PIN_MOST, Entry
-from ui.flows.base import Flow
 from ui.flows.banker import PIN_FREE_TRIES
+from ui.flows.base import Flow
 from ui.pages import BANKER_PAGE, DIGITS_PAGE, OWNAUCTION_PAGE, SETUP_PAGE, TABLE_PAGE, TRADE_PAGE
+
+if TYPE_CHECKING:
+    from ui.flows import Flows
 
 
 class PadFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self.entry: Entry | None = None  # a PIN or an amount being entered
 
@@ -119,7 +122,7 @@ class PadFlow(Flow):
             banker.adjust(e.subject["player"], e.change(), self.s.tr("ui.banker.adjust_reason"))
         elif e.purpose == "trade_cash":
             self.f.trade.set_cash(e.subject["side"], e.subject["player"], e.value)
-        elif e.purpose == "reserve":
+        elif e.purpose == "reserve" and e.seq is not None:  # (an opening bid's pad always has its moment)
             self.f.auction.set_reserve(e.seq, e.value)
         self._close(e.back)
 

@@ -10,11 +10,14 @@ is refused there, naming whose card is awaited.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from banker.chance import complete_action, complete_bet
 from banker.errors import ActionError
 from ui.flows.base import SYSTEM_RANDOM, Flow
+
+if TYPE_CHECKING:
+    from ui.flows import Flows
 
 # The verbs that spend a player's money or property: each waits for that player's card.
 SPENDING = {"buy", "bid", "pay_fine", "use_card", "build", "sell", "sell_all", "mortgage", "unmortgage",
@@ -32,7 +35,7 @@ class Pending:
 
 
 class PayingFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self.pending: Pending | None = None
 

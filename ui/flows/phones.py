@@ -6,7 +6,8 @@ it is off and the one thing to do (`off_text`, in the words of ui/where.py)."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ui.flows.base import Flow
@@ -14,12 +15,15 @@ from ui.i18n import Msg, msg
 from ui.tokens import is_typed_token, typed_token
 from ui.where import phones_off
 
+if TYPE_CHECKING:
+    from ui.flows import Flows
+
 MOVE_SECONDS = 600  # a "continue on another device" link lives 10 minutes
 PLAYER_QR_SECONDS = 20  # how long the table shows a player's own QR code after their card tap
 
 
 class PhonesFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         # The web server (ui/web.PhoneServer) once the app starts it, its base address, what builds the state
         # it publishes, and what was last published.

@@ -18,6 +18,7 @@ from ui.i18n import winners_msg
 from ui.pages import FAME_PAGE, HOME, OVER, OVER_PAGE, PAST_REPORT_PAGE, REPORT_PAGE, home_page
 
 if TYPE_CHECKING:
+    from ui.flows import Flows
     from ui.session import Session
 
 PAST_SHOWN = 30  # the newest finished games the hall of fame lists, each opening its report
@@ -25,12 +26,12 @@ KINDS = ("rent", "salary", "buy", "tax", "card", "auction", "trade", "deal", "bu
          "jail_fine", "start_bonus", "pot", "sell", "sell_to_bank", "sell_to_player")  # kinds with words of their own
 
 
-def kind_word(s: "Session", kind: str) -> str:
+def kind_word(s: Session, kind: str) -> str:
     """A money kind as a noun: "rent", "buying property"; kinds without words of their own are "other"."""
     return s.tr(f"ui.report.kind.{kind}" if kind in KINDS else "ui.report.kind.other")
 
 
-def length_text(s: "Session", turns: int, minutes: float | None) -> str:
+def length_text(s: Session, turns: int, minutes: float | None) -> str:
     """A game's length: "42 turns", or "42 turns, 95 minutes" when its minutes are known."""
     tr = s.tr
     if minutes is None or round(minutes) < 1:  # unknown, or under a minute (an imported game)
@@ -38,7 +39,7 @@ def length_text(s: "Session", turns: int, minutes: float | None) -> str:
     return tr("ui.report.turns_minutes", turns=turns, minutes=int(round(minutes)))
 
 
-def _payee(s: "Session", to: str) -> str:
+def _payee(s: Session, to: str) -> str:
     return s.tr(f"ui.{to}") if to in ("bank", "pot") else to
 
 
@@ -48,7 +49,7 @@ def _top(amounts: dict[str, int], leave_out: str | None = None) -> tuple[str, in
     return max(items, key=lambda kv: kv[1]) if items else None  # the kinds come sorted by name
 
 
-def player_lines(s: "Session", p: dict[str, Any]) -> list[str]:
+def player_lines(s: Session, p: dict[str, Any]) -> list[str]:
     """A player's game in a few plain sentences: rent collected and where most of it came from, what else came
     in and went out the most, and how they ended."""
     tr, name, lines = s.tr, p["name"], []
@@ -75,7 +76,7 @@ def player_lines(s: "Session", p: dict[str, Any]) -> list[str]:
     return lines
 
 
-def report_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
+def report_view(s: Session, report: dict[str, Any]) -> dict[str, Any]:
     """The report page's words from `banker.report.game_report`: the winner, the game's length, the turning
     point (the largest single payment) and a few lines per player, in rank order (seat order among equals); and
     the game's id."""
@@ -105,7 +106,7 @@ def report_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
 CHART_KINDS = ("rent", "salary")  # money received, split on the report's chart; the rest is one more part
 
 
-def money_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
+def money_view(s: Session, report: dict[str, Any]) -> dict[str, Any]:
     """The report page's chart (ui/chart.py's MoneyBars) from `banker.report.game_report`: per player, in rank
     order, what they received split into rent, salary and the rest, and what they paid, with both totals
     in words; the headings and the kinds' legend. Every part is the report's: the parts add up to the total."""
@@ -124,7 +125,7 @@ def money_view(s: "Session", report: dict[str, Any]) -> dict[str, Any]:
             "players": players}
 
 
-def fame_view(s: "Session", stats: dict[str, Any] | None) -> dict[str, Any]:
+def fame_view(s: Session, stats: dict[str, Any] | None) -> dict[str, Any]:
     """The hall of fame's words from `banker.report.family_stats`: games played, a line per player (wins of
     games, the win rate, rent collected, the best game), the longest and the shortest game; an empty history
     says so, and so does a history still being read beside the app (`stats` None: ui/history.py)."""
@@ -158,7 +159,7 @@ def fame_view(s: "Session", stats: dict[str, Any] | None) -> dict[str, Any]:
 class ReportFlow(Flow):
     """The report page (the game-over screen's "Game report") and the hall of fame (the start screen's)."""
 
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self._report: tuple[Any, int, dict[str, Any]] | None = None  # (game, actions, game_report) kept
         self._stats: dict[str, Any] | None = None  # the history (ui/history.py), read when the hall of fame opens

@@ -8,8 +8,9 @@ own reasons (a library's error text) are logged, never shown."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from banker.version import version_line
 from ui.flows.base import Flow
@@ -17,6 +18,9 @@ from ui.i18n import LANGUAGES, Translator
 from ui.pages import HOME
 from ui.settings import LEVELS
 from ui.where import Where, dice_words, reader_words
+
+if TYPE_CHECKING:
+    from ui.flows import Flows
 
 # A reader named in the config that has not answered this long after the start is said to be silent (the home
 # screen's note): a line reader answers at once, a PN532 within about a second at worst (two configuration
@@ -44,7 +48,7 @@ class HardwareCheck:
 
 
 class SettingsFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self.reader = "none"  # none | connected | disconnected
         self.button = "none"  # none | ready | missing

@@ -17,7 +17,8 @@ import logging
 import re
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from banker.editions import Edition, list_editions
 from banker.errors import BankerError, RulesetError
@@ -32,6 +33,9 @@ from ui.flows.base import Flow
 from ui.i18n import Msg, msg
 from ui.pin import hash_pin
 from ui.session import NOTICES_KEPT
+
+if TYPE_CHECKING:
+    from ui.flows import Flows
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +87,8 @@ def _checked_setup(setup: Any) -> dict[str, Any] | None:
         if not isinstance(entry, dict) or not all(
                 k in ("cash", "position", "lapped") and isinstance(v, int) for k, v in entry.items()):
             raise _bad(f"game already going has a bad player {name!r}")
-    kinds = {"owner": (str, type(None)), "houses": int, "hotel": bool, "mortgaged": bool}
+    kinds: dict[str, type | tuple[type, ...]] = {"owner": (str, type(None)), "houses": int, "hotel": bool,
+                                                 "mortgaged": bool}
     for index, entry in spaces.items():
         if not index.isdigit() or not isinstance(entry, dict) or not all(
                 k in kinds and isinstance(v, kinds[k]) for k, v in entry.items()):
@@ -135,7 +140,7 @@ class Draft:
                 "pin": pin_record, "pin_digits": self.pin_length() if pin_record is not None else 0}
 
     @classmethod
-    def from_doc(cls, doc: dict[str, Any]) -> "Draft":
+    def from_doc(cls, doc: dict[str, Any]) -> Draft:
         """A draft from its file's document, every field checked: ValueError says the first that is wrong.
         (Whether its ruleset is still there, its options the ruleset's and its cards still good is the setup
         flow's to say: `SetupFlow.new_game`.)"""
@@ -199,7 +204,7 @@ def money_step(ruleset: Ruleset) -> int:
 
 
 class SetupFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         # The new game's draft: this flow's alone, put aside while the family is elsewhere and dropped only when
         # its game starts (`draft` is it while the new game's pages are up, `showing`); kept in `file` (the app
@@ -572,7 +577,7 @@ class SetupFlow(Flow):
         problems = self._problems()
         if problems:
             for problem in problems:
-                self.s.notify(problem, "error", "error", holds=lambda p=problem, d=d: self._still(d, p))
+                self.s.notify(problem, "error", "error", holds=partial(self._still, d, problem))
             self.changed()
             return False
         chosen = dict(d.options)

@@ -7,10 +7,13 @@ check against the bank's price, not a trade.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ui.flows.base import Flow
 from ui.pages import TRADE_PAGE
+
+if TYPE_CHECKING:
+    from ui.flows import Flows
 
 
 def empty_side() -> dict[str, Any]:
@@ -18,7 +21,7 @@ def empty_side() -> dict[str, Any]:
 
 
 class TradeFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self.offer: dict[str, Any] = {}  # the trade being put together: {"from", "to", "give", "get"}
 

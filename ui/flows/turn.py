@@ -8,11 +8,14 @@ What may be done now is the engine's answer (`game.owed()`, `game.can`); the but
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ui import pages, view
 from ui.flows.base import Flow
 from ui.i18n import card_msg, msg
+
+if TYPE_CHECKING:
+    from ui.flows import Flows
 
 # The turn screen's prompt for the first of its buttons that asks something (bus buttons: ui.prompt.bus).
 PROMPTS = {"buy": "ui.prompt.buy", "draw": "ui.prompt.draw", "tax_flat": "ui.prompt.tax", "casino": "ui.prompt.casino",
@@ -23,7 +26,7 @@ CHOICE_PAGES = {pages.CARDS_PAGE: "draw", pages.CASINO_PAGE: "casino", pages.JUM
 
 
 class TurnFlow(Flow):
-    def __init__(self, flows: Any) -> None:
+    def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self.casino_pick: list[int] = []  # the numbers picked at brands' casino
         self.entered_dice: list[int] = []  # real dice being entered, 0 = not chosen yet

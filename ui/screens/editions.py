@@ -14,18 +14,17 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme
+from ui.flows.editions import EditionsFlow
 from ui.pages import SETTINGS_PAGE
 from ui.screens.banker import Confirming
 from ui.screens.base import BaseScreen, auto_height, list_column, listing, row
 from ui.widgets import BigButton, QRCode, Text
 
-EDITIONS = "ui.flows.editions:EditionsFlow"
-
 
 class EditionsScreen(Confirming):
     def build(self, root: BoxLayout) -> None:
         self.start_confirming()
-        flow = self.f.of(EDITIONS)
+        flow = self.f.own(EditionsFlow)
         v = flow.view()
         self.header(root, self.tr("ui.editions.title"), lambda: self.f.nav.go(SETTINGS_PAGE))
         phone = BigButton(self.tr("ui.editions.phone"), flow.edit_on_phone, "primary", size=theme.FONT_SMALL,
@@ -70,7 +69,7 @@ STATE_COLOURS = {"waiting": theme.TEXT, "editing": theme.ACCENT, "ended": theme.
 
 class EditionPhoneScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        flow = self.f.of(EDITIONS)
+        flow = self.f.own(EditionsFlow)
         v = flow.phone_view()
         self.header(root, self.tr("ui.editions.phone_title"), flow.phone_done)
         if not v["server"]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from ui import theme, view
+from ui import theme
+from ui.flows.report import ReportFlow
 from ui.pages import CHECK_READER_PAGE, SETTINGS_PAGE
 from ui.screens.base import BaseScreen, column, row
 from ui.widgets import BigButton, Text
@@ -35,7 +36,7 @@ class HomeScreen(BaseScreen):
         box.add_widget(BigButton(self.tr("ui.home.new"), self.f.setup.new_game, "primary", size=theme.FONT_LARGE,
                                  height=theme.TARGET_HOME))
         more = row(theme.TARGET)
-        more.add_widget(BigButton(self.tr("ui.fame.open"), getattr(self.f.of("ui.flows.report:ReportFlow"), "open_fame"),
+        more.add_widget(BigButton(self.tr("ui.fame.open"), self.f.own(ReportFlow).open_fame,
                                   "accent", size=theme.FONT_BIG))
         more.add_widget(BigButton(self.tr("ui.settings"), lambda: self.f.nav.go(SETTINGS_PAGE), "secondary",
                                   size=theme.FONT_BIG))

@@ -9,23 +9,23 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from ui import theme, view
-from ui.keys import SPECIAL
+from ui import theme
+from ui.flows.editions import EditionsFlow
+from ui.keys import SPECIAL, KeyboardView, KeyView, Typist
 from ui.screens.base import BaseScreen, row
 from ui.widgets import BigButton, Chip, Text
 
-EDITIONS = "ui.flows.editions:EditionsFlow"
 NAME_LARGE = 12  # letters of a name shown in the largest font; a longer one takes the title's
 
 
 class KeyboardScreen(BaseScreen):
-    def typist(self) -> Any:
+    def typist(self) -> Typist:
         """The flow whose text is typed here: its `editor`, `press`, `done` and `cancel`."""
         return self.f.names
 
-    def typed(self) -> dict[str, Any]:
-        """The page's view data (ui/flows/names.py's `view` says what it holds; `colour` None: no chip)."""
-        return dict(self.f.names.view())
+    def typed(self) -> KeyboardView:
+        """The page's view data (ui/keys.py's `KeyboardView` says what it holds; `colour` None: no chip)."""
+        return self.f.names.view()
 
     def build(self, root: BoxLayout) -> None:
         typist = self.typist()
@@ -73,7 +73,7 @@ class KeyboardScreen(BaseScreen):
             root.add_widget(presets)
         root.add_widget(self.keys(k["rows"]))
 
-    def keys(self, rows: list[list[dict[str, Any]]]) -> BoxLayout:
+    def keys(self, rows: list[list[KeyView]]) -> BoxLayout:
         """The key rows, every letter key as wide as the widest row allows, shorter rows centred."""
         box = BoxLayout(orientation="vertical", spacing=theme.GAP_TIGHT)
         units = max(sum(key["width"] for key in line) for line in rows)
@@ -99,8 +99,8 @@ class KeyboardScreen(BaseScreen):
 class EditionKeyboardScreen(KeyboardScreen):
     """The same keyboard for an edition's new title, then its name (ui/flows/editions.py)."""
 
-    def typist(self) -> Any:
-        return self.f.of(EDITIONS)
+    def typist(self) -> Typist:
+        return self.f.own(EditionsFlow)
 
-    def typed(self) -> dict[str, Any]:
-        return dict(self.f.of(EDITIONS).keyboard())
+    def typed(self) -> KeyboardView:
+        return self.f.own(EditionsFlow).keyboard()

@@ -8,12 +8,12 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from ui import theme, view
+from ui import theme
+from ui.chart import Chart
+from ui.flows.report import ReportFlow
 from ui.screens.banker import Confirming
 from ui.screens.base import column, row
-from ui.chart import Chart
 from ui.widgets import BigButton, Chip, Text
-
 
 RANKS_ROOMY_MOST = 5  # players ranked in full-size lines; more get compact ones
 
@@ -25,7 +25,7 @@ class GameOverScreen(Confirming):
         top = row(theme.TARGET_MEDIUM)  # the winner, and the way to the game's report (ui/screens/report.py)
         top.add_widget(Text(g["winner"], theme.FONT_TITLE, bold=True,
                             height=theme.TARGET_MEDIUM))
-        report = BigButton(self.tr("ui.over.report"), getattr(self.f.of("ui.flows.report:ReportFlow"), "open_report"),
+        report = BigButton(self.tr("ui.over.report"), self.f.own(ReportFlow).open_report,
                            "accent", size=theme.FONT_BODY, size_hint_x=0.3, height=theme.TARGET_MEDIUM)
         report.role = "report"
         top.add_widget(report)

@@ -7,22 +7,19 @@ family is large."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
 from ui.chart import MoneyBars
+from ui.flows.report import ReportFlow
 from ui.pages import HOME_PAGE
 from ui.screens.base import BaseScreen, list_column, listing, row
 from ui.widgets import BigButton, Chip, Text
 
-FLOW = "ui.flows.report:ReportFlow"
-
 
 class ReportScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        flow: Any = self.f.of(FLOW)
+        flow = self.f.own(ReportFlow)
         v = flow.report_view()
         self.header(root, v["title"], flow.back_from_report)
         # kept: scrolled where the finger left it; another game's report opens at its top
@@ -57,7 +54,7 @@ class ReportScreen(BaseScreen):
 
 class FameScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
-        flow: Any = self.f.of(FLOW)
+        flow = self.f.own(ReportFlow)
         v = flow.fame_view()
         self.header(root, v["title"], lambda: self.f.nav.go(HOME_PAGE))
         sv = self.box("list", listing)
