@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from banker.errors import ActionError, SetupError
 from banker.game import Game
@@ -27,9 +27,6 @@ from ui.history import History
 from ui.i18n import Msg, Translator, card_msg, msg, winners_msg
 from ui.moments import EVENT, MONEY, UNDONE, Listener, Moment
 from ui.settings import Settings
-
-if TYPE_CHECKING:
-    from ui.flows.base import Flow
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +70,17 @@ CARDS_ONLY = {
     "ui.check.reader_nothing": "the reader's check, in either mode",
     "ui.check.reader_works": "the reader's check, in either mode",
 }
+
+
+class Hooks(Protocol):
+    """What the session tells each flow (ui/flows/base.py's `Flow`, which says what each hook is for): an
+    action applied, a game opened, the game closed."""
+
+    def applied(self, action: dict[str, Any], turned: bool) -> None: ...
+
+    def opened(self, fresh: bool) -> None: ...
+
+    def closed(self) -> None: ...
 
 
 @dataclass
@@ -125,7 +133,7 @@ class Session:
         self.listeners: list[Callable[[], None]] = []
         self.moment_listeners: list[Listener] = []
         # The flows (ui/flows/base.py's Flow), told of every action and of a game opened or closed.
-        self.flows: list[Flow] = []
+        self.flows: list[Hooks] = []
         # The app commits each action beside drawing the screen (`defer_commits`: JournaledGame.apply_later), and
         # waits for the commit before the frame shows anything of it (`settle`); tests and tools commit at once.
         self.defer_commits = False
@@ -427,4 +435,4 @@ class Session:
         return shown
 
 
-__all__ = ["Notice", "Session", "SHOWN_EVENTS", "SOUNDS"]
+__all__ = ["Hooks", "Notice", "Session", "SHOWN_EVENTS", "SOUNDS"]
