@@ -10,7 +10,7 @@ from typing import Any
 from banker.ruleset import load_ruleset
 from banker.variant import Variant
 from ui.flows.base import Flow
-from ui.flows.setup import Draft
+from ui.flows.draft import Draft
 
 SETUP_CASH_STEP = 50  # the page's -/+ on a player's cash
 DEFAULT_COLOUR = "#BDBDBD"  # a space of no colour group
