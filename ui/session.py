@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from banker.errors import ActionError, SetupError
 from banker.game import Game
@@ -81,6 +81,13 @@ class Hooks(Protocol):
     def opened(self, fresh: bool) -> None: ...
 
     def closed(self) -> None: ...
+
+
+class NoticeLine(TypedDict):
+    """A notice as the screens show it (`Session.notice_lines`): its words now, and its kind (`Notice.kind`)."""
+
+    text: str
+    kind: str
 
 
 @dataclass
@@ -331,7 +338,7 @@ class Session:
 
     # ------------------------------------------------------------------ notices
 
-    def notice_lines(self, count: int) -> list[dict[str, str]]:
+    def notice_lines(self, count: int) -> list[NoticeLine]:
         """The latest `count` notices of this turn as the screens show them: {"text", "kind"}, oldest
         first, rendered now in the current language (the money log keeps every payment)."""
         tr = self.tr
@@ -435,4 +442,4 @@ class Session:
         return shown
 
 
-__all__ = ["Hooks", "Notice", "Session", "SHOWN_EVENTS", "SOUNDS"]
+__all__ = ["Hooks", "Notice", "NoticeLine", "Session", "SHOWN_EVENTS", "SOUNDS"]

@@ -4,19 +4,117 @@ Each flow (ui/flows/) makes its own screens' view data; what several of them sho
 players' rows, a title deed, the board, the buildings in the ruleset's words, the ranking and the net worth
 over a game. Every function takes the session (ui/session.py). No Kivy here; no widget asks the rules
 anything itself (in the manner of Electrum's Kivy GUI).
+
+Every dict of view data has its keys declared (a `TypedDict` beside the function that makes it: the shared ones
+here, a flow's own in its module), so that a screen reading a key that is not there is a type error.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from banker.game import Game
 from banker.options import DECLARED, Options
 from banker.report import ranks
 from banker.ruleset import Ruleset, offered_house_rules
-from ui.session import Session
+from ui.session import NoticeLine, Session
 
 DEFAULT_COLOUR = "#BDBDBD"  # a space of no colour group
+
+
+class PlayerRow(TypedDict):
+    """A player as the screens list them (`players`): the cash as a number and in words, whose turn it is,
+    where they stand, what is said of them (`flags`: bankrupt, in jail, jail cards, debts; `held`: the same
+    without the debts, which the turn screen's debt panel says) and their net worth (0 once bankrupt)."""
+
+    name: str
+    colour: str
+    cash: int
+    cash_text: str
+    current: bool
+    bankrupt: bool
+    where: str
+    flags: str
+    held: str
+    worth: int
+
+
+class Deed(TypedDict):
+    """A title deed, or the space, as the screens show it (`space`): its rents and costs in lines, its owner
+    (None: the bank's) and their colour, its buildings in words and whether it is mortgaged; `price` and
+    `mortgage` None for a space that is no property."""
+
+    index: int
+    name: str
+    kind: str
+    colour: str
+    price: int | None
+    lines: list[str]
+    owner: str | None
+    owner_colour: str | None
+    built: str
+    mortgaged: bool
+    mortgage: int | None
+
+
+class BoardSpace(TypedDict):
+    """A space of the board (`board`): its colour group's colour and its owner's (None: none)."""
+
+    index: int
+    name: str
+    kind: str
+    colour: str | None
+    owner_colour: str | None
+    houses: int
+    hotels: int
+    mortgaged: bool
+
+
+class Token(TypedDict):
+    """A player's token on the board (`board`)."""
+
+    name: str
+    colour: str
+    position: int
+    in_jail: bool
+    current: bool
+
+
+class Board(TypedDict):
+    """The live game's board (`board`): its spaces, the tokens still in the game, whose turn it is and the Free
+    Parking jackpot in words (None with its house rule off)."""
+
+    spaces: list[BoardSpace]
+    tokens: list[Token]
+    current: str
+    pot: str | None
+
+
+class Pot(TypedDict):
+    """The Free Parking jackpot (`pot`): the amount, in words, and its label."""
+
+    amount: int
+    text: str
+    label: str
+
+
+class Rank(TypedDict):
+    """A player in the ranking (`ranking`): their net worth, in words, and their place."""
+
+    name: str
+    worth: int
+    worth_text: str
+    colour: str
+    place: int
+    bankrupt: bool
+
+
+class HouseRule(TypedDict):
+    """A house rule in force (`house_rules`): its option, its value and the rule in words."""
+
+    option: str
+    value: object
+    text: str
 
 
 def money(s: Session, amount: int) -> str:
@@ -24,10 +122,10 @@ def money(s: Session, amount: int) -> str:
     return s.tr.money(amount)
 
 
-def players(s: Session) -> list[dict[str, Any]]:
+def players(s: Session) -> list[PlayerRow]:
     game = s.game
     assert game is not None
-    out = []
+    out: list[PlayerRow] = []
     for p in game.players:
         flags = []
         if p.bankrupt:
@@ -54,7 +152,7 @@ def party(s: Session, game: Game, who: int) -> str:
     return game.players[who].name
 
 
-def space(s: Session, i: int) -> dict[str, Any]:
+def space(s: Session, i: int) -> Deed:
     """The title deed (or the space) at index i, as the screen shows it."""
     game = s.game
     assert game is not None
@@ -87,14 +185,14 @@ def space(s: Session, i: int) -> dict[str, Any]:
     }
 
 
-def board(s: Session) -> dict[str, Any]:
+def board(s: Session) -> Board:
     """The live game's board for ui/board.py: every space in order (its name, group colour or None, the
     ruleset's kind, the owner's colour or None, houses, hotels, mortgaged), every token still in the game
     (bankrupt players are left out) with its space, and whose turn it is."""
     game = s.game
     assert game is not None
     groups = game.ruleset.groups
-    spaces = []
+    spaces: list[BoardSpace] = []
     for sp in game.ruleset.spaces:
         i = sp.index
         owner = game.owner[i] if sp.is_property else -1
@@ -106,14 +204,14 @@ def board(s: Session) -> dict[str, Any]:
             "owner_colour": s.colour(game.players[owner].name) if owner >= 0 else None,
             "houses": 0 if hotel else level, "hotels": 1 if hotel else 0, "mortgaged": bool(game.mortgaged[i]),
         })
-    tokens = [{"name": p.name, "colour": s.colour(p.name), "position": p.position, "in_jail": p.in_jail,
+    tokens: list[Token] = [{"name": p.name, "colour": s.colour(p.name), "position": p.position, "in_jail": p.in_jail,
                "current": p.index == game.turn} for p in game.players if not p.bankrupt]
     shown = pot(s)
     return {"spaces": spaces, "tokens": tokens, "current": game.current.name,
             "pot": shown["text"] if shown is not None else None}
 
 
-def pot(s: Session) -> dict[str, Any] | None:
+def pot(s: Session) -> Pot | None:
     """The Free Parking jackpot of the `free_parking_pot` house rule (the engine's `game.pot`, `bank.pot` in
     its state; not brands' casino jackpot): {"amount", "text", "label"}, or None when the house rule is off
     (then nothing about a pot shows anywhere). Shown even when empty: the family sees it go back to the seed
@@ -147,7 +245,7 @@ def deeds_key(game: Game | None) -> str:
     return {"office": "ui.nav.deeds_offices", "branch": "ui.nav.deeds_branches"}.get(small, "ui.nav.deeds")
 
 
-def ranking(s: Session) -> list[dict[str, Any]]:
+def ranking(s: Session) -> list[Rank]:
     """The players by net worth, each with their place: once the game is over the report's places
     (banker/report.py's `ranks`: tied winners share the first, and the next place skips as many), in place
     order, seat order among equals; during the game, one place each, richest first."""
@@ -196,13 +294,13 @@ def log(s: Session, limit: int = 200) -> list[str]:
 
 
 def house_rules(s: Session, ruleset: Ruleset, options: Options,
-                pot_now: int | None = None) -> list[dict[str, Any]]:
+                pot_now: int | None = None) -> list[HouseRule]:
     """The house rules in force in a game of `ruleset` with these `options` (all of them, the ruleset's own
     included): each offered house rule (`offered_house_rules`) whose value is not its rulebook default
     (its declaration's, banker/options.py), in the order the new-game screen offers them, then the starting cash when it is not
     the ruleset's own. Each is {"option", "value", "text"}: "Landing on GO pays 200 more", "No auctions".
     `pot_now`: a game going, its Free Parking jackpot now, said in the jackpot's line."""
-    out = []
+    out: list[HouseRule] = []
     for option in offered_house_rules(ruleset):
         value = chosen = options.value(option)
         declared = DECLARED[option]
@@ -217,10 +315,11 @@ def house_rules(s: Session, ruleset: Ruleset, options: Options,
     return out
 
 
-def notices(s: Session, count: int) -> list[dict[str, str]]:
+def notices(s: Session, count: int) -> list[NoticeLine]:
     """The latest notices, oldest first: {"text", "kind"}."""
     return s.notice_lines(count)
 
 
-__all__ = ["DEFAULT_COLOUR", "board", "buildings_text", "deeds_key", "house_rules", "log", "money", "notices", "party", "players",
-           "pool_text", "pot", "ranking", "space", "worth_history", "worth_history_and_rounds"]
+__all__ = ["Board", "BoardSpace", "DEFAULT_COLOUR", "Deed", "HouseRule", "PlayerRow", "Pot", "Rank", "Token", "board",
+           "buildings_text", "deeds_key", "house_rules", "log", "money", "notices", "party", "players", "pool_text", "pot",
+           "ranking", "space", "worth_history", "worth_history_and_rounds"]

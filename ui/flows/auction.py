@@ -8,7 +8,7 @@ buttons wait for the bidder's card like any spending.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from ui import view
 from ui.flows.base import Flow
@@ -18,10 +18,60 @@ if TYPE_CHECKING:
     from ui.flows import Flows
 
 
+class OwnPlan(TypedDict):
+    """An own-property auction being planned (`AuctionFlow.own`): the seller, the space, the game's action count
+    when it was planned (it is for that moment only), and the opening bid once chosen."""
+
+    player: str
+    space: int
+    seq: int
+    reserve: NotRequired[int]
+
+
+class OwnAuction(TypedDict):
+    """What the seller chooses before an own-property auction (`AuctionFlow.own_view`): the space (by name and
+    index), the opening bid's bounds and step, and the bank's price."""
+
+    space: str
+    index: int
+    low: int
+    high: int
+    step: int
+    bank_price: int
+
+
+# A player at the auction: their cash (a number and in words), whether still bidding ("in": a keyword, hence
+# this form), leading, their turn (bids in turn order), whether they may bid now, and the bid their Bid button
+# (and card tap) makes.
+Bidder = TypedDict("Bidder", {"name": str, "colour": str, "cash": int, "cash_text": str, "in": bool, "leading": bool,
+                              "turn": bool, "may_bid": bool, "next": int})
+
+
+class AuctionView(TypedDict):
+    """The auction screen (`AuctionFlow.view`)."""
+
+    what: str  # the space's name, or the kind of building auctioned
+    space: int | None
+    high_bid: int
+    opening: int  # the first bid the Bid buttons make
+    how_key: str
+    leader: str | None
+    min_bid: int
+    step: int  # the table's own bid step
+    bidders: list[Bidder]
+    price: int | None
+    stepped: bool  # bids in turn order
+    fixed_step: int  # the ruleset's step of a bid
+    seller: str | None
+    countdown: int | None
+    bid_countdown: int | None
+    can_close: bool
+
+
 class AuctionFlow(Flow):
     def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
-        self.own: dict[str, Any] | None = None  # an own-property auction being planned: player, space, seq, reserve
+        self.own: OwnPlan | None = None  # an own-property auction being planned
 
     def leave(self, page: str) -> str | None:
         if page != OWNAUCTION_PAGE:
@@ -80,7 +130,7 @@ class AuctionFlow(Flow):
         self.own = {"player": player, "space": space, "seq": game.seq}
         self.f.nav.go(OWNAUCTION_PAGE)
 
-    def own_plan(self) -> dict[str, Any]:
+    def own_plan(self) -> OwnPlan:
         """The auction being planned, its opening bid kept within what the rules allow."""
         plan = self.own
         assert plan is not None
@@ -99,7 +149,7 @@ class AuctionFlow(Flow):
         if self.own is not None and self.own["seq"] == seq:
             self.own["reserve"] = amount
 
-    def own_view(self, player: str, i: int) -> dict[str, Any]:
+    def own_view(self, player: str, i: int) -> OwnAuction:
         """What the seller chooses before an own-property auction: the reserve's bounds and step."""
         game = self.game
         assert game is not None
@@ -109,14 +159,14 @@ class AuctionFlow(Flow):
 
     # ------------------------------------------------------------------ what the screen shows
 
-    def view(self) -> dict[str, Any] | None:
+    def view(self) -> AuctionView | None:
         s, game = self.s, self.game
         if game is None or game.auction is None:
             return None
         a = game.auction
         in_turn = game.variant.auction_in_turn  # bids in turn order
         what = game.space_name(a.space) if a.space >= 0 else s.tr(f"ui.kind.{a.kind}")
-        bidders = []
+        bidders: list[Bidder] = []
         for p in game.players:
             if p.bankrupt or p.index == a.seller:
                 continue
@@ -141,4 +191,4 @@ class AuctionFlow(Flow):
                 "can_close": game.can({"do": "close_auction"}) is None}
 
 
-__all__ = ["AuctionFlow"]
+__all__ = ["AuctionFlow", "AuctionView", "Bidder", "OwnAuction", "OwnPlan"]

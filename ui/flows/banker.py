@@ -10,12 +10,13 @@ are kept with the game in the journal, so pulling the plug does not reset them. 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from ui import pages, view
 from ui.flows.base import Flow
 from ui.i18n import msg
 from ui.pin import check_pin
+from ui.view import PlayerRow
 
 if TYPE_CHECKING:
     from ui.flows import Flows
@@ -27,6 +28,18 @@ PIN_WAIT_MOST = 15 * 60  # ... up to this
 DESTRUCTIVE = ("undo", "end", "abandon", "power_off")
 # The pages the menu stays unlocked on once opened (settings, a lost card, the digit pad, the checks).
 UNLOCKED_ON = (pages.SETTINGS_PAGE, pages.REPLACE_PAGE, pages.DIGITS_PAGE)
+
+
+class BankerView(TypedDict):
+    """The banker's menu (`BankerFlow.view`): the players still in, the player whose lost card is being
+    replaced (None: none), whether phones can follow, whether stand-ins are allowed, and whether paying needs
+    cards (the stand-ins are offered only then)."""
+
+    players: list[PlayerRow]
+    replacing: str | None
+    phones: bool
+    stand_ins: bool
+    cards: bool
 
 
 class BankerFlow(Flow):
@@ -211,11 +224,11 @@ class BankerFlow(Flow):
         s.notify(msg("ui.card.registered", player=player), "info", "payment")
         self.replacing = None
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> BankerView:
         """The banker's menu: the players still in (for corrections and lost cards), and whether phones can follow."""
         return {"players": [p for p in view.players(self.s) if not p["bankrupt"]], "replacing": self.replacing,
                 "phones": self.f.phones.table_link() is not None, "stand_ins": self.s.settings.stand_ins,
                 "cards": self.s.settings.taps}  # the stand-ins for a forgotten card: only when paying needs cards
 
 
-__all__ = ["BankerFlow", "DESTRUCTIVE", "PIN_FREE_TRIES"]
+__all__ = ["BankerFlow", "BankerView", "DESTRUCTIVE", "PIN_FREE_TRIES"]

@@ -8,17 +8,39 @@ restart of the app does not start them again. `tick` is called every second.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from banker.chance import complete_action
 from ui.flows.base import Flow
 from ui.i18n import msg
 
 if TYPE_CHECKING:
+    from banker.game import Game
     from ui.flows import Flows
 
 RESUME_COUNTDOWN = 3  # seconds between everyone being back and the game going on
 TIMEOUT_STEPS = 12  # the most defaults a timed-out turn plays for the player (a turn never takes so many)
+# A bid timer's auction moment: the space, the kind, the bidder whose turn it is, the high bid, the bidders left.
+BidMoment = tuple[int, str, int, int, int]
+
+
+class Vote(TypedDict):
+    """A vote to pause or resume, or an agreed resume counting down, in words."""
+
+    text: str
+
+
+class ClockView(TypedDict):
+    """brands' clock on the turn screen (`ClockFlow.view`): the game clock and the economy in a line, the turn's
+    and the debt's seconds left (None: no timer), whether the game is paused, a vote (None: none), and the
+    casino's jackpot (None: no casino)."""
+
+    line: str
+    turn: int | None
+    debt: int | None
+    paused: bool
+    vote: Vote | None
+    jackpot: int | None
 
 
 class ClockFlow(Flow):
@@ -27,7 +49,7 @@ class ClockFlow(Flow):
         self.alarm_sounded = False
         # The turn, bid and debt timers count from these game-clock moments (seconds).
         self.turn_began = 0.0
-        self.bid_began: tuple[Any, ...] = ()
+        self.bid_began: tuple[BidMoment, float] | None = None
         self.debt_began = -1.0
         self.votes: set[str] = set()
         self.vote_kind = ""  # "" | "pause" | "resume"
@@ -91,9 +113,9 @@ class ClockFlow(Flow):
             return None
         a = game.auction
         key = (a.space, a.kind, a.next_bidder, a.high_bid, len(a.bidders))
-        if self.bid_began[:1] != (key,):
+        if self.bid_began is None or self.bid_began[0] != key:
             self.bid_began = (key, self.s.game_time())
-        return self._left(float(self.bid_began[1]), seconds)
+        return self._left(self.bid_began[1], seconds)
 
     def debt_countdown(self) -> int | None:
         """Seconds shown on the debt panel (brands), or None."""
@@ -124,7 +146,7 @@ class ClockFlow(Flow):
                 break
         self.turn_began = s.game_time()
 
-    def _default(self, game: Any) -> dict[str, Any] | None:
+    def _default(self, game: Game) -> dict[str, Any] | None:
         """What a timed-out turn does for the player now: the choice that spends nothing, from what the engine
         says the player owes (decline, draw, walk past the casino, the bus's full roll, stay put, the flat tax,
         roll, end the turn), or None."""
@@ -247,7 +269,7 @@ class ClockFlow(Flow):
         s.apply({"do": "end_game"})
         self.changed()
 
-    def view(self) -> dict[str, Any] | None:
+    def view(self) -> ClockView | None:
         """brands: the game clock, the economy and the timers, for the turn screen."""
         game, tr = self.game, self.s.tr
         if game is None or not game.variant.clocked:
@@ -259,7 +281,7 @@ class ClockFlow(Flow):
             lines.append(tr("ui.clock.rent_tax", percent=game.rent_tax_percent()))
         if game.speed_die_active():
             lines.append(tr("ui.clock.speed_die"))
-        vote = None
+        vote: Vote | None = None
         if self.vote_kind:
             alive = [p.name for p in game.players if not p.bankrupt]
             vote = {"text": tr(f"ui.vote.{self.vote_kind}", seconds=self.vote_countdown(),
@@ -272,4 +294,4 @@ class ClockFlow(Flow):
                 "jackpot": game.casino_state.jackpot if game.variant.has_casino else None}
 
 
-__all__ = ["ClockFlow", "RESUME_COUNTDOWN"]
+__all__ = ["ClockFlow", "ClockView", "RESUME_COUNTDOWN", "Vote"]

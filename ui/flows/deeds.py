@@ -3,18 +3,58 @@ the engine would take it now), the debt panel that sends a debtor there, and the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from ui import view
 from ui.flows.base import Flow
 from ui.pages import DEEDS_PAGE, Page
-from ui.view import buildings_text, deeds_key, pool_text
+from ui.view import Deed, buildings_text, deeds_key, pool_text
 
 if TYPE_CHECKING:
     from ui.flows import Flows
 
 # What a deed's row offers, in this order, where the ruleset has the verb (lots take all, others the last four).
 DEED_VERBS = ("build", "sell", "sell_all", "mortgage", "unmortgage", "auction_own", "sell_to_bank")
+
+
+class DeedAction(TypedDict):
+    """A button of a deed's row: its verb, its words, and whether the engine would take it now."""
+
+    verb: str
+    text: str
+    enabled: bool
+
+
+class DeedRow(Deed):
+    """A deed on the deeds screen: the title deed (ui/view.py's `Deed`), its buildings in words and its buttons."""
+
+    houses_text: str
+    actions: list[DeedAction]
+
+
+class DeedGroup(TypedDict):
+    """A colour group of a player's deeds: its key, name in the family's language, colour, and deeds."""
+
+    group: str
+    name: str
+    colour: str
+    deeds: list[DeedRow]
+
+
+class Debt(TypedDict):
+    """A debtor on the debt panel: what they owe in all, what is missing (a number and in words), to whom, what
+    selling and mortgaging could raise, whether that is enough, and whether the ruleset raises by selling."""
+
+    name: str
+    colour: str
+    cash: int
+    owed: int
+    missing: int
+    missing_text: str
+    to: str
+    raisable: int
+    enough: bool
+    sell_off: bool
 
 
 class DeedsFlow(Flow):
@@ -45,31 +85,29 @@ class DeedsFlow(Flow):
 
     # ------------------------------------------------------------------ what the screens show
 
-    def view(self, player: str) -> list[dict[str, Any]]:
+    def view(self, player: str) -> list[DeedGroup]:
         """A player's properties grouped by colour, each with what can be done to it."""
         s, game = self.s, self.game
         assert game is not None
         p = game.index_of[player]
-        groups: dict[str, list[dict[str, Any]]] = {}
+        groups: dict[str, list[DeedRow]] = {}
         for i in game.iter_properties(p):
-            entry = view.space(s, i)
-            entry["houses_text"] = buildings_text(s, game, i)
             verbs = DEED_VERBS if game.kinds[i] == "lot" else DEED_VERBS[3:]
-            entry["actions"] = [
+            entry: DeedRow = {**view.space(s, i), "houses_text": buildings_text(s, game, i), "actions": [
                 {"verb": verb, "text": s.tr(f"ui.btn.{verb}"), "enabled": game.can({"do": verb, "space": i}) is None}
                 for verb in verbs if verb in game.space_verbs
-            ]
+            ]}
             groups.setdefault(game.groups[i] or "", []).append(entry)
         return [{"group": g, "name": s.tr.group(g, game.ruleset.groups.get(g, {}).get("name", g)),
                  "colour": game.ruleset.groups.get(g, {}).get("color", "#BDBDBD"), "deeds": items}
                 for g, items in groups.items()]
 
-    def debts(self) -> list[dict[str, Any]]:
+    def debts(self) -> list[Debt]:
         """Who owes whom how much, what is missing, and what selling and mortgaging could raise."""
         s, game = self.s, self.game
         if game is None:
             return []
-        out = []
+        out: list[Debt] = []
         for p in game.players:
             if not p.debts:
                 continue
@@ -89,4 +127,4 @@ class DeedsFlow(Flow):
         return pool_text(self.s, game) if game is not None else ""
 
 
-__all__ = ["DEED_VERBS", "DeedsFlow"]
+__all__ = ["DEED_VERBS", "DeedAction", "DeedGroup", "DeedRow", "DeedsFlow", "Debt"]

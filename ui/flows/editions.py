@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from banker.editions import Edition, delete_edition, list_editions, rename_edition
 from banker.errors import RulesetError
@@ -26,7 +26,7 @@ from banker.ruleset import MAX_EDITION_NAME, builtin_names, editions_dir, is_edi
 from ui.editor import EditorService
 from ui.editor_page import editor_labels, translated_refusal
 from ui.flows.base import Flow
-from ui.i18n import Msg, msg
+from ui.i18n import Msg, Translator, msg
 from ui.keys import KeyboardView, NameEditor, keyboard_rows
 from ui.pages import EDITION_KEYBOARD_PAGE, EDITION_PHONE_PAGE, EDITIONS_PAGE, HOME
 from ui.tokens import typed_token
@@ -36,16 +36,56 @@ if TYPE_CHECKING:
 
 TITLE_MAX = 40  # characters of an edition's title typed on the keyboard
 NAME_MARKS = "abcdefghijklmnopqrstuvwxyz0123456789-"  # what an edition's name may hold (banker/editions.py)
+FolderKey = tuple[tuple[str, int, int], ...]  # the editions folder's entries, sizes and change times (`_folder_key`)
 
 
-def editor_parts(tr: Any) -> tuple[dict[str, str], Any]:
+class EditionRow(TypedDict):
+    """An edition on the editions page: its name, title, why it cannot be played (None: it can), and whether
+    its Delete is armed for the second touch."""
+
+    name: str
+    title: str
+    problem: str | None
+    armed: bool
+
+
+class EditionsView(TypedDict):
+    """The editions page (`EditionsFlow.view`)."""
+
+    editions: list[EditionRow]
+
+
+class EditorStatus(TypedDict):
+    """The phone editor's state as last polled: "waiting", "editing" or "ended", and the titles saved."""
+
+    state: str
+    saved: list[str]
+
+
+class PhoneOff(TypedDict):
+    """The phone page without a phone server: why, and the one thing to do."""
+
+    server: Literal[False]
+    off: str
+
+
+class PhoneOn(TypedDict):
+    """The phone page: the editor's link, its state, and the titles saved from the phone, each once."""
+
+    server: Literal[True]
+    link: str
+    state: str
+    saved: list[str]
+
+
+def editor_parts(tr: Translator) -> tuple[dict[str, str], EditorService]:
     """What the phone server's editor is opened with: the editor page's words in the family's language
     (ui/editor_page.py) and the service that lists, loads and saves editions (ui/editor.py; no aiohttp there:
     the requests are the phone server's)."""
     return editor_labels(tr), EditorService(tr=tr)
 
 
-def broken_reason(tr: Any, edition: Edition) -> str | None:
+def broken_reason(tr: Translator, edition: Edition) -> str | None:
     """Why an edition cannot be played, in the family's language where the app has words for the loader's
     refusal (the phone editor's, ui/editor_page.translated_refusal: "options.start_cash: Musi być liczbą
     całkowitą."), else the loader's own sentence; None for an edition that can be played."""
@@ -71,13 +111,13 @@ class EditionsFlow(Flow):
         self.renaming: str | None = None  # the edition being renamed, by its name
         self.part = "title"  # what the keyboard types: "title", then "name"
         self.title = ""  # the new title, once typed
-        self._kept: tuple[Any, list[Edition]] | None = None  # the folder's files as last seen, and their editions
+        self._kept: tuple[FolderKey | None, list[Edition]] | None = None  # the folder's files as last seen, and their editions
         # "Edit on a phone": whether its page is open, the code the phone server offers (None: no server), the
         # editor's state as last polled, and what opens an editor (a test gives its own).
         self.on_phone = False
         self.code: str | None = None
-        self.status: dict[str, Any] | None = None
-        self.editor_parts: Callable[[Any], tuple[dict[str, str], Any]] = editor_parts
+        self.status: EditorStatus | None = None
+        self.editor_parts: Callable[[Translator], tuple[dict[str, str], EditorService]] = editor_parts
         self.s.listeners.append(self._heard)
 
     def leave(self, page: str) -> str | None:
@@ -230,14 +270,14 @@ class EditionsFlow(Flow):
             self.status = status
             self.changed()
 
-    def phone_view(self) -> dict[str, Any]:
+    def phone_view(self) -> PhoneOn | PhoneOff:
         """The phone page: `server` (False: no phone server, `off` says why and what to do), the link
         to show as a QR code and as text, the editor's `state` ("waiting", "editing" or "ended") and the titles
         `saved` from the phone, oldest first, each once."""
         phones = self.f.phones
         if self.code is None or phones.web is None:
             return {"server": False, "off": self.s.tr.render(phones.off_text())}
-        status = self.status or {"state": "waiting", "saved": []}
+        status: EditorStatus = self.status or {"state": "waiting", "saved": []}
         return {"server": True, "link": f"{phones.base}/e/{self.code}", "state": status["state"],
                 "saved": list(dict.fromkeys(status["saved"]))}  # an edition saved again is named once
 
@@ -253,8 +293,10 @@ class EditionsFlow(Flow):
         self.code = code
         self.status = self._status()
 
-    def _status(self) -> dict[str, Any]:
-        status = self.f.phones.web.editor_status()
+    def _status(self) -> EditorStatus:
+        web = self.f.phones.web
+        assert web is not None  # a code is offered only on a phone server (`_offer`)
+        status = web.editor_status()
         return {"state": str(status["state"]), "saved": [str(title) for title in status["saved"]]}
 
     def _on_page(self) -> bool:
@@ -267,7 +309,7 @@ class EditionsFlow(Flow):
 
     # ------------------------------------------------------------------ what the screens show
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> EditionsView:
         """The editions page: each edition's title, name, and its problem (None: it can be played), and
         whether its Delete is armed."""
         armed = self.f.nav.confirm.armed()
@@ -286,7 +328,7 @@ class EditionsFlow(Flow):
                 "can_finish": bool(e.result()) and problem is None}
 
 
-def _folder_key() -> tuple[tuple[str, int, int], ...] | None:
+def _folder_key() -> FolderKey | None:
     """The editions folder's entries with their sizes and change times (None: it cannot be looked at)."""
     try:
         with os.scandir(editions_dir()) as entries:
@@ -295,4 +337,5 @@ def _folder_key() -> tuple[tuple[str, int, int], ...] | None:
         return None
 
 
-__all__ = ["EditionsFlow", "NAME_MARKS", "TITLE_MAX", "broken_reason", "delete_key", "editor_parts"]
+__all__ = ["EditionRow", "EditionsFlow", "EditionsView", "EditorStatus", "NAME_MARKS", "PhoneOff", "PhoneOn", "TITLE_MAX",
+           "broken_reason", "delete_key", "editor_parts"]

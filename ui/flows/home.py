@@ -4,12 +4,31 @@ worth over the game), from which the table goes back to the start."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from banker.journal import JournalError
 from ui import view
 from ui.flows.base import Flow
 from ui.i18n import winners_msg
+from ui.view import Rank
+
+
+class RulesInForce(TypedDict):
+    """The house rules page of a game going (`HomeFlow.house_rules`): the ruleset's name, the rules in words."""
+
+    rules: str
+    lines: list[str]
+
+
+class GameOver(TypedDict):
+    """The game-over screen (`HomeFlow.game_over`): the winner in words, the ranking, everyone's net worth at
+    the start of each turn with the round of each point, and the players' colours."""
+
+    winner: str
+    ranking: list[Rank]
+    history: dict[str, list[int]]
+    rounds: list[int]
+    colours: dict[str, str]
 
 
 class HomeFlow(Flow):
@@ -41,7 +60,7 @@ class HomeFlow(Flow):
         """Every money movement in words, newest first."""
         return view.log(self.s, limit)
 
-    def house_rules(self) -> dict[str, Any]:
+    def house_rules(self) -> RulesInForce:
         """The house rules in force in this game, in words (`view.house_rules`), and the ruleset's name."""
         s, game = self.s, self.game
         assert game is not None
@@ -49,7 +68,7 @@ class HomeFlow(Flow):
         return {"rules": s.tr(f"ui.rules.{name}") if s.tr.has(f"ui.rules.{name}") else game.ruleset.title,
                 "lines": [r["text"] for r in view.house_rules(s, game.ruleset, game.options, pot_now=game.pot)]}
 
-    def game_over(self) -> dict[str, Any]:
+    def game_over(self) -> GameOver:
         """The winner, the ranking by net worth, and everyone's net worth over the game for the chart (with the
         round of each of its points)."""
         s, game = self.s, self.game
@@ -59,4 +78,4 @@ class HomeFlow(Flow):
                 "history": history, "rounds": rounds, "colours": {p.name: s.colour(p.name) for p in game.players}}
 
 
-__all__ = ["HomeFlow"]
+__all__ = ["GameOver", "HomeFlow", "RulesInForce"]

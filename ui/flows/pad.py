@@ -8,7 +8,7 @@ goes back where it came from, and goes by itself once its moment has passed (`le
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from ui import view
 from ui.entry import PIN_LEAST, PIN_MOST, Entry
@@ -18,6 +18,28 @@ from ui.pages import BANKER_PAGE, DIGITS_PAGE, OWNAUCTION_PAGE, SETUP_PAGE, TABL
 
 if TYPE_CHECKING:
     from ui.flows import Flows
+
+
+class PadLine(TypedDict):
+    """A line under the pad's value: its words, and its kind (info | money | error)."""
+
+    text: str
+    kind: str
+
+
+class PadView(TypedDict):
+    """The digit pad (`PadFlow.view`)."""
+
+    title: str
+    shown: str  # the value, large: a PIN as dots, a correction with its sign
+    empty: bool
+    secret: bool
+    lines: list[PadLine]
+    sign: int | None  # a correction's sign, else None
+    keys: bool  # the keys may be touched now
+    ok: bool  # OK may be touched now
+    ok_text: str
+    wait: int | None  # the PIN's wait in seconds, else None
 
 
 class PadFlow(Flow):
@@ -150,14 +172,14 @@ class PadFlow(Flow):
 
     # ------------------------------------------------------------------ what the pad shows
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> PadView:
         """Its title; the value shown large the language's way (a PIN as dots, a correction with its sign); the
         lines under it (whose cash, the new balance, the rule the amount keeps, the PIN's tries left or its
         wait), each {"text", "kind"} (info | money | error); a correction's sign; whether the keys and OK may
         be touched now; and the wait in seconds, or None."""
         e, tr = self.entry, self.s.tr
         assert e is not None
-        lines: list[dict[str, str]] = []
+        lines: list[PadLine] = []
         broken = e.breaks()
         player = e.subject.get("player", "")
         wait = None
@@ -206,4 +228,4 @@ class PadFlow(Flow):
                 "ok_text": ok_text, "wait": wait}
 
 
-__all__ = ["PadFlow"]
+__all__ = ["PadFlow", "PadLine", "PadView"]

@@ -10,7 +10,7 @@ is refused there, naming whose card is awaited.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from banker.chance import complete_action, complete_bet
 from banker.errors import ActionError
@@ -22,6 +22,17 @@ if TYPE_CHECKING:
 # The verbs that spend a player's money or property: each waits for that player's card.
 SPENDING = {"buy", "bid", "pay_fine", "use_card", "build", "sell", "sell_all", "mortgage", "unmortgage",
             "keep_mortgage", "concede", "auction_own", "sell_to_bank"}
+
+
+class PendingView(TypedDict):
+    """An action waiting for card taps, as the banner shows it (`PayingFlow.view`): the prompt, whose cards it
+    needs, who has still to tap and who has, and whether the banker allows stand-ins for a forgotten card."""
+
+    prompt: str
+    needs: list[str]
+    waiting: list[str]
+    tapped: list[str]
+    stand_ins: bool
 
 
 @dataclass
@@ -148,7 +159,7 @@ class PayingFlow(Flow):
             params["fine"] = game.options.jail_fine
         return self.s.tr(f"ui.do.{verb}", **params)
 
-    def view(self) -> dict[str, Any] | None:
+    def view(self) -> PendingView | None:
         """An action waiting for card taps: the prompt, and who still has to tap."""
         p = self.pending
         if p is None:
@@ -157,4 +168,4 @@ class PayingFlow(Flow):
                 "tapped": sorted(p.tapped), "stand_ins": self.s.settings.stand_ins}
 
 
-__all__ = ["Pending", "PayingFlow", "SPENDING"]
+__all__ = ["Pending", "PayingFlow", "PendingView", "SPENDING"]

@@ -6,20 +6,61 @@ it is off and the one thing to do (`off_text`, in the words of ui/where.py)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 from urllib.parse import quote
 
 from ui.flows.base import Flow
 from ui.i18n import Msg, msg
+from ui.session import Session
 from ui.tokens import is_typed_token, typed_token
 from ui.where import phones_off
 
 if TYPE_CHECKING:
+    from ui.editor import EditorService
     from ui.flows import Flows
 
 MOVE_SECONDS = 600  # a "continue on another device" link lives 10 minutes
 PLAYER_QR_SECONDS = 20  # how long the table shows a player's own QR code after their card tap
+
+
+class PhoneWeb(Protocol):
+    """What the flows ask of the phone server (ui/web.py's `PhoneServer`, or a test's fake): the phone page's
+    state served for a token (None: the token answers nothing any more), a one-time move link, and the phone
+    editor's one session (ui/flows/editions.py): opened with a code, closed, and its state
+    ({"state": "waiting" | "editing" | "ended", "saved": [titles]})."""
+
+    def publish(self, token: str, state: Mapping[str, Any] | None) -> None: ...
+
+    def add_move(self, code: str, script: str, expires_at: float) -> None: ...
+
+    def open_editor(self, code: str, page_labels: Mapping[str, str], service: EditorService) -> None: ...
+
+    def close_editor(self) -> None: ...
+
+    def editor_status(self) -> dict[str, Any]: ...
+
+
+class PhonesOn(TypedDict):
+    """The phones page (`PhonesFlow.view`): the table's link, how many minutes a move link lives, and the move
+    link being shown (None: none)."""
+
+    link: str
+    move_minutes: int
+    move_url: str | None
+    off: None
+
+
+class PhonesOff(TypedDict):
+    """The phones page with no link (no server, or no game): why, and the one thing to do (`off`)."""
+
+    link: None
+    move_minutes: int
+    move_url: str | None
+    off: str
+
+
+PhonesView = PhonesOn | PhonesOff
 
 
 class PhonesFlow(Flow):
@@ -27,14 +68,14 @@ class PhonesFlow(Flow):
         super().__init__(flows)
         # The web server (ui/web.PhoneServer) once the app starts it, its base address, what builds the state
         # it publishes, and what was last published.
-        self.web: Any = None
+        self.web: PhoneWeb | None = None
         self.base = ""
         # Why there is no server (ui/where.py's PHONES_OFF; the app says, at its start), and the port it was to
         # listen on.
         self.off = "starting"
         self.port = 0
-        self.phone_state: Callable[[Any], dict[str, Any]] = lambda session: {}
-        self._published: tuple[Any, ...] = ()
+        self.phone_state: Callable[[Session], dict[str, Any]] = lambda session: {}
+        self._published: tuple[object, ...] = ()
         # How a change reaches the phones: at once (None: the tests' and the tools' way), or handed to the
         # app, which publishes after the frame that shows the change, so a tap's screen never waits for it.
         self.publish_soon: Callable[[Callable[[], None]], None] | None = None
@@ -51,9 +92,10 @@ class PhonesFlow(Flow):
     def closed(self) -> None:
         self.player_qr = ("", 0.0)
 
-    def connect(self, web: Any, base: str, phone_state: Callable[[Any], dict[str, Any]]) -> None:
-        """The phone server (ui/web.PhoneServer or a test's fake), its base address, and what builds the state it
-        publishes (ui/phone.phone_state: handed in, so the flows do not import the screens' side)."""
+    def connect(self, web: PhoneWeb | None, base: str, phone_state: Callable[[Session], dict[str, Any]]) -> None:
+        """The phone server (ui/web.PhoneServer or a test's fake; None: none, as if it never started), its base
+        address, and what builds the state it publishes (ui/phone.phone_state: handed in, so the flows do not
+        import the screens' side)."""
         self.web, self.base, self.phone_state = web, base, phone_state
 
     def off_because(self, off: str, port: int = 0) -> None:
@@ -205,12 +247,14 @@ class PhonesFlow(Flow):
         s.notify(msg("ui.phones.moved"), "info", "payment")
         self.changed()
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> PhonesView:
         """The table's link, the move link being shown, how many minutes a one-time move link lives, and
         without a server why (`off`)."""
-        link = self.table_link()
-        return {"link": link, "move_minutes": MOVE_SECONDS // 60, "move_url": self.move_url,
-                "off": None if link else self.s.tr.render(self.off_text())}
+        link, minutes = self.table_link(), MOVE_SECONDS // 60
+        if link is None:
+            return {"link": None, "move_minutes": minutes, "move_url": self.move_url,
+                    "off": self.s.tr.render(self.off_text())}
+        return {"link": link, "move_minutes": minutes, "move_url": self.move_url, "off": None}
 
 
-__all__ = ["MOVE_SECONDS", "PhonesFlow"]
+__all__ = ["MOVE_SECONDS", "PhoneWeb", "PhonesFlow", "PhonesOff", "PhonesOn", "PhonesView"]

@@ -5,7 +5,7 @@ start like any other."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from banker.ruleset import load_ruleset
 from banker.variant import Variant
@@ -14,6 +14,42 @@ from ui.flows.draft import Draft
 
 SETUP_CASH_STEP = 50  # the page's -/+ on a player's cash
 DEFAULT_COLOUR = "#BDBDBD"  # a space of no colour group
+
+
+class ProgressPlayer(TypedDict):
+    """A player's cash (a number and in words), position and its space's name, and whether they have been
+    round the board yet."""
+
+    name: str
+    cash: int
+    cash_text: str
+    position: int
+    where: str
+    lapped: bool
+
+
+class ProgressSpace(TypedDict):
+    """A property: its colour group's colour, owner (None: the bank), whether it takes buildings (`lot`), its
+    buildings (0-4 houses, 5 a hotel) and whether it is mortgaged."""
+
+    index: int
+    name: str
+    colour: str
+    owner: str | None
+    lot: bool
+    level: int
+    mortgaged: bool
+
+
+class ProgressView(TypedDict):
+    """The "game already going" page (`ProgressFlow.view`): the players, the properties, whether the ruleset has
+    mortgages, the cash's -/+ step, and whether each player's first lap is asked (`laps`)."""
+
+    players: list[ProgressPlayer]
+    spaces: list[ProgressSpace]
+    mortgages: bool
+    step: int
+    laps: bool
 
 
 class ProgressFlow(Flow):
@@ -83,20 +119,20 @@ class ProgressFlow(Flow):
         entry["mortgaged"] = not entry.get("mortgaged", False)
         self.changed()
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> ProgressView:
         """Each player's cash and position, and every property's owner, buildings and mortgage, as entered so
         far."""
         d = self._draft()
         entered = d.setup or {"players": {}, "spaces": {}}
         ruleset = load_ruleset(d.rules)
         start_cash = ruleset.options.start_cash
-        players = []
+        players: list[ProgressPlayer] = []
         for name in d.names():
             entry = entered["players"].get(name, {})
             cash, position = int(entry.get("cash", start_cash)), int(entry.get("position", 0))
             players.append({"name": name, "cash": cash, "cash_text": self.s.tr.money(cash), "position": position,
                             "where": ruleset.spaces[position].name, "lapped": bool(entry.get("lapped", False))})
-        spaces = []
+        spaces: list[ProgressSpace] = []
         for s in ruleset.spaces:
             if not s.is_property:
                 continue
@@ -110,4 +146,4 @@ class ProgressFlow(Flow):
                 "step": SETUP_CASH_STEP, "laps": self.laps()}
 
 
-__all__ = ["ProgressFlow", "SETUP_CASH_STEP"]
+__all__ = ["ProgressFlow", "ProgressPlayer", "ProgressSpace", "ProgressView", "SETUP_CASH_STEP"]

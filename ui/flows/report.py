@@ -9,7 +9,8 @@ engine's dicts, so the phone page (ui/phone.py) words the report exactly as the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from banker.journal import JournalError
 from banker.report import game_report
@@ -18,12 +19,91 @@ from ui.i18n import winners_msg
 from ui.pages import FAME_PAGE, HOME, OVER, OVER_PAGE, PAST_REPORT_PAGE, REPORT_PAGE, home_page
 
 if TYPE_CHECKING:
+    from banker.game import Game
     from ui.flows import Flows
     from ui.session import Session
 
 PAST_SHOWN = 30  # the newest finished games the hall of fame lists, each opening its report
 KINDS = ("rent", "salary", "buy", "tax", "card", "auction", "trade", "deal", "build", "mortgage", "unmortgage",
          "jail_fine", "start_bonus", "pot", "sell", "sell_to_bank", "sell_to_player")  # kinds with words of their own
+
+
+class Coloured(TypedDict):
+    """A player of a report's page: their name and colour (`ReportFlow._coloured` gives a past game's)."""
+
+    name: str
+    colour: str
+
+
+class ReportPlayer(Coloured):
+    """A player on the report page: their place and their game in a few lines."""
+
+    place: int
+    lines: list[str]
+
+
+class ReportView(TypedDict):
+    """The report page (`report_view`)."""
+
+    game: int  # the journal's id of the game
+    title: str
+    winner: str
+    length: str
+    turning: str | None  # the turning point (the largest single payment), None when nobody paid anything
+    players: list[ReportPlayer]
+
+
+class MoneyPlayer(Coloured):
+    """A player's bar on the report's chart: what they received, as [kind, amount] parts (rent, salary, the rest),
+    what they paid, and both totals in words."""
+
+    received: list[list[str | int]]
+    paid: int
+    received_text: str
+    paid_text: str
+
+
+class MoneyView(TypedDict):
+    """The report's chart (`money_view`): its headings, the kinds' legend as [kind, words], and the players."""
+
+    title: str
+    paid: str
+    received: str
+    kinds: list[list[str]]
+    players: list[MoneyPlayer]
+
+
+class FamePlayer(TypedDict):
+    """A player in the hall of fame: their name, their wins in words, and their rent and best game in words."""
+
+    name: str
+    wins: str
+    more: str
+
+
+class FameView(TypedDict):
+    """The hall of fame's words (`fame_view`): the games played (or that there are none, or that the history is
+    still being counted: `empty`), a line per player, the longest and the shortest game."""
+
+    title: str
+    games: str
+    players: list[FamePlayer]
+    lengths: list[str]
+    empty: bool
+
+
+class PastGame(TypedDict):
+    """A finished game in the hall of fame's list, which opens its report: its id, and a line saying it."""
+
+    game: int
+    text: str
+
+
+class FamePage(FameView):
+    """The hall of fame page (`ReportFlow.fame_view`): its words, and the finished games' reports to open."""
+
+    past: list[PastGame]
+    past_title: str
 
 
 def kind_word(s: Session, kind: str) -> str:
@@ -76,7 +156,7 @@ def player_lines(s: Session, p: dict[str, Any]) -> list[str]:
     return lines
 
 
-def report_view(s: Session, report: dict[str, Any]) -> dict[str, Any]:
+def report_view(s: Session, report: dict[str, Any]) -> ReportView:
     """The report page's words from `banker.report.game_report`: the winner, the game's length, the turning
     point (the largest single payment) and a few lines per player, in rank order (seat order among equals); and
     the game's id."""
@@ -106,16 +186,17 @@ def report_view(s: Session, report: dict[str, Any]) -> dict[str, Any]:
 CHART_KINDS = ("rent", "salary")  # money received, split on the report's chart; the rest is one more part
 
 
-def money_view(s: Session, report: dict[str, Any]) -> dict[str, Any]:
+def money_view(s: Session, report: dict[str, Any]) -> MoneyView:
     """The report page's chart (ui/chart.py's MoneyBars) from `banker.report.game_report`: per player, in rank
     order, what they received split into rent, salary and the rest, and what they paid, with both totals
     in words; the headings and the kinds' legend. Every part is the report's: the parts add up to the total."""
     tr = s.tr
-    players = []
+    players: list[MoneyPlayer] = []
     for _, p in sorted(enumerate(report["players"]), key=lambda ip: (ip[1]["rank"], ip[0])):
         received = sum(p["received"].values())
-        parts = [[kind, p["received"].get(kind, 0)] for kind in CHART_KINDS]
-        parts.append(["other", received - sum(amount for _kind, amount in parts)])
+        amounts: dict[str, int] = {kind: p["received"].get(kind, 0) for kind in CHART_KINDS}
+        parts: list[list[str | int]] = [[kind, amount] for kind, amount in amounts.items()]
+        parts.append(["other", received - sum(amounts.values())])
         paid = sum(p["paid"].values())
         players.append({"name": p["name"], "colour": s.colour(p["name"]), "received": parts, "paid": paid,
                         "received_text": tr.money(received), "paid_text": tr.money(paid)})
@@ -125,7 +206,7 @@ def money_view(s: Session, report: dict[str, Any]) -> dict[str, Any]:
             "players": players}
 
 
-def fame_view(s: Session, stats: dict[str, Any] | None) -> dict[str, Any]:
+def fame_view(s: Session, stats: dict[str, Any] | None) -> FameView:
     """The hall of fame's words from `banker.report.family_stats`: games played, a line per player (wins of
     games, the win rate, rent collected, the best game), the longest and the shortest game; an empty history
     says so, and so does a history still being read beside the app (`stats` None: ui/history.py)."""
@@ -136,7 +217,7 @@ def fame_view(s: Session, stats: dict[str, Any] | None) -> dict[str, Any]:
     if not stats["games"]:
         return {"title": tr("ui.fame.title"), "games": tr("ui.fame.empty"), "players": [], "lengths": [],
                 "empty": True}
-    players = []
+    players: list[FamePlayer] = []
     for p in stats["players"]:
         best = p["best_game"]
         players.append({
@@ -145,7 +226,7 @@ def fame_view(s: Session, stats: dict[str, Any] | None) -> dict[str, Any]:
             "more": tr("ui.fame.more", rent=p["rent_collected"], game=best["game"], worth=best["net_worth"])
             if best is not None else tr("ui.fame.rent", rent=p["rent_collected"]),
         })
-    lengths = []
+    lengths: list[str] = []
     for key, which in (("longest_game", "ui.fame.longest"), ("shortest_game", "ui.fame.shortest")):
         g = stats[key]
         if g is not None:
@@ -161,7 +242,7 @@ class ReportFlow(Flow):
 
     def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
-        self._report: tuple[Any, int, dict[str, Any]] | None = None  # (game, actions, game_report) kept
+        self._report: tuple[Game, int, dict[str, Any]] | None = None  # (game, actions, game_report) kept
         self._stats: dict[str, Any] | None = None  # the history (ui/history.py), read when the hall of fame opens
         self.past: int | None = None  # the finished game whose report the hall of fame opened ("past_report")
         self._past: tuple[int, dict[str, Any], dict[str, str]] | None = None  # (id, game_report, colours) kept
@@ -180,25 +261,28 @@ class ReportFlow(Flow):
             self._report = kept = (game, len(game.history), made)
         return kept[2]
 
-    def report_view(self) -> dict[str, Any]:
-        return self._coloured(report_view(self.s, self.report()))
+    def report_view(self) -> ReportView:
+        v = report_view(self.s, self.report())
+        self._coloured(v["players"])
+        return v
 
-    def money_view(self) -> dict[str, Any]:
-        return self._coloured(money_view(self.s, self.report()))
+    def money_view(self) -> MoneyView:
+        v = money_view(self.s, self.report())
+        self._coloured(v["players"])
+        return v
 
-    def _coloured(self, v: dict[str, Any]) -> dict[str, Any]:
+    def _coloured(self, players: Sequence[Coloured]) -> None:
         """A past game's players in the colours they played in (its meta document), not the live game's."""
         if self.f.mode == HOME and self._past is not None:
             colours = self._past[2]
-            for p in v["players"]:
+            for p in players:
                 p["colour"] = str(colours.get(p["name"], p["colour"]))
-        return v
 
-    def past_games(self) -> list[dict[str, Any]]:
+    def past_games(self) -> list[PastGame]:
         """The finished games the hall of fame lists (the newest PAST_SHOWN), each a line that opens its report:
         {"game", "text"}."""
         tr = self.s.tr
-        out = []
+        out: list[PastGame] = []
         for found in self.s.history.finished()[:PAST_SHOWN]:
             summary = found.summary or {}
             out.append({"game": found.id, "text": tr(
@@ -246,11 +330,9 @@ class ReportFlow(Flow):
                 self._stats = {"games": 0}
         return self._stats
 
-    def fame_view(self) -> dict[str, Any]:
-        v = fame_view(self.s, self.stats())
-        v["past"] = self.past_games() if self._stats is not None else []
-        v["past_title"] = self.s.tr("ui.fame.reports")
-        return v
+    def fame_view(self) -> FamePage:
+        return {**fame_view(self.s, self.stats()), "past": self.past_games() if self._stats is not None else [],
+                "past_title": self.s.tr("ui.fame.reports")}
 
     def history_in(self) -> None:
         """The app's first reading of the history is in (ui/history.py): a hall of fame that said it was
@@ -273,5 +355,6 @@ class ReportFlow(Flow):
         self.past = self._past = None
 
 
-__all__ = ["CHART_KINDS", "KINDS", "PAST_SHOWN", "ReportFlow", "fame_view", "kind_word", "length_text", "money_view", "player_lines",
-           "report_view"]
+__all__ = ["CHART_KINDS", "Coloured", "FamePage", "FamePlayer", "FameView", "KINDS", "MoneyPlayer", "MoneyView", "PAST_SHOWN",
+           "PastGame", "ReportFlow", "ReportPlayer", "ReportView", "fame_view", "kind_word", "length_text", "money_view",
+           "player_lines", "report_view"]

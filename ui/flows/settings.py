@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from banker.version import version_line
 from ui.flows.base import Flow
@@ -33,6 +33,38 @@ SETTING_ROWS = (("sounds", "motion"), ("voice", "voice_volume", "voice_speed"), 
 # with: on-screen buttons"; the banker's or the family's own decks): their button says the way chosen and looks
 # the same, in force, either way. The others switch a thing on or off, and say which ("Sounds: off").
 CHOICES = ("taps", "physical_decks")
+
+
+class SettingButton(TypedDict):
+    """A setting's button: its key, the key of its words for its state now, whether it shows as in force, and
+    the value a touch sets (a switch the other way, or a level of the voice's the next one)."""
+
+    key: str
+    text_key: str
+    on: bool
+    next: bool | int
+
+
+class SettingsView(TypedDict):
+    """The settings screen (`SettingsFlow.view`)."""
+
+    language: str
+    languages: dict[str, str]  # language -> its name in itself
+    rows: list[list[SettingButton]]
+    status: str  # the hardware's state, and the voice's when it is silent
+    editions: bool  # the family's editions offered (between games only)
+    about: str
+
+
+class CheckView(TypedDict):
+    """A hardware check's screen (`SettingsFlow.check_view`)."""
+
+    title: str
+    figure: str | None  # the card's id or the dice pressed, large; None until something comes
+    about: str
+    waiting: str
+    facts: list[str]
+    hints: list[str]
 
 
 @dataclass
@@ -86,7 +118,7 @@ class SettingsFlow(Flow):
         s.save_settings(s.settings)
         self.changed()
 
-    def set_setting(self, name: str, value: Any) -> None:
+    def set_setting(self, name: str, value: bool | int) -> None:
         setattr(self.s.settings, name, value)
         self.s.save_settings(self.s.settings)
         self.changed()
@@ -165,15 +197,15 @@ class SettingsFlow(Flow):
         tr = self.s.tr
         return tr("ui.status", reader=tr(f"ui.reader.{self.reader}"), button=tr(f"ui.button.{self.button}"))
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> SettingsView:
         """The settings screen: the languages, the settings' buttons in rows (each says what it is set to; a
         touch switches it, or steps a level on to the next), the hardware's and the voice's state, and
         whether the family's editions are offered (`editions`: between games, never while one is going), and the
         About line (`about`: the version, as `banker --version` prints it)."""
         s = self.s.settings
-        rows = []
+        rows: list[list[SettingButton]] = []
         for keys in SETTING_ROWS:
-            buttons = []
+            buttons: list[SettingButton] = []
             for key in keys:
                 value = getattr(s, key)
                 if isinstance(value, bool):  # its label says its state; a way chosen is never shown as off
@@ -193,7 +225,7 @@ class SettingsFlow(Flow):
                 "editions": self.f.mode == HOME,  # the family's editions: between games only
                 "about": self.s.tr("ui.settings.about", version=self.version)}
 
-    def check_view(self, kind: str) -> dict[str, Any]:
+    def check_view(self, kind: str) -> CheckView:
         """The hardware check, `kind` "reader" or "dice": what came since its screen opened, in large figures
         (the card's id, or the dice of the press: `figure`, None until something comes) with whose card it is
         or how many came (`about`), else the heading (`waiting`: what to do, or that there is no such part); the
@@ -235,4 +267,5 @@ class SettingsFlow(Flow):
                 "waiting": tr.render(heading), "facts": facts, "hints": shown}
 
 
-__all__ = ["CHOICES", "HardwareCheck", "READER_QUIET_SECONDS", "SETTING_ROWS", "SettingsFlow"]
+__all__ = ["CHOICES", "CheckView", "HardwareCheck", "READER_QUIET_SECONDS", "SETTING_ROWS", "SettingButton", "SettingsFlow",
+           "SettingsView"]

@@ -7,13 +7,41 @@ check against the bank's price, not a trade.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ui.flows.base import Flow
 from ui.pages import TRADE_PAGE
 
 if TYPE_CHECKING:
     from ui.flows import Flows
+
+
+class TradeDeed(TypedDict):
+    """A deed a side could give: its index, name, and whether it is in the offer."""
+
+    index: int
+    name: str
+    chosen: bool
+
+
+class TradeSide(TypedDict):
+    """One side of the trade on the screen: "give" (from the offering player) or "get" (from the other), the
+    key of its player in the offer and the player, the cash offered, the side's deeds, and the jail cards offered
+    and held."""
+
+    side: str
+    who_key: str
+    who: str
+    cash: int
+    deeds: list[TradeDeed]
+    jail_cards: int
+    jail_cards_held: int
+
+
+# The trade screen (`TradeFlow.view`): the players still in, who offers ("from": a keyword, hence this form) and
+# who receives, both sides, and a debtor's sale's least price (biznes: the bank's price), else None.
+TradeView = TypedDict("TradeView", {"names": list[str], "from": str, "to": str, "sides": list[TradeSide],
+                                    "sale_least": int | None})
 
 
 def empty_side() -> dict[str, Any]:
@@ -105,12 +133,12 @@ class TradeFlow(Flow):
         return {"do": "sell_to_player", "player": offer["from"], "space": give["spaces"][0], "to": offer["to"],
                 "price": get["cash"]}
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> TradeView:
         """The trade screen: the players to choose from, and each side's cash, deeds and jail cards on offer."""
         game = self.game
         assert game is not None
         offer = self.current()
-        sides = []
+        sides: list[TradeSide] = []
         for side, who_key in (("give", "from"), ("get", "to")):
             owner = game.index_of[offer[who_key]]
             items = offer[side]
@@ -125,4 +153,4 @@ class TradeFlow(Flow):
                 "sides": sides, "sale_least": game.bank_price(sale["space"]) if sale is not None else None}
 
 
-__all__ = ["TradeFlow", "empty_side"]
+__all__ = ["TradeDeed", "TradeFlow", "TradeSide", "TradeView", "empty_side"]

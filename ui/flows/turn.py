@@ -8,11 +8,13 @@ What may be done now is the engine's answer (`game.owed()`, `game.can`); the but
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ui import pages, view
 from ui.flows.base import Flow
+from ui.flows.deeds import Debt
 from ui.i18n import card_msg, msg
+from ui.view import Deed, PlayerRow, Pot
 
 if TYPE_CHECKING:
     from ui.flows import Flows
@@ -23,6 +25,89 @@ PROMPTS = {"buy": "ui.prompt.buy", "draw": "ui.prompt.draw", "tax_flat": "ui.pro
            "roll": "ui.prompt.roll", "build_here": "ui.prompt.build_here", "end_turn": "ui.prompt.end_turn"}
 # The pages of a choice the turn owes, each left once that choice is made: page -> the engine's decision kind.
 CHOICE_PAGES = {pages.CARDS_PAGE: "draw", pages.CASINO_PAGE: "casino", pages.JUMP_PAGE: "jump"}
+
+
+class Pressed(TypedDict):
+    """What a touch of one of the turn's buttons hands `TurnFlow.press`: the button's id, and the action it
+    requests (or {"page": ...}: a page it opens)."""
+
+    id: str
+    action: dict[str, Any]
+
+
+class TurnButton(Pressed):
+    """One of the turn screen's action buttons (`TurnFlow.buttons`): what a touch hands on, its words, and its
+    kind (primary | secondary)."""
+
+    text: str
+    kind: str
+
+
+class Die(TypedDict):
+    """A die of the last roll: its value, whether it is brands' speed die, and the speed die's face."""
+
+    value: int
+    speed: bool
+    face: str
+
+
+class PlayerCode(TypedDict):
+    """A player's own phone code, shown after their card tap: whose, and the link."""
+
+    player: str
+    link: str
+
+
+class NavBar(TypedDict):
+    """The turn screen's bottom bar (`TurnFlow.nav_bar`): (page, words key) for each page the registry puts
+    there, the bank's buildings in words, whether a pause may be asked for, and the hardware's state."""
+
+    links: tuple[tuple[str, str], ...]
+    pool: str
+    can_pause: bool
+    status: str
+
+
+class TurnView(TypedDict):
+    """The turn screen (`TurnFlow.view`)."""
+
+    players: list[PlayerRow]
+    current: PlayerRow
+    debts: list[Debt]
+    clocked: bool
+    dice: list[Die]
+    move_hint: str | None
+    end_time: float | None  # a timed game's end (wall-clock time), else None
+    player_qr: PlayerCode | None
+    deed: Deed  # the space the current player stands on
+    nav: NavBar
+    pot: Pot | None  # the Free Parking jackpot, None with the house rule off
+
+
+class CasinoView(TypedDict):
+    """brands' casino (`TurnFlow.casino`): the player, the bet, the jackpot and its odds, the numbers picked
+    and what a hit pays (None until a number is picked)."""
+
+    player: str
+    bet: int
+    jackpot: int
+    odds: int
+    pick: list[int]
+    win: int | None
+
+
+class CardChoice(TypedDict):
+    """A card the player may have drawn (physical decks): its id and its words."""
+
+    id: str
+    text: str
+
+
+class JumpSpace(TypedDict):
+    """A space to jump to (brands' triple on the speed die)."""
+
+    index: int
+    name: str
 
 
 class TurnFlow(Flow):
@@ -93,7 +178,7 @@ class TurnFlow(Flow):
 
     # ------------------------------------------------------------------ the turn's buttons and cards
 
-    def press(self, button: dict[str, Any]) -> None:
+    def press(self, button: Pressed) -> None:
         """One of the turn screen's buttons (`buttons`)."""
         if button["id"] == "roll":
             self.roll()
@@ -129,13 +214,13 @@ class TurnFlow(Flow):
 
     # ------------------------------------------------------------------ what the screens show
 
-    def buttons(self) -> list[dict[str, Any]]:
+    def buttons(self) -> list[TurnButton]:
         """The turn screen's action buttons, from what the engine says is owed now."""
         game, tr = self.game, self.s.tr
         if game is None or game.ended or game.clock_state.paused_at >= 0:  # nothing to press while the game is paused
             return []
         cur = game.current
-        out: list[dict[str, Any]] = []
+        out: list[TurnButton] = []
 
         def add(key: str, action: dict[str, Any], text: str, kind: str = "primary") -> None:
             out.append({"id": key, "action": action, "text": text, "kind": kind})
@@ -183,7 +268,7 @@ class TurnFlow(Flow):
                 tr("ui.btn.end_move_double" if game.doubles_state.extra_roll else "ui.btn.end_turn"))
         return out
 
-    def prompt(self, shown: list[dict[str, Any]] | None = None) -> str | None:
+    def prompt(self, shown: list[TurnButton] | None = None) -> str | None:
         """What happens now, in one sentence for the turn screen's large prompt: what the first of the turn's
         buttons (`shown`, `buttons`) asks of whose turn it is. None while card taps are awaited, a debt is
         open or nothing is asked (the banner, the debt panel or a pause say it). Where to move the token is
@@ -205,7 +290,7 @@ class TurnFlow(Flow):
             return tr(key, player=game.current.name)
         return None
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> TurnView:
         """The turn screen: the players, whose turn, the dice, the clock, debts, the space's deed, the Free Parking
         jackpot (with its house rule) and the bar."""
         game, s = self.game, self.s
@@ -213,7 +298,7 @@ class TurnFlow(Flow):
         everyone = view.players(s)
         real = game.ruleset.dice
         speed = len(s.last_dice) == real + 1  # the speed die rolled beside the white dice
-        dice = [{"value": v, "speed": speed and k == real, "face": speed_face(v) if speed and k == real else ""}
+        dice: list[Die] = [{"value": v, "speed": speed and k == real, "face": speed_face(v) if speed and k == real else ""}
                 for k, v in enumerate(s.last_dice)]
         qr_player, until = self.f.phones.player_qr
         link = self.f.phones.player_link(qr_player) if qr_player and time.monotonic() < until else None
@@ -226,7 +311,7 @@ class TurnFlow(Flow):
             "pot": view.pot(s),  # the Free Parking jackpot, None with the house rule off
         }
 
-    def nav_bar(self) -> dict[str, Any]:
+    def nav_bar(self) -> NavBar:
         """The turn screen's bottom bar: a button for each page the registry puts there, (page, words key) in
         the ruleset's terms, the bank's buildings, pause, the hardware."""
         game = self.game
@@ -236,7 +321,7 @@ class TurnFlow(Flow):
                               and not self.f.clock.vote_kind),
                 "status": self.f.settings.status_text()}
 
-    def casino(self) -> dict[str, Any]:
+    def casino(self) -> CasinoView:
         """brands' casino: the bet, the jackpot and its odds, the numbers picked and what a hit pays."""
         game = self.game
         assert game is not None
@@ -245,7 +330,7 @@ class TurnFlow(Flow):
                 "odds": game.options.casino_jackpot_odds, "pick": pick,
                 "win": game.variant.casino_win(len(pick)) if pick else None}
 
-    def card_choices(self) -> list[dict[str, str]]:
+    def card_choices(self) -> list[CardChoice]:
         """Physical decks: the cards the player may have drawn from the deck they draw from now."""
         game = self.game
         if game is None or game.decision is None or game.decision.kind != "draw":
@@ -260,7 +345,7 @@ class TurnFlow(Flow):
         game = self.game
         return game.dice_count() if game is not None else 0
 
-    def jump_spaces(self) -> list[dict[str, Any]]:
+    def jump_spaces(self) -> list[JumpSpace]:
         """brands' triple on the speed die: every space of the board, to jump to."""
         game = self.game
         assert game is not None
@@ -278,4 +363,5 @@ def speed_face(value: int) -> str:
     return str(value) if value <= 3 else ("M" if value <= 5 else "BUS")
 
 
-__all__ = ["PROMPTS", "TurnFlow", "speed_face"]
+__all__ = ["CardChoice", "CasinoView", "Die", "JumpSpace", "NavBar", "PROMPTS", "PlayerCode", "Pressed", "TurnButton",
+           "TurnFlow", "TurnView", "speed_face"]

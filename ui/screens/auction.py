@@ -8,12 +8,11 @@ auction, so it takes no line of its own."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
+from ui.flows.auction import Bidder
 from ui.screens.base import BaseScreen, grid, row
 from ui.widgets import BigButton, Chip, Panel, Text
 
@@ -23,7 +22,7 @@ COLUMN_MOST = 3  # bidders in one column (one fewer under a seller's line); more
 
 
 class AuctionScreen(BaseScreen):
-    def _bidder(self, b: dict[str, Any], stepped: bool, compact: bool) -> Widget:
+    def _bidder(self, b: Bidder, stepped: bool, compact: bool) -> Widget:
         fill = theme.LEADING_FILL if b["leading"] else theme.CURRENT_FILL if b["turn"] and compact else None
         height = theme.BIDDER_ROW_COMPACT if compact else theme.BIDDER_ROW
         # compact: no padding above and below, so the buttons keep the whole (least) height of a target

@@ -10,6 +10,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
+from ui.flows.house import HouseRow
 from ui.pages import SETUP_PAGE
 from ui.screens.base import BaseScreen, auto_height, list_column, listing, rewind, row
 from ui.widgets import BigButton, Text
@@ -29,7 +30,7 @@ class HouseRulesScreen(BaseScreen):
         sv.add_widget(body)
         root.add_widget(sv)
 
-    def rule(self, r: dict[str, Any]) -> BoxLayout:
+    def rule(self, r: HouseRow) -> BoxLayout:
         """One house rule: its name, its switch and amount on one row, what it does under them."""
         option = r["option"]
         box = auto_height(BoxLayout(orientation="vertical", size_hint_y=None, spacing=theme.GAP_TIGHT))

@@ -16,13 +16,13 @@ class PhonesScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         self.header(root, self.tr("ui.phones.title"), lambda: self.f.nav.go(BANKER_PAGE))
         phones = self.f.phones.view()
-        link = phones["link"]
-        if link is None:  # no server, or no game: why, and what to do
+        if phones["link"] is None:  # no server, or no game: why, and what to do
             off = Text(phones["off"], theme.FONT_BIG, halign="center", markup=False)
             off.role = "phones off"
             root.add_widget(off)
             root.add_widget(Widget())
             return
+        link = phones["link"]
         main = self.box("qr main", lambda: BoxLayout(orientation="horizontal", spacing=theme.GAP_PANEL))
         move = self.f.phones.move_url
         shown = move or link

@@ -17,6 +17,7 @@ from ui.widgets import BigButton, Text
 class SettingsScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         s = self.f.settings.view()
+        shown: tuple[tuple[str, str], ...]  # the hardware checks' pages, and the editions' between games: (page, words)
         about = Text(s["about"], theme.FONT_SMALL, color=theme.MUTED, halign="right", height=theme.TARGET_MEDIUM,
                      size_hint_x=2)  # two thirds of the bar after Back: the title is a word
         about.role = "about"

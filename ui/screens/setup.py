@@ -15,7 +15,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme, view
-from ui.flows.setup import TIME_LIMIT_STEP
+from ui.flows.setup import TIME_LIMIT_STEP, SetupView
 from ui.pages import HOUSERULES_PAGE, INPROGRESS_PAGE
 from ui.screens.base import BaseScreen, auto_height, fit_font, grid, list_column, listing, rewind, row
 from ui.widgets import BigButton, Text, colour
@@ -67,7 +67,7 @@ class SetupScreen(BaseScreen):
         bottom.add_widget(BigButton(self.tr("ui.setup.start"), self.f.setup.start, "primary", size=theme.FONT_LARGE))
         root.add_widget(bottom)
 
-    def head(self, root: BoxLayout, s: dict[str, Any]) -> None:
+    def head(self, root: BoxLayout, s: SetupView) -> None:
         """Back, the title, and the banker's PIN (its dots once set)."""
         bar = row(theme.SETUP_HEAD)
         bar.add_widget(BigButton(self.tr("ui.back"), self.f.setup.cancel, "secondary", size_hint_x=None,
@@ -80,7 +80,7 @@ class SetupScreen(BaseScreen):
         bar.add_widget(pin)
         root.add_widget(bar)
 
-    def players(self, s: dict[str, Any]) -> Any:
+    def players(self, s: SetupView) -> Any:
         """Each player's colour, name, card and X, then what still stops the game from starting."""
         side = self.box("players side", lambda: BoxLayout(orientation="vertical", size_hint_x=0.6))
         sv = self.box("players list", listing)
@@ -127,7 +127,7 @@ class SetupScreen(BaseScreen):
         side.add_widget(hint)
         return side
 
-    def house_rules(self, s: dict[str, Any]) -> Any:
+    def house_rules(self, s: SetupView) -> Any:
         """The house rules: the button to their page and the ones chosen, in words; brands' own table; a timed
         game's length."""
         side = self.box("rules side", lambda: BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.4))

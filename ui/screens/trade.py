@@ -4,12 +4,11 @@ the digit pad. While both are asked to tap, each side's offer shows in words, as
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme, view
+from ui.flows.trade import TradeSide
 from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, column, list_column, listing, row
 from ui.widgets import BigButton, Panel, Text
@@ -43,7 +42,7 @@ class TradeScreen(BaseScreen):
                 pick.add_widget(Text(who, theme.FONT_BODY, bold=True, halign="center", height=theme.TARGET_COMPACT))
         return pick
 
-    def _summary(self, s: dict[str, Any]) -> Widget:
+    def _summary(self, s: TradeSide) -> Widget:
         """While both tap to agree: what this side gives (the cash, the deeds chosen, the jail cards), to read."""
         items = column()
         lines = [self.tr("ui.trade.cash", cash=s["cash"])] if s["cash"] else []
