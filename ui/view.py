@@ -321,5 +321,5 @@ def notices(s: Session, count: int) -> list[NoticeLine]:
 
 
 __all__ = ["Board", "BoardSpace", "DEFAULT_COLOUR", "Deed", "HouseRule", "PlayerRow", "Pot", "Rank", "Token", "board",
-           "buildings_text", "deeds_key", "house_rules", "log", "money", "notices", "party", "players", "pool_text", "pot",
-           "ranking", "space", "worth_history", "worth_history_and_rounds"]
+           "buildings_text", "deeds_key", "house_rules", "log", "money", "notices", "party", "players", "pool_text",
+           "pot", "ranking", "space", "worth_history", "worth_history_and_rounds"]

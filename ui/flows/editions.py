@@ -3,13 +3,13 @@ title and name (a broken one with its reason, greyed, not choosable); an edition
 keyboard (first its title, then its name; a refusal is said as a notice naming what is wrong) and deleted with
 a confirming second touch (ui/entry.py's `Confirm`, the navigator's, as the banker's destructive buttons).
 
-"Edit on a phone" opens the page "edition_phone": a one-time code for the phone server's editor (ui/web.py's
-`open_editor`: the first phone to open `{base}/e/{code}` edits, ui/editor.html), shown as a QR code and as
-text, with the editor's state polled every second (waiting for a phone, a phone editing, the code ended) and
-the titles saved from the phone. "New code" ends the old session and offers a new one; Done, or leaving the
-page any way (Back, another page, a game started or resumed), closes the editor. Without the phone server
-([web] switched off in the config, or it could not start) the page says why, and the one thing to do
-(`PhonesFlow.off_text`).
+"Edit on a phone" opens the page "edition_phone": a one-time code for the phone server's editor
+(ui/phoneserver/editing.py's `open_editor`: the first phone to open `{base}/e/{code}` edits, ui/editor.html),
+shown as a QR code and as text, with the editor's state polled every second (waiting for a phone, a phone
+editing, the code ended) and the titles saved from the phone. "New code" ends the old session and offers a new
+one; Done, or leaving the page any way (Back, another page, a game started or resumed), closes the editor.
+Without the phone server ([web] switched off in the config, or it could not start) the page says why, and the
+one thing to do (`PhonesFlow.off_text`).
 
 The pages "editions", "edition_keyboard" and "edition_phone" show only on the start screen's side (mode
 HOME): the Settings button to them is absent while a game is going."""
@@ -111,7 +111,8 @@ class EditionsFlow(Flow):
         self.renaming: str | None = None  # the edition being renamed, by its name
         self.part = "title"  # what the keyboard types: "title", then "name"
         self.title = ""  # the new title, once typed
-        self._kept: tuple[FolderKey | None, list[Edition]] | None = None  # the folder's files as last seen, and their editions
+        # The folder's files as last seen, and their editions.
+        self._kept: tuple[FolderKey | None, list[Edition]] | None = None
         # "Edit on a phone": whether its page is open, the code the phone server offers (None: no server), the
         # editor's state as last polled, and what opens an editor (a test gives its own).
         self.on_phone = False
@@ -337,5 +338,5 @@ def _folder_key() -> FolderKey | None:
         return None
 
 
-__all__ = ["EditionRow", "EditionsFlow", "EditionsView", "EditorStatus", "NAME_MARKS", "PhoneOff", "PhoneOn", "TITLE_MAX",
-           "broken_reason", "delete_key", "editor_parts"]
+__all__ = ["EditionRow", "EditionsFlow", "EditionsView", "EditorStatus", "NAME_MARKS", "PhoneOff", "PhoneOn",
+           "TITLE_MAX", "broken_reason", "delete_key", "editor_parts"]

@@ -1,5 +1,5 @@
 """The players' phones: the game's secret link and its QR codes, the phone page's state published to the
-phone server (ui/web.py) after every change, a player's own code after their card tap, the banker's "new
+phone server (ui/phoneserver/) after every change, a player's own code after their card tap, the banker's "new
 link", and "continue on another device" (a one-time link to the game as a game script). Without the server, why
 it is off and the one thing to do (`off_text`, in the words of ui/where.py)."""
 
@@ -25,9 +25,9 @@ PLAYER_QR_SECONDS = 20  # how long the table shows a player's own QR code after 
 
 
 class PhoneWeb(Protocol):
-    """What the flows ask of the phone server (ui/web.py's `PhoneServer`, or a test's fake): the phone page's
-    state served for a token (None: the token answers nothing any more), a one-time move link, and the phone
-    editor's one session (ui/flows/editions.py): opened with a code, closed, and its state
+    """What the flows ask of the phone server (ui/phoneserver's `PhoneServer`, or a test's fake): the phone
+    page's state served for a token (None: the token answers nothing any more), a one-time move link, and the
+    phone editor's one session (ui/flows/editions.py): opened with a code, closed, and its state
     ({"state": "waiting" | "editing" | "ended", "saved": [titles]})."""
 
     def publish(self, token: str, state: Mapping[str, Any] | None) -> None: ...
@@ -66,8 +66,8 @@ PhonesView = PhonesOn | PhonesOff
 class PhonesFlow(Flow):
     def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
-        # The web server (ui/web.PhoneServer) once the app starts it, its base address, what builds the state
-        # it publishes, and what was last published.
+        # The phone server (ui/phoneserver's PhoneServer) once the app starts it, its base address, what builds
+        # the state it publishes, and what was last published.
         self.web: PhoneWeb | None = None
         self.base = ""
         # Why there is no server (ui/where.py's PHONES_OFF; the app says, at its start), and the port it was to
@@ -93,9 +93,9 @@ class PhonesFlow(Flow):
         self.player_qr = ("", 0.0)
 
     def connect(self, web: PhoneWeb | None, base: str, phone_state: Callable[[Session], dict[str, Any]]) -> None:
-        """The phone server (ui/web.PhoneServer or a test's fake; None: none, as if it never started), its base
-        address, and what builds the state it publishes (ui/phone.phone_state: handed in, so the flows do not
-        import the screens' side)."""
+        """The phone server (ui/phoneserver's PhoneServer or a test's fake; None: none, as if it never started),
+        its base address, and what builds the state it publishes (ui/phone.phone_state: handed in, so the flows
+        do not import the screens' side)."""
         self.web, self.base, self.phone_state = web, base, phone_state
 
     def off_because(self, off: str, port: int = 0) -> None:

@@ -355,6 +355,6 @@ class ReportFlow(Flow):
         self.past = self._past = None
 
 
-__all__ = ["CHART_KINDS", "Coloured", "FamePage", "FamePlayer", "FameView", "KINDS", "MoneyPlayer", "MoneyView", "PAST_SHOWN",
-           "PastGame", "ReportFlow", "ReportPlayer", "ReportView", "fame_view", "kind_word", "length_text", "money_view",
-           "player_lines", "report_view"]
+__all__ = ["CHART_KINDS", "Coloured", "FamePage", "FamePlayer", "FameView", "KINDS", "MoneyPlayer", "MoneyView",
+           "PAST_SHOWN", "PastGame", "ReportFlow", "ReportPlayer", "ReportView", "fame_view", "kind_word",
+           "length_text", "money_view", "player_lines", "report_view"]

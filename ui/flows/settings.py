@@ -267,5 +267,5 @@ class SettingsFlow(Flow):
                 "waiting": tr.render(heading), "facts": facts, "hints": shown}
 
 
-__all__ = ["CHOICES", "CheckView", "HardwareCheck", "READER_QUIET_SECONDS", "SETTING_ROWS", "SettingButton", "SettingsFlow",
-           "SettingsView"]
+__all__ = ["CHOICES", "CheckView", "HardwareCheck", "READER_QUIET_SECONDS", "SETTING_ROWS", "SettingButton",
+           "SettingsFlow", "SettingsView"]

@@ -298,8 +298,8 @@ class TurnFlow(Flow):
         everyone = view.players(s)
         real = game.ruleset.dice
         speed = len(s.last_dice) == real + 1  # the speed die rolled beside the white dice
-        dice: list[Die] = [{"value": v, "speed": speed and k == real, "face": speed_face(v) if speed and k == real else ""}
-                for k, v in enumerate(s.last_dice)]
+        dice: list[Die] = [{"value": v, "speed": speed and k == real,
+                            "face": speed_face(v) if speed and k == real else ""} for k, v in enumerate(s.last_dice)]
         qr_player, until = self.f.phones.player_qr
         link = self.f.phones.player_link(qr_player) if qr_player and time.monotonic() < until else None
         return {
