@@ -11,7 +11,7 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from ui import theme, view
+from ui import theme
 from ui.flows.auction import Bidder
 from ui.screens.base import BaseScreen, grid, row
 from ui.widgets import BigButton, Chip, Panel, Text

@@ -9,7 +9,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from ui import theme, view
+from ui import theme
 from ui.pages import PHONES_PAGE, REPLACE_PAGE, SETTINGS_PAGE, TABLE_PAGE
 from ui.screens.base import BaseScreen, grid
 from ui.widgets import Action, BigButton, Scheduled, Text, schedule_once, window_point

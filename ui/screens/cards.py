@@ -7,7 +7,7 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
-from ui import theme, view
+from ui import theme
 from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, list_column, listing
 from ui.widgets import BigButton

@@ -8,7 +8,7 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from ui import theme, view
+from ui import theme
 from ui.screens.base import BaseScreen, auto_height
 from ui.widgets import Panel, Text
 

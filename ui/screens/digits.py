@@ -8,7 +8,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from ui import theme, view
+from ui import theme
 from ui.entry import CLEAR, ERASE, KEYS, MINUS, PLUS
 from ui.screens.base import BaseScreen, auto_height, row
 from ui.widgets import BigButton, Panel, Scheduled, Text, schedule_once

@@ -6,7 +6,7 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
-from ui import theme, view
+from ui import theme
 from ui.pages import SETUP_PAGE
 from ui.screens.base import BaseScreen, fit_font, list_column, listing, rewind, row
 from ui.widgets import BigButton, Stripe, Text, text_width

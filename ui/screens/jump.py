@@ -7,7 +7,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
-from ui import theme, view
+from ui import theme
 from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, grid, listing, rewind
 from ui.widgets import BigButton

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kivy.uix.boxlayout import BoxLayout
 
-from ui import theme, view
+from ui import theme
 from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, list_column, listing
 from ui.widgets import Text

@@ -6,7 +6,7 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from ui import theme, view
+from ui import theme
 from ui.pages import BANKER_PAGE
 from ui.screens.base import BaseScreen, grid
 from ui.widgets import BigButton, Text

@@ -8,7 +8,7 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from ui import theme, view
+from ui import theme
 from ui.pages import CHECK_DICE_PAGE, CHECK_READER_PAGE, EDITIONS_PAGE
 from ui.screens.base import BaseScreen, fit_font, row
 from ui.widgets import BigButton, Text

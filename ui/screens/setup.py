@@ -14,7 +14,7 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
-from ui import theme, view
+from ui import theme
 from ui.flows.setup import TIME_LIMIT_STEP, SetupView
 from ui.pages import HOUSERULES_PAGE, INPROGRESS_PAGE
 from ui.screens.base import BaseScreen, auto_height, fit_font, grid, list_column, listing, rewind, row

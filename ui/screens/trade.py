@@ -7,12 +7,11 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from ui import theme, view
+from ui import theme
 from ui.flows.trade import TradeSide
 from ui.pages import TABLE_PAGE
 from ui.screens.base import BaseScreen, column, list_column, listing, row
 from ui.widgets import BigButton, Panel, Text
-
 
 PICK_NAME_MOST = {1: 16, 2: 16, 3: 9, 4: 7}
 """Players side by side on a trade side's buttons, and the letters of the longest name that fits one of them
