@@ -1,8 +1,8 @@
 """The new game's draft kept on disk: `draft.json` in the app's data folder, beside the settings
 (ui/settings.py) and, by default, the games journal ($XDG_DATA_HOME/board-banker/).
 
-The setup flow (ui/flows/setup.py) owns the draft and says what goes in the file (`Draft.to_doc`) and
-what comes back from it (`Draft.from_doc`, which checks every field); this module only keeps the text
+The setup flow (ui/flows/setup.py) owns the draft; ui/flows/draft.py says what goes in the file (`Draft.to_doc`)
+and what comes back from it (`Draft.from_doc`, which checks every field); this module only keeps the text
 safe. A write goes to a temporary file in the same folder, flushed and fsync'ed, then takes the file's
 place with `os.replace`, and the folder is fsync'ed: a power cut leaves the old draft or the new one,
 never half of one. A file that cannot be read, is not JSON or is of another version is ignored with a

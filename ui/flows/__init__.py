@@ -2,7 +2,8 @@
 
 A flow holds its own state between taps (the setup's draft, the trade being put together, a payment waiting
 for cards), its commands (what the screens' buttons call) and its view data (plain dicts and lists, texts
-already translated, for its screens). It asks the engine's questions (`game.can`, `game.least_bid`,
+already translated, for its screens; each dict's keys declared by a `TypedDict` beside the function that makes
+it, ui/view.py for the shared ones). It asks the engine's questions (`game.can`, `game.least_bid`,
 `game.owed`...) and never works a rule out itself. No Kivy here: the flows are tested without a window.
 
 `Flows` builds them all on one `Session` (ui/session.py: the journaled game, undo, the notices, the

@@ -111,8 +111,8 @@ class Draft:
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> Draft:
         """A draft from its file's document, every field checked: ValueError says the first that is wrong.
-        (Whether its ruleset is still there, its options the ruleset's and its cards still good is the setup
-        flow's to say: `SetupFlow.new_game`.)"""
+        (Whether its ruleset is still there, its options the ruleset's and its cards still good is said when the
+        setup flow takes it up: `DraftKeeper.playable`, from `SetupFlow.new_game`.)"""
         rules, players, options = doc.get("rules"), doc.get("players"), doc.get("options")
         if not isinstance(rules, str) or not rules:
             raise _bad("ruleset is not named")
