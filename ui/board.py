@@ -21,6 +21,7 @@ among the four sides.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from kivy.graphics import Color, Mesh, SmoothEllipse, SmoothLine
@@ -182,7 +183,7 @@ CELLS, BANDS, MARKS, DIM, CROSS, OWNERS, EDGES, BUILDINGS = range(8)
 class BoardView(Widget):
     """The ring of spaces, the owners, the buildings, the mortgages and the tokens of `data` (view.board)."""
 
-    def __init__(self, data: dict[str, Any], **kw: Any) -> None:
+    def __init__(self, data: Mapping[str, Any], **kw: Any) -> None:
         super().__init__(**kw)
         self.data = data
         self.boxes: list[Box] = []  # each space's box, in the parent's frame
@@ -195,7 +196,7 @@ class BoardView(Widget):
         self.bind(pos=self._trigger, size=self._trigger)
         self.draw()
 
-    def update(self, data: dict[str, Any]) -> None:
+    def update(self, data: Mapping[str, Any]) -> None:
         """New view data: drawn again (before the next frame) only if it changed."""
         if data != self.data:
             self.data = data
@@ -386,7 +387,7 @@ class BoardFrame(Widget):
     BoardView over the whole widget, and `middle`, a vertical box laid into the ring's empty middle (the
     turn screen puts the dice and the deed card of the space landed on there)."""
 
-    def __init__(self, data: dict[str, Any], square: bool = False, **kw: Any) -> None:
+    def __init__(self, data: Mapping[str, Any], square: bool = False, **kw: Any) -> None:
         if square:  # as wide as the row it stands in is high
             kw["size_hint_x"] = None
         super().__init__(**kw)

@@ -13,7 +13,7 @@ round each point falls in (1 for the first); `number`: how an amount is written 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from kivy.graphics import Color, Rectangle, RoundedRectangle
@@ -180,7 +180,7 @@ class MoneyBars(Widget):
 
     height: float  # Kivy's property (Any to mypy), typed: the widget reads and sets it itself (`_draw`)
 
-    def __init__(self, data: dict[str, Any], **kw: Any) -> None:
+    def __init__(self, data: Mapping[str, Any], **kw: Any) -> None:  # ui/flows/report.py's MoneyView
         kw.setdefault("size_hint_y", None)
         super().__init__(**kw)
         self.data = data

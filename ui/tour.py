@@ -211,7 +211,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         """The own-property auction just planned (`start_own`) gets its reserve."""
         own = f.auction.own
         assert own is not None
-        own.update(reserve=amount)
+        own["reserve"] = amount
 
     def brands_start() -> None:
         assert f.setup.draft is not None
@@ -305,8 +305,13 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
             f.names.done(f.names.presets()[0])
         players(4)
 
-    editions = f.of("ui.flows.editions:EditionsFlow")
-    assert isinstance(editions, EditionsFlow)
+    editions = f.own(EditionsFlow)
+
+    def editor_link() -> str:
+        """The phone editor's link on the tour's phone server (its page is open)."""
+        shown = editions.phone_view()
+        assert shown["server"]
+        return shown["link"]
 
     def phone_server_off() -> None:
         f.settings.place(Where(pi=True, hardware=True, config="/etc/board-banker/config.toml"))
@@ -622,7 +627,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         # has saved a copy of classic as "Our Street", and the editions list shows it once Done.
         ("edition-phone-waiting", steps_then(lambda: f.nav.go(SETTINGS_PAGE), lambda: f.nav.go(EDITIONS_PAGE),
                                              editions.edit_on_phone)),
-        ("edition-phone-editing", steps_then(lambda: phone_saves(editions.phone_view()["link"], "our-street",
+        ("edition-phone-editing", steps_then(lambda: phone_saves(editor_link(), "our-street",
                                                                  "Our Street"), editions.tick)),
         ("editions-from-phone", editions.phone_done),
         *hardware,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
@@ -15,6 +15,14 @@ from ui.board import BoardFrame
 from ui.screens.base import BaseScreen, auto_height, grid, notice_colour, row
 from ui.screens.table_parts import DeedCard, NavBar, Notices, PotMark
 from ui.widgets import BigButton, Chip, Die, Panel, QRCode, Text, colour, snug
+
+if TYPE_CHECKING:
+    from ui.flows.clock import ClockView
+    from ui.flows.deeds import Debt
+    from ui.flows.turn import Die as DieView
+    from ui.flows.turn import TurnButton, TurnView
+    from ui.session import NoticeLine
+    from ui.view import Deed, PlayerRow, Pot
 
 LAST_SECONDS = 10  # a timer shows in red from here
 PLAYERS_ONE_COLUMN = 4  # more players than this share their list out in two columns
@@ -98,7 +106,7 @@ class TableScreen(BaseScreen):
         shown_bar = tuple(sorted((k, v) for k, v in bar.items() if k != "pool"))  # the pool is in the board's middle
         root.add_widget(self.part("nav", (lang, shown_bar), lambda: NavBar(self.f, bar)))
 
-    def _middle(self, middle: Any, t: dict[str, Any]) -> None:
+    def _middle(self, middle: Any, t: TurnView) -> None:
         """The board's middle: the dice, then where to move the token and the space landed on as its deed
         card (after a card tap, that player's phone code instead), else the bank's buildings left."""
         lang = self.s.tr.language
@@ -129,7 +137,7 @@ class TableScreen(BaseScreen):
                                                                    halign="center")))
         middle.add_widget(self.box("middle bottom", Widget))
 
-    def _notice_texts(self, shown: list[dict[str, str]]) -> list[Text]:
+    def _notice_texts(self, shown: list[NoticeLine]) -> list[Text]:
         """A Text for each notice shown, the one of the last refresh where the notice is the same: a new notice
         draws one text, not every notice again (a software renderer pays about 2 ms a text); and a new notice
         takes the Text of one no longer shown, its words changed, rather than a new widget."""
@@ -164,7 +172,7 @@ class TableScreen(BaseScreen):
         prompt.role = "prompt"
         return prompt
 
-    def _top(self, root: Any, cur: dict[str, Any]) -> None:
+    def _top(self, root: Any, cur: PlayerRow) -> None:
         """Whose turn and their cash, each kept and changed in place: a payment draws the amount again only."""
         top = self.box("top", lambda: Panel(orientation="horizontal", size_hint_y=None, height=theme.TARGET_MEDIUM,
                                             padding=(theme.PAD, theme.PAD_SLIM)))
@@ -182,7 +190,7 @@ class TableScreen(BaseScreen):
         figure.role = role
         return figure
 
-    def _clock(self, clock: dict[str, Any]) -> Widget:
+    def _clock(self, clock: ClockView) -> Widget:
         """brands: the minute of play, the economy, the turn timer, a pause or a vote to pause."""
         box = auto_height(BoxLayout(orientation="vertical", size_hint_y=None))
         if clock["paused"]:
@@ -200,13 +208,13 @@ class TableScreen(BaseScreen):
             line = self.tr("ui.timer.turn", seconds=clock["turn"]) + " · " + line
         if clock["debt"] is not None:
             line = self.tr("ui.timer.debt", seconds=clock["debt"]) + " · " + line
-        last = bool(clock["turn"]) and clock["turn"] <= LAST_SECONDS
+        last = clock["turn"] is not None and 0 < clock["turn"] <= LAST_SECONDS  # (a countdown is never below 0)
         timer = Text(line, theme.FONT_SMALL, bold=True, color=theme.WARNING if last else theme.MUTED)
         timer.role = "clock"
         box.add_widget(timer)
         return box
 
-    def _dice(self, dice: list[dict[str, Any]]) -> Widget:
+    def _dice(self, dice: list[DieView]) -> Widget:
         """The dice as rolled, in the board's middle (brands' speed die beside the white ones)."""
         line = BoxLayout(orientation="horizontal", size_hint=(None, None), height=theme.DIE_BOARD[1],
                          spacing=theme.GAP_WIDE, pos_hint={"center_x": 0.5})
@@ -249,7 +257,7 @@ class TableScreen(BaseScreen):
         fit()
         return panel
 
-    def _debt(self, debt: dict[str, Any], explain: bool) -> Widget:
+    def _debt(self, debt: Debt, explain: bool) -> Widget:
         sell_off = debt["sell_off"]  # biznes: no mortgages; auctions and sales instead
         panel = auto_height(Panel(orientation="vertical", size_hint_y=None, fill=theme.DEBT_FILL))
         key = "ui.debt.line_sell" if sell_off else "ui.debt.line"
@@ -280,7 +288,7 @@ class TableScreen(BaseScreen):
         return panel
 
 
-    def _buttons(self, buttons: list[dict[str, Any]], crowded: bool) -> Widget:
+    def _buttons(self, buttons: list[TurnButton], crowded: bool) -> Widget:
         """The turn's buttons, two to a row: each kept and told its words, colour and action (`button`)."""
         box = self.box("buttons", lambda: grid(2))
         height = theme.TARGET_MEDIUM if len(buttons) > 2 else theme.TARGET if crowded else theme.TARGET_LARGE
@@ -289,7 +297,7 @@ class TableScreen(BaseScreen):
                                        theme.FONT_BODY, height))
         return box.widget
 
-    def _player(self, p: dict[str, Any], height: float) -> Any:
+    def _player(self, p: PlayerRow, height: float) -> Any:
         """A player's line: colour, name (what holds them, jail or a debt, under it) and cash (changed in place).
         The line is made again when the turn passes (its fill) or the list's line height changes."""
         name, current = p["name"], p["current"]
@@ -306,7 +314,7 @@ class TableScreen(BaseScreen):
                                                                       height=height - 2 * theme.PLAYER_PAD[1])))))
         return line
 
-    def _pot(self, pot: dict[str, Any], height: float) -> Any:
+    def _pot(self, pot: Pot, height: float) -> Any:
         """The Free Parking jackpot (house rule `free_parking_pot`): a line like a player's, its amount in the
         accent colour and changed in place; a payment into the pot flies to the board's Free Parking corner."""
         lang = self.s.tr.language
@@ -332,7 +340,7 @@ class TableScreen(BaseScreen):
         return text
 
     @staticmethod
-    def _player_words(p: dict[str, Any], height: float, line: Widget) -> Widget:
+    def _player_words(p: PlayerRow, height: float, line: Widget) -> Widget:
         """The name, and under it what holds the player (jail, a jail card, bankrupt; a debt has its panel)."""
         words = auto_height(BoxLayout(orientation="vertical", size_hint_y=None, pos_hint={"center_y": 0.5}))
         words.add_widget(Text(p["name"], theme.FONT_BODY, bold=p["current"]))
@@ -342,10 +350,10 @@ class TableScreen(BaseScreen):
             words.bind(height=lambda w, h: setattr(line, "height", max(height, h + 2 * theme.PLAYER_PAD[1])))
         return words
 
-    def _owner_line(self, deed: dict[str, Any]) -> Widget:
+    def _owner_line(self, deed: Deed) -> Widget:
         """Under the deed card: its owner (in their colour, with buildings and mortgage) or "For sale", its words
         and colour changed in place; nothing for a space nobody can own."""
-        if deed["owner"]:
+        if deed["owner"] and deed["owner_colour"] is not None:  # (an owned space has its owner's colour)
             extra = ", ".join(x for x in (deed["built"], self.tr("ui.deed.mortgaged") if deed["mortgaged"] else "")
                               if x)
             said = self.tr("ui.deed.owner", owner=deed["owner"]) + (f" — {extra}" if extra else "")

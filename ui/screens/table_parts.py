@@ -3,7 +3,7 @@ card of the space landed on, the bar to the other pages, and the latest notices 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.graphics import Color, Ellipse
 from kivy.uix.boxlayout import BoxLayout
@@ -14,6 +14,10 @@ from ui.flows import Flows
 from ui.screens.base import column, grid, list_column, listing
 from ui.session import Session
 from ui.widgets import BigButton, Stripe, Text, snug, text_width, texture_size
+
+if TYPE_CHECKING:
+    from ui.flows.turn import NavBar as NavBarView
+    from ui.view import Deed
 
 
 class PotMark(Widget):
@@ -37,7 +41,7 @@ class PotMark(Widget):
 class DeedCard(BoxLayout):
     """The printed part of a title deed: colour, name, price and rents (the owner is drawn beside it)."""
 
-    def __init__(self, s: Session, deed: dict[str, Any], compact: bool = False, **kw: Any) -> None:
+    def __init__(self, s: Session, deed: Deed, compact: bool = False, **kw: Any) -> None:
         super().__init__(orientation="vertical", size_hint_y=None, spacing=theme.GAP_TIGHT, **kw)
         self.bind(minimum_height=self.setter("height"))
         self.add_widget(Stripe(deed["colour"], height=theme.STRIPE_DEED))
@@ -61,7 +65,7 @@ class NavBar(BoxLayout):
     """The pages the registry puts on the bar (deeds, trade, the money log, the banker); brands' pause; the card
     reader's and the dice button's state."""
 
-    def __init__(self, f: Flows, bar: dict[str, Any], **kw: Any) -> None:
+    def __init__(self, f: Flows, bar: NavBarView, **kw: Any) -> None:
         super().__init__(orientation="horizontal", size_hint_y=None, height=theme.TARGET_MEDIUM, spacing=theme.GAP,
                          **kw)
         tr = f.session.tr
