@@ -1,4 +1,4 @@
-""""Edit on a phone" in the flows (ui/flows/editions.py), without a window, on a real phone server (ui/web.py's
+""""Edit on a phone" in the flows (ui/flows/editions.py), without a window, on a real phone server (ui/phoneserver/'s
 PhoneServer on 127.0.0.1, its clock injected): the editions page opens the server's editor with a fresh one-time
 code and shows its link; "New code" ends the old one; the editor's state is polled every second and redrawn only
 when it changed; leaving the page any way (Done, Back, another page, a new game, a game resumed) closes the

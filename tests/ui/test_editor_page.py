@@ -220,7 +220,7 @@ def test_the_page_builds_no_markup_fetches_nothing_from_outside_and_has_no_inlin
         assert banned not in text, banned
     assert not re.search(r"https?://", text, re.I)
     assert not re.search(r"//[a-z0-9.-]+\.[a-z]{2,}/", text, re.I)  # (no protocol-relative addresses either)
-    # exactly one inline style and one inline script, with the bare tags the server hashes (ui/web.py)
+    # exactly one inline style and one inline script, with the bare tags the server hashes (ui/phoneserver/base.py)
     assert len(re.findall(r"<script\b", text)) == len(re.findall(r"<script>", text)) == 1
     assert len(re.findall(r"<style\b", text)) == len(re.findall(r"<style>", text)) == 1
     markup = re.sub(r"<script>.*?</script>|<style>.*?</style>", "", text, flags=re.S)

@@ -1,4 +1,4 @@
-"""The phone editor's routes (ui/web.py with ui/editor.py) against a real PhoneServer on loopback and aiohttp's
+"""The phone editor's routes (ui/phoneserver/editing.py with ui/editor.py) against a real PhoneServer on loopback and aiohttp's
 client: claiming the one session, the cookie, lapsing and closing, saving (and its refusals, named by field),
 downloading and uploading, and the guards on writes (Origin, Content-Type, size, methods). The editions folder
 is a temporary XDG_DATA_HOME. The editor page is a small page file written here (B's ui/editor.html is tested

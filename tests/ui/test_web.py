@@ -1,4 +1,4 @@
-"""The phone page's server (ui/web.py) against real clients over loopback: the page, the state and
+"""The phone page's server (ui/phoneserver/) against real clients over loopback: the page, the state and
 the live stream for a published token; the token rules; the one-time move link; rate limiting;
 read-only; stop(); and binding only the addresses it is given."""
 
