@@ -20,14 +20,14 @@ import atexit
 import os
 import shutil
 import sys
-import sysconfig
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from installedkit import INSTALLED, import_problems
+
 CHECKOUT = Path(__file__).resolve().parent.parent
-INSTALLED = os.environ.get("BANKER_TEST_INSTALLED") == "1"
 
 # Pure Python refuses writes to the engine's records from outside its core only when asked (the compiled build
 # always does): the whole suite asks, and so do the processes it starts (banker/model.py, "The records").
@@ -46,42 +46,6 @@ if INSTALLED:
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [
         os.environ.get("PYTHONPATH"), str(CHECKOUT / "tests"), str(CHECKOUT / "tests" / "ui"),
         str(CHECKOUT / "scripts")]))
-
-
-def installed_places() -> list[Path]:
-    """Where the installed package may live: the venv's site-packages, and the pure engine's folder."""
-    places = {Path(sysconfig.get_paths()[key]).resolve() for key in ("purelib", "platlib")}
-    if os.environ.get("BANKER_PURE_ENGINE"):
-        places.add(Path(os.environ["BANKER_PURE_ENGINE"]).resolve())
-    return sorted(places)
-
-
-def import_problems() -> list[str]:
-    """What is wrong with where this process's banker, ui and hardware come from (nothing: [])."""
-    import importlib
-
-    problems = []
-    if "_banker_import_check" not in sys.modules:
-        problems.append("the import check is not active in this Python (scripts/_venv.sh installs it in "
-                        ".venv-test; run the suite with ./scripts/test.sh)")
-    for name in ("banker", "ui", "hardware"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError as exc:
-            problems.append(f"{name}: {exc}")
-            continue
-        where = Path(next(iter(module.__path__))).resolve()
-        if not any(where.is_relative_to(place) for place in installed_places()):
-            problems.append(f"{name} is imported from {where}, not the installed package "
-                            f"({', '.join(map(str, installed_places()))})")
-    expected = os.environ.get("BANKER_EXPECT_ENGINE")
-    if expected and not problems:
-        import banker.game
-
-        engine = "compiled" if banker.game.__file__.endswith((".so", ".pyd")) else "pure"
-        if engine != expected:
-            problems.append(f"the run tests the {engine} engine ({banker.game.__file__}), not the {expected} one")
-    return problems
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import INSTALLED, import_problems
+from installedkit import INSTALLED, import_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 
