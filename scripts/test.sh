@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The whole suite against the installed package, as the Pi installs it: scripts/_venv.sh builds the app's
 # wheel from a clean copy of the sources (the engine compiled by mypyc, as deploy/install.sh builds it) and
-# installs it into .venv-test with the test tools; then the type check and the linter, then every test against that install
-# (tests/conftest.py and the venv's import check fail the run if banker, ui or hardware come from the
-# checkout, in the suite or in any process it starts), then the engine's tests once more on the pure-Python
-# engine the installer falls back to without a C compiler.
+# installs it into .venv-test with the test tools; then the type check (mypy) and the linter (ruff), then
+# every test against that install (tests/conftest.py and the venv's import check fail the run if banker, ui
+# or hardware come from the checkout, in the suite or in any process it starts), then the engine's tests
+# once more on the pure-Python engine the installer falls back to without a C compiler.
 #
 # Usage: ./scripts/test.sh [PYTEST ARGS...]
 #   With arguments (e.g. `-k scenarios`, `tests/ui -n 0`) they go to pytest, and the pure engine's run is left
