@@ -18,7 +18,7 @@ The modules:
   of a token, a page's Content-Security-Policy)
 
 Both pages stay files of the `ui` package (ui/phone.html, ui/editor.html). ui/web.py names `PhoneServer`
-as it did when the server was that one module.
+too: the app and the tests import it from there.
 """
 
 from ui.phoneserver.server import PhoneServer

@@ -26,8 +26,8 @@ from aiohttp import web
 
 from ui.tokens import is_typed_token
 
-# The server's log keeps the name it had when the server was one module (ui/web.py), so that a logging
-# setup or a filter naming "ui.web" still sees every line of it.
+# The server's log is "ui.web", the name the app imports the server by (ui/web.py): a logging setup or a
+# filter naming "ui.web" sees every line of it, whichever part wrote it.
 log = logging.getLogger("ui.web")
 
 MAX_KEY = 256  # longer tokens or codes are not even compared
