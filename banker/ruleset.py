@@ -235,6 +235,17 @@ def builtin_names() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
+def builtin_family(name: str) -> str:
+    """The shipped ruleset at the root of `name`'s `extends` chain: the one whose board and decks it plays
+    with ("classic" for "classic-short", "brands" for "brands-showdown"); `name` itself when it extends none."""
+    for _ in range(5):  # the loader's own limit of levels
+        parent = _read_builtin(name).get("extends")
+        if not isinstance(parent, str) or parent not in builtin_names():
+            return name
+        name = parent
+    return name
+
+
 _cache: dict[str, Ruleset] = {}
 
 

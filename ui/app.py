@@ -38,6 +38,7 @@ from ui.i18n import msg
 from ui.screens import BaseScreen, screens
 from ui.session import Session
 from ui.settings import Settings, settings_path
+from ui.tags import TagStore, tags_path
 from ui.widgets import create_trigger, schedule_once
 
 if TYPE_CHECKING:
@@ -133,6 +134,7 @@ class BankerApp(App):
                                play_sound=self.play_sound)
         self.flows = Flows(self.session)  # what the family does, and which page shows (flows.nav)
         self.flows.setup.keep_in(DraftFile(draft_path(self.settings_file)))  # a new game's draft, beside the settings
+        self.session.tags = TagStore(tags_path(self.settings_file))  # the tagged deeds and cards, beside them too
         self.session.defer_commits = True  # each action's commit beside the redraw; the frame waits for it
         self.voice: Voice | None = None
         self.motion: MotionLayer | None = None  # the money in motion (ui/motion.py), over the window once started

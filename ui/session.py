@@ -27,6 +27,7 @@ from ui.history import History
 from ui.i18n import Msg, Translator, card_msg, msg, winners_msg
 from ui.moments import EVENT, MONEY, UNDONE, Listener, Moment
 from ui.settings import Settings
+from ui.tags import TagStore
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +130,8 @@ class Session:
         self._play_sound = play_sound or (lambda name: None)
         self.clock = clock
         self.live: JournaledGame | None = None
+        # The family's tagged deeds and deck cards (ui/tags.py), kept in memory unless the app gives its file.
+        self.tags = TagStore()
         self.meta: dict[str, Any] = {}  # the live game's meta document in the journal (cards, colours, PIN...)
         self.notices: list[Notice] = []
         self.turns = 0  # turns passed in this session: the notices of one turn are not shown in the next
