@@ -37,7 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from e2e_kit import Cards, Step, by_role, enter, press, run_app, texts, touch, touch_role, widgets
+from e2e_kit import Cards, Step, by_role, enter_words, press, run_app, texts, touch, touch_role, widgets
 
 from banker.journal import Journal
 from banker.ruleset import load_ruleset
@@ -154,7 +154,7 @@ def game_steps(app: Any, reader: LineReaderEmulator, mode: str, language: str) -
         *(deed_shown(app, cards, t) if mode == "tags" else []),
 
         # ------------------------------------------------------------------ Ann buys Connecticut Avenue
-        *enter(app, *ANN_DICE),
+        *enter_words(app, *ANN_DICE),
         ("on Connecticut Avenue", lambda: game().players[0].position == BOUGHT
          and t("ui.move_to", player="Ann", space=name_of(BOUGHT)) in texts(app)),
         *by_deed([("buy", turn_button("buy"))],
@@ -203,7 +203,7 @@ def game_steps(app: Any, reader: LineReaderEmulator, mode: str, language: str) -
 
         # ------------------------------------------------------------------ Ben draws a Chance card
         ("Ben's turn", lambda: t("ui.turn_of", player="Ben") in texts(app)),
-        *enter(app, *BEN_DICE),
+        *enter_words(app, *BEN_DICE),
         ("a Chance card is due", lambda: game().decision is not None and game().decision.kind == "draw"
          and game().decision.deck == CHANCE),
         *by_deed([("draw", turn_button("draw")),
