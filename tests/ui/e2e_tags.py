@@ -42,12 +42,9 @@ from e2e_kit import Cards, Step, by_role, enter_words, press, run_app, texts, to
 from banker.journal import Journal
 from banker.ruleset import load_ruleset
 from hardware.emulate import LineReaderEmulator
-from ui import view
-from ui.i18n import LANGUAGES
-from ui.pages import CARDS_PAGE, DEEDS_PAGE, TABLE_PAGE, TRADE_PAGE
+from ui.i18n import LANGUAGES, msg
+from ui.pages import CARDS_PAGE, DEED_PAGE, DEEDS_PAGE, SETTINGS_PAGE, TABLE_PAGE, TAGGING_PAGE, TRADE_PAGE
 from ui.tags import Tagged, set_items
-
-TAGGING_PAGE, DEED_PAGE = "tagging", "deed"
 
 MODES = ("tags", "lists")
 PLAYERS = ("Ann", "Ben")
@@ -244,59 +241,92 @@ def type_names(app: Any) -> list[Step]:
 
 
 def tagging(app: Any, cards: Cards, t: Callable[..., str]) -> list[Step]:
-    """From the settings: "Tag the cards" for classic's set; each deed and card the game needs tagged by its
-    sticker, the others skipped; one sticker already on a card tapped again on another, refused by name."""
+    """From the settings: "Tag the cards", the classic set; each deed and card the game needs tagged by its
+    sticker, each one between skipped; one sticker already on a card tapped again on another: refused by name,
+    nothing changed. Done, the set's progress on its button, and back to the settings."""
     c = app.flows
-    store = c.session.tags
+    s = c.session
+    store = s.tags
     items = set_items(load_ruleset("classic"), "classic")
     wanted: dict[Tagged, str] = {Tagged("classic", "deed", space=i): uid for i, uid in DEED_STICKERS.items()}
     wanted[Tagged("classic", "card", deck=CHANCE, card=CARD)] = CARD_STICKER
     last = max(items.index(item) for item in wanted)
+    first = Tagged("classic", "deed", space=DUPLICATE[1])
 
     def at(item: Tagged) -> Callable[[], bool]:
-        return lambda: app.manager.current == TAGGING_PAGE and c.tagging.item() == item
+        """The tagging page shows `item`, waiting for its sticker."""
+        return lambda: (app.manager.current == TAGGING_PAGE and c.tagging.item() == item
+                        and by_role(app, "waiting for a sticker") is not None)
+
+    def refused() -> bool:
+        """The refusal, by the name of the card the sticker is on, on the screen."""
+        return s.tr.render(msg("ui.tagging.is_item", item=c.tagging.item_msg(first))) in texts(app)
+
+    def progress() -> str:
+        deeds = [it for it in items if it.kind == "deed"]
+        cards_ = [it for it in items if it.kind == "card"]
+        return t("ui.tagging.tagged_count", count=", ".join([
+            t("ui.tagging.n_deeds", done=len(DEED_STICKERS), total=len(deeds)),
+            t("ui.tagging.n_cards", done=1, total=len(cards_))]))
 
     steps: list[Step] = [
         ("tag the cards", lambda: touch_role(app, TAGGING_PAGE)),
-        ("the tagging page", lambda: app.manager.current == TAGGING_PAGE and c.tagging.set_key() == "classic"),
+        ("the sets", lambda: app.manager.current == TAGGING_PAGE and c.tagging.view()["stage"] == "sets"),
         ("nothing tagged yet", lambda: store.count(items) == 0),
+        ("classic", lambda: touch_role(app, "set classic")),
     ]
-    for item in items[:last + 1]:
+    for item in items[:last + 1]:  # a card's step waits until the page shows it, then taps or skips
         what = f"deed {item.space}" if item.kind == "deed" else f"card {item.card}"
-        steps.append((f"at {what}", at(item)))
         uid = wanted.get(item)
         if uid is None:
-            steps.append((f"skip {what}", lambda: touch(app, t("ui.tagging.skip"))))
+            steps.append((f"skip {what}", lambda i=item: at(i)() and touch_role(app, "skip")))
             continue
         if item.kind == "deed" and item.space == DUPLICATE[0]:
             taken = DEED_STICKERS[DUPLICATE[1]]
-            steps += [(f"{what}: Mediterranean Avenue's sticker again", cards.tap(taken)),
-                      ("refused by name", lambda: t("ui.tagging.taken", what="Mediterranean Avenue") in texts(app)),
-                      ("still untagged", lambda i=item, u=taken: store.uid_of(i) is None
-                       and store.lookup(u) == Tagged("classic", "deed", space=DUPLICATE[1]))]
-        steps += [(f"{what}: its sticker", cards.tap(uid)),
+            steps += [(f"{what}: Mediterranean Avenue's sticker again", lambda i=item, u=taken: at(i)()
+                       and cards.tap(u)()),
+                      ("refused by name", refused),
+                      ("nothing changed", lambda i=item, u=taken: c.tagging.item() == i and store.uid_of(i) is None
+                       and store.lookup(u) == first)]
+        steps += [(f"{what}: its sticker", lambda i=item, u=uid: at(i)() and cards.tap(u)()),
                   (f"{what} tagged", lambda i=item, u=uid: store.lookup(u) == i)]
-    steps += [("every sticker kept", lambda: store.count(items) == len(wanted)
-               and all(store.uid_of(i) == u for i, u in wanted.items())),
-              ("back to the settings", lambda: touch(app, t("ui.back"))),
-              ("the settings", lambda: app.manager.current == "settings")]
+    steps += [
+        ("every sticker kept", lambda: store.count(items) == len(wanted)
+         and all(store.uid_of(i) == u for i, u in wanted.items())),
+        ("done", lambda: touch_role(app, "done")),
+        ("the set's progress", lambda: c.tagging.view()["stage"] == "sets"
+         and (b := by_role(app, "set classic")) is not None and progress() in b.text),
+        ("back to the settings", lambda: touch(app, t("ui.back"))),
+        ("the settings", lambda: app.manager.current == SETTINGS_PAGE),
+    ]
     return steps
 
 
 def deed_shown(app: Any, cards: Cards, t: Callable[..., str]) -> list[Step]:
-    """Oriental Avenue's deed tapped with nothing waiting: the deed big, its owner and its rent; Back."""
+    """Oriental Avenue's deed tapped with nothing waiting: the deed big, whose it is and the rent it takes now;
+    Back to the table."""
     s = app.flows.session
-    return [("Oriental Avenue's deed", cards.tap(DEED_STICKERS[SHOWN])),
-            ("shown big", lambda: app.manager.current == DEED_PAGE and all(
-                line in texts(app) for line in ["Oriental Avenue", "Ann", *view.space(s, SHOWN)["lines"]])),
+    seq: list[int] = []
+
+    def shows(role: str, text: Callable[[], str]) -> Callable[[], bool]:
+        return lambda: (w := by_role(app, role)) is not None and w.text == text()
+
+    return [("before", lambda: s.game is not None and seq.append(s.game.seq) is None),
+            ("Oriental Avenue's deed", cards.tap(DEED_STICKERS[SHOWN])),
+            ("shown big", lambda: app.manager.current == DEED_PAGE),
+            ("its name", shows("deed name", lambda: "Oriental Avenue")),
+            ("Ann's", shows("deed owner", lambda: t("ui.deed.owner", owner="Ann"))),
+            ("its rent now", shows("deed rent", lambda: t("ui.bigdeed.rent_now",
+                                                           amount=s.game.ruleset.spaces[SHOWN].rents[0]))),
+            ("nothing changed", lambda: s.game is not None and s.game.seq == seq[0]),
             ("back to the table", lambda: touch(app, t("ui.back"))),
             ("the table", lambda: app.manager.current == TABLE_PAGE)]
 
 
 def chosen_by_deed(app: Any, cards: Cards, t: Callable[..., str], space: int, verb: str) -> list[Step]:
-    """On the deeds page: the deed's sticker tapped (its row chosen), then its `verb` button touched."""
+    """On the deeds page: the deed's sticker tapped (its row chosen, first), then its `verb` button touched."""
     return [(f"{verb}: the deed of space {space}", cards.tap(DEED_STICKERS[space])),
-            ("chosen", lambda: app.flows.deeds.chosen == space),
+            ("chosen", lambda: app.flows.deeds.chosen == space and app.manager.current == DEEDS_PAGE),
             (f"{verb} it", lambda: touch_role(app, f"{verb} {space}"))]
 
 
