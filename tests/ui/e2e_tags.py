@@ -8,7 +8,8 @@ Run by test_tags_e2e.py in a subprocess (Kivy opens one window per process), onc
 
 - settings: the family's language and physical decks picked by touch; `tags` also tags the classic set on
   Settings -> "Tag the cards": the deeds and the Chance card the game needs get their stickers, the others
-  are skipped with Skip, and one sticker tapped again on another card is refused by name on the screen;
+  are skipped with Skip, one sticker tapped again on another card is refused by name on the screen (and
+  nothing changes), and Done shows the set's progress ("5 of 28 deeds, 1 of 32 cards");
 - a new game: Ann and Ben named on the on-screen keyboard, their cards registered by taps; "Game already
   going?": Ann holds Mediterranean Avenue, Oriental Avenue, Vermont Avenue and St. Charles Place, Ben the
   Reading Railroad;
