@@ -26,7 +26,7 @@ import itertools
 import json
 import logging
 import os
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -115,10 +115,12 @@ def set_rulesets(key: str) -> list[Ruleset]:
             if family == key]
 
 
-def set_catalogue(key: str) -> list[Tagged]:
+def set_catalogue(key: str, rulesets: Sequence[Ruleset] | None = None) -> list[Tagged]:
     """Everything of the set `key` there is to tag, whichever of its games is played: `set_items` of each of its
-    rulesets (brands' deck with showdown's own card), deeds first; TagsError as `set_rulesets`."""
-    found = dict.fromkeys(it for ruleset in set_rulesets(key) for it in set_items(ruleset, key))
+    rulesets (`rulesets`, else `set_rulesets`: brands' deck with showdown's own card), deeds first; TagsError as
+    `set_rulesets`."""
+    found = dict.fromkeys(it for ruleset in (set_rulesets(key) if rulesets is None else rulesets)
+                          for it in set_items(ruleset, key))
     return sorted(found, key=lambda it: it.kind != "deed")  # stable: board order, then deck by deck
 
 
@@ -136,7 +138,7 @@ def uid_problem(uid: object) -> str | None:
     if not isinstance(uid, str) or not 0 < len(uid) <= UID_LONGEST:
         return f"a sticker's number must be text of 1 to {UID_LONGEST} characters"
     if not uid.isprintable() or any(c.isspace() for c in uid):
-        return "a sticker's number may hold no spaces or control characters"
+        return "a sticker's number may hold only printable characters, no spaces"
     return None
 
 
@@ -156,6 +158,9 @@ def parse_document(doc: object) -> dict[str, dict[str, Tagged]]:
     thing wrong: the format, a set's name, a sticker's number, an entry, or a sticker given twice."""
     if not isinstance(doc, Mapping):
         raise TagsError("the file is not a JSON object")
+    if "format" not in doc:
+        raise TagsError(f'"format" is missing: a tags file is {{"format": "{FORMAT}", "version": {VERSION}, '
+                        '"sets": {...}}')
     if doc.get("format") != FORMAT:
         raise TagsError(f'"format" must be "{FORMAT}", not {_shown(doc.get("format"))}')
     if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
@@ -283,6 +288,7 @@ class TagStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
         self.problem: str | None = None  # why the file on disk could not be taken (it is kept, unread)
+        self.kept: Path | None = None  # where that file was kept when the first change replaced it
         self.sets: dict[str, dict[str, Tagged]] = {}
         self._where: dict[str, Tagged] = {}
         if path is not None:
@@ -381,6 +387,7 @@ class TagStore:
             except BaseException:
                 if linked is not None:  # the damaged file is still in its place: one name for it is enough
                     linked.unlink(missing_ok=True)
+                    self.kept = None
                 raise
             self.problem = None
         self.sets = sets
@@ -400,6 +407,7 @@ class TagStore:
             if not os.path.lexists(aside):
                 break
         log.warning("%s: kept as %s, unread (%s)", self.path, aside.name, self.problem)
+        self.kept = aside
         try:
             os.link(self.path, aside, follow_symlinks=False)
             return aside
