@@ -120,8 +120,10 @@ def import_file(store: TagStore, source: str) -> int:
         return fail("import", f"{name}: no such file")
     except TagsError as exc:
         return fail("import", f"{name}: {exc}; nothing was imported")
-    except OSError as exc:
-        return fail("import", f"{shown(store.path)}: cannot be written ({exc.strerror or exc}); nothing changed")
+    except OSError as exc:  # the OSError's own file: the folder, when it cannot be made
+        where = f": {exc.filename}" if exc.filename not in (None, str(store.path)) else ""
+        return fail("import", f"{shown(store.path)}: cannot be written ({exc.strerror or exc}{shown(where)}); "
+                              "nothing changed")
     assert isinstance(doc, dict)
     named = sorted(doc.get("sets", {}))
     if not named:
@@ -177,7 +179,7 @@ def listing(store: TagStore) -> dict[str, Any]:
     """`banker tags list --json`: {"file", "sets": [{"set", "problem", "deeds", "deeds_total", "cards",
     "cards_total"}], "tags": [{"set", "sticker", "kind", "space", "deck", "card", "name", "deck_name",
     "known"}]}, sets by name and each set's tags in the order the tagging screen shows them (deeds in board order,
-    then deck by deck), those on nothing the set has after them by sticker. Every key is always there; a value
+    then deck by deck), those on nothing the set has after them, deeds first, by sticker. Every key is always there; a value
     that does not apply is null (docs/hardware.md)."""
     assert store.path is not None
     sets: list[dict[str, Any]] = []
@@ -185,7 +187,8 @@ def listing(store: TagStore) -> dict[str, Any]:
     for key in sorted(store.sets):
         info = set_names(key)
         order = {item: n for n, item in enumerate(info.items)}
-        held = sorted(store.sets[key].items(), key=lambda ui: (ui[1] not in order, order.get(ui[1], 0), ui[0]))
+        held = sorted(store.sets[key].items(),
+                      key=lambda ui: (ui[1] not in order, order.get(ui[1], 0), ui[1].kind != "deed", ui[0]))
         known = set(info.items)
         sets.append({"set": key, "problem": info.problem,
                      "deeds": sum(1 for _, it in held if it.kind == "deed" and (it in known or info.problem)),
