@@ -109,10 +109,7 @@ def import_file(store: TagStore, source: str) -> int:
     assert store.path is not None
     name = "standard input" if source == "-" else shown(source)
     try:
-        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1) if source == "-" else read_bytes(Path(source))
-        if len(data) > MAX_FILE_BYTES:
-            raise TagsError(f"larger than {MAX_FILE_BYTES} bytes, the most a tags file may be")
-        doc = decode_document(data)
+        doc = decode_document(read_source(source))
         damaged = store.problem
         before = {key: len(tags) for key, tags in store.sets.items()}
         count = store.import_document(doc, known=set_catalogue)
@@ -134,6 +131,22 @@ def import_file(store: TagStore, source: str) -> int:
     if damaged is not None and store.kept is not None:
         print(f"The tags file before could not be read ({damaged}); it is kept as {shown(store.kept)}")
     return 0
+
+
+def read_source(source: str) -> bytes:
+    """The bytes of the import's file, or of standard input for "-"; FileNotFoundError, or TagsError saying why
+    they cannot be read (so that an OSError after this is the tags file's, being written)."""
+    if source != "-":
+        return read_bytes(Path(source))
+    if sys.stdin is None:  # started with no standard input at all
+        raise TagsError("there is none (started without one)")
+    try:
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise TagsError(f"cannot be read ({exc.strerror or exc})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise TagsError(f"larger than {MAX_FILE_BYTES} bytes, the most a tags file may be")
+    return data
 
 
 def _stickers(n: int) -> str:
@@ -243,4 +256,4 @@ def _what(tag: dict[str, Any]) -> str:
     return f"{escape_text(name)} ({where})"
 
 
-__all__ = ["import_file", "list_lines", "listing", "register", "run", "set_names", "tags_file"]
+__all__ = ["import_file", "list_lines", "listing", "read_source", "register", "run", "set_names", "tags_file"]

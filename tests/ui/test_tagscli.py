@@ -282,3 +282,23 @@ def test_a_damaged_tags_file(capsys: pytest.CaptureFixture[str], app_file: Path,
     assert status == 0 and out.splitlines()[1].startswith("The tags file before could not be read (not JSON:")
     assert out.splitlines()[1].endswith(f"; it is kept as {app_file}.damaged")
     assert Path(f"{app_file}.damaged").read_bytes().endswith(b'{"04') and TagStore(app_file).lookup("04A3")
+
+
+def test_standard_input_that_cannot_be_read(capsys: pytest.CaptureFixture[str], app_file: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """No standard input at all (a service), or one that fails: the import's source is named, not the tags file."""
+    monkeypatch.setattr(sys, "stdin", None)
+    assert refused(capsys, "tags", "import", "-") == ("banker tags import: standard input: there is none (started "
+                                                      "without one); nothing was imported")
+
+    class Broken(io.RawIOBase):
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: object) -> int:
+            raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Broken())))
+    assert refused(capsys, "tags", "import", "-") == ("banker tags import: standard input: cannot be read "
+                                                      "(Input/output error); nothing was imported")
+    assert not app_file.exists()
