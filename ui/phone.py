@@ -197,8 +197,9 @@ def _printed_part(c: Session, game: Game, i: int) -> PhoneDeed:
     sp = game.ruleset.spaces[i]
     deed = view.space(c, i)
     rents, cost = deed["lines"], None
-    if sp.kind == "lot":  # the table's lines end with the building cost, said apart on the card
-        rents, cost = rents[:-1], rents[-1]
+    if sp.kind == "lot":  # the table's lines end with the building cost: on the card it is said apart
+        cost = f"{tr('ui.deed.building_cost')}: {tr.money(sp.building_cost)}"
+        rents = [line for line in rents if line != cost]
     group = sp.group or ""
     return {
         "index": i, "name": game.space_name(i), "colour": deed["colour"],

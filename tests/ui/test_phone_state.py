@@ -295,6 +295,7 @@ def test_a_deed_card_follows_the_game(tmp_path: Path) -> None:
     start(c, setup={"spaces": {"1": {"owner": "Ann"}, "5": {"owner": "Ben"}}})
     med = cards(c)["Mediterranean Avenue"]
     assert med["level"] == 0 and med["rent_now"] == "Rent now: 2"
+    assert cards(c)["Mediterranean Avenue"]["rents"] is med["rents"]  # printed once for the game and language
     c.turn.roll()  # Ann rolls 3: on Baltic Avenue, offered it
     c.paying.request({"do": "buy"})
     by_name = cards(c)
@@ -324,7 +325,7 @@ def test_deed_cards_in_the_familys_language(tmp_path: Path) -> None:
     assert by_name["Mediterranean Avenue"]["built"] == "2 domy"
     assert {k: state["labels"][k] for k in ("close", "for_sale", "mortgaged", "not_mortgaged")} == {
         "close": "Zamknij", "for_sale": "Na sprzedaż", "mortgaged": "w zastawie", "not_mortgaged": "bez zastawu"}
-    c.settings.set_language("cs")
+    c.settings.set_language("cs")  # printed again in the new language
     boardwalk = cards(c)["Boardwalk"]
     assert boardwalk["rents"][1] == "S 1 domem: 200" and boardwalk["mortgage"] == "Zástavní hodnota: 200"
     assert boardwalk["rent_now"] == "Nájemné teď: 0" and phone_state(c.session)["labels"]["close"] == "Zavřít"
