@@ -350,6 +350,13 @@ class TagStore:
         if tags != self.sets.get(item.set, {}):
             self._replace({**self.sets, item.set: tags})
 
+    def rename_set(self, old: str, new: str) -> None:
+        """An edition renamed: its stickers follow it (`old` and `new` are set keys; nothing when `old` has none)."""
+        if old != new and self.sets.get(old):
+            sets = {key: tags for key, tags in self.sets.items() if key not in (old, new)}
+            sets[new] = {uid: Tagged(new, it.kind, it.space, it.deck, it.card) for uid, it in self.sets[old].items()}
+            self._replace(sets)
+
     def import_document(self, doc: object, known: Callable[[str], Collection[Tagged]] | None = None) -> int:
         """Take every set of `doc` in place of the same set here (sets it does not name stay), all or nothing:
         TagsError (nothing changed) for a bad document or a sticker that would then be on two cards; returns
