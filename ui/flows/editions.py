@@ -30,7 +30,7 @@ from ui.flows.base import Flow
 from ui.i18n import Msg, Translator, msg
 from ui.keys import KeyboardView, NameEditor, keyboard_rows
 from ui.pages import EDITION_KEYBOARD_PAGE, EDITION_PHONE_PAGE, EDITIONS_PAGE, HOME
-from ui.tags import set_key
+from ui.tags import TagsError, set_key
 from ui.tokens import typed_token
 
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ class EditionsFlow(Flow):
             return
         try:  # the edition's tagged deeds and cards (ui/tags.py) follow its new name
             self.s.tags.rename_set(set_key(self.renaming), set_key(edition.name))
-        except OSError as exc:
+        except (OSError, TagsError) as exc:
             log.warning("the tags of edition %s could not follow its new name (%s)", self.renaming, exc)
         self.s.notify(msg("ui.editions.renamed", title=edition.title, name=edition.name), "info")
         self.cancel()
