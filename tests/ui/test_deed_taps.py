@@ -13,6 +13,7 @@ from banker.game import Game
 from banker.ruleset import load_ruleset
 from flowkit import CARDS, make, start, texts
 from ui.flows import Flows
+from ui.flows.deedcard import light
 from ui.tags import Tagged, set_key
 from ui.voice import Voice
 
@@ -326,3 +327,20 @@ def test_a_sticker_of_another_set_is_refused_by_name_and_an_unknown_one_stays_un
     c.session.tags.assign("GONE", Tagged("classic", "deed", space=4))  # no title deed there (a board changed)
     c.taps.card_tapped("GONE")
     assert texts(c)[-1] == "That sticker's card is not in this game any more: tag it again in Settings."
+
+
+def test_the_big_deed_stays_over_an_auction_to_see_the_lots_rents(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c)
+    c.turn.roll((1, 2))
+    c.paying.request({"do": "decline"})  # Baltic Avenue goes to auction
+    assert game_of(c).auction is not None and c.nav.screen_name() == "auction"
+    c.taps.card_tapped(deed(c, 3))
+    assert c.nav.screen_name() == "deed" and c.deedcard.view()["owner"] == "The bank's: for sale at 60"
+    c.deedcard.close()
+    assert c.nav.screen_name() == "auction"
+
+
+def test_the_colour_band_of_a_light_group_is_written_in_dark_ink() -> None:
+    assert light("#A9D8F0") and light("#FFEB3B")  # light blue, yellow
+    assert not light("#8B4A9C") and not light("#444444") and not light("#0072BB")  # brown-purple, railroads, blue
