@@ -182,11 +182,7 @@ def deed_cards(c: Session, game: Game) -> list[PhoneDeed]:
             utility = game.kinds[i] == "utility"
             card["rent_now"] = (tr("ui.phone.rent_now_dice", times=due) if utility and due
                                 else tr("ui.phone.rent_now", amount=due))
-            if not game.mortgaged[i]:
-                if game.kinds[i] == "lot":
-                    card["level"] = game.level[i]  # houses 0..hotel_houses, then the hotel: the ladder's line
-                else:  # railroads and utilities: by how many of the group the owner has
-                    card["level"] = sum(game.owner[j] == owner for j in game.group_members[game.groups[i] or ""]) - 1
+            card["level"] = view.rent_line(game, i)  # the line in force, as the table's big deed marks it
         cards.append(card)
     return cards
 
