@@ -43,11 +43,11 @@ DARK_BAND = 0.55  # a colour band darker than this (its luminance, 0 to 1) takes
 
 @dataclass(frozen=True)
 class TagSet:
-    """A physical set the family may tag: its key (ui/tags.py's `set_key`), its words, and the ruleset whose
-    cards it holds."""
+    """A physical set the family may tag: its key (ui/tags.py's `set_key`), its words (a shipped family's in the
+    family's language, an edition's title), and the ruleset whose cards it holds."""
 
     key: str
-    title: str
+    words: Msg | str
     ruleset: Ruleset
 
 
@@ -126,7 +126,6 @@ class TaggingFlow(Flow):
         """Every set that can be tagged: the shipped families in the new-game screen's order, each with its
         ruleset of the most cards, then the family's editions that load, by title."""
         if self._sets is None:
-            tr = self.s.tr
             best: dict[str, tuple[int, Ruleset]] = {}
             names = builtin_names()
             for name in [n for n in RULESET_ORDER if n in names] + [n for n in names if n not in RULESET_ORDER]:
@@ -135,8 +134,7 @@ class TaggingFlow(Flow):
                 count = len(set_items(ruleset, key))
                 if key not in best or count > best[key][0]:
                     best[key] = (count, ruleset)
-            found = [TagSet(key, tr(f"ui.rules.{key}") if tr.has(f"ui.rules.{key}") else key, ruleset)
-                     for key, (_count, ruleset) in best.items()]
+            found = [TagSet(key, self._words(key, key), ruleset) for key, (_count, ruleset) in best.items()]
             editions = sorted((e for e in list_editions() if e.problem is None), key=lambda e: (e.title.casefold(), e.name))
             for e in editions:
                 try:
@@ -159,9 +157,7 @@ class TaggingFlow(Flow):
         """The set `key` (its ruleset the game's when the game plays with it), or None when it has gone."""
         live = self.s.live
         if live is not None and set_key(live.header.rules) == key:
-            tr = self.s.tr
-            title = tr(f"ui.rules.{key}") if tr.has(f"ui.rules.{key}") else live.game.ruleset.title
-            return TagSet(key, title, live.game.ruleset)
+            return TagSet(key, self._words(key, live.game.ruleset.title), live.game.ruleset)
         listed = next((t for t in self._sets or () if t.key == key), None)
         if listed is not None:
             return listed
@@ -172,6 +168,10 @@ class TaggingFlow(Flow):
                 return None
             return TagSet(key, ruleset.title, ruleset)
         return next((t for t in self.sets() if t.key == key), None)
+
+    def _words(self, key: str, title: str) -> Msg | str:
+        """A set's words: a shipped family's name in the family's language, else the edition's `title`."""
+        return msg(f"ui.rules.{key}") if self.s.tr.has(f"ui.rules.{key}") else title
 
     # ------------------------------------------------------------------ a card in words
 
@@ -188,8 +188,8 @@ class TaggingFlow(Flow):
             text = self.s.tr.render(card_msg(ruleset, ruleset.card_by_id[item.card]))
             words = msg("ui.tagging.card", deck=self._deck(ruleset, item.deck), card=shortened(text))
         else:  # a card the set no longer has (an edition changed since)
-            return msg("ui.tagging.gone", set=tagset.title)
-        return words if item.set == self.here() else msg("ui.tagging.other_set", item=words, set=tagset.title)
+            return msg("ui.tagging.gone", set=tagset.words)
+        return words if item.set == self.here() else msg("ui.tagging.other_set", item=words, set=tagset.words)
 
     @staticmethod
     def _deck(ruleset: Ruleset, deck: str) -> Msg:
@@ -342,7 +342,7 @@ class TaggingFlow(Flow):
             sets: list[SetButton] = []
             for t in self.sets():
                 items = set_items(t.ruleset, t.key)
-                sets.append({"key": t.key, "title": t.title, "progress": self._progress(tr, items),
+                sets.append({"key": t.key, "title": tr.render(t.words), "progress": self._progress(tr, items),
                              "done": self.s.tags.count(items) == len(items)})
             return {"stage": "sets", "title": tr("ui.tagging.title"), "problem": problem, "sets": sets, "item": None,
                     "end": "", "rest": False, "can_back": False}
@@ -350,8 +350,8 @@ class TaggingFlow(Flow):
         done = self.s.tags.count(self.items)
         total = len(self.items)
         end = "" if item is not None else tr("ui.tagging.all_done" if done == total else "ui.tagging.some_done",
-                                             done=done, total=total, set=tagset.title)
-        return {"stage": "item" if item is not None else "end", "title": tagset.title, "problem": None, "sets": [],
+                                             done=done, total=total, set=tagset.words)
+        return {"stage": "item" if item is not None else "end", "title": tr.render(tagset.words), "problem": None, "sets": [],
                 "item": self._item_view(tagset, item) if item is not None else None, "end": end,
                 "rest": done < total, "can_back": self.index > 0}
 
