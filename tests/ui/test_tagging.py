@@ -134,7 +134,7 @@ def test_skip_back_and_the_end_with_the_rest_left(tmp_path: Path) -> None:
     assert not c.tagging.view()["can_back"]
     c.tagging.skip()
     assert c.tagging.item() == CLASSIC[1] and c.tagging.view()["can_back"]
-    c.taps.card_tapped(sticker(1))  # Baltic Avenue; the next without a sticker is Oriental Avenue
+    c.taps.card_tapped(sticker(1))  # Baltic Avenue; the next without a sticker is Reading Railroad
     assert c.tagging.item() == CLASSIC[2]
     c.tagging.back()
     c.tagging.back()
@@ -177,7 +177,7 @@ def test_a_set_tagged_partly_is_taken_up_at_its_first_card_without_a_sticker(tmp
     tagging(c)
     c.taps.card_tapped(sticker(0))
     c.taps.card_tapped(sticker(1))
-    c.tagging.skip()  # Oriental Avenue left for later
+    c.tagging.skip()  # Reading Railroad left for later
     c.taps.card_tapped(sticker(3))
     c.tagging.done()
     assert c.tagging.view()["sets"][0]["progress"] == "Tagged: 3 of 28 deeds, 0 of 32 cards"
@@ -200,6 +200,8 @@ def test_another_card_s_sticker_is_refused_by_name_in_any_set(tmp_path: Path) ->
     c.taps.card_tapped(sticker(0))  # Baltic Avenue shows: that sticker is Mediterranean Avenue's
     assert texts(c)[-1] == "That sticker is already Mediterranean Avenue." and played[-1] == "error"
     assert c.tagging.item() == CLASSIC[1] and c.session.tags.uid_of(CLASSIC[1]) is None
+    c.tagging.skip()  # the refusal was Baltic Avenue's: it goes when the family moves on
+    assert texts(c)[-1] == "Mediterranean Avenue: tagged."
     c.tagging.done()
     c.tagging.choose("biznes")
     c.taps.card_tapped(sticker(0))  # a sticker of another set: named with its set

@@ -241,7 +241,7 @@ class TaggingFlow(Flow):
             self.s.tags.forget(item)
         except OSError:
             log.exception("the tags could not be written")
-            self.s.notify(msg("ui.tagging.not_saved"), "error", "error")
+            self._refuse(msg("ui.tagging.not_saved"), item)
         else:
             self.s.notify(msg("ui.tagging.again_said", item=self.item_msg(item)))
         self.changed()
@@ -275,30 +275,36 @@ class TaggingFlow(Flow):
         owner = self.f.taps.player_of(uid)
         held = s.tags.lookup(uid)
         if owner is not None:
-            s.notify(msg("ui.tagging.is_player", player=owner), "error" if item is not None else "info",
-                     "error" if item is not None else None)
+            if item is not None:
+                self._refuse(msg("ui.tagging.is_player", player=owner), item)
+            else:
+                s.notify(msg("ui.tagging.is_player", player=owner))
             return
         if item is None:
             s.notify(msg("ui.tagging.is", item=self.item_msg(held)) if held is not None else msg("ui.tagging.untagged"))
             return
         if held is not None and held != item:
-            s.notify(msg("ui.tagging.is_item", item=self.item_msg(held)), "error", "error")
+            self._refuse(msg("ui.tagging.is_item", item=self.item_msg(held)), item)
             return
         on = s.tags.uid_of(item)
         if on is not None and on != uid:
-            s.notify(msg("ui.tagging.has_sticker", item=self.item_msg(item)), "error", "error")
+            self._refuse(msg("ui.tagging.has_sticker", item=self.item_msg(item)), item)
             return
         try:
             s.tags.assign(uid, item)
         except TagsError:
-            s.notify(msg("ui.tagging.bad_sticker"), "error", "error")
+            self._refuse(msg("ui.tagging.bad_sticker"), item)
             return
         except OSError:
             log.exception("the tags could not be written")
-            s.notify(msg("ui.tagging.not_saved"), "error", "error")
+            self._refuse(msg("ui.tagging.not_saved"), item)
             return
         s.notify(msg("ui.tagging.tagged", item=self.item_msg(item)), "info", "payment")
         self.index = self._untagged(self.index + 1)
+
+    def _refuse(self, refusal: Msg, item: Tagged) -> None:
+        """A sticker refused for `item`, said while `item` shows (gone once the family moves on)."""
+        self.s.notify(refusal, "error", "error", holds=lambda: self.item() == item)
 
     # ------------------------------------------------------------------ what the page shows
 

@@ -11,7 +11,7 @@ from kivy.uix.widget import Widget
 
 from ui import theme
 from ui.flows.tagging import ItemView, TaggingView
-from ui.screens.base import BaseScreen, auto_height, fit_font, list_column, listing, row
+from ui.screens.base import BaseScreen, fit_font, list_column, listing, row
 from ui.widgets import BigButton, Panel, Text, colour
 
 
@@ -52,21 +52,24 @@ class TaggingScreen(BaseScreen):
         self.header(root, v["title"], aside=progress)
         deed = item["kind"] == "deed"
         ink = (theme.INK if item["dark"] else theme.TEXT) if deed else theme.TEXT
-        card = auto_height(Panel(orientation="vertical", size_hint_y=None, fill=colour(item["colour"]) if deed else None))
+        # The card fills the page's middle, its words in the middle of it: read from across the table.
+        card = Panel(orientation="vertical", fill=colour(item["colour"]) if deed else None)
+        card.add_widget(Widget())
         name = Text(item["name"], theme.FONT_HUGE if deed else theme.FONT_TITLE, bold=True,
                     color=ink if deed else theme.ACCENT, halign="center", markup=False)
         name.role = "item name"
         card.add_widget(name)
-        words = Text(item["text"], theme.FONT_LARGE, color=ink, halign="center", markup=False)
+        words = Text(item["text"], theme.FONT_HEADLINE if deed else theme.FONT_PROMPT, color=ink, halign="center",
+                     markup=False)
         words.role = "item text"
         card.add_widget(words)
+        card.add_widget(Widget())
         root.add_widget(card)
         status = Text(item["status"], theme.FONT_BIG, bold=not item["tagged"],
                       color=theme.TEXT if item["tagged"] else theme.ACCENT, halign="center")
         status.role = "tagged" if item["tagged"] else "waiting for a sticker"
         root.add_widget(status)
         self.notices(root, 1)
-        root.add_widget(Widget())
         buttons = row(theme.TARGET_BAR)
         again = BigButton(self.tr("ui.tagging.again"), flow.again, "secondary", height=theme.TARGET_BAR)
         again.disabled = not item["tagged"]  # nothing to take off
