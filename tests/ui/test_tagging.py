@@ -154,6 +154,8 @@ def test_skip_back_and_the_end_with_the_rest_left(tmp_path: Path) -> None:
 def test_tag_this_one_again_takes_its_sticker_off_for_the_next(tmp_path: Path) -> None:
     c = make(tmp_path)
     tagging(c)
+    c.tagging.again()  # no sticker to take off: nothing said, nothing changed
+    assert texts(c) == [] and c.tagging.item() == CLASSIC[0]
     c.taps.card_tapped(sticker(0))
     c.tagging.back()
     item = c.tagging.view()["item"]

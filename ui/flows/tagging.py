@@ -235,7 +235,7 @@ class TaggingFlow(Flow):
     def again(self) -> None:
         """The card's sticker comes off: the next sticker held to the reader goes on it (a lost card's)."""
         item = self.item()
-        if item is None:
+        if item is None or self.s.tags.uid_of(item) is None:  # no sticker to take off
             return
         try:
             self.s.tags.forget(item)
