@@ -113,6 +113,7 @@ class TaggingFlow(Flow):
         # The sets as listed when the page opened (an edition's file is read once per visit, not at every tap),
         # the set being tagged (None: the list), its cards in order and the one shown (len(items): the end).
         self._sets: list[TagSet] | None = None
+        self._families: list[TagSet] | None = None  # the shipped ones alone
         self.key: str | None = None
         self.items: list[Tagged] = []
         self.index = 0
@@ -123,18 +124,9 @@ class TaggingFlow(Flow):
     # ------------------------------------------------------------------ the sets
 
     def sets(self) -> list[TagSet]:
-        """Every set that can be tagged: the shipped families in the new-game screen's order, each with its
-        ruleset of the most cards, then the family's editions that load, by title."""
+        """Every set that can be tagged: the shipped families, then the family's editions that load, by title."""
         if self._sets is None:
-            best: dict[str, tuple[int, Ruleset]] = {}
-            names = builtin_names()
-            for name in [n for n in RULESET_ORDER if n in names] + [n for n in names if n not in RULESET_ORDER]:
-                key = set_key(name)
-                ruleset = load_ruleset(name)
-                count = len(set_items(ruleset, key))
-                if key not in best or count > best[key][0]:
-                    best[key] = (count, ruleset)
-            found = [TagSet(key, self._words(key, key), ruleset) for key, (_count, ruleset) in best.items()]
+            found = list(self._shipped())
             editions = sorted((e for e in list_editions() if e.problem is None), key=lambda e: (e.title.casefold(), e.name))
             for e in editions:
                 try:
@@ -143,6 +135,21 @@ class TaggingFlow(Flow):
                     log.warning("edition %s cannot be tagged: %s", e.name, exc)
             self._sets = found
         return self._sets
+
+    def _shipped(self) -> list[TagSet]:
+        """The shipped families in the new-game screen's order, each with its ruleset of the most cards (the
+        rulesets never change while the app runs: worked out once)."""
+        if self._families is None:
+            best: dict[str, tuple[int, Ruleset]] = {}
+            names = builtin_names()
+            for name in [n for n in RULESET_ORDER if n in names] + [n for n in names if n not in RULESET_ORDER]:
+                key = set_key(name)
+                ruleset = load_ruleset(name)
+                count = len(set_items(ruleset, key))
+                if key not in best or count > best[key][0]:
+                    best[key] = (count, ruleset)
+            self._families = [TagSet(key, self._words(key, key), ruleset) for key, (_count, ruleset) in best.items()]
+        return self._families
 
     def here(self) -> str | None:
         """The set the table plays with now: the one being tagged, the game's, or the new game's."""
@@ -167,7 +174,7 @@ class TaggingFlow(Flow):
             except RulesetError:
                 return None
             return TagSet(key, ruleset.title, ruleset)
-        return next((t for t in self.sets() if t.key == key), None)
+        return next((t for t in self._shipped() if t.key == key), None)
 
     def _words(self, key: str, title: str) -> Msg | str:
         """A set's words: a shipped family's name in the family's language, else the edition's `title`."""
