@@ -7,12 +7,12 @@
     banker replay FILE --journal DB [--progress]
     banker import FILE [--journal DB]
     banker games|export|state|undo|finish|delete [DB] [--game ID]
+    banker tags list [--json] | export | import FILE
 
-`banker hw ...` (hardware/cli.py) and `banker app` (ui/cli.py) come from the
-project's other packages: they are found by module name and imported only
-when asked for, so the engine's own commands never load Kivy, pyserial or
-gpiozero, and banker/ has no import of hardware/ or ui/. so that the engine's commands never
-import Kivy or the hardware libraries.
+`banker hw ...` (hardware/cli.py), `banker app` (ui/cli.py) and `banker tags ...`
+(ui/tagscli.py) come from the project's other packages: they are found by module
+name and imported only when asked for, so the engine's own commands never load
+Kivy, pyserial or gpiozero, and banker/ has no import of hardware/ or ui/.
 
 Every number on the command line is checked as argparse reads it (`whole_number`, `seconds`: argparse types
 of banker/outside.py, which hardware/cli.py and ui/cli.py use too), and every refusal of the command line is
@@ -164,7 +164,7 @@ def _parser() -> argparse.ArgumentParser:
 
 # Commands other packages of the project add: name -> module with
 # register(subparsers) and run(args) -> exit status.
-PLUGINS = {"hw": "hardware.cli", "app": "ui.cli"}
+PLUGINS = {"hw": "hardware.cli", "app": "ui.cli", "tags": "ui.tagscli"}
 
 
 def _plugin(name: str) -> Any:
@@ -204,7 +204,9 @@ def _main(argv: Sequence[str] | None) -> int:
             return 2
         else:
             sub.add_parser(name, help={"hw": "card readers and the dice button: ports, cards, dice, emulate",
-                                       "app": "start the touchscreen app"}[name], add_help=False)
+                                       "app": "start the touchscreen app",
+                                       "tags": "the family's tagged deeds and cards: list, export, import"}[name],
+                           add_help=False)
     args = parser.parse_args(argv)
     if args.command in PLUGINS:
         return int(_plugin(args.command).run(args))

@@ -116,13 +116,16 @@ EDITION_KEYBOARD_PAGE = register(Page("edition_keyboard", "ui.screens.keyboard:E
 TAGGING_PAGE = register(Page("tagging", "ui.screens.tagging:TaggingScreen", "tagging", modes=(HOME,))).name
 EDITION_PHONE_PAGE = register(Page("edition_phone", "ui.screens.editions:EditionPhoneScreen",
                                    "ui.flows.editions:EditionsFlow", modes=(HOME,), place=EDITIONS_PAGE)).name
+# The big deed (a tagged deed put on the reader, ui/taps.py): over an auction too, to see the lot's rents.
+DEED_PAGE = register(Page("deed", "ui.screens.deedcard:DeedCardScreen", "deedcard", modes=(TABLE, OVER),
+                          over_auction=True)).name
 CHECK_READER_PAGE = register(Page("check_reader", "ui.screens.check:ReaderCheckScreen", "settings",
                                   modes=(HOME, SETUP, TABLE), over_auction=True, check="reader")).name
 CHECK_DICE_PAGE = register(Page("check_dice", "ui.screens.check:DiceCheckScreen", "settings",
                                 modes=(HOME, SETUP, TABLE), over_auction=True, check="dice")).name
 
 __all__ = ["ANY", "AUCTION_PAGE", "BANKER_PAGE", "CARDS_PAGE", "CASINO_PAGE", "CHECK_DICE_PAGE", "CHECK_READER_PAGE",
-           "DEEDS_PAGE", "DICE_PAGE", "DIGITS_PAGE", "EDITIONS_PAGE", "EDITION_KEYBOARD_PAGE", "EDITION_PHONE_PAGE",
+           "DEED_PAGE", "DEEDS_PAGE", "DICE_PAGE", "DIGITS_PAGE", "EDITIONS_PAGE", "EDITION_KEYBOARD_PAGE", "EDITION_PHONE_PAGE",
            "FAME_PAGE", "HOME", "HOME_PAGE", "HOUSERULES_PAGE", "INPROGRESS_PAGE", "JUMP_PAGE", "KEYBOARD_PAGE",
            "LOG_PAGE", "OVER", "OVER_PAGE", "OWNAUCTION_PAGE", "PAGES", "PAST_REPORT_PAGE", "PHONES_PAGE", "Page",
            "REPLACE_PAGE", "REPORT_PAGE", "RULES_PAGE", "SETTINGS_PAGE", "SETUP", "SETUP_PAGE", "TABLE", "TABLE_PAGE",

@@ -5,6 +5,9 @@ draws (ui/view.py) and the session's translator, so a phone reads exactly
 what the table reads. No Kivy here, and nothing personal beyond the names the
 family typed: no card UIDs, no PIN hash, no journal path.
 
+Every property's title deed comes with it (`deed_cards`), for the card a phone opens when a deed is touched:
+the table's deed (`view.space`) with its owner, the rent it takes now (the engine's `rent_due`) and its level.
+
 The net-worth chart replays the game; so that publishing after every tap stays
 cheap, the series are kept here and extended by the new actions only (a full
 replay happens only after an undo or for another game).
@@ -13,7 +16,7 @@ replay happens only after an undo or for another game).
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, TypedDict
 
 from banker.game import Game
 from banker.report import game_report
@@ -49,19 +52,22 @@ def phone_state(c: Session) -> dict[str, Any]:
         "connection_lost": tr("ui.phone.connection_lost"),
         "winner": winner_text,
         "mortgaged": tr("ui.deed.mortgaged"),
+        "not_mortgaged": tr("ui.progress.not_mortgaged"),
         "bankrupt": tr("ui.player.bankrupt"),
         "gone": tr("ui.phone.gone"),
         "ended": tr("ui.phone.ended"),
         "house_rules": tr("ui.phone.house_rules"),
         "rulebook": tr("ui.house.rulebook"),
         "report": tr("ui.report.title"),
+        "for_sale": tr("ui.deed.for_sale"),
+        "close": tr("ui.phone.close"),
     }
     players = []
     for p in view.players(c):
         players.append({
             "name": p["name"], "colour": p["colour"], "cash": p["cash"], "net_worth": p["worth"],
             "where": p["where"], "flags": p["flags"], "bankrupt": p["bankrupt"], "current": p["current"],
-            "deeds": _deeds(c, game, p["name"]),
+            "deeds": _grouped(c, game, game.iter_properties(game.index_of[p["name"]])),
         })
     return {
         "title": title,
@@ -71,6 +77,8 @@ def phone_state(c: Session) -> dict[str, Any]:
         "ended": bool(game.ended),
         "winner": game.outcome.winner if game.outcome is not None else None,
         "players": players,
+        "for_sale": _grouped(c, game, [i for i in game.ruleset.property_indices if game.owner[i] < 0]),
+        "deed_cards": deed_cards(c, game),
         "bank": view.pool_text(c, game),
         "house_rules": [r["text"] for r in view.house_rules(c, game.ruleset, game.options, pot_now=game.pot)],
         "pot": view.pot(c),  # the Free Parking jackpot: {"amount", "text", "label"}, or None with the rule off
@@ -97,23 +105,106 @@ def _report(c: Session, game: Game) -> dict[str, Any]:
         return dict(_kept[2])
 
 
-def _deeds(c: Session, game: Game, player: str) -> list[dict[str, Any]]:
-    """A player's deeds by colour group, as the deeds screen groups them, without the touchscreen's buttons.
+def _grouped(c: Session, game: Game, indices: list[int]) -> list[dict[str, Any]]:
+    """Deeds (a player's, or the bank's still for sale) by colour group, as the deeds screen groups them, without
+    the touchscreen's buttons: each is its space's `index` (its card in `deed_cards`), name, buildings and mortgage.
 
-    (the deeds screen also asks the rules which of seven actions each deed allows and
-    prints its rents; the phone shows neither, and this is called on every tap.)
+    (the deeds screen also asks the rules which of seven actions each deed allows; the phone does not, and this
+    is called on every tap.)
     """
     groups: dict[str, list[dict[str, Any]]] = {}
-    for i in game.iter_properties(game.index_of[player]):
+    for i in indices:
         groups.setdefault(game.groups[i] or "", []).append({
+            "index": i,
             "name": game.space_name(i),
             "buildings": view.buildings_text(c, game, i) if game.kinds[i] == "lot" else "",
             "mortgaged": bool(game.mortgaged[i]),
         })
     info = game.ruleset.groups
     return [{"group": g, "group_name": c.tr.group(g, info.get(g, {}).get("name", g)),
-             "colour": info.get(g, {}).get("color", "#BDBDBD"), "deeds": items}
+             "colour": info.get(g, {}).get("color", view.DEFAULT_COLOUR), "deeds": items}
             for g, items in groups.items()]
+
+
+class PhoneDeed(TypedDict):
+    """A property's title deed as the phone's deed card shows it, every text in the family's language.
+
+    `rents` are the table's deed lines (`view.space`): a lot's rent with no building, with each house and with
+    a hotel (or the ruleset's offices and holding), a railroad's by how many its owner has, a utility's dice
+    multiplier likewise; `level` is the line in force now (None: the bank's, or mortgaged). `rent_now` is what a
+    visitor pays now, the engine's answer (None while it is the bank's); `owner_text` is "Owner: Ann" or
+    "For sale", and `price` goes with it; `built` the buildings in words ("2 houses", "" for none)."""
+
+    index: int
+    name: str
+    colour: str
+    group_name: str
+    price: str
+    rents: list[str]
+    building_cost: str | None
+    mortgage: str
+    owner: str | None
+    owner_colour: str | None
+    owner_text: str
+    rent_now: str | None
+    level: int | None
+    mortgaged: bool
+    built: str
+
+
+_printed: list[Any] = [None, None, []]  # the game, (language, currency), its deeds' printed parts: made once
+
+
+def deed_cards(c: Session, game: Game) -> list[PhoneDeed]:
+    """Every property's deed card, in board order: what is printed on it (the table's deed, `view.space`; worked
+    out once per game and language, since this is called on every tap), then who has it and what it takes now."""
+    tr = c.tr
+    with _chart.lock:
+        if _printed[0] is not game or _printed[1] != (tr.language, tr.currency):
+            _printed[:] = [game, (tr.language, tr.currency), [_printed_part(c, game, i)
+                                                              for i in game.ruleset.property_indices]]
+        printed: list[PhoneDeed] = _printed[2]
+    cards: list[PhoneDeed] = []
+    for deed in printed:
+        card = deed.copy()
+        i = card["index"]
+        owner = game.owner[i]
+        name = game.players[owner].name if owner >= 0 else None
+        card["owner"] = name
+        card["owner_colour"] = c.colour(name) if name is not None else None
+        card["owner_text"] = tr("ui.deed.owner", owner=name) if name is not None else tr("ui.deed.for_sale")
+        card["mortgaged"] = bool(game.mortgaged[i])
+        card["built"] = view.buildings_text(c, game, i) if game.kinds[i] == "lot" else ""
+        if owner >= 0:
+            # The engine's rent for a visitor now; a utility's is per pip of the dice, so a roll of 1 gives its
+            # multiplier ("4 × dice").
+            due = game.rent_due(i, 1)
+            utility = game.kinds[i] == "utility"
+            card["rent_now"] = (tr("ui.phone.rent_now_dice", times=due) if utility and due
+                                else tr("ui.phone.rent_now", amount=due))
+            card["level"] = view.rent_line(game, i)  # the line in force, as the table's big deed marks it
+        cards.append(card)
+    return cards
+
+
+def _printed_part(c: Session, game: Game, i: int) -> PhoneDeed:
+    """What the deed says whoever has it: the table's deed (`view.space`), the bank's as yet."""
+    tr = c.tr
+    sp = game.ruleset.spaces[i]
+    deed = view.space(c, i)
+    rents, cost = deed["lines"], None
+    if sp.kind == "lot":  # the table's lines end with the building cost: on the card it is said apart
+        cost = f"{tr('ui.deed.building_cost')}: {tr.money(sp.building_cost)}"
+        rents = [line for line in rents if line != cost]
+    group = sp.group or ""
+    return {
+        "index": i, "name": game.space_name(i), "colour": deed["colour"],
+        "group_name": tr.group(group, game.ruleset.groups.get(group, {}).get("name", group)) if group else "",
+        "price": tr("ui.deed.price", price=sp.price), "rents": rents, "building_cost": cost,
+        "mortgage": tr("ui.phone.mortgage_value", amount=sp.mortgage),
+        "owner": None, "owner_colour": None, "owner_text": "", "rent_now": None, "level": None, "mortgaged": False,
+        "built": "",
+    }
 
 
 class _Chart:
@@ -170,4 +261,4 @@ def worth_history(game: Game) -> dict[str, list[int]]:
     return _chart.get(game)
 
 
-__all__ = ["phone_state", "worth_history"]
+__all__ = ["PhoneDeed", "deed_cards", "phone_state", "worth_history"]

@@ -66,6 +66,7 @@ CARDS_ONLY = {
     "ui.pause.asked": "ui/flows/clock.py: with buttons a pause needs no vote",
     "ui.vote.pause": "ui/flows/clock.py: with buttons a pause needs no vote",
     "ui.vote.resume": "ui/flows/clock.py: with buttons the game resumes at a touch",
+    "ui.tag.agree_first": "ui/taps.py: a deed or deck card refused while a payment waits for cards or a vote runs",
     "ui.check.tap_any": "the reader's check is about the reader, in either mode",
     "ui.check.taps": "the reader's check counts the taps it saw, in either mode",
     "ui.check.reader_nothing": "the reader's check, in either mode",

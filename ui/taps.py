@@ -7,7 +7,10 @@ The app hands every tap here (on the main thread). In order:
 - a new game being set up registers it as a player's card (ui/flows/setup.py), unless it is a tagged deed's or
   card's;
 - the banker's menu replacing a lost card makes it that player's (ui/flows/banker.py), the same;
-- in a game: a card nobody has is refused here ("unknown card"); otherwise it is a vote to pause or resume
+- in a game: a tagged deed or deck card of the game's set (ui/tags.py) goes where the table means it to
+  (`_tagged_tap`: a purchase, a trade's side, the deeds screen, an own auction's lot, the card drawn, else the
+  big deed); a sticker of another set, or one tapped while a payment or a vote waits, is refused in words; a
+  card nobody has is refused here ("unknown card"); otherwise it is a vote to pause or resume
   (ui/flows/clock.py), a payment's agreement (ui/flows/paying.py: a purchase, a trade's two sides, a bid made
   with the bid buttons), an auction bid (ui/flows/auction.py), or, when nothing waits for it, that player's
   balance and deeds, like a cash machine, with their phone code (ui/flows/phones.py).
@@ -19,9 +22,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from banker.errors import RulesetError
 from banker.journal import JournalError
-from ui.i18n import Msg, msg
-from ui.pages import HOME
+from banker.ruleset import load_ruleset
+from ui import pages
+from ui.i18n import Msg, card_msg, msg
+from ui.tags import EDITION_PREFIX, Tagged, set_key
 
 if TYPE_CHECKING:
     from ui.flows import Flows
@@ -44,7 +50,7 @@ class TapRouter:
         (`card_owner`); between games also of the new game's draft put aside, and of the unfinished game the
         start screen would resume."""
         owner = self.card_owner(uid)
-        if owner is not None or self.f.mode != HOME:
+        if owner is not None or self.f.mode != pages.HOME:
             return owner
         kept = self.f.setup.cards_kept().get(uid)
         if kept is not None:
@@ -89,7 +95,11 @@ class TapRouter:
         f, s = self.f, self.f.session
         owner = self.card_owner(uid)
         if owner is None:
-            s.notify(msg("ui.card.unknown"), "error", "error")
+            tagged = s.tags.lookup(uid)
+            if tagged is not None:
+                self._tagged_tap(tagged)
+            else:
+                s.notify(msg("ui.card.unknown"), "error", "error")
             return
         if f.clock.vote_kind:
             f.clock.vote(owner)  # a tap during a vote to pause or resume is that player's yes
@@ -111,6 +121,57 @@ class TapRouter:
         p = game.players[game.index_of[owner]]
         deeds = ", ".join(game.space_name(i) for i in game.iter_properties(p.index)) or "—"
         s.notify(msg("ui.balance", player=owner, cash=p.cash, deeds=deeds), "balance", None)
+
+    def _tagged_tap(self, item: Tagged) -> None:
+        """A tagged deed or deck card: refused when it is of another set or the table waits for a player's card;
+        a deck's card is the card drawn (ui/flows/turn.py); a deed is bought when it is the one on offer, else it
+        joins the trade being put together, is chosen on the deeds screen (or from the debt panel, its owner in
+        debt) or as an own auction's lot, or else is shown big (ui/flows/deedcard.py)."""
+        f, s = self.f, self.f.session
+        game, live = s.game, s.live
+        assert game is not None and live is not None
+        if item.set != set_key(live.header.rules):
+            s.notify(msg("ui.tag.other_set", item=_item_name(item), set=_set_name(item.set)), "error", "error")
+            return
+        if f.paying.pending is not None or f.clock.vote_kind:  # one thing at a time: the agreement first
+            s.notify(msg("ui.tag.agree_first"), "error", "error")
+            return
+        if item.kind == "card":
+            f.turn.card_tapped(item.deck, item.card)
+            return
+        i = item.space
+        if not 0 <= i < len(game.kinds) or not game.ruleset.spaces[i].is_property:  # (an edition's board changed)
+            s.notify(msg("ui.tag.not_here"), "error", "error")
+            return
+        page, d, owner = f.nav.screen_name(), game.decision, game.owner[i]
+        if d is not None and d.kind == "buy" and d.space == i and game.auction is None:
+            f.turn.buy_by_deed()
+        elif page == pages.TRADE_PAGE:
+            f.trade.deed_tapped(i)
+        elif page == pages.OWNAUCTION_PAGE:
+            f.auction.lot_tapped(i)
+        elif page == pages.DEEDS_PAGE or (page == pages.TABLE_PAGE and owner >= 0 and game.players[owner].debts):
+            f.deeds.choose(i)
+        else:
+            f.deedcard.show(i)
+
+
+def _set_name(key: str) -> Msg | str:
+    """A physical set in words: a shipped ruleset's title, or the edition's name."""
+    return key.removeprefix(EDITION_PREFIX) if key.startswith(EDITION_PREFIX) else msg(f"ui.rules.{key}")
+
+
+def _item_name(item: Tagged) -> Msg | str:
+    """A tagged item of another set in words: the deed's name or the card's text in that set ("?" when the set
+    cannot be read, an edition deleted)."""
+    try:
+        ruleset = load_ruleset(item.set.removeprefix(EDITION_PREFIX))
+    except (RulesetError, OSError):
+        return "?"
+    if item.kind == "deed":
+        return ruleset.spaces[item.space].name if 0 <= item.space < len(ruleset.spaces) else "?"
+    card = ruleset.card_by_id.get(item.card)
+    return card_msg(ruleset, card) if card is not None else "?"
 
 
 __all__ = ["TapRouter"]

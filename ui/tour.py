@@ -78,6 +78,7 @@ from ui.pages import (
     TABLE_PAGE,
     TRADE_PAGE,
 )
+from ui.tags import Tagged, set_key
 from ui.tour_editions import phone_saves, write_editions
 from ui.tour_tagging import tagging_shots
 from ui.where import Where
@@ -259,6 +260,14 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
                 "spaces": {str(i): space for i, space in spaces.items()},
             }
             f.nav.go(INPROGRESS_PAGE)
+        return run
+
+    def deed_tapped(space: int) -> Callable[[], None]:
+        """The sticker on the title deed of `space` put on the reader (tagged first, as "Tag the cards" would)."""
+        def run() -> None:
+            assert s.live is not None
+            s.tags.assign(f"DEED{space:02d}", Tagged(set_key(s.live.header.rules), "deed", space=space))
+            f.taps.card_tapped(f"DEED{space:02d}")
         return run
 
     def taps(*names: str) -> Callable[[], None]:
@@ -556,6 +565,12 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("auction", steps_then(press("end_turn"), roll(3, 4), press("decline"))),
         ("auction-bids", steps_then(tap("Ann"), tap("Ben"), tap("Ann"))),
         ("deeds-and-buildings", steps_then(press("close_auction"), press("end_turn"), lambda: f.deeds.show("Ann"))),
+        # Issue 57: a tagged deed put on the reader on the deeds screen is chosen there (its owner's deeds, it first,
+        # marked); with nothing waiting it is shown big: a lot with houses, a railroad, a mortgaged lot.
+        ("deeds-chosen-by-its-deed", deed_tapped(39)),
+        ("deed-big-houses", steps_then(lambda: f.nav.go(TABLE_PAGE), deed_tapped(6))),
+        ("deed-big-railroad", deed_tapped(15)),
+        ("deed-big-mortgaged", deed_tapped(39)),
         ("trade", steps_then(lambda: f.trade.offer.update({"from": "Ann", "to": "Ben",
                                                            "give": {"cash": 250, "spaces": [], "jail_cards": 0},
                                                            "get": {"cash": 0, "spaces": [5], "jail_cards": 0}}),

@@ -42,7 +42,8 @@ class PlayerRow(TypedDict):
 class Deed(TypedDict):
     """A title deed, or the space, as the screens show it (`space`): its rents and costs in lines, its owner
     (None: the bank's) and their colour, its buildings in words and whether it is mortgaged; `price` and
-    `mortgage` None for a space that is no property."""
+    `mortgage` None for a space that is no property; `rent_line`: which of `lines` is the rent it takes now
+    (`rent_line`), None when it takes none."""
 
     index: int
     name: str
@@ -55,6 +56,7 @@ class Deed(TypedDict):
     built: str
     mortgaged: bool
     mortgage: int | None
+    rent_line: int | None
 
 
 class BoardSpace(TypedDict):
@@ -181,8 +183,22 @@ def space(s: Session, i: int) -> Deed:
         "lines": lines, "owner": game.players[owner].name if owner >= 0 else None,
         "owner_colour": s.colour(game.players[owner].name) if owner >= 0 else None,
         "built": built, "mortgaged": bool(game.mortgaged[i]),
-        "mortgage": sp.mortgage if sp.is_property else None,
+        "mortgage": sp.mortgage if sp.is_property else None, "rent_line": rent_line(game, i),
     }
+
+
+def rent_line(game: Game, i: int) -> int | None:
+    """Which of a title deed's rent lines (`space`'s `lines`) the rent it takes now is: a lot's by its buildings
+    (its lines go bare, then each house, then the hotel), a railroad's or a utility's by how many of its group its
+    owner holds; None for a space that is no property, the bank's or mortgaged (no rent)."""
+    sp = game.ruleset.spaces[i]
+    owner = game.owner[i] if sp.is_property else -1
+    if owner < 0 or game.mortgaged[i]:
+        return None
+    if sp.kind == "lot":
+        return game.level[i]
+    members = game.group_members[sp.group] if sp.group else (i,)
+    return sum(1 for j in members if game.owner[j] == owner) - 1
 
 
 def board(s: Session) -> Board:
@@ -322,4 +338,4 @@ def notices(s: Session, count: int) -> list[NoticeLine]:
 
 __all__ = ["Board", "BoardSpace", "DEFAULT_COLOUR", "Deed", "HouseRule", "PlayerRow", "Pot", "Rank", "Token", "board",
            "buildings_text", "deeds_key", "house_rules", "log", "money", "notices", "party", "players", "pool_text",
-           "pot", "ranking", "space", "worth_history", "worth_history_and_rounds"]
+           "pot", "ranking", "rent_line", "space", "worth_history", "worth_history_and_rounds"]

@@ -4,7 +4,8 @@ The parts, from the game to the loudspeaker:
 
 - `phrases(c, moments)` turns one action's moments (ui/moments.py) into what is worth saying: whose
   turn it is, the dice, where to move, purchases, rent, taxes, the Free Parking jackpot, two ones' bonus,
-  cards, the auction's bids and its hammer, debts, bankruptcy and the winner. The words are the gettext catalogues' `ui.voice.*` entries
+  cards, the auction's bids and its hammer, debts, bankruptcy and the winner; and a title deed shown big
+  (`DEED_SHOWN`, ui/flows/deedcard.py: whose it is and the rent it takes now). The words are the gettext catalogues' `ui.voice.*` entries
   in the table's language; every number in them is plain digits ("15000", never "15 000" or "15,000",
   which espeak-ng would read as two numbers), so amounts go in as text (`{sum}`), not as money.
 - `SpeechQueue` holds the phrases not yet said, at most `QUEUE_MOST` of them: when more come than the
@@ -84,6 +85,9 @@ EVENTS = {
 # Phrases never folded into a summary: the house rules' windfalls a family waits to hear (the Free Parking
 # jackpot won, two ones' bonus), said whole however many phrases come with them.
 SAID_WHOLE = {"ui.voice.pot", "ui.voice.snake_eyes"}
+# A title deed shown big (ui/flows/deedcard.py): not the engine's event but the app's own moment, said as
+# `deed_phrase` says it.
+DEED_SHOWN = "deed_shown"
 MONEY_KEYS = {"rent": "ui.voice.rent", "tax": "ui.voice.tax", "buy": "ui.voice.buy", "salary": "ui.voice.salary",
               "pot": "ui.voice.pot", "jail_fine": "ui.voice.jail_fine", "snake_eyes": "ui.voice.snake_eyes",
               "pot_seed": "ui.voice.pot_seed"}
@@ -122,7 +126,9 @@ def phrases(c: Session, moments: list[Moment]) -> list[Phrase]:
     found: list[Phrase] = []
     for m in moments:
         p = m.params
-        if m.kind == EVENT and m.code in EVENTS:
+        if m.kind == EVENT and m.code == DEED_SHOWN:
+            found.append(deed_phrase(p, m.seq))
+        elif m.kind == EVENT and m.code in EVENTS:
             key, kind = EVENTS[m.code]
             params: dict[str, Any] = {k: v for k, v in p.items() if isinstance(v, str)}
             if m.code == "rolled":
@@ -152,6 +158,21 @@ def phrases(c: Session, moments: list[Moment]) -> list[Phrase]:
                              else "ui.voice.gets_bank" if payer in ("bank", "pot") else "ui.voice.pays")
             found.append(Phrase(PAYMENT, money_key, params, m.seq))
     return found
+
+
+def deed_phrase(p: dict[str, Any], seq: int) -> Phrase:
+    """A title deed shown big, said: its name and whose it is, and the rent it takes now (a utility: its
+    multiplier of the dice; mortgaged: none), or the bank's price."""
+    params: dict[str, Any] = {"space": str(p.get("space", "")), "owner": str(p.get("owner", ""))}
+    if not params["owner"]:
+        key, params["sum"] = "ui.voice.deed_bank", _plain(p.get("price", 0))
+    elif p.get("mortgaged"):
+        key = "ui.voice.deed_mortgaged"
+    elif p.get("times"):
+        key, params["times"] = "ui.voice.deed_dice", _plain(p["times"])
+    else:
+        key, params["sum"] = "ui.voice.deed", _plain(p.get("rent", 0))
+    return Phrase(OTHER, key, params, seq)
 
 
 def _card_text(c: Session, params: dict[str, Any]) -> Msg | str:
@@ -361,4 +382,5 @@ def kivy_player(path: Path, done: Callable[[], None]) -> bool:
     return True
 
 
-__all__ = ["EspeakSpeaker", "Phrase", "SpeechQueue", "Voice", "Waiting", "kivy_player", "phrases", "say"]
+__all__ = ["DEED_SHOWN", "EspeakSpeaker", "Phrase", "SpeechQueue", "Voice", "Waiting", "deed_phrase", "kivy_player",
+           "phrases", "say"]

@@ -510,12 +510,14 @@ def test_uninstall_keeps_the_games_and_the_config_unless_purged(root: Path) -> N
     games = root / HOME.lstrip("/") / ".local/share/board-banker/games.sqlite3"
     games.parent.mkdir(parents=True)
     games.write_text("the family's games")
+    tags = games.with_name("tags.json")  # the family's tagged deeds and cards (ui/tags.py), beside the games
+    tags.write_text("the family's tags")
 
     first = ok(run("bash", DEPLOY / "uninstall.sh", "--root", root))
     for path in (UNIT, WANTS, UDEV_RULE, POLKIT_RULE, LINK, "/opt/board-banker"):
         assert not os.path.lexists(root / path.lstrip("/")), path
         assert f"removed    {path}" in first
-    assert games.read_text() == "the family's games"
+    assert games.read_text() == "the family's games" and tags.read_text() == "the family's tags"
     assert (root / CONFIG.lstrip("/")).exists()
     assert passwd_entry(root, "banker") is not None
 

@@ -15,6 +15,7 @@ from flowkit import Clock, make, start, texts
 from ui.flows.editions import EditionsFlow
 from ui.i18n import Translator
 from ui.keys import BACKSPACE, CLEAR, SPACE
+from ui.tags import Tagged, TagStore
 from ui.tour_editions import HOSTILE, write_editions
 
 EDITIONS = "ui.flows.editions:EditionsFlow"
@@ -109,6 +110,22 @@ def test_rename_types_the_title_then_the_name(tmp_path: Path, data_home: Path) -
     assert [(e.name, e.title) for e in list_editions()] == [("beach-town", "Beach"), ("broken", "Broken Board"),
                                                              ("ours", HOSTILE)]
     assert texts(c)[-1] == "Renamed: Beach (beach-town)"
+
+
+def test_a_renamed_edition_keeps_its_tagged_deeds_and_cards(tmp_path: Path, data_home: Path) -> None:
+    c = make(tmp_path)
+    c.session.tags = TagStore(tmp_path / "tags.json")
+    c.session.tags.assign("04A1", Tagged("edition:seaside", "deed", space=39))
+    c.session.tags.assign("04B2", Tagged("classic", "deed", space=39))
+    flow = renaming(c)
+    flow.done()
+    type_text(flow, "beach")
+    flow.done()
+    assert texts(c)[-1] == "Renamed: Seaside Town (beach)"
+    for store in (c.session.tags, TagStore(tmp_path / "tags.json")):  # and on disk
+        assert store.lookup("04A1") == Tagged("edition:beach", "deed", space=39)
+        assert store.lookup("04B2") == Tagged("classic", "deed", space=39)  # another set's stay
+        assert "edition:seaside" not in store.sets
 
 
 @pytest.mark.parametrize("typed, said", [

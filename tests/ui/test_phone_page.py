@@ -1,7 +1,8 @@
 """The phone page (ui/phone.html) in a real browser: headless Chromium (Debian's `chromium`) at a
 phone's 375x667 loads the page from a real PhoneServer, shows every player's cash and deeds, takes
 a screenshot, follows published changes live, and says so when the link is revoked or the
-connection drops.
+connection drops; a deed touched opens its title deed (at a 360-px phone's width too), names and all
+as text, never markup.
 
 Chromium is driven over the DevTools protocol (aiohttp's websocket client, already installed as
 the server's library) rather than with --dump-dom/--screenshot: those act at the load event,
@@ -54,7 +55,8 @@ def sample(cash: int = 1440, ended: bool = False, pot: int | None = 300) -> dict
         "chart": "Net worth", "ranking": "Final ranking", "deeds": "Deeds & houses", "none": "No deeds yet",
         "connection_lost": "Connection lost: trying again…", "winner": "Dot wins!" if ended else "",
         "mortgaged": "mortgaged", "bankrupt": "bankrupt", "house_rules": "House rules",
-        "rulebook": "None: the game as the rulebook has it",
+        "rulebook": "None: the game as the rulebook has it", "for_sale": "For sale", "close": "Close",
+        "not_mortgaged": "not mortgaged",
     }
     return {
         "title": "Classic", "language": "en", "labels": labels, "turn": "Ann", "ended": ended,
@@ -64,21 +66,35 @@ def sample(cash: int = 1440, ended: bool = False, pot: int | None = 300) -> dict
              "flags": "", "bankrupt": False, "current": True,
              "deeds": [
                  {"group": "purple", "group_name": "Purple", "colour": "#8B4A9C",
-                  "deeds": [{"name": "Mediterranean Avenue", "buildings": "", "mortgaged": False},
-                            {"name": "Baltic Avenue", "buildings": "2 houses", "mortgaged": False}]},
+                  "deeds": [{"index": 1, "name": "Mediterranean Avenue", "buildings": "", "mortgaged": False},
+                            {"index": 3, "name": "Baltic Avenue", "buildings": "2 houses", "mortgaged": False}]},
                  {"group": "railroad", "group_name": "Railroads", "colour": "#424242",
-                  "deeds": [{"name": "Reading Railroad", "buildings": "", "mortgaged": True}]}]},
+                  "deeds": [{"index": 5, "name": "Reading Railroad", "buildings": "", "mortgaged": True}]}]},
             {"name": "Ben", "colour": "#1E88E5", "cash": 980, "net_worth": 1720, "where": "In jail",
              "flags": "in jail", "bankrupt": False, "current": False,
              "deeds": [{"group": "orange", "group_name": "Orange", "colour": "#F7941D",
-                        "deeds": [{"name": "St. James Place", "buildings": "hotel", "mortgaged": False},
-                                  {"name": "Tennessee Avenue", "buildings": "", "mortgaged": False},
-                                  {"name": "New York Avenue", "buildings": "1 house", "mortgaged": False}]}]},
+                        "deeds": [{"index": 16, "name": "St. James Place", "buildings": "hotel", "mortgaged": False},
+                                  {"index": 18, "name": "Tennessee Avenue", "buildings": "", "mortgaged": False},
+                                  {"index": 19, "name": "New York Avenue", "buildings": "1 house",
+                                   "mortgaged": False}]}]},
             {"name": "Dot", "colour": "#43A047", "cash": 2210, "net_worth": 2210, "where": "Free Parking",
              "flags": "", "bankrupt": False, "current": False, "deeds": []},
             {"name": "Cy", "colour": "#FDD835", "cash": 0, "net_worth": 0, "where": "Go", "flags": "",
              "bankrupt": True, "current": False, "deeds": []},
         ],
+        "for_sale": [{"group": "dark_blue", "group_name": "Dark blue", "colour": "#0072BB",
+                      "deeds": [{"index": 39, "name": "Boardwalk", "buildings": "", "mortgaged": False}]}],
+        "deed_cards": [
+            lot(1, "Mediterranean Avenue", "#8B4A9C", "Purple", "Ann", 0, [2, 10, 30, 90, 160, 250], 50, 60),
+            lot(3, "Baltic Avenue", "#8B4A9C", "Purple", "Ann", 2, [4, 20, 60, 180, 320, 450], 50, 60),
+            {"index": 5, "name": "Reading Railroad", "colour": "#424242", "group_name": "Railroads",
+             "price": "Price 200", "rents": ["Owning 1: 25", "Owning 2: 50", "Owning 3: 100", "Owning 4: 200"],
+             "building_cost": None, "mortgage": "Mortgage value: 100", "owner": "Ann", "owner_colour": "#E53935",
+             "owner_text": "Owner: Ann", "rent_now": "Rent now: 0", "level": None, "mortgaged": True, "built": ""},
+            lot(16, "St. James Place", "#F7941D", "Orange", "Ben", 5, [14, 70, 200, 550, 750, 950], 100, 180),
+            lot(18, "Tennessee Avenue", "#F7941D", "Orange", "Ben", 0, [14, 70, 200, 550, 750, 950], 100, 180),
+            lot(19, "New York Avenue", "#F7941D", "Orange", "Ben", 1, [16, 80, 220, 600, 800, 1000], 100, 200),
+            lot(39, "Boardwalk", "#0072BB", "Dark blue", None, None, [50, 200, 600, 1400, 1700, 2000], 200, 400)],
         "bank": "Bank: 29 houses, 11 hotels",
         "house_rules": ([f"Free Parking jackpot: {pot:,} now"] if pot is not None else []) + [
             "Two ones pay 500", "No auctions"],
@@ -98,6 +114,20 @@ def sample(cash: int = 1440, ended: bool = False, pot: int | None = 300) -> dict
                                {"name": "Cy", "place": 4, "colour": "#FDD835", "lines": ["Went bankrupt."]}]}
         if ended else None,
     }
+
+
+def lot(index: int, name: str, colour: str, group: str, owner: str | None, level: int | None, rents: list[int],
+        cost: int, price: int) -> dict[str, Any]:
+    """A lot's deed card as ui/phone.py's `deed_cards` has it, in English: `level` its houses (5: a hotel)."""
+    words = ["Rent", "With 1 house", "With 2 houses", "With 3 houses", "With 4 houses", "Hotel"]
+    built = {None: "", 0: "", 1: "1 house", 5: "hotel"}.get(level, f"{level} houses")
+    return {"index": index, "name": name, "colour": colour, "group_name": group, "price": f"Price {price:,}",
+            "rents": [f"{w}: {r:,}" for w, r in zip(words, rents, strict=True)], "building_cost": f"Each building costs: {cost}",
+            "mortgage": f"Mortgage value: {price // 2}", "owner": owner,
+            "owner_colour": {"Ann": "#E53935", "Ben": "#1E88E5"}.get(owner or ""),
+            "owner_text": f"Owner: {owner}" if owner else "For sale",
+            "rent_now": f"Rent now: {rents[level]:,}" if owner and level is not None else None,
+            "level": level if owner else None, "mortgaged": False, "built": built}
 
 
 class Browser:
@@ -328,4 +358,207 @@ async def _bare(server: PhoneServer, tmp_path: Path) -> None:
             "None: the game as the rulebook has it"]  # no house rules sent: the rulebook's game
         assert await b.js("document.getElementById('pot').hidden")  # no jackpot sent: none shown
         assert not await b.js("[...document.querySelectorAll('b')].some(e => e.textContent === 'Ben')")
+        assert b.problems() == []
+
+
+async def tap(browser: Browser, selector: str) -> None:
+    """A finger's touch on the middle of the element `selector` (scrolled into sight first), as a phone sends it."""
+    rect = await browser.js(f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
+                            "e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
+                            "return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+    await tap_at(browser, rect[0], rect[1])
+
+
+async def tap_at(browser: Browser, x: float, y: float) -> None:
+    await browser.send("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])
+    await browser.send("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
+
+def chip(index: int) -> str:
+    """The selector of the deed chip of the space at `index` (the first one on the page)."""
+    return f"button.deed[data-index='{index}']"
+
+
+CARD_LINES = "[...document.querySelectorAll('#sheet .rents li')].map(li => [...li.children].map(e => e.textContent))"
+
+
+def test_a_touched_deed_opens_its_title_deed(tmp_path: Path) -> None:
+    server = PhoneServer(["127.0.0.1"], 0)
+    server.publish(TOKEN, sample())
+    hostile = sample()
+    evil = '<img src=x onerror="window.pwned=1">'
+    hostile["deed_cards"][-1] = {**hostile["deed_cards"][-1], "name": evil, "group_name": "<i>Dark</i> blue",
+                                 "rents": ["<script>window.pwned=2</script>: 50", "Hotel: <b>2,000</b>"],
+                                 "owner": "<b>Ben</b>", "owner_text": "Owner: <b>Ben</b>", "level": 1,
+                                 "rent_now": "Rent now: <u>9</u>", "built": "<em>hotel</em>"}
+    hostile["for_sale"][0]["deeds"][0]["name"] = evil
+    server.publish(TOKEN + "3", hostile)
+    server.start()
+    try:
+        asyncio.run(_touched_deed(server, tmp_path))
+    finally:
+        server.stop()
+
+
+async def _touched_deed(server: PhoneServer, tmp_path: Path) -> None:
+    base = f"http://127.0.0.1:{server.port}/g/{TOKEN}"
+    async with Browser(tmp_path / "profile") as b:
+        await open_phone(b, base)
+        await b.send("Emulation.setDeviceMetricsOverride", width=360, height=640, deviceScaleFactor=2, mobile=True)
+        await b.send("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=1)
+        await b.wait_for("document.querySelectorAll('.player').length === 4", timeout=10)
+        # Every deed on the page is a button: the players' six and the bank's Boardwalk, under "For sale".
+        assert await b.js("document.querySelectorAll('button.deed').length") == 7
+        assert await b.js("document.querySelector('#for-sale h2').textContent") == "For sale"
+        assert await b.js("document.querySelector('#for-sale button.deed').textContent") == "Boardwalk"
+        assert await b.js("document.getElementById('sheet').hidden")
+
+        # Ann's Baltic Avenue, two houses: its deed over the page, the line in force marked.
+        await tap(b, chip(3))
+        await b.wait_for("!document.getElementById('sheet').hidden")
+        assert await b.js("document.querySelector('#sheet .band h3').textContent") == "Baltic Avenue"
+        assert await b.js("document.querySelector('#sheet .band small').textContent") == "Purple"
+        assert await b.js("getComputedStyle(document.querySelector('#sheet .band')).backgroundColor") == (
+            "rgb(139, 74, 156)")
+        assert await b.js("document.querySelector('#sheet .who').textContent") == "Owner: Ann"
+        assert await b.js("document.querySelector('#sheet .price').textContent") == "Price 60"
+        assert await b.js("document.querySelector('#sheet .rnow').textContent") == "Rent now: 60"
+        assert await b.js(CARD_LINES) == [["Rent", "4"], ["With 1 house", "20"], ["With 2 houses", "60"],
+                                          ["With 3 houses", "180"], ["With 4 houses", "320"], ["Hotel", "450"]]
+        assert await b.js("[...document.querySelectorAll('#sheet .rents li')].findIndex(li => "
+                          "li.classList.contains('on') && li.getAttribute('aria-current') === 'true')") == 2
+        assert await b.js("document.querySelectorAll('#sheet .rents li.on').length") == 1
+        facts = await b.js("document.querySelector('#sheet .facts').innerText")
+        assert facts.split("\n") == ["2 houses", "Each building costs: 50", "Mortgage value: 30 · not mortgaged"]
+        # Readable on a 360-px phone: nothing wider than the screen, a big close button in reach.
+        assert await b.js("document.documentElement.clientWidth") == 360
+        assert await b.js("document.querySelector('#sheet .dcard').getBoundingClientRect().right") <= 360
+        assert await b.js("document.getElementById('sheet').scrollWidth") <= 360
+        close = await b.js("(() => { const r = document.querySelector('#sheet button.close')"
+                           ".getBoundingClientRect(); return [r.width, r.height]; })()")
+        assert close[0] >= 300 and close[1] >= 48
+        assert await b.js("document.querySelector('#sheet button.close').textContent") == "Close"
+        assert float(await b.js("parseFloat(getComputedStyle(document.querySelector('#sheet .rents li')).fontSize)")) >= 16
+        await b.screenshot(tmp_path / "deed.png")
+
+        # The table builds a third house: the open card follows.
+        later = sample()
+        later["deed_cards"][1] = lot(3, "Baltic Avenue", "#8B4A9C", "Purple", "Ann", 3, [4, 20, 60, 180, 320, 450], 50, 60)
+        server.publish(TOKEN, later)
+        await b.wait_for("document.querySelector('#sheet .rnow').textContent === 'Rent now: 180'")
+        assert await b.js("document.querySelector('#sheet .rents li.on b').textContent") == "180"
+
+        # The close button closes it.
+        await tap(b, "#sheet button.close")
+        await b.wait_for("document.getElementById('sheet').hidden")
+        assert await b.js("document.querySelector('#sheet .dcard')") is None
+
+        # Ann's mortgaged railroad: no rent now, no line in force, said mortgaged.
+        await tap(b, chip(5))
+        await b.wait_for("!document.getElementById('sheet').hidden")
+        assert await b.js(CARD_LINES) == [["Owning 1", "25"], ["Owning 2", "50"], ["Owning 3", "100"],
+                                          ["Owning 4", "200"]]
+        assert await b.js("document.querySelector('#sheet .rnow').textContent") == "Rent now: 0"
+        assert await b.js("document.querySelectorAll('#sheet .rents li.on').length") == 0
+        assert await b.js("document.querySelector('#sheet .facts .bad').textContent") == "mortgaged"
+        # A touch beside the card closes it too; so does Escape.
+        await tap_at(b, 4, 4)
+        await b.wait_for("document.getElementById('sheet').hidden")
+
+        # The bank's Boardwalk, from the list of deeds for sale: its price, no owner, no rent now.
+        await tap(b, "#for-sale " + chip(39))
+        await b.wait_for("!document.getElementById('sheet').hidden")
+        assert await b.js("document.querySelector('#sheet .who').textContent") == "For sale"
+        assert await b.js("document.querySelector('#sheet .price').textContent") == "Price 400"
+        assert await b.js("document.querySelector('#sheet .rnow')") is None
+        assert await b.js(CARD_LINES + "[5]") == ["Hotel", "2,000"]
+        await b.screenshot(tmp_path / "deed-bank.png")
+        await b.send("Input.dispatchKeyEvent", type="keyDown", key="Escape", code="Escape", windowsVirtualKeyCode=27)
+        await b.wait_for("document.getElementById('sheet').hidden")
+        await b.screenshot(tmp_path / "deeds-touchable.png", full=True)
+
+        # A deed the game no longer has (another game published) closes its card.
+        await tap(b, chip(16))
+        await b.wait_for("!document.getElementById('sheet').hidden")
+        assert await b.js("document.querySelector('#sheet .rents li.on').textContent") == "Hotel950"
+        gone = sample()
+        gone["deed_cards"] = [d for d in gone["deed_cards"] if d["index"] != 16]
+        server.publish(TOKEN, gone)
+        await b.wait_for("document.getElementById('sheet').hidden")
+        assert await b.js("document.querySelector(\"[data-player='Ben'] div.deed\").textContent") == "St. James Place" + "hotel"
+
+        # Names and words from an edition are text, never markup.
+        await b.send("Page.navigate", url=base + "3")
+        await b.wait_for("document.querySelectorAll('.player').length === 4")
+        await tap(b, "#for-sale " + chip(39))
+        await b.wait_for("!document.getElementById('sheet').hidden")
+        assert await b.js("document.querySelector('#for-sale button.deed').textContent") == (
+            '<img src=x onerror="window.pwned=1">')
+        assert await b.js("document.querySelector('#sheet .band h3').textContent") == '<img src=x onerror="window.pwned=1">'
+        assert await b.js("document.querySelector('#sheet .band small').textContent") == "<i>Dark</i> blue"
+        assert await b.js("document.querySelector('#sheet .who').textContent") == "Owner: <b>Ben</b>"
+        assert await b.js("document.querySelector('#sheet .rnow').textContent") == "Rent now: <u>9</u>"
+        assert await b.js(CARD_LINES) == [["<script>window.pwned=2</script>", "50"], ["Hotel", "<b>2,000</b>"]]
+        assert await b.js("document.querySelector('#sheet .built').textContent") == "<em>hotel</em>"
+        assert await b.js("document.querySelectorAll('img, script:not(:first-of-type), i, u, em').length") == 0
+        assert await b.js("document.querySelectorAll('#sheet b').length") == 2  # the page's own: the lines' amounts
+        assert await b.js("window.pwned") is None
+        assert b.problems() == []
+
+
+def test_the_deed_card_of_a_real_game_in_two_languages(tmp_path: Path) -> None:
+    """ui/phone.py's state of a game going, in English and in Polish: a touched deed shows its own words."""
+    flowkit = pytest.importorskip("flowkit")
+    from ui.phone import phone_state
+
+    c = flowkit.make(tmp_path / "game", taps=False)
+    flowkit.start(c, ("Ann", "Ben"), "classic", "", {"spaces": {"1": {"owner": "Ann", "houses": 2},
+                                                                  "3": {"owner": "Ann", "houses": 1},
+                                                                  "39": {"owner": "Ben", "mortgaged": True}}})
+    server = PhoneServer(["127.0.0.1"], 0)
+    states = {}
+    for language in ("en", "pl"):
+        c.settings.set_language(language)
+        states[language] = phone_state(c.session)
+        server.publish(TOKEN + language, states[language])
+    server.start()
+    try:
+        asyncio.run(_real_game(server, tmp_path, states))
+    finally:
+        server.stop()
+
+
+async def _real_game(server: PhoneServer, tmp_path: Path, states: dict[str, dict[str, Any]]) -> None:
+    said = {"en": ("Owner: Ann", "Rent now: 30", "With 2 houses", "Close", "Mortgage value: 30 · not mortgaged"),
+            "pl": ("Właściciel: Ann", "Czynsz teraz: 30", "Z 2 domami", "Zamknij", "Wartość zastawu: 30 · bez zastawu")}
+    async with Browser(tmp_path / "profile") as b:
+        for language, state in states.items():
+            await open_phone(b, f"http://127.0.0.1:{server.port}/g/{TOKEN}{language}")
+            await b.send("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=1)
+            await b.wait_for("document.querySelectorAll('.player').length === 2", timeout=10)
+            assert await b.js("document.documentElement.lang") == language
+            # Every property of the board can be touched: the players' three and the bank's 25.
+            assert await b.js("document.querySelectorAll('button.deed').length") == 28
+            await tap(b, chip(1))
+            await b.wait_for("!document.getElementById('sheet').hidden")
+            owner, now, level, close, mortgage = said[language]
+            card = next(d for d in state["deed_cards"] if d["index"] == 1)
+            assert await b.js("document.querySelector('#sheet .band h3').textContent") == "Mediterranean Avenue"
+            assert await b.js("document.querySelector('#sheet .who').textContent") == owner
+            assert await b.js("document.querySelector('#sheet .rnow').textContent") == now
+            assert await b.js(CARD_LINES) == [line.rsplit(": ", 1) for line in card["rents"]]
+            assert await b.js("document.querySelector('#sheet .rents li.on span').textContent") == level
+            assert await b.js("document.querySelector('#sheet .mortgage').textContent") == mortgage
+            assert await b.js("document.querySelector('#sheet button.close').textContent") == close
+            await b.screenshot(tmp_path / f"deed-{language}.png")
+            await tap(b, "#sheet button.close")
+            await b.wait_for("document.getElementById('sheet').hidden")
+            # Ben's mortgaged Boardwalk: the ruleset's rents, none in force.
+            await tap(b, chip(39))
+            await b.wait_for("!document.getElementById('sheet').hidden")
+            lines = await b.js(CARD_LINES)
+            assert [int(amount.replace(",", "").replace("\u00a0", "").replace(" ", "")) for _, amount in lines] == [
+                50, 200, 600, 1400, 1700, 2000]
+            assert await b.js("document.querySelectorAll('#sheet .rents li.on').length") == 0
+            assert await b.js("document.querySelector('#sheet .facts .bad').textContent") == state["labels"]["mortgaged"]
         assert b.problems() == []

@@ -16,9 +16,10 @@ from ui.phone import phone_state
 
 PIN = "4321"
 KEYS = {"title", "language", "labels", "turn", "ended", "winner", "players", "bank", "house_rules", "log", "chart",
-        "ranking", "report", "pot"}
+        "ranking", "report", "pot", "for_sale", "deed_cards"}
 LABELS = {"cash", "turn_line", "net_worth", "bank", "log", "chart", "ranking", "deeds", "none", "connection_lost",
-          "winner", "mortgaged", "bankrupt", "gone", "ended", "house_rules", "rulebook", "report"}
+          "winner", "mortgaged", "bankrupt", "gone", "ended", "house_rules", "rulebook", "report", "for_sale", "close",
+          "not_mortgaged"}
 # Ann on Go's neighbour with two houses on Mediterranean and one on Baltic; Ben with Reading and a mortgaged Boardwalk.
 SETUP = {"players": {"Ann": {"position": 2}},
          "spaces": {"1": {"owner": "Ann", "houses": 2}, "3": {"owner": "Ann", "houses": 1},
@@ -71,7 +72,8 @@ def test_the_live_game_in_plain_words(tmp_path: Path) -> None:
     assert [(g["group_name"], [(d["name"], d["buildings"], d["mortgaged"]) for d in g["deeds"]])
             for g in ben["deeds"]] == [("Railroads", [("Reading Railroad", "", False)]),
                                        ("Dark blue", [("Boardwalk", "", True)])]
-    assert set(ann["deeds"][0]["deeds"][0]) == {"name", "buildings", "mortgaged"}  # no buttons, no rent tables
+    assert set(ann["deeds"][0]["deeds"][0]) == {"index", "name", "buildings", "mortgaged"}  # no buttons, no rents
+    assert [d["index"] for g in ann["deeds"] for d in g["deeds"]] == [1, 3]  # each opens its card (deed_cards)
     assert state["bank"] == "Bank: 29 houses, 12 hotels"
     assert state["house_rules"] == [] and state["labels"]["rulebook"] == "None: the game as the rulebook has it"
     assert state["log"] == ["Ben pays Ann 20 rent for Baltic Avenue", "Ann pays Ben 25 rent for Reading Railroad"]
@@ -221,3 +223,126 @@ def test_the_house_rules_in_force_in_the_familys_language(tmp_path: Path, langua
     assert state["pot"] == {"amount": 100, "text": c.session.tr.money(100), "label": c.session.tr("ui.pot.label")}
     assert state["pot"]["label"] != "ui.pot.label"
     assert state["labels"]["house_rules"] == c.session.tr("ui.phone.house_rules") != "ui.phone.house_rules"
+
+
+# The deed cards: Ann with both purple lots (two houses and one), Electric Company and Water Works; Ben with
+# Reading and Pennsylvania Railroads, Park Place and a mortgaged Boardwalk; the rest the bank's.
+DEEDS = {"spaces": {"1": {"owner": "Ann", "houses": 2}, "3": {"owner": "Ann", "houses": 1},
+                    "12": {"owner": "Ann"}, "28": {"owner": "Ann"},
+                    "5": {"owner": "Ben"}, "15": {"owner": "Ben"},
+                    "37": {"owner": "Ben"}, "39": {"owner": "Ben", "mortgaged": True}}}
+
+
+def cards(c: Flows) -> dict[str, dict]:
+    return {d["name"]: d for d in phone_state(c.session)["deed_cards"]}
+
+
+def test_every_property_s_deed_card_as_the_ruleset_prints_it(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, setup=DEEDS)
+    game = c.session.game
+    assert game is not None
+    state = phone_state(c.session)
+    assert [d["index"] for d in state["deed_cards"]] == list(game.ruleset.property_indices)
+    assert len(state["deed_cards"]) == 28
+    by_name = cards(c)
+    boardwalk = by_name["Boardwalk"]
+    assert boardwalk == {
+        "index": 39, "name": "Boardwalk", "colour": game.ruleset.groups["dark_blue"]["color"],
+        "group_name": "Dark blue", "price": "Price 400",
+        "rents": ["Rent: 50", "With 1 house: 200", "With 2 houses: 600", "With 3 houses: 1,400",
+                  "With 4 houses: 1,700", "Hotel: 2,000"],
+        "building_cost": "Each building costs: 200", "mortgage": "Mortgage value: 200",
+        "owner": "Ben", "owner_colour": "#1E88E5", "owner_text": "Owner: Ben",
+        "rent_now": "Rent now: 0", "level": None, "mortgaged": True, "built": ""}  # mortgaged: no rent, no level
+    assert game.ruleset.spaces[39].rents == (50, 200, 600, 1400, 1700, 2000)  # (the file's, as printed above)
+    # Two houses on Mediterranean: the third line is in force, and the engine's rent is that line's.
+    med = by_name["Mediterranean Avenue"]
+    assert med["rents"][med["level"]] == "With 2 houses: 30" and med["rent_now"] == "Rent now: 30"
+    assert med["built"] == "2 houses" and med["owner_text"] == "Owner: Ann" and med["mortgage"] == "Mortgage value: 30"
+    assert by_name["Baltic Avenue"]["level"] == 1 and by_name["Baltic Avenue"]["rent_now"] == "Rent now: 20"
+    # Park Place with Boardwalk mortgaged: the whole set still doubles the rent (the rulebook's), as the engine says.
+    park = by_name["Park Place"]
+    assert park["level"] == 0 and park["rents"][0] == "Rent: 35"
+    assert park["rent_now"] == f"Rent now: {game.rent_due(37, 1)}" == "Rent now: 70"
+    # Railroads by how many the owner has; utilities by the dice multiplier.
+    reading = by_name["Reading Railroad"]
+    assert reading["rents"] == ["Owning 1: 25", "Owning 2: 50", "Owning 3: 100", "Owning 4: 200"]
+    assert reading["level"] == 1 and reading["rent_now"] == "Rent now: 50" and reading["building_cost"] is None
+    assert by_name["B. & O. Railroad"]["rent_now"] is None  # the bank's: nobody takes its rent
+    electric = by_name["Electric Company"]
+    assert electric["rents"] == ["Owning 1: 4 × dice", "Owning 2: 10 × dice"]
+    assert electric["level"] == 1 and electric["rent_now"] == "Rent now: 10 × dice"
+    # The bank's, with its price.
+    oriental = by_name["Oriental Avenue"]
+    assert {k: oriental[k] for k in ("owner", "owner_colour", "owner_text", "price", "rent_now", "level", "built")} == {
+        "owner": None, "owner_colour": None, "owner_text": "For sale", "price": "Price 100", "rent_now": None,
+        "level": None, "built": ""}
+    # The bank's deeds are listed, by colour group, each opening its card.
+    sale = state["for_sale"]
+    assert [g["group"] for g in sale] == ["light_blue", "magenta", "orange", "red", "railroad", "yellow", "green"]
+    assert [d["name"] for d in sale[4]["deeds"]] == ["B. & O. Railroad", "Short Line"]
+    assert sorted(d["index"] for g in sale for d in g["deeds"]) == [
+        i for i in game.ruleset.property_indices if game.owner[i] < 0]
+    assert all(d["index"] in {card["index"] for card in state["deed_cards"]} for g in sale for d in g["deeds"])
+    assert state["labels"]["for_sale"] == "For sale" and state["labels"]["close"] == "Close"
+    json.dumps(state)  # plain JSON
+
+
+def test_a_deed_card_follows_the_game(tmp_path: Path) -> None:
+    """What is printed is worked out once a game and language; who has it and what it takes are read afresh."""
+    c = make(tmp_path)
+    start(c, setup={"spaces": {"1": {"owner": "Ann"}, "5": {"owner": "Ben"}}})
+    med = cards(c)["Mediterranean Avenue"]
+    assert med["level"] == 0 and med["rent_now"] == "Rent now: 2"
+    assert cards(c)["Mediterranean Avenue"]["rents"] is med["rents"]  # printed once for the game and language
+    c.turn.roll()  # Ann rolls 3: on Baltic Avenue, offered it
+    c.paying.request({"do": "buy"})
+    by_name = cards(c)
+    # The whole purple set: the engine doubles the rent of the unbuilt lots.
+    assert by_name["Baltic Avenue"]["owner_text"] == "Owner: Ann" and by_name["Baltic Avenue"]["rent_now"] == "Rent now: 8"
+    assert by_name["Mediterranean Avenue"]["rent_now"] == "Rent now: 4"
+    c.banker.undo()  # taken back: the bank's again
+    assert cards(c)["Baltic Avenue"]["owner"] is None and cards(c)["Mediterranean Avenue"]["rent_now"] == "Rent now: 2"
+
+
+def test_deed_cards_in_the_familys_language(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, setup=DEEDS)
+    c.settings.set_language("pl")
+    state = phone_state(c.session)
+    tr = c.session.tr
+    boardwalk = {d["name"]: d for d in state["deed_cards"]}["Boardwalk"]
+    assert boardwalk["rents"][:2] == ["Czynsz: 50", "Z 1 domem: 200"]
+    assert boardwalk["rents"][3] == f"Z 3 domami: {tr.money(1400)}" and tr.money(1400) != "1,400"
+    assert boardwalk["rents"][-1] == f"Hotel: {tr.money(2000)}"
+    assert boardwalk["price"] == "Cena 400" and boardwalk["mortgage"] == "Wartość zastawu: 200"
+    assert boardwalk["owner_text"] == "Właściciel: Ben" and boardwalk["rent_now"] == "Czynsz teraz: 0"
+    assert boardwalk["building_cost"] == "Koszt budynku: 200" and boardwalk["group_name"] == tr.group("dark_blue", "")
+    by_name = {d["name"]: d for d in state["deed_cards"]}
+    assert by_name["Electric Company"]["rent_now"] == "Czynsz teraz: 10 × rzut"
+    assert by_name["Oriental Avenue"]["owner_text"] == "Na sprzedaż"
+    assert by_name["Mediterranean Avenue"]["built"] == "2 domy"
+    assert {k: state["labels"][k] for k in ("close", "for_sale", "mortgaged", "not_mortgaged")} == {
+        "close": "Zamknij", "for_sale": "Na sprzedaż", "mortgaged": "w zastawie", "not_mortgaged": "bez zastawu"}
+    c.settings.set_language("cs")  # printed again in the new language
+    boardwalk = cards(c)["Boardwalk"]
+    assert boardwalk["rents"][1] == "S 1 domem: 200" and boardwalk["mortgage"] == "Zástavní hodnota: 200"
+    assert boardwalk["rent_now"] == "Nájemné teď: 0" and phone_state(c.session)["labels"]["close"] == "Zavřít"
+    assert "Rent" not in json.dumps(phone_state(c.session)["deed_cards"], ensure_ascii=False)
+
+
+def test_deed_cards_in_the_ruleset_s_own_words(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    start(c, rules="biznes")
+    game = c.session.game
+    assert game is not None
+    tr = c.session.tr
+    state = phone_state(c.session)
+    assert len(state["deed_cards"]) == len(game.ruleset.property_indices)
+    lot = next(d for d in state["deed_cards"] if game.kinds[d["index"]] == "lot")
+    rents = game.ruleset.spaces[lot["index"]].rents
+    assert lot["rents"][0] == f"{tr('ui.deed.rent')}: {tr.money(rents[0])}"
+    assert lot["rents"][1] == f"{tr('ui.deed.o1')}: {tr.money(rents[1])}"
+    assert lot["rents"][-1] == f"{tr('ui.deed.holding')}: {tr.money(rents[-1])}"
+    assert lot["owner_text"] == tr("ui.deed.for_sale") and lot["price"] == tr("ui.deed.price", price=game.ruleset.spaces[lot["index"]].price)

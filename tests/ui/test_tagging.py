@@ -262,6 +262,14 @@ def test_a_write_that_fails_is_said_and_changes_nothing(tmp_path: Path, monkeypa
     assert TagStore(tmp_path / "tags.json").count(CLASSIC) == 1
 
 
+def test_a_sticker_s_number_that_cannot_be_kept_is_refused(tmp_path: Path) -> None:
+    c = make(tmp_path)
+    tagging(c)
+    c.taps.card_tapped("5A" * 40)  # longer than any sticker's number
+    assert texts(c)[-1] == "The reader gave this sticker a number that cannot be kept: try another sticker."
+    assert c.tagging.item() == CLASSIC[0] and list(c.session.tags.entries()) == []
+
+
 def test_a_tags_file_that_cannot_be_read_is_said_in_a_line_and_kept(tmp_path: Path) -> None:
     path = tmp_path / "tags.json"
     path.write_text("{ not json", "utf-8")

@@ -26,6 +26,7 @@ from ui.flows.auction import AuctionFlow
 from ui.flows.banker import BankerFlow
 from ui.flows.base import Flow, secure_roll, system_power_off
 from ui.flows.clock import ClockFlow
+from ui.flows.deedcard import DeedCardFlow
 from ui.flows.deeds import DeedsFlow
 from ui.flows.home import HomeFlow
 from ui.flows.names import NamesFlow
@@ -72,6 +73,7 @@ class Flows:
         self.auction: AuctionFlow = AuctionFlow(self)
         self.trade: TradeFlow = TradeFlow(self)
         self.deeds: DeedsFlow = DeedsFlow(self)
+        self.deedcard: DeedCardFlow = DeedCardFlow(self)
         self.banker: BankerFlow = BankerFlow(self)
         self.pad: PadFlow = PadFlow(self)
         self.tagging: TaggingFlow = TaggingFlow(self)
@@ -79,8 +81,8 @@ class Flows:
         self.taps: TapRouter = TapRouter(self)
         self._added: dict[str, Flow] = {}  # flows named by a page of the registry as "module:Class"
         session.flows.extend([self.phones, self.settings, self.home, self.setup, self.names, self.progress, self.paying,
-                              self.turn, self.clock, self.auction, self.trade, self.deeds, self.banker, self.pad,
-                              self.tagging])
+                              self.turn, self.clock, self.auction, self.trade, self.deeds, self.deedcard, self.banker,
+                              self.pad, self.tagging])
 
     @classmethod
     def on(cls, journal: Journal, settings: Settings, *, save_settings: Callable[[Settings], None] | None = None,

@@ -1,5 +1,6 @@
 """Auctions: the engine's (a declined property, a building the bank runs short of, brands' bids in turn)
-and biznes's auction of a player's own property, whose opening bid the seller chooses first.
+and biznes's auction of a player's own property, whose opening bid the seller chooses first (a tagged deed put on
+the reader then chooses the lot: `lot_tapped`).
 
 A bid is the least the rules allow now (`game.least_bid`), or, where any raise is allowed, the high bid
 raised by the table's own step. A card tap of a bidder is that player's bid (ui/taps.py); the screen's bid
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
+from banker.errors import ActionError
 from ui import view
 from ui.flows.base import Flow
 from ui.pages import OWNAUCTION_PAGE, TABLE_PAGE
@@ -129,6 +131,20 @@ class AuctionFlow(Flow):
         assert game is not None
         self.own = {"player": player, "space": space, "seq": game.seq}
         self.f.nav.go(OWNAUCTION_PAGE)
+
+    def lot_tapped(self, space: int) -> None:
+        """A tagged deed put on the reader while an own-property auction is planned: that deed is the lot when the
+        engine would take its auction (its owner the seller), else the engine's refusal, in words."""
+        game, s = self.game, self.s
+        assert game is not None
+        action = {"do": "auction_own", "space": space}
+        if game.can(action) is None and game.owner[space] >= 0:
+            self.start_own(game.players[game.owner[space]].name, space)
+            return
+        try:
+            game.check(s.stamped(action))
+        except ActionError as exc:
+            s.error(exc)
 
     def own_plan(self) -> OwnPlan:
         """The auction being planned, its opening bid kept within what the rules allow."""

@@ -1,12 +1,15 @@
 """A player's deeds and buildings: the deeds screen (build, sell, mortgage and the rest, each offered where
-the engine would take it now), the debt panel that sends a debtor there, and the bank's buildings left."""
+the engine would take it now), the debt panel that sends a debtor there, and the bank's buildings left. A tagged
+deed put on the reader there (ui/taps.py) is chosen: its owner's deeds, that one first and marked (`choose`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypedDict
 
+from banker.errors import ActionError
 from ui import view
 from ui.flows.base import Flow
+from ui.i18n import msg
 from ui.pages import DEEDS_PAGE, Page
 from ui.view import Deed, buildings_text, deeds_key, pool_text
 
@@ -26,10 +29,12 @@ class DeedAction(TypedDict):
 
 
 class DeedRow(Deed):
-    """A deed on the deeds screen: the title deed (ui/view.py's `Deed`), its buildings in words and its buttons."""
+    """A deed on the deeds screen: the title deed (ui/view.py's `Deed`), its buildings in words, its buttons, and
+    whether it is the deed chosen by its tagged card (shown first, marked)."""
 
     houses_text: str
     actions: list[DeedAction]
+    chosen: bool
 
 
 class DeedGroup(TypedDict):
@@ -61,13 +66,44 @@ class DeedsFlow(Flow):
     def __init__(self, flows: Flows) -> None:
         super().__init__(flows)
         self.of: str | None = None  # whose deeds the deeds screen shows (None: the current player's)
+        self.chosen: int | None = None  # the deed chosen by its tagged card: first on the screen, marked
 
     def bar_key(self, page: Page) -> str:
         return deeds_key(self.game)
 
     def show(self, player: str) -> None:
         self.of = player
+        self.chosen = None
         self.f.nav.go(DEEDS_PAGE)
+
+    def choose(self, space: int) -> None:
+        """A tagged deed put on the reader on the deeds screen (or, its owner in debt, at the debt panel): its
+        owner's deeds, that one first and marked; when the engine would take none of its row's actions now, its
+        refusal of the one a family means (mortgage, or lifting the mortgage) is said. The bank's: refused."""
+        game, s = self.game, self.s
+        assert game is not None
+        owner = game.owner[space]
+        if owner < 0:
+            s.notify(msg("ui.tag.deed_bank", space=game.space_name(space)), "error", "error")
+            return
+        self.of, self.chosen = game.players[owner].name, space
+        self.f.nav.go(DEEDS_PAGE)
+        verbs = self.verbs(space)
+        if any(game.can({"do": verb, "space": space}) is None for verb in verbs):
+            return
+        verb = "unmortgage" if game.mortgaged[space] else "mortgage"
+        if verb in verbs:
+            try:
+                game.check(s.stamped({"do": verb, "space": space}))
+            except ActionError as exc:
+                s.error(exc)
+
+    def verbs(self, space: int) -> tuple[str, ...]:
+        """What a deed's row offers (lots all of `DEED_VERBS`, the others the last four) in the ruleset's verbs."""
+        game = self.game
+        assert game is not None
+        verbs = DEED_VERBS if game.kinds[space] == "lot" else DEED_VERBS[3:]
+        return tuple(verb for verb in verbs if verb in game.space_verbs)
 
     def player(self) -> str:
         """Whose deeds the deeds screen shows: the one chosen, or the player whose turn it is."""
@@ -91,12 +127,16 @@ class DeedsFlow(Flow):
         assert game is not None
         p = game.index_of[player]
         groups: dict[str, list[DeedRow]] = {}
-        for i in game.iter_properties(p):
-            verbs = DEED_VERBS if game.kinds[i] == "lot" else DEED_VERBS[3:]
+        owned = game.iter_properties(p)
+        if self.chosen in owned:  # the deed chosen by its card first: its group, and it first in it
+            chosen = self.chosen
+            rest = sorted((i for i in owned if i != chosen), key=lambda i: game.groups[i] != game.groups[chosen])
+            owned = [chosen, *rest]
+        for i in owned:
             entry: DeedRow = {**view.space(s, i), "houses_text": buildings_text(s, game, i), "actions": [
                 {"verb": verb, "text": s.tr(f"ui.btn.{verb}"), "enabled": game.can({"do": verb, "space": i}) is None}
-                for verb in verbs if verb in game.space_verbs
-            ]}
+                for verb in self.verbs(i)
+            ], "chosen": i == self.chosen}
             groups.setdefault(game.groups[i] or "", []).append(entry)
         return [{"group": g, "name": s.tr.group(g, game.ruleset.groups.get(g, {}).get("name", g)),
                  "colour": game.ruleset.groups.get(g, {}).get("color", "#BDBDBD"), "deeds": items}

@@ -16,6 +16,7 @@ HOME): the Settings button to them is absent while a game is going."""
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, TypedDict
@@ -29,11 +30,13 @@ from ui.flows.base import Flow
 from ui.i18n import Msg, Translator, msg
 from ui.keys import KeyboardView, NameEditor, keyboard_rows
 from ui.pages import EDITION_KEYBOARD_PAGE, EDITION_PHONE_PAGE, EDITIONS_PAGE, HOME
+from ui.tags import TagsError, set_key
 from ui.tokens import typed_token
 
 if TYPE_CHECKING:
     from ui.flows import Flows
 
+log = logging.getLogger(__name__)
 TITLE_MAX = 40  # characters of an edition's title typed on the keyboard
 NAME_MARKS = "abcdefghijklmnopqrstuvwxyz0123456789-"  # what an edition's name may hold (banker/editions.py)
 FolderKey = tuple[tuple[str, int, int], ...]  # the editions folder's entries, sizes and change times (`_folder_key`)
@@ -202,6 +205,10 @@ class EditionsFlow(Flow):
             self.s.notify(msg("ui.editions.not_renamed", reason=exc.problem), "error", "error")
             self.changed()
             return
+        try:  # the edition's tagged deeds and cards (ui/tags.py) follow its new name
+            self.s.tags.rename_set(set_key(self.renaming), set_key(edition.name))
+        except (OSError, TagsError) as exc:
+            log.warning("the tags of edition %s could not follow its new name (%s)", self.renaming, exc)
         self.s.notify(msg("ui.editions.renamed", title=edition.title, name=edition.name), "info")
         self.cancel()
 

@@ -29,7 +29,7 @@ from ui.flows.base import Flow
 from ui.flows.setup import RULESET_ORDER
 from ui.i18n import Msg, Translator, card_msg, msg
 from ui.pages import PAGES, SETTINGS_PAGE, TAGGING_PAGE
-from ui.tags import EDITION_PREFIX, Tagged, TagsError, set_items, set_key
+from ui.tags import EDITION_PREFIX, Tagged, TagsError, set_items, set_key, uid_problem
 from ui.view import DEFAULT_COLOUR
 
 if TYPE_CHECKING:
@@ -299,8 +299,11 @@ class TaggingFlow(Flow):
             return
         try:
             s.tags.assign(uid, item)
-        except TagsError:
-            self._refuse(msg("ui.tagging.bad_sticker"), item)
+        except TagsError as exc:  # a number no sticker has, or tags the file could not hold
+            if uid_problem(uid) is None:
+                log.warning("the tags could not be written: %s", exc)
+            self._refuse(msg("ui.tagging.bad_sticker" if uid_problem(uid) is not None else "ui.tagging.not_saved"),
+                         item)
             return
         except OSError:
             log.exception("the tags could not be written")

@@ -1,5 +1,6 @@
 """A trade between two players: who offers and who receives, each side's cash, deeds and get-out-of-jail
-cards, put together on the trade screen; both players tap their cards to agree (ui/flows/paying.py).
+cards, put together on the trade screen (a tagged deed put on the reader joins its owner's side: `deed_tapped`);
+both players tap their cards to agree (ui/flows/paying.py).
 
 biznes: a debtor's one firm for a rival's cash is a sale to that rival (`sell_to_player`), which the rules
 check against the bank's price, not a trade.
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from ui.flows.base import Flow
+from ui.i18n import msg
 from ui.pages import TRADE_PAGE
 
 if TYPE_CHECKING:
@@ -100,6 +102,21 @@ class TradeFlow(Flow):
         else:
             spaces.append(space)
         self.changed()
+
+    def deed_tapped(self, space: int) -> None:
+        """A tagged deed put on the reader while the trade screen shows: it joins the side of its owner, or leaves
+        it; a deed of neither player (or the bank's) is refused by name."""
+        game = self.game
+        assert game is not None
+        offer, owner = self.current(), game.owner[space]
+        who = game.players[owner].name if owner >= 0 else None
+        side = "give" if who == offer["from"] else "get" if who == offer["to"] else None
+        if side is None:
+            name = game.space_name(space)
+            self.s.notify(msg("ui.tag.trade_other", space=name, owner=who) if who is not None
+                          else msg("ui.tag.trade_bank", space=name), "error", "error")
+            return
+        self.space(side, space)
 
     def cards(self, side: str, most: int) -> None:
         """Get-out-of-jail cards in the offer: one more each press, back to none after `most`."""

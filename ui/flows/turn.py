@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from ui import pages, view
 from ui.flows.base import Flow
 from ui.flows.deeds import Debt
-from ui.i18n import card_msg, msg
+from ui.i18n import Msg, card_msg, msg
 from ui.view import Deed, PlayerRow, Pot
 
 if TYPE_CHECKING:
@@ -202,6 +202,50 @@ class TurnFlow(Flow):
         """Physical decks: the card the player drew."""
         self.f.nav.page = pages.TABLE_PAGE
         self.draw(card_id)
+
+    def buy_by_deed(self) -> None:
+        """The deed on offer put on the reader (ui/taps.py): the purchase asked for as the Buy button asks, so
+        that the buyer's card pays; with on-screen buttons the Buy button is the agreement, and the deed's tap
+        only says so."""
+        game = self.game
+        assert game is not None and game.decision is not None
+        self.f.nav.go(pages.TABLE_PAGE)
+        if self.s.settings.taps:
+            self.f.paying.request({"do": "buy"})
+            return
+        i = game.decision.space
+        self.s.notify(msg("ui.tag.buy_touch", player=game.current.name, space=game.space_name(i),
+                          price=game.prices[i]), "info", None)
+
+    def card_tapped(self, deck: str, card: str) -> None:
+        """A tagged card of a deck put on the reader: with physical decks on and a card due from its deck, the
+        card drawn, exactly as `pick_card`; else refused in words."""
+        game, s = self.game, self.s
+        assert game is not None
+        found = game.ruleset.card_by_id.get(card)
+        if not s.settings.physical_decks:
+            s.notify(msg("ui.tag.decks_off"), "error", "error")
+            return
+        if found is None or found.deck != deck:  # (an edition's decks changed since the card was tagged)
+            s.notify(msg("ui.tag.not_here"), "error", "error")
+            return
+        text = card_msg(game.ruleset, found, game.options)
+        holder = next((p.name for p in game.players if card in p.jail_cards), None)
+        d = game.decision
+        if holder is not None:
+            s.notify(msg("ui.tag.card_held", card=text, player=holder), "error", "error")
+        elif d is None or d.kind != "draw":
+            s.notify(msg("ui.tag.no_draw"), "error", "error")
+        elif d.deck != deck:
+            s.notify(msg("ui.tag.wrong_deck", deck=self.deck_name(deck), due=self.deck_name(d.deck)), "error", "error")
+        else:
+            self.pick_card(card)
+
+    def deck_name(self, deck: str) -> Msg | str:
+        """A deck's name in the family's language (an edition's own deck: as its ruleset names it)."""
+        game = self.game
+        assert game is not None
+        return msg(f"deck.{deck}") if self.s.tr.has(f"deck.{deck}") else str(game.ruleset.decks[deck]["name"])
 
     def casino_toggle(self, number: int) -> None:
         pick = self.casino_pick

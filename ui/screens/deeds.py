@@ -1,6 +1,6 @@
 """A player's deeds by colour group with Build, Sell 1, Sell all, Mortgage and Lift (biznes: Auction and
 To bank); a tab per player (in two rows from five players on, so every name shows whole); the bank's
-buildings beside the title."""
+buildings beside the title. A deed chosen by its tagged card comes first, marked, the list back at its top."""
 
 from __future__ import annotations
 
@@ -48,10 +48,15 @@ class DeedsScreen(BaseScreen):
         for g in groups:
             body.add_widget(Stripe(g["colour"], height=theme.STRIPE_GROUP))
             for d in g["deeds"]:
-                line = Panel(orientation="horizontal", size_hint_y=None, height=theme.TARGET)
+                line = Panel(orientation="horizontal", size_hint_y=None, height=theme.TARGET,
+                             fill=theme.CURRENT_FILL if d["chosen"] else None)
                 label = f"{d['name']}  {d['houses_text']}" + (f"  ({self.tr('ui.deed.mortgaged')})"
                                                               if d["mortgaged"] else "")
-                line.add_widget(Text(label, theme.FONT_READ, bold=True, height=theme.TARGET_MEDIUM))
+                name = Text(label, theme.FONT_READ, bold=True, height=theme.TARGET_MEDIUM,
+                            color=theme.ACCENT if d["chosen"] else None)
+                if d["chosen"]:
+                    name.role = "chosen deed"
+                line.add_widget(name)
                 for act in d["actions"]:
                     action = BigButton(act["text"],
                                        lambda v=act["verb"], i=d["index"]: self.f.deeds.act(who, v, i),
@@ -60,6 +65,10 @@ class DeedsScreen(BaseScreen):
                     action.role = f"{act['verb']} {d['index']}"  # every row has the same labels
                     line.add_widget(action)
                 body.add_widget(line)
+        by_card = next((d["index"] for g in groups for d in g["deeds"] if d["chosen"]), None)
+        if by_card is not None and by_card != getattr(self, "_by_card_shown", None):
+            sv.widget.scroll_y = 1  # a deed just chosen by its card: the list at its top, where that deed is
+        self._by_card_shown = by_card
         sv.add_widget(body)
         root.add_widget(sv)
         self.notices(root, 2)
