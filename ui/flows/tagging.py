@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, TypedDict
 
 from banker.editions import list_editions
 from banker.errors import RulesetError
-from banker.ruleset import Ruleset, builtin_names, load_edition, load_ruleset
+from banker.ruleset import Ruleset, builtin_names, load_edition
 from ui.flows.base import Flow
 from ui.flows.setup import RULESET_ORDER
 from ui.i18n import Msg, Translator, card_msg, msg
 from ui.pages import PAGES, SETTINGS_PAGE, TAGGING_PAGE
-from ui.tags import EDITION_PREFIX, Tagged, TagsError, set_items, set_key, uid_problem
+from ui.tags import EDITION_PREFIX, Tagged, TagsError, set_items, set_key, set_rulesets, uid_problem
 from ui.view import DEFAULT_COLOUR
 
 if TYPE_CHECKING:
@@ -137,18 +137,15 @@ class TaggingFlow(Flow):
         return self._sets
 
     def _shipped(self) -> list[TagSet]:
-        """The shipped families in the new-game screen's order, each with its ruleset of the most cards (the
-        rulesets never change while the app runs: worked out once)."""
+        """The shipped families in the new-game screen's order, each with its ruleset of the most cards (ui/tags.py's
+        `set_rulesets`: the rulesets never change while the app runs, so this is worked out once)."""
         if self._families is None:
-            best: dict[str, tuple[int, Ruleset]] = {}
             names = builtin_names()
-            for name in [n for n in RULESET_ORDER if n in names] + [n for n in names if n not in RULESET_ORDER]:
-                key = set_key(name)
-                ruleset = load_ruleset(name)
-                count = len(set_items(ruleset, key))
-                if key not in best or count > best[key][0]:
-                    best[key] = (count, ruleset)
-            self._families = [TagSet(key, self._words(key, key), ruleset) for key, (_count, ruleset) in best.items()]
+            ordered = [n for n in RULESET_ORDER if n in names] + [n for n in names if n not in RULESET_ORDER]
+            self._families = []
+            for key in dict.fromkeys(set_key(name) for name in ordered):
+                counted = [(len(set_items(r, key)), -k, r) for k, r in enumerate(set_rulesets(key))]
+                self._families.append(TagSet(key, self._words(key, key), max(counted)[2]))  # the first of the most
         return self._families
 
     def here(self) -> str | None:
