@@ -306,8 +306,10 @@ class TaggingFlow(Flow):
             log.exception("the tags could not be written")
             self._refuse(msg("ui.tagging.not_saved"), item)
             return
-        s.notify(msg("ui.tagging.tagged", item=self.item_msg(item)), "info", "payment")
         self.index = self._untagged(self.index + 1)
+        shown = self.item()  # said while the card it moved on to shows (or the end, or the list after it)
+        s.notify(msg("ui.tagging.tagged", item=self.item_msg(item)), "info", "payment",
+                 holds=lambda: self.item() == shown)
 
     def _refuse(self, refusal: Msg, item: Tagged) -> None:
         """A sticker refused for `item`, said while `item` shows (gone once the family moves on)."""
