@@ -22,12 +22,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from banker.errors import RulesetError
 from banker.journal import JournalError
-from banker.ruleset import load_ruleset
 from ui import pages
-from ui.i18n import Msg, card_msg, msg
-from ui.tags import EDITION_PREFIX, Tagged, set_key
+from ui.i18n import Msg, msg
+from ui.tags import Tagged, set_key
 
 if TYPE_CHECKING:
     from ui.flows import Flows
@@ -131,7 +129,7 @@ class TapRouter:
         game, live = s.game, s.live
         assert game is not None and live is not None
         if item.set != set_key(live.header.rules):
-            s.notify(msg("ui.tag.other_set", item=_item_name(item), set=_set_name(item.set)), "error", "error")
+            s.notify(msg("ui.tag.other_set", item=f.tagging.item_msg(item)), "error", "error")
             return
         if f.paying.pending is not None or f.clock.vote_kind:  # one thing at a time: the agreement first
             s.notify(msg("ui.tag.agree_first"), "error", "error")
@@ -155,23 +153,6 @@ class TapRouter:
         else:
             f.deedcard.show(i)
 
-
-def _set_name(key: str) -> Msg | str:
-    """A physical set in words: a shipped ruleset's title, or the edition's name."""
-    return key.removeprefix(EDITION_PREFIX) if key.startswith(EDITION_PREFIX) else msg(f"ui.rules.{key}")
-
-
-def _item_name(item: Tagged) -> Msg | str:
-    """A tagged item of another set in words: the deed's name or the card's text in that set ("?" when the set
-    cannot be read, an edition deleted)."""
-    try:
-        ruleset = load_ruleset(item.set.removeprefix(EDITION_PREFIX))
-    except (RulesetError, OSError):
-        return "?"
-    if item.kind == "deed":
-        return ruleset.spaces[item.space].name if 0 <= item.space < len(ruleset.spaces) else "?"
-    card = ruleset.card_by_id.get(item.card)
-    return card_msg(ruleset, card) if card is not None else "?"
 
 
 __all__ = ["TapRouter"]

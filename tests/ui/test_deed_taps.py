@@ -317,11 +317,11 @@ def test_a_sticker_of_another_set_is_refused_by_name_and_an_unknown_one_stays_un
     c = make(tmp_path)
     start(c)
     c.taps.card_tapped(deed(c, 39, key="brands"))
-    assert texts(c)[-1].startswith("That sticker is ") and texts(c)[-1].endswith(" of the Brands set, not of this game's.")
+    assert texts(c)[-1].startswith("That sticker is ") and texts(c)[-1].endswith(" (Brands): not of this game's set.")
     assert load_ruleset("brands").spaces[39].name in texts(c)[-1]
     c.session.tags.assign("CHB", Tagged("biznes", "card", deck="pomoc", card="pomoc-dotacja-100"))
     c.taps.card_tapped("CHB")
-    assert texts(c)[-1].endswith(" of the Biznes set, not of this game's.") and c.nav.screen_name() == "table"
+    assert texts(c)[-1].endswith(" (Biznes): not of this game's set.") and c.nav.screen_name() == "table"
     c.taps.card_tapped("0DDBA11")
     assert texts(c)[-1] == "That card is not registered in this game."
     c.session.tags.assign("GONE", Tagged("classic", "deed", space=4))  # no title deed there (a board changed)
