@@ -13,7 +13,7 @@ from banker.game import Game
 from banker.ruleset import load_ruleset
 from flowkit import CARDS, make, start, texts
 from ui.flows import Flows
-from ui.flows.deedcard import light
+from ui.view import dark_ink
 from ui.tags import Tagged, set_key
 from ui.voice import Voice
 
@@ -342,5 +342,5 @@ def test_the_big_deed_stays_over_an_auction_to_see_the_lots_rents(tmp_path: Path
 
 
 def test_the_colour_band_of_a_light_group_is_written_in_dark_ink() -> None:
-    assert light("#A9D8F0") and light("#FFEB3B")  # light blue, yellow
-    assert not light("#8B4A9C") and not light("#444444") and not light("#0072BB")  # brown-purple, railroads, blue
+    assert dark_ink("#A9D8F0") and dark_ink("#FFEB3B") and dark_ink("#1FB25A")  # light blue, yellow, green
+    assert not dark_ink("#8B4A9C") and not dark_ink("#444444") and not dark_ink("#0072BB")  # brown-purple, railroads, blue

@@ -30,7 +30,7 @@ from ui.flows.setup import RULESET_ORDER
 from ui.i18n import Msg, Translator, card_msg, msg
 from ui.pages import PAGES, SETTINGS_PAGE, TAGGING_PAGE
 from ui.tags import EDITION_PREFIX, Tagged, TagsError, set_items, set_key, set_rulesets, uid_problem
-from ui.view import DEFAULT_COLOUR
+from ui.view import DEFAULT_COLOUR, dark_ink
 
 if TYPE_CHECKING:
     from ui.flows import Flows
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 WORDS_SHOWN = 60  # a card's words in a line about a sticker ("Chance: Advance to ..."), at most this many characters
-DARK_BAND = 0.55  # a colour band darker than this (its luminance, 0 to 1) takes light letters, else dark ones
 
 
 @dataclass(frozen=True)
@@ -96,15 +95,6 @@ def shortened(text: str, most: int = WORDS_SHOWN) -> str:
         return text
     cut = text[:most - 1].rsplit(" ", 1)[0].rstrip(" ,.;:")
     return f"{cut}…"
-
-
-def dark_letters(colour: str) -> bool:
-    """Whether a band of `colour` ("#RRGGBB") is light enough to take dark letters."""
-    try:
-        r, g, b = (int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
-    except ValueError:
-        return True
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b > DARK_BAND
 
 
 class TaggingFlow(Flow):
@@ -338,7 +328,7 @@ class TaggingFlow(Flow):
             colour = ruleset.groups.get(space.group, {}).get("color", DEFAULT_COLOUR) if space.group else DEFAULT_COLOUR
             deeds = [it for it in self.items if it.kind == "deed"]
             return {"kind": "deed", "name": space.name, "text": tr("ui.deed.price", price=space.price),
-                    "colour": colour, "dark": dark_letters(colour), "tagged": tagged, "status": status,
+                    "colour": colour, "dark": dark_ink(colour), "tagged": tagged, "status": status,
                     "progress": self._progress(tr, deeds)}
         deck = [it for it in self.items if it.kind == "card" and it.deck == item.deck]
         name = tr.render(self._deck(ruleset, item.deck))
@@ -371,4 +361,4 @@ class TaggingFlow(Flow):
                 "rest": done < total, "can_back": self.index > 0}
 
 
-__all__ = ["ItemView", "SetButton", "TagSet", "TaggingFlow", "TaggingView", "dark_letters", "shortened"]
+__all__ = ["ItemView", "SetButton", "TagSet", "TaggingFlow", "TaggingView", "shortened"]
