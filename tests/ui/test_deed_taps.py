@@ -13,8 +13,8 @@ from banker.game import Game
 from banker.ruleset import load_ruleset
 from flowkit import CARDS, make, start, texts
 from ui.flows import Flows
-from ui.view import dark_ink
 from ui.tags import Tagged, set_key
+from ui.view import dark_ink
 from ui.voice import Voice
 
 
