@@ -113,6 +113,7 @@ EDITIONS_PAGE = register(Page("editions", "ui.screens.editions:EditionsScreen", 
 # ("Renamed: ...") is said on the editions page they return to.
 EDITION_KEYBOARD_PAGE = register(Page("edition_keyboard", "ui.screens.keyboard:EditionKeyboardScreen",
                                       "ui.flows.editions:EditionsFlow", modes=(HOME,), place=EDITIONS_PAGE)).name
+TAGGING_PAGE = register(Page("tagging", "ui.screens.tagging:TaggingScreen", "tagging", modes=(HOME,))).name
 EDITION_PHONE_PAGE = register(Page("edition_phone", "ui.screens.editions:EditionPhoneScreen",
                                    "ui.flows.editions:EditionsFlow", modes=(HOME,), place=EDITIONS_PAGE)).name
 # The big deed (a tagged deed put on the reader, ui/taps.py): over an auction too, to see the lot's rents.
@@ -128,4 +129,4 @@ __all__ = ["ANY", "AUCTION_PAGE", "BANKER_PAGE", "CARDS_PAGE", "CASINO_PAGE", "C
            "FAME_PAGE", "HOME", "HOME_PAGE", "HOUSERULES_PAGE", "INPROGRESS_PAGE", "JUMP_PAGE", "KEYBOARD_PAGE",
            "LOG_PAGE", "OVER", "OVER_PAGE", "OWNAUCTION_PAGE", "PAGES", "PAST_REPORT_PAGE", "PHONES_PAGE", "Page",
            "REPLACE_PAGE", "REPORT_PAGE", "RULES_PAGE", "SETTINGS_PAGE", "SETUP", "SETUP_PAGE", "TABLE", "TABLE_PAGE",
-           "TRADE_PAGE", "bar_pages", "checks", "home_page", "place_of", "register", "unregister"]
+           "TAGGING_PAGE", "TRADE_PAGE", "bar_pages", "checks", "home_page", "place_of", "register", "unregister"]

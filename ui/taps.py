@@ -1,9 +1,12 @@
-"""Where a card tap goes: to the flow waiting for it, or, when none is, the card's balance.
+"""Where a card tap goes: to the flow waiting for it, or, when none is, the card's balance; and what a sticker is.
 
 The app hands every tap here (on the main thread). In order:
-- the hardware check's screen shows it, and nothing else happens (ui/flows/settings.py);
-- a new game being set up registers it as a player's card (ui/flows/setup.py);
-- the banker's menu replacing a lost card makes it that player's (ui/flows/banker.py);
+- the hardware check's screen shows it, with what the sticker is, and nothing else happens
+  (ui/flows/settings.py);
+- the tagging page puts it on the deed or deck card shown (ui/flows/tagging.py);
+- a new game being set up registers it as a player's card (ui/flows/setup.py), unless it is a tagged deed's or
+  card's;
+- the banker's menu replacing a lost card makes it that player's (ui/flows/banker.py), the same;
 - in a game: a tagged deed or deck card of the game's set (ui/tags.py) goes where the table means it to
   (`_tagged_tap`: a purchase, a trade's side, the deeds screen, an own auction's lot, the card drawn, else the
   big deed); a sticker of another set, or one tapped while a payment or a vote waits, is refused in words; a
@@ -11,18 +14,18 @@ The app hands every tap here (on the main thread). In order:
   (ui/flows/clock.py), a payment's agreement (ui/flows/paying.py: a purchase, a trade's two sides, a bid made
   with the bid buttons), an auction bid (ui/flows/auction.py), or, when nothing waits for it, that player's
   balance and deeds, like a cash machine, with their phone code (ui/flows/phones.py).
-The "wrong card" and "unknown card" answers are made here and nowhere else.
+The "wrong card" and "unknown card" answers are made here and nowhere else, and so is what a sticker is
+(`describe`: a player's card, a deed, a deck's card, one of another set, or nothing known).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from banker.errors import RulesetError
-from banker.ruleset import load_ruleset
+from banker.journal import JournalError
 from ui import pages
-from ui.i18n import Msg, card_msg, msg
-from ui.tags import EDITION_PREFIX, Tagged, set_key
+from ui.i18n import Msg, msg
+from ui.tags import Tagged, set_key
 
 if TYPE_CHECKING:
     from ui.flows import Flows
@@ -40,15 +43,48 @@ class TapRouter:
         owner = self.f.session.meta.get("cards", {}).get(uid)
         return str(owner) if owner is not None else None
 
+    def player_of(self, uid: str) -> str | None:
+        """Whose card this is as far as the table knows: a player of the game or of the new game being set up
+        (`card_owner`); between games also of the new game's draft put aside, and of the unfinished game the
+        start screen would resume."""
+        owner = self.card_owner(uid)
+        if owner is not None or self.f.mode != pages.HOME:
+            return owner
+        kept = self.f.setup.cards_kept().get(uid)
+        if kept is not None:
+            return kept
+        journal = self.f.session.journal
+        try:
+            game_id = journal.latest_active()
+            cards = journal.meta(game_id).get("cards", {}) if game_id is not None else {}
+        except JournalError:  # a damaged record: its cards are not known
+            return None
+        owner = cards.get(uid) if isinstance(cards, dict) else None
+        return str(owner) if owner is not None else None
+
+    def tagged(self, uid: str) -> Msg | None:
+        """The tagged deed or deck card this sticker is, in words, or None."""
+        item = self.f.session.tags.lookup(uid)
+        return self.f.tagging.item_msg(item) if item is not None else None
+
+    def describe(self, uid: str) -> Msg | None:
+        """What a sticker is, in words: a player's card ("Ann's card"), a deed ("Boardwalk"), a deck's card
+        ("Chance: Advance to GO ..."), one of a set the table does not play with now ("Boardwalk (Classic)"), or
+        None when nothing is known of it."""
+        owner = self.player_of(uid)
+        return msg("ui.check.card_of", player=owner) if owner is not None else self.tagged(uid)
+
     def card_tapped(self, uid: str) -> None:
         """A card was put on the reader (already on the main thread)."""
         f, s = self.f, self.f.session
         if f.settings.check is not None:  # the hardware check: shown there, nothing paid or registered
             f.settings.card_seen(uid)
+        elif f.tagging.showing():
+            f.tagging.tap(uid)
         elif f.setup.draft is not None:
-            f.setup.register_tap(uid, self.card_owner(uid))
+            f.setup.register_tap(uid, self.card_owner(uid), self.tagged(uid))
         elif f.banker.replacing is not None:
-            f.banker.replace_tap(uid, self.card_owner(uid))
+            f.banker.replace_tap(uid, self.card_owner(uid), self.tagged(uid))
         elif s.live is not None:
             self._game_tap(uid)
         s.changed()
@@ -93,7 +129,7 @@ class TapRouter:
         game, live = s.game, s.live
         assert game is not None and live is not None
         if item.set != set_key(live.header.rules):
-            s.notify(msg("ui.tag.other_set", item=_item_name(item), set=_set_name(item.set)), "error", "error")
+            s.notify(msg("ui.tag.other_set", item=f.tagging.item_msg(item)), "error", "error")
             return
         if f.paying.pending is not None or f.clock.vote_kind:  # one thing at a time: the agreement first
             s.notify(msg("ui.tag.agree_first"), "error", "error")
@@ -117,23 +153,6 @@ class TapRouter:
         else:
             f.deedcard.show(i)
 
-
-def _set_name(key: str) -> Msg | str:
-    """A physical set in words: a shipped ruleset's title, or the edition's name."""
-    return key.removeprefix(EDITION_PREFIX) if key.startswith(EDITION_PREFIX) else msg(f"ui.rules.{key}")
-
-
-def _item_name(item: Tagged) -> Msg | str:
-    """A tagged item of another set in words: the deed's name or the card's text in that set ("?" when the set
-    cannot be read, an edition deleted)."""
-    try:
-        ruleset = load_ruleset(item.set.removeprefix(EDITION_PREFIX))
-    except (RulesetError, OSError):
-        return "?"
-    if item.kind == "deed":
-        return ruleset.spaces[item.space].name if 0 <= item.space < len(ruleset.spaces) else "?"
-    card = ruleset.card_by_id.get(item.card)
-    return card_msg(ruleset, card) if card is not None else "?"
 
 
 __all__ = ["TapRouter"]

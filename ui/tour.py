@@ -7,7 +7,9 @@ step the app redraws, and the first frame after that is saved as
 DIR/NN-name.png. The family's editions are shown early (Settings -> Editions, empty, then two and a broken
 one, "Edit on a phone" with no phone server yet, and the new-game screen offering them), from the scratch
 folder's own $XDG_DATA_HOME; "Edit on a phone" again after the largest tables, on the tour's phone server, with
-a phone's edits made by plain requests (ui/tour_editions.py's `phone_saves`, an `EditorPhone`). Besides a three-player classic game and short biznes and
+a phone's edits made by plain requests (ui/tour_editions.py's `phone_saves`, an `EditorPhone`); then Settings ->
+"Tag the cards" (`tagging-*`, ui/tour_tagging.py: the sets, a deed, a refusal by name, a Chance card, the end of a
+set tagged partly, the reader's check naming a tagged card). Besides a three-player classic game and short biznes and
 brands games, the tour plays the largest tables the rulesets allow: eight
 players of classic and six of biznes (shots `classic8-*`, `biznes6-*`), and
 last the settings' hardware check (the start screen's note for a reader that
@@ -78,6 +80,7 @@ from ui.pages import (
 )
 from ui.tags import Tagged, set_key
 from ui.tour_editions import phone_saves, write_editions
+from ui.tour_tagging import tagging_shots
 from ui.where import Where
 
 CARDS = {"Ann": "04A32B1C", "Ben": "04B7771A2C5E80", "Cy": "0455AA12", "Dorota": "04D0D0A1",
@@ -645,6 +648,7 @@ def tour_steps(app: BankerApp, chosen: str | None = None) -> list[tuple[str, Cal
         ("edition-phone-editing", steps_then(lambda: phone_saves(editor_link(), "our-street",
                                                                  "Our Street"), editions.tick)),
         ("editions-from-phone", editions.phone_done),
+        *tagging_shots(app),  # Settings -> Tag the cards, between games (ui/tour_tagging.py)
         *hardware,
         *where,
         *words_shots(app, base),

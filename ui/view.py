@@ -20,6 +20,17 @@ from banker.ruleset import Ruleset, offered_house_rules
 from ui.session import NoticeLine, Session
 
 DEFAULT_COLOUR = "#BDBDBD"  # a space of no colour group
+DARK_INK = 0.55  # a colour band lighter than this (its luminance, 0 to 1) is written on in dark ink, else in light
+
+
+def dark_ink(colour: str) -> bool:
+    """Whether a band of `colour` ("#RRGGBB") is light enough to be written on in dark ink (its luminance by the
+    ITU-R BT.709 weights: classic's green and orange take dark ink, its red and blue light)."""
+    try:
+        r, g, b = (int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
+    except ValueError:
+        return True
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b > DARK_INK
 
 
 class PlayerRow(TypedDict):

@@ -13,8 +13,8 @@ from banker.game import Game
 from banker.ruleset import load_ruleset
 from flowkit import CARDS, make, start, texts
 from ui.flows import Flows
-from ui.flows.deedcard import light
 from ui.tags import Tagged, set_key
+from ui.view import dark_ink
 from ui.voice import Voice
 
 
@@ -317,11 +317,11 @@ def test_a_sticker_of_another_set_is_refused_by_name_and_an_unknown_one_stays_un
     c = make(tmp_path)
     start(c)
     c.taps.card_tapped(deed(c, 39, key="brands"))
-    assert texts(c)[-1].startswith("That sticker is ") and texts(c)[-1].endswith(" of the Brands set, not of this game's.")
+    assert texts(c)[-1].startswith("That sticker is ") and texts(c)[-1].endswith(" (Brands): not of this game's set.")
     assert load_ruleset("brands").spaces[39].name in texts(c)[-1]
     c.session.tags.assign("CHB", Tagged("biznes", "card", deck="pomoc", card="pomoc-dotacja-100"))
     c.taps.card_tapped("CHB")
-    assert texts(c)[-1].endswith(" of the Biznes set, not of this game's.") and c.nav.screen_name() == "table"
+    assert texts(c)[-1].endswith(" (Biznes): not of this game's set.") and c.nav.screen_name() == "table"
     c.taps.card_tapped("0DDBA11")
     assert texts(c)[-1] == "That card is not registered in this game."
     c.session.tags.assign("GONE", Tagged("classic", "deed", space=4))  # no title deed there (a board changed)
@@ -342,5 +342,5 @@ def test_the_big_deed_stays_over_an_auction_to_see_the_lots_rents(tmp_path: Path
 
 
 def test_the_colour_band_of_a_light_group_is_written_in_dark_ink() -> None:
-    assert light("#A9D8F0") and light("#FFEB3B")  # light blue, yellow
-    assert not light("#8B4A9C") and not light("#444444") and not light("#0072BB")  # brown-purple, railroads, blue
+    assert dark_ink("#A9D8F0") and dark_ink("#FFEB3B") and dark_ink("#1FB25A")  # light blue, yellow, green
+    assert not dark_ink("#8B4A9C") and not dark_ink("#444444") and not dark_ink("#0072BB")  # brown-purple, railroads, blue

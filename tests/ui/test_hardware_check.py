@@ -222,7 +222,7 @@ def test_the_check_speaks_each_language(tmp_path: Path) -> None:
     for language, word in (("pl", "2 przyłożenia karty"), ("cs", "2 přiložené karty"), ("ru", "2 касания карты")):
         c.settings.set_language(language)
         v = c.settings.check_view("reader")
-        assert v["about"] == word and v["title"] != english["title"]
+        assert v["about"] == f"{c.session.tr('ui.check.not_tagged')} · {word}" and v["title"] != english["title"]
         assert all(a != b for a, b in zip(v["hints"], english["hints"], strict=True))
 
 

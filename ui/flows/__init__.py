@@ -36,6 +36,7 @@ from ui.flows.phones import PhonesFlow
 from ui.flows.progress import ProgressFlow
 from ui.flows.settings import SettingsFlow
 from ui.flows.setup import SetupFlow
+from ui.flows.tagging import TaggingFlow
 from ui.flows.trade import TradeFlow
 from ui.flows.turn import TurnFlow
 from ui.navigator import Navigator
@@ -75,12 +76,13 @@ class Flows:
         self.deedcard: DeedCardFlow = DeedCardFlow(self)
         self.banker: BankerFlow = BankerFlow(self)
         self.pad: PadFlow = PadFlow(self)
+        self.tagging: TaggingFlow = TaggingFlow(self)
         self.nav: Navigator = Navigator(self)
         self.taps: TapRouter = TapRouter(self)
         self._added: dict[str, Flow] = {}  # flows named by a page of the registry as "module:Class"
         session.flows.extend([self.phones, self.settings, self.home, self.setup, self.names, self.progress, self.paying,
                               self.turn, self.clock, self.auction, self.trade, self.deeds, self.deedcard, self.banker,
-                              self.pad])
+                              self.pad, self.tagging])
 
     @classmethod
     def on(cls, journal: Journal, settings: Settings, *, save_settings: Callable[[Settings], None] | None = None,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from ui import pages, view
 from ui.flows.base import Flow
-from ui.i18n import msg
+from ui.i18n import Msg, msg
 from ui.pin import check_pin
 from ui.view import PlayerRow
 
@@ -210,10 +210,14 @@ class BankerFlow(Flow):
         self.replacing = player
         self.changed()
 
-    def replace_tap(self, uid: str, owner: str | None) -> None:
-        """A card tapped while replacing (ui/taps.py): `player`'s from now on, unless another player has it."""
+    def replace_tap(self, uid: str, owner: str | None, tagged: Msg | None = None) -> None:
+        """A card tapped while replacing (ui/taps.py): `player`'s from now on, unless another player has it or
+        it is a tagged deed or deck card (`tagged`: which, in words)."""
         s, player = self.s, self.replacing
         assert s.live is not None and player is not None
+        if tagged is not None:
+            s.notify(msg("ui.card.tagged", item=tagged), "error", "error")
+            return
         if owner is not None and owner != player:
             s.notify(msg("ui.card.taken", owner=owner), "error", "error")
             return

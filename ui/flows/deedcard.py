@@ -21,8 +21,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LIGHT_LUMA = 140  # a group colour of more luma (0-255) than this is written on in dark ink
-
 
 class RentLine(TypedDict):
     """A line of the deed's rents (ui/view.py's `Deed` lines) and whether it is the rent taken now."""
@@ -118,19 +116,10 @@ class DeedCardFlow(Flow):
         else:
             mortgage = tr("ui.bigdeed.mortgage", amount=game.mortgage_value(i))
         built = deed["built"] or (tr("ui.bigdeed.none_built") if deed["kind"] == "lot" and deed["owner"] else "")
-        return {"name": deed["name"], "colour": deed["colour"], "light": light(deed["colour"]), "owner": owner, "owner_colour": deed["owner_colour"],
-                "rent_now": rent_now,
+        return {"name": deed["name"], "colour": deed["colour"], "light": view.dark_ink(deed["colour"]), "owner": owner,
+                "owner_colour": deed["owner_colour"], "rent_now": rent_now,
                 "rents": [{"text": line, "now": k == deed["rent_line"]} for k, line in enumerate(deed["lines"])],
                 "mortgage": mortgage, "mortgaged": deed["mortgaged"], "built": built}
 
 
-def light(colour: str) -> bool:
-    """Whether a colour ("#RRGGBB") is light enough to be written on in dark ink (its luma, ITU-R BT.601)."""
-    try:
-        r, g, b = (int(colour.lstrip("#")[k:k + 2], 16) for k in (0, 2, 4))
-    except ValueError:
-        return True
-    return 0.299 * r + 0.587 * g + 0.114 * b > LIGHT_LUMA
-
-
-__all__ = ["BigDeed", "DeedCardFlow", "LIGHT_LUMA", "RentLine", "light"]
+__all__ = ["BigDeed", "DeedCardFlow", "RentLine"]

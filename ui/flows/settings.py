@@ -53,6 +53,7 @@ class SettingsView(TypedDict):
     rows: list[list[SettingButton]]
     status: str  # the hardware's state, and the voice's when it is silent
     editions: bool  # the family's editions offered (between games only)
+    tagging: bool  # "Tag the cards" offered (between games only)
     about: str
 
 
@@ -200,8 +201,8 @@ class SettingsFlow(Flow):
     def view(self) -> SettingsView:
         """The settings screen: the languages, the settings' buttons in rows (each says what it is set to; a
         touch switches it, or steps a level on to the next), the hardware's and the voice's state, and
-        whether the family's editions are offered (`editions`: between games, never while one is going), and the
-        About line (`about`: the version, as `banker --version` prints it)."""
+        whether the family's editions and the tagging of the cards are offered (`editions`, `tagging`: between
+        games, never while one is going), and the About line (`about`: the version, as `banker --version` prints it)."""
         s = self.s.settings
         rows: list[list[SettingButton]] = []
         for keys in SETTING_ROWS:
@@ -223,12 +224,14 @@ class SettingsFlow(Flow):
         return {"language": s.language, "languages": dict(LANGUAGES), "rows": rows,
                 "status": f"{status}\n{silent}" if silent else status,
                 "editions": self.f.mode == HOME,  # the family's editions: between games only
+                "tagging": self.f.mode == HOME,  # tagging the cards: between games only, as the page shows
                 "about": self.s.tr("ui.settings.about", version=self.version)}
 
     def check_view(self, kind: str) -> CheckView:
         """The hardware check, `kind` "reader" or "dice": what came since its screen opened, in large figures
-        (the card's id, or the dice of the press: `figure`, None until something comes) with whose card it is
-        or how many came (`about`), else the heading (`waiting`: what to do, or that there is no such part); the
+        (the card's id, or the dice of the press: `figure`, None until something comes) with what the card is
+        (a player's, a tagged deed or deck card, or not tagged: ui/taps.py's `describe`) or how many came
+        (`about`), else the heading (`waiting`: what to do, or that there is no such part); the
         part's kind, port or pin and state, the machine and its config file (`facts`); the cause when nothing
         can come and the one thing to do, or what to check, or that it works (`hints`), in the family's words
         for the place the app runs in (ui/where.py), the config file's own mistake last when it has one."""
@@ -240,11 +243,8 @@ class SettingsFlow(Flow):
             used = bool(h is not None and h["reader_used"])  # a PC/SC reader may have no port: the first reader
             if check is not None and check.card is not None:
                 figure = check.card
-                owner = self.f.taps.card_owner(check.card)
-                if owner is not None:
-                    about.append(tr("ui.check.card_of", player=owner))
-                elif self.f.mode in ("setup", "table"):
-                    about.append(tr("ui.check.card_unknown"))
+                what = self.f.taps.describe(check.card)  # a player's card, a tagged deed or card, or nothing known
+                about.append(tr.render(what) if what is not None else tr("ui.check.not_tagged"))
                 about.append(tr("ui.check.taps", count=check.taps))
             facts = [tr("ui.check.reader_facts", status=tr(f"ui.reader.{self.reader}"),
                         kind=(h["reader_kind"] if h is not None and used else "") or "—", port=port or "—")]

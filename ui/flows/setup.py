@@ -146,6 +146,9 @@ class SetupFlow(Flow):
             self._loaded = (d.rules, ruleset)
         if d is None:
             d = Draft(players=self.keeper.last_players(self.s.journal))
+        for p in d.players:  # a card tagged since as a deed or a deck's card is no player's: registered anew
+            if p.card is not None and self.s.tags.lookup(p.card) is not None:
+                p.card = None
         self._kept, self.showing = d, True
         self.f.names.fill()
 
@@ -157,6 +160,12 @@ class SetupFlow(Flow):
         self.showing = False
         self._editions, self._loaded = None, None
         self.changed()
+
+    def cards_kept(self) -> dict[str, str]:
+        """The cards of the new game's draft, also while it is put aside or only in its file: card -> player
+        ("#2" until named)."""
+        d = self._kept if self._kept is not None else self.keeper.from_file()
+        return {p.card: p.name or f"#{k + 1}" for k, p in enumerate(d.players) if p.card} if d is not None else {}
 
     def keep(self) -> None:
         """The draft into its file (at every change the session hears of; written only when it changed)."""
@@ -253,11 +262,15 @@ class SetupFlow(Flow):
         self._draft().registering = index
         self.changed()
 
-    def register_tap(self, uid: str, owner: str | None) -> None:
+    def register_tap(self, uid: str, owner: str | None, tagged: Msg | None = None) -> None:
         """A card tapped while setting up (ui/taps.py): the card of the player being registered, unless another
-        player has it already; then the next player without a card is registered."""
+        player has it already or it is a tagged deed or deck card (`tagged`: which, in words); then the next
+        player without a card is registered."""
         d = self._draft()
         if d.registering is None:
+            return
+        if tagged is not None:
+            self.s.notify(msg("ui.card.tagged", item=tagged), "error", "error")
             return
         me = d.players[d.registering]
         holder = card_holder(d.players, uid)

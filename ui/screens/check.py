@@ -1,7 +1,8 @@
-"""The settings' hardware checks: "Check the reader" (tap any card: its id shows, whose it is, with the reader's
-kind, port and last status) and "Check the dice button" (press it: the dice show). While one shows, a tap or a
-press acts on nothing in the game (ui/flows/settings.py's `check`); under the result, what to check when nothing
-comes, in the family's words (the same flow's `check_view`)."""
+"""The settings' hardware checks: "Check the reader" (tap any card: its id shows, what it is (a player's card, a
+tagged deed or deck card, or not tagged: ui/taps.py's `describe`), with the reader's kind, port and last status)
+and "Check the dice button" (press it: the dice show). While one shows, a tap or a press acts on nothing in the
+game (ui/flows/settings.py's `check`); under the result, what to check when nothing comes, in the family's words
+(the same flow's `check_view`)."""
 
 from __future__ import annotations
 

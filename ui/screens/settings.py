@@ -1,15 +1,18 @@
 """Settings: the language, sounds and motion, the voice (on or off, its volume and speed), cards or buttons,
-physical decks, the hardware checks (ui/screens/check.py), and the state of the hardware and the voice; the About
+physical decks, the hardware checks (ui/screens/check.py), between games the family's editions and "Tag the
+cards" (ui/screens/tagging.py), and the state of the hardware and the voice; the About
 line, the app's version as `banker --version` prints it, is in the title bar, where it takes no line of its own
 (at 800x480 the screen is full when the voice's silence is explained under the hardware's state)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ui import theme
-from ui.pages import CHECK_DICE_PAGE, CHECK_READER_PAGE, EDITIONS_PAGE
+from ui.pages import CHECK_DICE_PAGE, CHECK_READER_PAGE, EDITIONS_PAGE, TAGGING_PAGE
 from ui.screens.base import BaseScreen, fit_font, row
 from ui.widgets import BigButton, Text
 
@@ -17,7 +20,8 @@ from ui.widgets import BigButton, Text
 class SettingsScreen(BaseScreen):
     def build(self, root: BoxLayout) -> None:
         s = self.f.settings.view()
-        shown: tuple[tuple[str, str], ...]  # the hardware checks' pages, and the editions' between games: (page, words)
+        # the hardware checks' pages, and the editions' and the tagging's between games: (page, words, how to go)
+        shown: tuple[tuple[str, str, Callable[[str], None]], ...]
         about = Text(s["about"], theme.FONT_SMALL, color=theme.MUTED, halign="right", height=theme.TARGET_MEDIUM,
                      size_hint_x=2)  # two thirds of the bar after Back: the title is a word
         about.role = "about"
@@ -37,11 +41,15 @@ class SettingsScreen(BaseScreen):
                 line.add_widget(button)
             root.add_widget(line)
         checks = row()
-        shown = ((CHECK_READER_PAGE, "ui.settings.check_reader"), (CHECK_DICE_PAGE, "ui.settings.check_dice"))
+        go = self.f.nav.go
+        shown = ((CHECK_READER_PAGE, "ui.settings.check_reader", go), (CHECK_DICE_PAGE, "ui.settings.check_dice", go))
         if s["editions"]:  # between games only: absent while a game is going
-            shown += ((EDITIONS_PAGE, "ui.settings.editions"),)
-        for page, key in shown:
-            button = BigButton(self.tr(key), lambda page=page: self.f.nav.go(page), "secondary", height=theme.TARGET)
+            shown += ((EDITIONS_PAGE, "ui.settings.editions", go),)
+        if s["tagging"]:  # the same: its page starts at the list of sets
+            shown += ((TAGGING_PAGE, "ui.tagging.title", lambda _page: self.f.tagging.begin()),)
+        for page, key, action in shown:
+            button = BigButton(self.tr(key), lambda page=page, action=action: action(page), "secondary",
+                               height=theme.TARGET)
             button.role = page
             fit_font(button, [theme.FONT_BODY, theme.FONT_SMALL], theme.TEXT_INSET)
             checks.add_widget(button)
