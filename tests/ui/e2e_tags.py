@@ -39,6 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from e2e_kit import Cards, Step, by_role, enter_words, press, run_app, texts, touch, touch_role, widgets
+from kivy.clock import Clock
 
 from banker.journal import Journal
 from banker.ruleset import load_ruleset
@@ -75,6 +76,8 @@ def game_steps(app: Any, reader: LineReaderEmulator, mode: str, language: str) -
     c = app.flows
     s = c.session
     cards = Cards(reader)
+    pages_seen: set[str] = set()  # every page shown, a frame at a time: the tags' game never shows the card list
+    Clock.schedule_interval(lambda dt: pages_seen.add(app.manager.current), 1 / 30)
 
     def t(key: str, **params: Any) -> str:
         """The app's words in the language of the moment (looked up when a step runs)."""
@@ -212,6 +215,7 @@ def game_steps(app: Any, reader: LineReaderEmulator, mode: str, language: str) -
         ("the poor tax paid", lambda: cash("Ben") == EXPECTED["Ben"] and game().decision is None),
         ("end Ben's turn", lambda: app.manager.current == TABLE_PAGE and turn_button("end_turn")()),
         ("Ann's turn again", lambda: game().current.name == "Ann" and t("ui.turn_of", player="Ann") in texts(app)),
+        ("the card list only by the lists", lambda: (CARDS_PAGE in pages_seen) is (mode == "lists")),
         ("what the game is now", lambda: save(Path(s.journal.path).parent, game())),
     ]
     return steps
