@@ -117,6 +117,15 @@ def enter(app: Any, a: int, b: int) -> list[Step]:
             ("move by them", lambda: touch(app, "Move by these dice"))]
 
 
+def enter_words(app: Any, a: int, b: int) -> list[Step]:
+    """`enter` in the family's language of the moment: the buttons' words are the app's own (its translator
+    looked up when the step runs: a language picked on the settings screen is a new one)."""
+    return [(f"enter {a}+{b}", lambda: touch(app, app.session.tr("ui.btn.enter_dice"))),
+            (f"die {a}", lambda: touch_role(app, f"die0-{a}")),
+            (f"die {b}", lambda: touch_role(app, f"die1-{b}")),
+            ("move by them", lambda: touch_role(app, "dice done"))]
+
+
 def press_button() -> bool:
     """Press and release the dice button on gpiozero's mock pin 17, as a finger does."""
     pin = Device.pin_factory.pin(17)
