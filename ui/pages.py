@@ -125,8 +125,9 @@ CHECK_DICE_PAGE = register(Page("check_dice", "ui.screens.check:DiceCheckScreen"
                                 modes=(HOME, SETUP, TABLE), over_auction=True, check="dice")).name
 
 __all__ = ["ANY", "AUCTION_PAGE", "BANKER_PAGE", "CARDS_PAGE", "CASINO_PAGE", "CHECK_DICE_PAGE", "CHECK_READER_PAGE",
-           "DEED_PAGE", "DEEDS_PAGE", "DICE_PAGE", "DIGITS_PAGE", "EDITIONS_PAGE", "EDITION_KEYBOARD_PAGE", "EDITION_PHONE_PAGE",
-           "FAME_PAGE", "HOME", "HOME_PAGE", "HOUSERULES_PAGE", "INPROGRESS_PAGE", "JUMP_PAGE", "KEYBOARD_PAGE",
-           "LOG_PAGE", "OVER", "OVER_PAGE", "OWNAUCTION_PAGE", "PAGES", "PAST_REPORT_PAGE", "PHONES_PAGE", "Page",
-           "REPLACE_PAGE", "REPORT_PAGE", "RULES_PAGE", "SETTINGS_PAGE", "SETUP", "SETUP_PAGE", "TABLE", "TABLE_PAGE",
-           "TAGGING_PAGE", "TRADE_PAGE", "bar_pages", "checks", "home_page", "place_of", "register", "unregister"]
+           "DEED_PAGE", "DEEDS_PAGE", "DICE_PAGE", "DIGITS_PAGE", "EDITIONS_PAGE", "EDITION_KEYBOARD_PAGE",
+           "EDITION_PHONE_PAGE", "FAME_PAGE", "HOME", "HOME_PAGE", "HOUSERULES_PAGE", "INPROGRESS_PAGE", "JUMP_PAGE",
+           "KEYBOARD_PAGE", "LOG_PAGE", "OVER", "OVER_PAGE", "OWNAUCTION_PAGE", "PAGES", "PAST_REPORT_PAGE",
+           "PHONES_PAGE", "Page", "REPLACE_PAGE", "REPORT_PAGE", "RULES_PAGE", "SETTINGS_PAGE", "SETUP", "SETUP_PAGE",
+           "TABLE", "TABLE_PAGE", "TAGGING_PAGE", "TRADE_PAGE", "bar_pages", "checks", "home_page", "place_of",
+           "register", "unregister"]

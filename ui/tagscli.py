@@ -192,8 +192,8 @@ def listing(store: TagStore) -> dict[str, Any]:
     """`banker tags list --json`: {"file", "sets": [{"set", "problem", "deeds", "deeds_total", "cards",
     "cards_total"}], "tags": [{"set", "sticker", "kind", "space", "deck", "card", "name", "deck_name",
     "known"}]}, sets by name and each set's tags in the order the tagging screen shows them (deeds in board order,
-    then deck by deck), those on nothing the set has after them, deeds first, by sticker. Every key is always there; a value
-    that does not apply is null (docs/hardware.md)."""
+    then deck by deck), those on nothing the set has after them, deeds first, by sticker. Every key is always
+    there; a value that does not apply is null (docs/hardware.md)."""
     assert store.path is not None
     sets: list[dict[str, Any]] = []
     tags: list[dict[str, Any]] = []

@@ -5,8 +5,8 @@ The parts, from the game to the loudspeaker:
 - `phrases(c, moments)` turns one action's moments (ui/moments.py) into what is worth saying: whose
   turn it is, the dice, where to move, purchases, rent, taxes, the Free Parking jackpot, two ones' bonus,
   cards, the auction's bids and its hammer, debts, bankruptcy and the winner; and a title deed shown big
-  (`DEED_SHOWN`, ui/flows/deedcard.py: whose it is and the rent it takes now). The words are the gettext catalogues' `ui.voice.*` entries
-  in the table's language; every number in them is plain digits ("15000", never "15 000" or "15,000",
+  (`DEED_SHOWN`, ui/flows/deedcard.py: whose it is and the rent it takes now). The words are the gettext
+  catalogues' `ui.voice.*` entries in the table's language; every number in them is plain digits ("15000", never "15 000" or "15,000",
   which espeak-ng would read as two numbers), so amounts go in as text (`{sum}`), not as money.
 - `SpeechQueue` holds the phrases not yet said, at most `QUEUE_MOST` of them: when more come than the
   voice can say, the older ones fold into one summary ("3 payments, 2 rolls"), and an undo drops what

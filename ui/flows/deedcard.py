@@ -31,8 +31,9 @@ class RentLine(TypedDict):
 
 class BigDeed(TypedDict):
     """The big deed page (`DeedCardFlow.view`): the deed's name and group colour (`light`: a light colour, to be
-    written on in dark ink), whose it is in words and the owner's colour (None: the bank's), the rent now in words, the rent lines, the mortgage in words and whether
-    it is mortgaged, and its buildings in words ("" for none or for a space that takes none)."""
+    written on in dark ink), whose it is in words and the owner's colour (None: the bank's), the rent now in
+    words, the rent lines, the mortgage in words and whether it is mortgaged, and its buildings in words ("" for
+    none or for a space that takes none)."""
 
     name: str
     colour: str

@@ -117,7 +117,8 @@ class TaggingFlow(Flow):
         """Every set that can be tagged: the shipped families, then the family's editions that load, by title."""
         if self._sets is None:
             found = list(self._shipped())
-            editions = sorted((e for e in list_editions() if e.problem is None), key=lambda e: (e.title.casefold(), e.name))
+            editions = sorted((e for e in list_editions() if e.problem is None),
+                              key=lambda e: (e.title.casefold(), e.name))
             for e in editions:
                 try:
                     found.append(TagSet(EDITION_PREFIX + e.name, e.title, load_edition(e.name)))
@@ -356,8 +357,8 @@ class TaggingFlow(Flow):
         total = len(self.items)
         end = "" if item is not None else tr("ui.tagging.all_done" if done == total else "ui.tagging.some_done",
                                              done=done, total=total, set=tagset.words)
-        return {"stage": "item" if item is not None else "end", "title": tr.render(tagset.words), "problem": None, "sets": [],
-                "item": self._item_view(tagset, item) if item is not None else None, "end": end,
+        return {"stage": "item" if item is not None else "end", "title": tr.render(tagset.words), "problem": None,
+                "sets": [], "item": self._item_view(tagset, item) if item is not None else None, "end": end,
                 "rest": done < total, "can_back": self.index > 0}
 
 

@@ -34,7 +34,8 @@ class SettingsScreen(BaseScreen):
         for buttons in s["rows"]:
             line = row()
             for b in buttons:
-                button = BigButton(self.tr(b["text_key"]), lambda k=b["key"], v=b["next"]: self.f.settings.set_setting(k, v),
+                button = BigButton(self.tr(b["text_key"]),
+                                   lambda k=b["key"], v=b["next"]: self.f.settings.set_setting(k, v),
                                    "primary" if b["on"] else "secondary", height=theme.TARGET)
                 button.role = f"setting {b['key']}"
                 fit_font(button, [theme.FONT_BODY, theme.FONT_SMALL], theme.TEXT_INSET)
