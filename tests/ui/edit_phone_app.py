@@ -42,7 +42,10 @@ def steps(app: BankerApp, work: Path) -> list[Step]:
     def scanned() -> bool:
         link = decode_qr(app, "qr editor", work)
         if link:
-            (work / "link.txt").write_text(link, "utf-8")
+            # Whole or not there: the test reads the file as soon as it exists (a plain write_text let it read
+            # an empty link on a slow machine).
+            (work / "link.tmp").write_text(link, "utf-8")
+            os.replace(work / "link.tmp", work / "link.txt")
             got["link"] = link
         return bool(link)
 
