@@ -334,6 +334,11 @@ class Session:
             moments = [Moment(EVENT, event.code, dict(event.params), seq) for event in events]
             moments += [Moment(MONEY, entry.code, {**entry.params, "payer": entry.payer, "payee": entry.payee,
                                                    "amount": entry.amount}, seq) for entry in entries]
+        self.tell(moments)
+
+    def tell(self, moments: list[Moment]) -> None:
+        """Hand `moments` to every moment listener (the voice, the money in motion): an action's, or the app's own
+        (a deed shown big, ui/flows/deedcard.py)."""
         for listener in list(self.moment_listeners):
             try:
                 listener(moments)

@@ -7,7 +7,6 @@ said aloud when the voice is on (a `deed_shown` moment to the session's moment l
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from ui import view
@@ -18,8 +17,6 @@ from ui.voice import DEED_SHOWN
 
 if TYPE_CHECKING:
     from ui.flows import Flows
-
-log = logging.getLogger(__name__)
 
 
 class RentLine(TypedDict):
@@ -88,12 +85,7 @@ class DeedCardFlow(Flow):
             "space": game.space_name(i), "owner": game.players[owner].name if owner >= 0 else "",
             "price": game.prices[i], "mortgaged": bool(game.mortgaged[i]),
             "rent": 0 if utility else game.rent_due(i, 0), "times": game.rent_due(i, 1) if utility else 0}
-        moment = Moment(EVENT, DEED_SHOWN, params, len(game.history))
-        for listener in list(self.s.moment_listeners):
-            try:
-                listener([moment])
-            except Exception:  # a listener's bug must not cost the table its deed
-                log.exception("a moment listener failed")
+        self.s.tell([Moment(EVENT, DEED_SHOWN, params, len(game.history))])
 
     def view(self) -> BigDeed:
         """The deed shown, in words."""
