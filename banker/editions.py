@@ -9,16 +9,15 @@ Finding an edition by its name is banker/ruleset.py's, as `load_ruleset` finds a
 `editions_dir`, `is_edition_file`, `load_edition`, `edition_name_problem` (the rule above) and
 `edition_from_data` live there, below this module. Listing, saving, renaming and deleting editions is
 this module's; every function that touches the folder is in one of the two, and importing either does
-no I/O. Saving writes atomically: a temporary file in the same folder is written, flushed and synced,
-then renamed onto NAME.toml and the folder synced, so a pulled plug leaves the old file or the new one,
-never half of one.
+no I/O. Saving writes atomically (banker/files.py's `write_atomically`: a temporary file in the same folder
+written, flushed and synced, then renamed onto NAME.toml and the folder synced), so a pulled plug leaves the
+old file or the new one, never half of one, and the next save of NAME removes a temporary file a cut left.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 import tomli_w
 
 from banker.errors import RulesetError
+from banker.files import sync_folder, write_atomically
 from banker.outside import escape_text, valid_text
 from banker.ruleset import (
     EDITION_SUFFIX,
@@ -121,7 +121,7 @@ def save_edition(data: Mapping[str, Any] | str, folder: Path | None = None) -> E
     name = check_edition_name(ruleset.name, source)
     where = _folder(folder)
     path = where / f"{name}{EDITION_SUFFIX}"
-    _write_atomically(where, path, encoded)
+    _write_atomically(path, encoded)
     return Edition(name, ruleset.title, path, None, ruleset.description)
 
 
@@ -130,7 +130,7 @@ def delete_edition(name: str, folder: Path | None = None) -> None:
     path = _existing_file(name, _folder(folder))
     try:
         path.unlink()
-        _sync_folder(path.parent)
+        sync_folder(path.parent)
     except OSError as exc:
         raise RulesetError(str(path), "", f"cannot delete the file ({exc.strerror or exc})") from None
 
@@ -199,42 +199,11 @@ def _existing_file(name: str, where: Path) -> Path:
     return path
 
 
-def _write_atomically(where: Path, path: Path, data: bytes) -> None:
+def _write_atomically(path: Path, data: bytes) -> None:
     try:
-        where.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=where, prefix=f".{path.stem}.", suffix=".tmp")
+        write_atomically(path, data, mode=0o644)
     except OSError as exc:
         raise RulesetError(str(path), "", f"cannot write the file ({exc.strerror or exc})") from None
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fchmod(out.fileno(), 0o644)
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise RulesetError(str(path), "", f"cannot write the file ({exc.strerror or exc})") from None
-        raise
-    _sync_folder(where)
-
-
-def _sync_folder(where: Path) -> None:
-    """Make a rename or removal in `where` durable (where the system can sync a folder)."""
-    try:
-        fd = os.open(where, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _plain(value: Any) -> Any:

@@ -157,21 +157,37 @@ shadow_opts() {
     if [ -n "$R" ]; then printf '%s\n' --root "$R"; fi
 }
 
+# Every file the installer writes is written whole beside its place as FILE.board-banker-new, then
+# `replace_with_new FILE` puts it in place: the new file synced (coreutils' `sync FILE` fsyncs that one file;
+# a file renamed before its data reached the disk may come back empty after a power cut), renamed over FILE,
+# then its folder synced (the rename is in the folder). A cut leaves the old file or the new one, whole. A
+# FILE.board-banker-new a cut left is overwritten by the next write, and `drop_new FILE` removes it when the
+# file needs no write any more.
+replace_with_new() {  # FILE
+    sync "$1.board-banker-new"
+    mv -f "$1.board-banker-new" "$1"
+    sync "$(dirname "$1")"
+}
+
+drop_new() {  # FILE
+    rm -f "$1.board-banker-new"
+}
+
 # Copy SRC to DEST (a path in the target system) with MODE, unless it is already identical.
 # Sets LAST_CHANGED to 1 when the file was written.
 place_file() {
     local src=$1 path=$2 mode=$3
     local dest=$R$path verb=installed
     LAST_CHANGED=0
+    drop_new "$dest"
     if [ -f "$dest" ] && cmp -s "$src" "$dest" && [ "$(stat -c %a "$dest")" = "$mode" ]; then
         same "$path"
         return 0
     fi
     if [ -e "$dest" ]; then verb=updated; fi
     mkdir -p "$(dirname "$dest")"
-    # Written beside the target and renamed over it, so a power cut never leaves half a file.
     install -m "$mode" "$src" "$dest.board-banker-new"
-    mv -f "$dest.board-banker-new" "$dest"
+    replace_with_new "$dest"
     LAST_CHANGED=1
     changed "$verb" "$path"
 }
@@ -239,12 +255,17 @@ pip_in_venv() {
 # Boot files (Raspberry Pi only). Each edit keeps a one-time backup FILE.board-banker.bak.
 
 backup_once() {
-    if [ ! -e "$1.board-banker.bak" ]; then cp -p "$1" "$1.board-banker.bak"; fi
+    if [ ! -e "$1.board-banker.bak" ]; then
+        cp -p "$1" "$1.board-banker.bak.board-banker-new"
+        replace_with_new "$1.board-banker.bak"  # a torn backup would never be made again
+    fi
+    drop_new "$1.board-banker.bak"
 }
 
 # consoleblank=0 on the kernel command line (one line), replacing any other consoleblank value.
 cmdline_consoleblank() {
     local file=$1 line new
+    drop_new "$file"
     line=$(head -n 1 "$file")
     if printf '%s\n' "$line" | grep -Eq '(^| )consoleblank=0( |$)'; then
         same "screen blanking off (consoleblank=0 in $file)"
@@ -257,7 +278,7 @@ cmdline_consoleblank() {
     fi
     backup_once "$file"
     printf '%s\n' "$new" >"$file.board-banker-new"
-    mv -f "$file.board-banker-new" "$file"
+    replace_with_new "$file"
     REBOOT_NEEDED=1
     changed set "screen blanking off (consoleblank=0 in $file)"
 }
@@ -266,6 +287,7 @@ cmdline_consoleblank() {
 # A commented-out line ("#dtparam=spi=on", as Raspberry Pi OS ships it) does not count.
 config_dtparam() {  # FILE PARAM WHAT
     local file=$1 param=$2 what=$3 last_section
+    drop_new "$file"
     if grep -Eq "^[[:space:]]*dtparam=$param=on[[:space:]]*\$" "$file"; then
         same "$what (dtparam=$param=on in $file)"
         return 0
@@ -279,7 +301,7 @@ config_dtparam() {  # FILE PARAM WHAT
         if [ -n "$last_section" ] && [ "$last_section" != "[all]" ]; then printf '[all]\n'; fi
         printf 'dtparam=%s=on\n' "$param"
     } >"$file.board-banker-new"
-    mv -f "$file.board-banker-new" "$file"
+    replace_with_new "$file"
     REBOOT_NEEDED=1
     changed set "$what (dtparam=$param=on in $file)"
 }
@@ -537,8 +559,11 @@ install_app() {
             pip_in_venv install -q "$wheel"
             # The same version number may hold newer code (a rebuilt checkout): replace it.
             pip_in_venv install -q --no-deps --force-reinstall "$wheel"
-            printf 'sha256=%s\nsource=%s\n' "$FINGERPRINT" "$SOURCE_DESC" >"$WORK/stamp"
-            install -m 644 "$WORK/stamp" "$R$STAMP"
+            # pip syncs nothing: its files on the disk (syncfs) before the stamp that says they are there.
+            sync -f "$R$VENV"
+            printf 'sha256=%s\nsource=%s\n' "$FINGERPRINT" "$SOURCE_DESC" >"$R$STAMP.board-banker-new"
+            chmod 644 "$R$STAMP.board-banker-new"
+            replace_with_new "$R$STAMP"
             now=$(app_version_line)
             engine=$(in_root "$VENV/bin/python" -I -c \
                 'import banker.game as g; print("compiled" if g.__file__.endswith(".so") else "pure-Python")')

@@ -77,6 +77,7 @@ services_off_reason() {
 # Remove a file or link (a path in the target system) if it is there.
 remove_path() {
     local path=$1
+    rm -f "$R$path.board-banker-new"  # what install.sh was writing there when a power cut came
     if [ -e "$R$path" ] || [ -L "$R$path" ]; then
         rm -rf "$R$path"
         changed removed "$path"

@@ -18,6 +18,7 @@ import pytest
 
 from banker.editions import Edition, delete_edition, folder_problem, list_editions, rename_edition, save_edition
 from banker.errors import RulesetError
+from banker.files import boot_id
 from banker.journal import Journal
 from banker.ruleset import MAX_FILE_BYTES, editions_dir, load_edition, load_ruleset, ruleset_from_data
 from banker.script import Header
@@ -201,6 +202,21 @@ def test_a_save_syncs_the_file_before_the_rename_and_the_folder_after(monkeypatc
     monkeypatch.setattr(os, "replace", replace)
     save_edition(our_street())
     assert calls == ["fsync file", "replace", "fsync folder"]
+
+
+def test_a_save_removes_the_temporary_file_a_cut_left_of_that_edition() -> None:
+    boot = boot_id()
+    other_boot = ("0" if boot[:1] != "0" else "1") + boot[1:]  # an earlier boot's: a power cut's leftover
+    folder = editions_dir()
+    folder.mkdir(parents=True)
+    ours = f".our-street.toml.{other_boot}-{os.getpid()}.abcdefgh.tmp"
+    another = f".seaside.toml.{other_boot}-{os.getpid()}.abcdefgh.tmp"  # goes at seaside's next save
+    for name in (ours, another):
+        (folder / name).write_text("half of one", "utf-8")
+    save_edition(our_street())
+    assert files(folder) == sorted([another, "our-street.toml"])
+    save_edition(our_street("seaside", "Seaside"))
+    assert files(folder) == ["our-street.toml", "seaside.toml"]
 
 
 def test_load_edition_refuses_missing_and_broken() -> None:

@@ -4,7 +4,8 @@ Kivy reads its settings from the environment when first imported, so this
 module sets them before importing anything of Kivy: among them the panel's
 density (KIVY_METRICS_DENSITY, read once when `kivy.metrics` is first
 imported), from [display] density of the hardware config or else from the
-window's size (ui/panel.py).
+window's size (ui/panel.py). Kivy's own config file is ui/kivyconfig.py's: Kivy
+is first imported through it, so that a power cut never leaves that file torn.
 """
 
 from __future__ import annotations
@@ -126,6 +127,9 @@ def prepare(args: argparse.Namespace, size: tuple[int, int] | None) -> Prepared:
         scratch = Path(tempfile.mkdtemp(prefix="banker-tour-"))
         os.environ["KIVY_HOME"] = str(scratch / "kivy")
         os.environ["KIVY_NO_FILELOG"] = "1"
+    from ui.kivyconfig import take_over
+
+    take_over()  # Kivy's own config.ini written whole or not at all, never in place
     from kivy.config import Config
 
     if not from_user and "kivy.metrics" in sys.modules:

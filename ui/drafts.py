@@ -3,22 +3,21 @@
 
 The setup flow (ui/flows/setup.py) owns the draft; ui/flows/draft.py says what goes in the file (`Draft.to_doc`)
 and what comes back from it (`Draft.from_doc`, which checks every field); this module only keeps the text
-safe. A write goes to a temporary file in the same folder, flushed and fsync'ed, then takes the file's
-place with `os.replace`, and the folder is fsync'ed: a power cut leaves the old draft or the new one,
-never half of one. A file that cannot be read, is not JSON or is of another version is ignored with a
-line in the log, never a crash; a write that fails (a full or read-only card) is logged and the draft
-stays in memory. No Kivy here.
+safe. A write is banker/files.py's `write_atomically`: a temporary file in the same folder, flushed and
+fsync'ed, then takes the file's place with `os.replace`, and the folder is fsync'ed: a power cut leaves the
+old draft or the new one, never half of one, and the next write removes a temporary file a cut left. A
+file that cannot be read, is not JSON or is of another version is ignored with a line in the log, never a
+crash; a write that fails (a full or read-only card) is logged and the draft stays in memory. No Kivy here.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from banker import files
 
 log = logging.getLogger(__name__)
 
@@ -31,32 +30,10 @@ def draft_path(settings_file: Path) -> Path:
     return settings_file.with_name(DRAFT_NAME)
 
 
-def _fsync_folder(folder: Path) -> None:
-    """The folder's entries on disk (a rename or an unlink is in the folder, not in the file)."""
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def write_atomically(path: Path, text: str) -> None:
-    """`text` into `path` whole or not at all: a temporary file in the same folder (readable by its owner
-    only), flushed and fsync'ed, `os.replace`d over `path`, then the folder fsync'ed. Raises OSError."""
-    folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_folder(folder)
+    """`text` into `path` whole or not at all, readable by its owner only (the draft holds the PIN's hash):
+    banker/files.py's `write_atomically`. Raises OSError."""
+    files.write_atomically(path, text.encode("utf-8"))
 
 
 class DraftFile:
@@ -112,7 +89,7 @@ class DraftFile:
         self._written = None
         try:
             self.path.unlink()
-            _fsync_folder(self.path.parent)
+            files.sync_folder(self.path.parent)
         except FileNotFoundError:
             return
         except OSError as exc:

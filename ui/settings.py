@@ -12,14 +12,17 @@ defaults and the app says which.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from banker import files
 from ui.i18n import LANGUAGES
 
 LEVELS = (1, 2, 3)  # the voice's volume and speed: low, normal, high
+LEGACY_TEMP_SUFFIX = ".tmp"  # settings.tmp: the temporary file earlier versions wrote beside settings.json
 
 
 def settings_path() -> Path:
@@ -73,8 +76,18 @@ class Settings:
         return settings, problems
 
     def save(self, path: Path | None = None) -> None:
+        """Keep the settings in `path` (default `settings_path()`) with banker/files.py's atomic write: after a
+        power cut the file is the old settings or the new, whole. Nothing is written when the file holds these
+        settings already (an SD card wears by its writes). Raises OSError."""
         path = path or settings_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(asdict(self), indent=1), "utf-8")
-        os.replace(tmp, path)  # never a half-written settings file
+        data = json.dumps(asdict(self), indent=1).encode("utf-8")
+        legacy = path.with_suffix(LEGACY_TEMP_SUFFIX)
+        if legacy != path:  # the fixed temporary file of the versions before banker/files.py, a cut's leftover
+            with contextlib.suppress(OSError):
+                legacy.unlink(missing_ok=True)
+        try:
+            if path.read_bytes() == data:
+                return
+        except OSError:
+            pass  # no file yet, or one that cannot be read: write it
+        files.write_atomically(path, data, mode=0o644)

@@ -9,15 +9,18 @@ A machine without an audio device simply stays quiet.
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import random
 import struct
-import threading
 import wave
 from pathlib import Path
 
+from banker import files
+
 RATE = 22050
+WAV_HEADER = 44  # bytes before the frames in a PCM WAV file the wave module writes
 
 # name -> list of (frequency Hz or 0 for noise, seconds, volume 0..1)
 TONES: dict[str, list[tuple[float, float, float]]] = {
@@ -38,12 +41,31 @@ def cache_dir() -> Path:
     return Path(base) / "board-banker" / "sounds"
 
 
+def frame_count(name: str) -> int:
+    """How many frames the sound `name` has (its file is whole when it holds exactly these)."""
+    return sum(int(RATE * seconds) for _, seconds, _ in TONES[name])
+
+
+def is_whole(path: Path, name: str) -> bool:
+    """Whether `path` is the sound `name` as `make` writes it: a WAV file of our format, all of its frames
+    there and nothing after them. A file an older version left empty or torn (it wrote without fsync) is not."""
+    try:
+        with wave.open(str(path), "rb") as w:
+            if (w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes()) != (1, 2, RATE,
+                                                                                          frame_count(name)):
+                return False
+        return path.stat().st_size == WAV_HEADER + 2 * frame_count(name)
+    except (OSError, EOFError, wave.Error):
+        return False
+
+
 def make(name: str, folder: Path) -> Path:
-    """Write the sound `name` as a WAV file in folder (once) and return its path."""
+    """Write the sound `name` as a WAV file in folder (once: again only when it is not whole) and return its
+    path. The cache is written with banker/files.py's atomic write, so after a power cut a file is there
+    whole or not at all; `is_whole` still checks it first, and a damaged one is made anew, never played."""
     path = folder / f"{name}.wav"
-    if path.exists():
+    if is_whole(path, name):
         return path
-    folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(name)
     frames = bytearray()
     for freq, seconds, volume in TONES[name]:
@@ -52,13 +74,13 @@ def make(name: str, folder: Path) -> Path:
             fade = min(1.0, k / 200, (count - k) / 200)  # no clicks at the edges
             value = math.sin(2 * math.pi * freq * k / RATE) if freq else rng.uniform(-1, 1)
             frames += struct.pack("<h", int(value * volume * fade * 32000))
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")  # two makers never share one
-    with wave.open(str(tmp), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(RATE)
-        out.writeframes(bytes(frames))
-    os.replace(tmp, path)
+    out = io.BytesIO()
+    with wave.open(out, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(bytes(frames))
+    files.write_atomically(path, out.getvalue(), mode=0o644)  # two makers at once: each renames a whole file
     return path
 
 

@@ -8,7 +8,7 @@ editions ("edition:NAME"). A deed is keyed by its space's index and a card by it
 property in the phone editor keeps its sticker.
 
 A sticker is one card at most, in every set: tagging it again for another card is refused by name
-(`TagsError`), and so is tagging a player's card. The file is written atomically (ui/drafts.py's
+(`TagsError`), and so is tagging a player's card. The file is written atomically (banker/files.py's
 `write_atomically`: a temporary file, fsync, `os.replace`, the folder fsync'ed), and only what reads back: a
 tag the file could not hold is refused before anything is written. A file that cannot be read is never
 overwritten: the store says why (`problem`), holds no tags, and the first tag the family makes keeps the bad

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from banker import files
 from ui.i18n import Msg, card_msg, winners_msg
 from ui.moments import EVENT, MONEY, UNDONE, Moment
 
@@ -47,6 +48,7 @@ log = logging.getLogger(__name__)
 
 QUEUE_MOST = 3  # phrases waiting to be said; more fold into a summary
 RENDER_MOST = 10.0  # seconds espeak-ng may take over one phrase before it is given up
+VOICE_PREFIX = "banker-voice-"  # a phrase's WAV file: banker-voice-BOOT-PID.XXXXXXXX.wav (banker/files.py)
 NICENESS = 19  # espeak-ng runs under coreutils' nice at the lowest priority: drawing the table comes first
 PLAY_SLACK = 1.0  # seconds past a sound's length before it is taken as said (its stop was not heard)
 # espeak-ng's words a minute and amplitude (0-200, 100 its default) for the settings' three steps.
@@ -296,6 +298,9 @@ class EspeakSpeaker:
         self.main = main
         self.program = which("espeak-ng")
         self.folder = folder or Path(tempfile.gettempdir())
+        # A phrase's WAV file lives while it is played; a kill or a power cut mid-phrase leaves it behind (on a
+        # Pi, /tmp may be on the SD card): those of an earlier boot or of a process gone go at the next start.
+        files.remove_stale(self.folder, VOICE_PREFIX, ".wav")
         self.no_audio = False
         self.failed = False
         if self.program is None:
@@ -313,7 +318,7 @@ class EspeakSpeaker:
     def render(self, text: str, language: str, volume: int, speed: int) -> Path | None:
         """The phrase as a WAV file (the caller removes it), or None when espeak-ng fails."""
         assert self.program is not None
-        fd, name = tempfile.mkstemp(prefix="banker-voice-", suffix=".wav", dir=self.folder)
+        fd, name = tempfile.mkstemp(prefix=files.owned_prefix(VOICE_PREFIX), suffix=".wav", dir=self.folder)
         os.close(fd)
         command = ["nice", "-n", str(NICENESS), self.program, "-v", ESPEAK_VOICES.get(language, "en"),
                    "-s", str(SPEEDS.get(speed, SPEEDS[2])), "-a", str(VOLUMES.get(volume, VOLUMES[2])), "-w", name,

@@ -512,8 +512,11 @@ def test_uninstall_keeps_the_games_and_the_config_unless_purged(root: Path) -> N
     games.write_text("the family's games")
     tags = games.with_name("tags.json")  # the family's tagged deeds and cards (ui/tags.py), beside the games
     tags.write_text("the family's tags")
+    cut = root / f"{UDEV_RULE.lstrip('/')}.board-banker-new"  # an update cut before its rename
+    cut.write_text("half of a rule")
 
     first = ok(run("bash", DEPLOY / "uninstall.sh", "--root", root))
+    assert not cut.exists()
     for path in (UNIT, WANTS, UDEV_RULE, POLKIT_RULE, LINK, "/opt/board-banker"):
         assert not os.path.lexists(root / path.lstrip("/")), path
         assert f"removed    {path}" in first
@@ -612,6 +615,81 @@ def test_spi_is_left_alone_for_other_readers(tmp_path: Path, kind: str) -> None:
         assert f'skipped    dtparam=spi=on: only an rc522 reader needs it (this one is "{kind}"' in result
         assert config.read_text() == before
         assert not (tmp_path / "config.txt.board-banker.bak").exists()
+
+
+def traced_sync(tmp_path: Path) -> tuple[dict[str, str], Path]:
+    """An environment whose `sync` notes each path it is given (a folder, a file, or one missing), then syncs."""
+    folder = tmp_path / "bin"
+    folder.mkdir(parents=True)
+    log = tmp_path / "sync.log"
+    real = shutil.which("sync")
+    assert real is not None
+    (folder / "sync").write_text(f"""#!/bin/sh
+for a; do
+    if [ -d "$a" ]; then echo "folder $a"; elif [ -e "$a" ]; then echo "file $a"; else echo "missing $a"; fi
+done >>"{log}"
+exec {real} "$@"
+""")
+    (folder / "sync").chmod(0o755)
+    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}, log
+
+
+def synced(log: Path) -> list[str]:
+    return log.read_text().splitlines() if log.exists() else []
+
+
+@pytest.mark.parametrize(("function", "name", "before"), [("cmdline_consoleblank", "cmdline.txt", CMDLINE),
+                                                          ("config_uart0", "config.txt", "dtparam=audio=on\n"),
+                                                          ("config_reader_boot rc522", "config.txt", "")])
+def test_a_boot_edit_syncs_the_new_file_before_its_rename_and_the_folder_after(tmp_path: Path, function: str,
+                                                                               name: str, before: str) -> None:
+    """A power cut keeps only what was synced: the backup and the edited file each written whole beside their
+    place, synced, renamed, and the folder synced; a leftover of an earlier cut is overwritten."""
+    boot = tmp_path / "boot"
+    boot.mkdir()
+    path = boot / name
+    path.write_text(before)
+    (boot / f"{name}.board-banker-new").write_text("half of a")  # an earlier run's, cut before its rename
+    env, log = traced_sync(tmp_path)
+    ok(run("bash", "-c", f'source "$1"; {function} "$2"', "install.sh", DEPLOY / "install.sh", path, env=env))
+    assert synced(log) == [f"file {path}.board-banker.bak.board-banker-new", f"folder {boot}",
+                           f"file {path}.board-banker-new", f"folder {boot}"]
+    assert sorted(os.listdir(boot)) == [name, f"{name}.board-banker.bak"]
+    assert (boot / f"{name}.board-banker.bak").read_text() == before
+
+
+def test_a_cuts_leftover_goes_even_when_the_file_needs_no_edit(tmp_path: Path) -> None:
+    cmdline = tmp_path / "cmdline.txt"
+    cmdline.write_text(CMDLINE)
+    ok(boot_edit("cmdline_consoleblank", cmdline))
+    # Cut before its rename, then the line was set by someone else: the file needs no edit, the leftover goes.
+    (tmp_path / "cmdline.txt.board-banker-new").write_text("half of a")
+    env, log = traced_sync(tmp_path / "sync")  # a folder apart: the listing below is the boot folder's
+    assert "unchanged  screen blanking off" in ok(run("bash", "-c", 'source "$1"; cmdline_consoleblank "$2"',
+                                                      "install.sh", DEPLOY / "install.sh", cmdline, env=env))
+    assert synced(log) == []  # nothing written
+    assert sorted(os.listdir(tmp_path)) == ["cmdline.txt", "cmdline.txt.board-banker.bak", "sync"]
+
+
+def test_place_file_syncs_the_new_file_before_its_rename_and_the_folder_after(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    folder = root / "etc" / "udev" / "rules.d"
+    folder.mkdir(parents=True)
+    (folder / "99-board-banker.rules.board-banker-new").write_text("half of a")  # a cut's leftover
+    source = tmp_path / "rules"
+    source.write_text("new rules\n")
+    env, log = traced_sync(tmp_path)
+    place = 'source "$1"; R=$2; place_file "$3" /etc/udev/rules.d/99-board-banker.rules 644'
+    assert "installed  /etc/udev/rules.d/99-board-banker.rules" in ok(
+        run("bash", "-c", place, "install.sh", DEPLOY / "install.sh", root, source, env=env))
+    dest = folder / "99-board-banker.rules"
+    assert synced(log) == [f"file {dest}.board-banker-new", f"folder {folder}"]
+    assert os.listdir(folder) == ["99-board-banker.rules"] and dest.read_text() == "new rules\n"
+    assert stat.S_IMODE(dest.stat().st_mode) == 0o644
+    (folder / "99-board-banker.rules.board-banker-new").write_text("half of a")
+    assert "unchanged  /etc/udev/rules.d/99-board-banker.rules" in ok(
+        run("bash", "-c", place, "install.sh", DEPLOY / "install.sh", root, source, env=env))
+    assert os.listdir(folder) == ["99-board-banker.rules"]
 
 
 def reader_boot_in(root: Path, config_txt: Path) -> subprocess.CompletedProcess[str]:

@@ -18,7 +18,7 @@ import pytest
 from banker.editions import save_edition
 from banker.ruleset import editions_dir
 from flowkit import CARDS, make, start
-from ui import drafts, pages
+from ui import pages
 from ui.drafts import DraftFile, write_atomically
 from ui.flows import Flows
 from ui.flows.setup import PLAYER_COLOURS, Draft
@@ -122,7 +122,7 @@ def test_a_write_is_atomic_and_fsynced(tmp_path: Path, monkeypatch: pytest.Monke
 
     def failing(src: Any, dst: Any) -> None:
         raise OSError(28, "No space left on device")
-    monkeypatch.setattr(drafts.os, "replace", failing)
+    monkeypatch.setattr(os, "replace", failing)
     with pytest.raises(OSError):
         write_atomically(path, "two")
     assert path.read_text("utf-8") == "one" and os.listdir(path.parent) == ["draft.json"]  # no temporary file left

@@ -9,12 +9,14 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from banker import files
 from flowkit import CARDS, make, start
 from ui.flows import Flows
 from ui.i18n import Translator
@@ -370,3 +372,22 @@ def test_a_game_with_house_rules_says_two_ones_and_the_jackpot(tmp_path: Path, l
     assert pot_line.replace("1500", "150") in speaker.said
     assert game.players[0].cash == 1500 + 500 + 150 and game.pot == 150  # the bank seeds it again
     assert len(speaker.said) == 3 and speaker.said[0].startswith(c.session.tr("ui.voice.summary", parts="")[:4])
+
+
+def test_a_phrase_left_by_a_kill_or_a_cut_goes_at_the_next_start(tmp_path: Path) -> None:
+    """A phrase's WAV file lives while it is played: one left behind by a process that is gone (or of an earlier
+    boot) is removed when the next speaker starts; one of a live process, or not of our making, is not."""
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    boot = files.boot_id()
+    gone = tmp_path / f"banker-voice-{boot}-{int(done.stdout)}.abcdefgh.wav"
+    playing = tmp_path / f"banker-voice-{boot}-1.abcdefgh.wav"  # pid 1 runs
+    someone = tmp_path / "banker-voice.wav"
+    for path in (gone, playing, someone):
+        path.write_bytes(b"RIFF")
+    speaker = EspeakSpeaker(lambda path, done: True, lambda fn: fn(), which=lambda name: shutil.which("true"),
+                            folder=tmp_path)
+    assert sorted(tmp_path.iterdir()) == sorted([playing, someone])
+    rendered = speaker.render("Ann rolled 3", "en", 2, 2)
+    assert rendered is not None and rendered.name.startswith(f"banker-voice-{boot}-{os.getpid()}.")
+    assert files.stale(tmp_path, "banker-voice-", ".wav") == []  # its own, being played: not stale
