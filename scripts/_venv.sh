@@ -64,6 +64,7 @@ if [ "$MODE" != "" ]; then
     want systemd systemd-analyze             # `systemd-analyze verify` on the unit (tests/deploy/test_deploy.py)
     want valgrind valgrind                   # counts instructions (tests/test_bench_engine.py, bench_instructions.py)
     want git git                             # bench_engine.py --against checks out REV (tests/test_bench_engine.py)
+    want strace strace                       # counts the bytes written (tests/test_bench_writes.py, bench_writes.py)
     # The pcsc reader against the real PC/SC daemon and its virtual reader driver (tests/hardware/test_pcsc.py);
     # pyscard, in the [test] extra, has no Linux wheels: pip builds it with swig, gcc and libpcsclite-dev.
     [ -x /usr/sbin/pcscd ] || want pcscd pcscd  # /usr/sbin: not on an ordinary user's PATH on Debian

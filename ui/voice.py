@@ -14,7 +14,8 @@ The parts, from the game to the loudspeaker:
 - `Voice` is the session's moment listener: it feeds the queue and hands one phrase at a time to a
   speaker, the next once the last has been said.
 - `EspeakSpeaker` renders a phrase to a WAV file with the `espeak-ng` program on a thread of its own
-  (a few tens of milliseconds a phrase, never on the main thread) and hands the file to `play`, on the
+  (a few tens of milliseconds a phrase, never on the main thread), in a folder in memory (`memory_folder`:
+  nothing of it written to the SD card), and hands the file to `play`, on the
   main thread: the app plays it through Kivy's audio like its other sounds (one owner of the sound
   device). Without espeak-ng, or without an audio device, the voice stays silent and `status()` says
   why, once, on the settings screen; nothing else changes.
@@ -285,6 +286,16 @@ class Voice:
             self._next()
 
 
+def memory_folder() -> Path:
+    """Where the spoken phrases' WAV files are rendered: a folder in memory (the user's runtime folder, else
+    /dev/shm), so that the voice writes nothing to the SD card, a file a phrase; the temporary folder (which on
+    the Pi's card is on the disk) only where neither is there to write in."""
+    for candidate in (os.environ.get("XDG_RUNTIME_DIR"), "/dev/shm"):
+        if candidate and os.path.isdir(candidate) and os.access(candidate, os.W_OK | os.X_OK):
+            return Path(candidate)
+    return Path(tempfile.gettempdir())
+
+
 class EspeakSpeaker:
     """Renders with the espeak-ng program on a thread, plays the WAV file on the main thread.
 
@@ -297,9 +308,9 @@ class EspeakSpeaker:
         self.play = play
         self.main = main
         self.program = which("espeak-ng")
-        self.folder = folder or Path(tempfile.gettempdir())
-        # A phrase's WAV file lives while it is played; a kill or a power cut mid-phrase leaves it behind (on a
-        # Pi, /tmp may be on the SD card): those of an earlier boot or of a process gone go at the next start.
+        self.folder = folder or memory_folder()
+        # A phrase's WAV file lives while it is played; a kill mid-phrase leaves it behind (the folder is in
+        # memory, gone at a power cut, unless the system has none): those of a process gone go at the next start.
         files.remove_stale(self.folder, VOICE_PREFIX, ".wav")
         self.no_audio = False
         self.failed = False
@@ -388,4 +399,4 @@ def kivy_player(path: Path, done: Callable[[], None]) -> bool:
 
 
 __all__ = ["DEED_SHOWN", "EspeakSpeaker", "Phrase", "SpeechQueue", "Voice", "Waiting", "deed_phrase", "kivy_player",
-           "phrases", "say"]
+           "memory_folder", "phrases", "say"]

@@ -113,15 +113,19 @@ class SettingsFlow(Flow):
 
     def set_language(self, language: str) -> None:
         s = self.s
+        unchanged = s.settings.language == language
         s.settings.language = language
         s.tr = Translator(language, currency=s.tr.currency)
         self.f.paying.retranslate()
-        s.save_settings(s.settings)
+        if not unchanged:  # the language already chosen touched again: nothing to write to the card
+            s.save_settings(s.settings)
         self.changed()
 
     def set_setting(self, name: str, value: bool | int) -> None:
+        before = getattr(self.s.settings, name)
         setattr(self.s.settings, name, value)
-        self.s.save_settings(self.s.settings)
+        if type(before) is not type(value) or before != value:  # the same value again: nothing to write
+            self.s.save_settings(self.s.settings)
         self.changed()
 
     # ------------------------------------------------------------------ the hardware
