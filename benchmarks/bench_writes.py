@@ -221,7 +221,8 @@ def kind_of(path: str, folder: Path) -> str | None:
         return "journal"
     if path in (f"{journal}-wal", f"{journal}-shm"):
         return path[-3:]
-    if Path(path).parent == folder and Path(path).name.startswith("settings."):
+    name = Path(path).name
+    if Path(path).parent == folder and (name.startswith("settings.") or name.startswith(".settings.json.")):
         return "settings"
     return "other"
 
