@@ -70,6 +70,7 @@ if [ "$MODE" != "" ]; then
     [ -x /usr/sbin/pcscd ] || want pcscd pcscd  # /usr/sbin: not on an ordinary user's PATH on Debian
     [ -e /usr/lib/pcsc/drivers/serial/libifdvpcd.so ] || need_tools+=(vsmartcard-vpcd)
     want swig swig
+    want fuse3 fusermount3                   # the power-cut filesystem, libfuse 3 (tests/powercutfs.py)
     [ -e /usr/include/PCSC/winscard.h ] || need_tools+=(libpcsclite-dev)
     # BANKER_SLOW_TESTS=1: the installer's tests build Debian roots (debootstrap), arm64 ones under emulation.
     if [ "${BANKER_SLOW_TESTS:-}" = 1 ]; then
