@@ -112,13 +112,27 @@ def sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def make_folder(folder: Path) -> None:
+    """`folder.mkdir(parents=True, exist_ok=True)`, durable: each folder made is synced into its parent (a new
+    folder's name is in its parent, and a cut would lose it, and all in it, with the parent unsynced)."""
+    if folder.is_dir() or folder.parent == folder:
+        return
+    make_folder(folder.parent)
+    try:
+        folder.mkdir()
+    except FileExistsError:
+        if not folder.is_dir():
+            raise
+    sync_folder(folder.parent)
+
+
 def write_atomically(path: Path, data: bytes, mode: int = 0o600) -> None:
-    """`data` into `path` whole or not at all, and durable: the folder made if missing, the leftovers of
-    earlier writes of `path` removed, a temporary file of permissions `mode` written in the same folder,
+    """`data` into `path` whole or not at all, and durable: the folder made if missing (`make_folder`), the
+    leftovers of earlier writes of `path` removed, a temporary file of permissions `mode` written in the same folder,
     flushed and fsync'ed, `os.replace`d over `path`, the folder fsync'ed. Raises OSError (the temporary file
     removed)."""
     folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     remove_stale(folder, f".{path.name}.", ".tmp")
     fd, temp = tempfile.mkstemp(prefix=owned_prefix(f".{path.name}."), suffix=".tmp", dir=folder)
     try:
@@ -135,4 +149,5 @@ def write_atomically(path: Path, data: bytes, mode: int = 0o600) -> None:
     sync_folder(folder)
 
 
-__all__ = ["boot_id", "leftovers", "owned_prefix", "remove_stale", "stale", "sync_folder", "write_atomically"]
+__all__ = ["boot_id", "leftovers", "make_folder", "owned_prefix", "remove_stale", "stale", "sync_folder",
+           "write_atomically"]

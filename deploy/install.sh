@@ -173,6 +173,15 @@ drop_new() {  # FILE
     rm -f "$1.board-banker-new"
 }
 
+# mkdir -p DIR, durable: each folder made is synced into its parent (a new folder's name is in its parent: a
+# cut would lose the folder, and every file placed in it, with the parent unsynced).
+make_dir() {  # DIR
+    if [ -d "$1" ]; then return 0; fi
+    make_dir "$(dirname "$1")"
+    mkdir -p "$1"
+    sync "$(dirname "$1")"
+}
+
 # Copy SRC to DEST (a path in the target system) with MODE, unless it is already identical.
 # Sets LAST_CHANGED to 1 when the file was written.
 place_file() {
@@ -185,7 +194,7 @@ place_file() {
         return 0
     fi
     if [ -e "$dest" ]; then verb=updated; fi
-    mkdir -p "$(dirname "$dest")"
+    make_dir "$(dirname "$dest")"
     install -m "$mode" "$src" "$dest.board-banker-new"
     replace_with_new "$dest"
     LAST_CHANGED=1
@@ -632,7 +641,7 @@ install_config() {
     else
         cp "$CHECKOUT/hardware/config.example.toml" "$template"
     fi
-    mkdir -p "$R$CONFIG_DIR"
+    make_dir "$R$CONFIG_DIR"
     chmod 755 "$R$CONFIG_DIR"
     place_file "$template" "$CONFIG" 644
 }

@@ -198,6 +198,7 @@ def test_a_save_syncs_the_file_before_the_rename_and_the_folder_after(monkeypatc
         calls.append("replace")
         real_replace(src, dst)
 
+    editions_dir().mkdir(parents=True)  # a missing folder would be synced into its parent first (make_folder)
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(os, "replace", replace)
     save_edition(our_street())

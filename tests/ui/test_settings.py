@@ -31,7 +31,7 @@ def test_a_save_is_synced_then_renamed_then_its_folder_synced(tmp_path: Path, mo
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(os, "replace", replace)
     Settings(language="pl", voice_volume=3).save(path)
-    assert calls == ["file", "replace", "folder"]
+    assert calls == ["folder", "file", "replace", "folder"]  # the new board-banker folder synced into its parent first
     assert Settings.load(path) == (Settings(language="pl", voice_volume=3), [])
     assert os.listdir(path.parent) == ["settings.json"]
     assert stat.S_IMODE(path.stat().st_mode) == 0o644  # as before: nothing secret in it
