@@ -229,6 +229,11 @@ def _pages(offset: int, chunk: bytes) -> Iterator[tuple[int, bytes]]:
         start = end
 
 
+def mounted(path: Path) -> bool:
+    """Whether `path` is in the mount table (os.path.ismount cannot stat a FUSE mount whose process died)."""
+    return any(line.split(" ")[1] == str(path) for line in Path("/proc/self/mounts").read_text().splitlines())
+
+
 class CutFS:
     """The power-cut filesystem over `backing`, mounted at `mountpoint` while in a `with`.
 
@@ -301,7 +306,7 @@ class CutFS:
                 ask(self.control, "release", timeout=5)  # a call stopped at a cut would hold the unmount
             except OSError:
                 pass
-        if os.path.ismount(self.mountpoint):
+        if mounted(self.mountpoint):  # also a mount whose filesystem's process died (no longer stat-able)
             subprocess.run(["umount", "-l", str(self.mountpoint)], check=False, capture_output=True)
         if self.server is not None:
             try:

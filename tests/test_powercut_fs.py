@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from powercut import PAGE, CutFS, Trace, fuse_problem
+from powercut import PAGE, CutFS, Trace, fuse_problem, mounted
 
 ROOT, A, B = 1, 2, 3  # the root folder's and two files' numbers in the hand-made records
 
@@ -86,12 +86,6 @@ for i in range(1000):
     os.close(fd)
     mark(f"synced {i}")
 """
-
-
-def mounted(path: Path) -> bool:
-    """Whether `path` is in the system's mount table (a dead FUSE server's mount stays there, and
-    os.path.ismount cannot stat it)."""
-    return any(line.split(" ")[1] == str(path) for line in Path("/proc/self/mounts").read_text().splitlines())
 
 
 def writer(mount: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
