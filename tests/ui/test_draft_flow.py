@@ -117,7 +117,8 @@ def test_a_write_is_atomic_and_fsynced(tmp_path: Path, monkeypatch: pytest.Monke
     real_fsync = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
     write_atomically(path, "one")
-    assert path.read_text("utf-8") == "one" and len(synced) == 2  # the file, then its folder
+    # The new folder "data" into its parent, the file, then its folder.
+    assert path.read_text("utf-8") == "one" and len(synced) == 3
     assert path.stat().st_mode & 0o077 == 0  # its owner's only: it has the PIN's hash
 
     def failing(src: Any, dst: Any) -> None:
