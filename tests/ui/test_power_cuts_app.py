@@ -10,8 +10,11 @@ the tags) inside the power-cut filesystem (tests/powercut.py), and every sync po
   actions from the first, whole and in order, at least every one acknowledged before the cut and at most
   those acknowledged by the next marker; a game whose end is in is finished, its summary stored; the
   settings, the draft and the tags read back with the product's loaders as the version acknowledged before
-  the cut or the one after it, whole (never empty, garbled, or missing once written); at most one temporary
-  file per file is left, and nothing else.
+  the cut, one written whole since (a touch may write the draft twice), or the one the next marker
+  acknowledges: never empty, garbled, or missing once written; at most one temporary file per file is left,
+  and nothing else. XDG_DATA_HOME is there before the app, as ~/.local/share is; the app makes board-banker/
+  in it. The regression case: that folder, made by mkdir alone, was lost whole by a cut, the journal with it
+  (banker/files.py's `make_folder` syncs its entry now).
 - A handful of those images (a cut in the game's first turns, mid-game, at the commit of the game's end, and
   after the end): the app started on a copy comes up where the journal is, with no error shown.
 - A live cut: the product stopped at its Nth sync mid-game and killed there (SIGKILL), the same checks on what
@@ -47,7 +50,9 @@ FOLDER = ("data", "board-banker")  # the app's data folder inside XDG_DATA_HOME 
 FILES = ("settings.json", "draft.json", "tags.json")
 JOURNAL_FILES = {"games.sqlite3", "games.sqlite3-wal", "games.sqlite3-shm", "games.sqlite3-journal"}
 
-pytestmark = pytest.mark.skipif(fuse_problem() is not None, reason=str(fuse_problem()))
+# One worker for the three tests (scripts/test.sh's --dist loadgroup): the recorded run is made once.
+pytestmark = [pytest.mark.skipif(fuse_problem() is not None, reason=str(fuse_problem())),
+              pytest.mark.xdist_group("power-cuts-app")]
 
 
 def run_app(mode: str, data: Path, work: Path, env: dict[str, str] | None = None,
