@@ -13,8 +13,8 @@ the tags) inside the power-cut filesystem (tests/powercut.py), and every sync po
   the cut, one written whole since (a touch may write the draft twice), or the one the next marker
   acknowledges: never empty, garbled, or missing once written; at most one temporary file per file is left,
   and nothing else. XDG_DATA_HOME is there before the app, as ~/.local/share is; the app makes board-banker/
-  in it. The regression case: that folder, made by mkdir alone, was lost whole by a cut, the journal with it
-  (banker/files.py's `make_folder` syncs its entry now).
+  in it. The regression case: that folder, made by the journal's mkdir alone (the journal makes it first), was
+  lost whole by a cut, every file in it with it (the journal makes it with banker/files.py's `make_folder` now).
 - A handful of those images (a cut in the game's first turns, mid-game, at the commit of the game's end, and
   after the end): the app started on a copy comes up where the journal is, with no error shown.
 - A live cut: the product stopped at its Nth sync mid-game and killed there (SIGKILL), the same checks on what
