@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from banker import files
 from banker.chance import SeededChance, complete_action
 from banker.errors import ActionError, BankerError, IllegalAction, RulesetError, SetupError
 from banker.game import Game
@@ -288,7 +289,7 @@ class Journal:
             return
         if create:
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                files.make_folder(self.path.parent)  # its entry synced: a power cut does not lose the folder
             except OSError as exc:  # a read-only folder above it, or one this user cannot look into
                 raise JournalError(f"The folder {self.path.parent} for the journal {self.path} cannot be made "
                                    f"({exc.strerror or _detail(exc)}); nothing was changed.") from None

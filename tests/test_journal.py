@@ -730,3 +730,22 @@ def test_a_folder_this_user_cannot_look_into(tmp_path: Path) -> None:
         assert out.stderr.strip() == (
             f"The journal {db} cannot be read by this user (permissions); nothing was changed."), out.stderr
     assert script.exists()
+
+
+def test_the_folder_made_for_a_new_journal_is_synced_into_its_parent(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder made by mkdir alone is lost by a power cut with the journal in it (tests/ui/test_power_cuts_app.py
+    found the app's data folder lost so): each folder made is synced into its parent (banker/files.py)."""
+    from banker import files
+
+    synced: list[Path] = []
+    real = files.sync_folder
+
+    def sync_folder(folder: Path) -> None:
+        synced.append(folder)
+        real(folder)
+
+    monkeypatch.setattr(files, "sync_folder", sync_folder)
+    with Journal(tmp_path / "data" / "board-banker" / "games.sqlite3"):
+        pass
+    assert synced == [tmp_path, tmp_path / "data"]

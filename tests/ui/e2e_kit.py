@@ -240,15 +240,16 @@ def run_app(work: Path, make_steps: Callable[[Any, LineReaderEmulator], list[Ste
         reader.close()
 
 
-def play(app: Any, make_steps: Callable[[], list[Step]], timeout: float = 8) -> tuple[int, Script | None]:
-    """Run `app` with the steps `make_steps()` gives once it has started; (0, script) when every step
-    passed, else (1, script) after printing what failed."""
+def play(app: Any, make_steps: Callable[[], list[Step]], timeout: float = 8,
+         interval: float = 1 / 30) -> tuple[int, Script | None]:
+    """Run `app` with the steps `make_steps()` gives once it has started, a look every `interval` seconds (0: every
+    frame); (0, script) when every step passed, else (1, script) after printing what failed."""
     holder: dict[str, Script] = {}
 
     def begin(dt: float) -> None:
         script = Script(app, make_steps(), timeout)
         holder["script"] = script
-        Clock.schedule_interval(script.tick, 1 / 30)
+        Clock.schedule_interval(script.tick, interval)
 
     Clock.schedule_once(begin, 0.5)
     app.run()
