@@ -99,7 +99,8 @@ chmod -R a+rX "$TARGET$BLOCKS"
 echo "ok: user $USER_NAME (groups: ${groups[*]}), sudo, the project at file://$PROJECT_REPOSITORY (commit $COMMIT)"
 phase_done "git repository, apt-get update, sudo, the user pi"
 
-# Sourced by pi's login shell with a block's number: where the block before ended, errexit and pipefail, the block, then where it ended.
+# Sourced by pi's login shell with a block's number: to where the block before ended, errexit and
+# pipefail, the block, then where it ended.
 cat >"$TARGET$BLOCKS/run" <<EOF
 cd "\$(cat $BLOCKS/cwd)" || exit 1
 set -eo pipefail
@@ -110,7 +111,8 @@ EOF
 # What the guide promises once it has run deploy/install.sh.
 check_installed() {
     local version home
-    version=$(in_chroot /opt/board-banker/venv/bin/banker --version) || fail "/opt/board-banker/venv/bin/banker --version failed"
+    version=$(in_chroot /opt/board-banker/venv/bin/banker --version) ||
+        fail "/opt/board-banker/venv/bin/banker --version failed"
     [[ $version =~ ^board-banker\ [0-9][^\ ]*\ \(git\ $COMMIT\)$ ]] ||
         fail "banker --version says '$version', not the cloned commit $COMMIT"
     echo "ok: $version (the commit <project-address> holds)"
