@@ -129,7 +129,9 @@ check_installed() {
     [ -x "$TARGET/opt/board-banker/bin/board-banker-launch" ] || fail "no launcher"
     echo "ok: unit (enabled), udev and polkit rules, /etc/board-banker/config.toml, the launcher"
     home=$(in_chroot getent passwd "$USER_NAME" | cut -d: -f6)
-    [ "$(in_chroot git -C "$home/board-banker" rev-parse --short=7 HEAD 2>/dev/null)" = "$COMMIT" ] ||
+    # (root reads pi's repository: git wants to be told that it is safe)
+    [ "$(in_chroot git -c safe.directory="$home/board-banker" -C "$home/board-banker" rev-parse --short=7 HEAD)" = \
+        "$COMMIT" ] ||
         fail "$home/board-banker is not a clone of <project-address>"
     [ "$(stat -c %u "$TARGET$home/board-banker")" = "$(in_chroot id -u "$USER_NAME")" ] ||
         fail "$home/board-banker is not $USER_NAME's"
