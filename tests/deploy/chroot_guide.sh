@@ -151,7 +151,7 @@ for number in $(seq -f %02g 1 "$COUNT"); do
         fail "the guide's block $number ($GUIDE line $line, above) failed with exit status $status"
     fi
     tail -n 20 "$LOGS/block-$number.log" | sed 's/^/  | /'
-    phase_done "block $number (line $line): $(head -n 1 "$WORK/blocks/$number.sh")"
+    phase_done "block $number (line $line): $(grep -v '^cd ' "$WORK/blocks/$number.sh" | paste -sd ';' | cut -c 1-70)"
     if [ "$number" = "$SET_UP" ]; then
         phase "what the guide promises after its set-up (block $number)"
         check_installed
