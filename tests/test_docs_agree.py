@@ -34,7 +34,7 @@ WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven"
 # A number as the docs write it: 4,125 / 4 125 / 4125 / twelve.
 NUM = r"(?:\d{1,3}(?:[,\u2009\u202f ]\d{3})+(?![\d,])|\d+|" + "|".join(sorted(WORDS, key=len, reverse=True)) + r")"
 DATE = re.compile(r"\b(?:19|20)\d\d-\d\d-\d\d\b")
-HISTORY = re.compile(r"(?i)status by issue|\bhistory of\b|\bearlier (?:runs|versions|figures)\b|\bbefore\b")
+HISTORY = re.compile(r"(?i)status by issue|\bhistory of\b|\bearlier (?:runs|versions|figures)\b")
 FENCE = re.compile(r"^\s*(```|~~~)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
