@@ -55,7 +55,7 @@ def catalogue() -> dict[str, list[str]]:
         if not m.id:
             continue
         key = m.id[0] if isinstance(m.id, (list, tuple)) else m.id
-        found[key] = list(m.string) if isinstance(m.string, (list, tuple)) else [m.string]
+        found[key] = list(m.string) if isinstance(m.string, (list, tuple)) else [m.string or ""]
     return found
 
 
