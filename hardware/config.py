@@ -142,7 +142,7 @@ class DiceDisplayConfig:
     digits: `pins` are the segment pins a..g (7) or a..g and dp (8); `digit_pins`
     switch each digit's common pin through a transistor (empty: one digit whose
     common pin is wired straight to GND or 3V3). pips: `pins` are the LEDs, 4 or 7
-    per die (see docs/hardware-dice.md). `active_high` is false for common-anode parts.
+    per die (see docs/hardware.md, "The dice button"). `active_high` is false for common-anode parts.
     """
 
     kind: Literal["none", "digits", "pips"] = "none"
