@@ -56,8 +56,8 @@ def sh_blocks(text: str, name: str = "deploy/README.md") -> list[Block]:
     while index < len(lines):
         opening = FENCE.match(lines[index])
         index += 1
-        if opening is None:
-            continue
+        if opening is None or (opening["fence"][0] == "`" and "`" in opening["info"]):
+            continue  # (a backtick in the info string: inline code at the line's start, not a fence)
         fence, indent = opening["fence"], len(opening["indent"].expandtabs())
         words = opening["info"].split()
         start = index  # the line number of the fence: index is now 1-based for it

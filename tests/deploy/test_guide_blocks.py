@@ -97,6 +97,11 @@ def test_commands_under_another_fence_are_refused(info: str) -> None:
         sh_blocks(f"text\n```{info}\nsudo reboot\n```\n")
 
 
+def test_inline_code_at_a_lines_start_is_not_a_fence() -> None:
+    text = "```` ```sh ```` blocks are run, ```` ```sh pi-only ```` ones not.\n\n```sh\nls\n```\n"
+    assert sh_blocks(text) == [Block(3, "ls\n", False)]
+
+
 def test_an_unclosed_block_is_refused() -> None:
     with pytest.raises(GuideError, match="line 3: the block opened here is never closed"):
         sh_blocks("a\n\n```sh\nls\n~~~\n")
