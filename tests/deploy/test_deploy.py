@@ -37,7 +37,8 @@ HERE = Path(__file__).resolve().parent
 CHROOT_DRIVER = HERE / "chroot_install.sh"
 ARM64_DRIVER = HERE / "arm64_install.sh"
 UPDATE_DRIVER = HERE / "chroot_update.sh"
-SHELL_SCRIPTS = (sorted(DEPLOY.glob("*.sh")) + [CHROOT_DRIVER, ARM64_DRIVER, UPDATE_DRIVER, HERE / "chroot_common.sh"]
+SHELL_SCRIPTS = (sorted(DEPLOY.glob("*.sh")) + [CHROOT_DRIVER, ARM64_DRIVER, UPDATE_DRIVER, HERE / "chroot_common.sh",
+                                                 HERE / "chroot_guide.sh"]
                  + sorted((REPO / "scripts").glob("*.sh")) + [REPO / ".ci" / "run"])
 
 UNIT = "/etc/systemd/system/board-banker.service"
