@@ -30,6 +30,7 @@ on a cut at all: the model cannot show what vfat does, only what the installer a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import random
@@ -302,10 +303,8 @@ class CutFS:
 
     def _stop(self) -> None:
         if self.server is not None and self.server.poll() is None:
-            try:
-                ask(self.control, "release", timeout=5)  # a call stopped at a cut would hold the unmount
-            except OSError:
-                pass
+            with contextlib.suppress(OSError):  # a call stopped at a cut would hold the unmount
+                ask(self.control, "release", timeout=5)
         if mounted(self.mountpoint):  # also a mount whose filesystem's process died (no longer stat-able)
             subprocess.run(["umount", "-l", str(self.mountpoint)], check=False, capture_output=True)
         if self.server is not None:
